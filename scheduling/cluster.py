@@ -1,0 +1,154 @@
+"""The cluster's state during a simulation: which VMs are on and what is free on each.
+
+Arrays are indexed by machine (in listed order: ``<vm type>#<k>``) and by resource, in the
+scenario's resource order. Placement policies read this state and return an assignment;
+only the simulator changes it, through :meth:`Cluster.apply` and :meth:`Cluster.release`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .scenario import Scenario
+
+EPS = 1e-9
+
+
+@dataclass
+class PlacementContext:
+    """What a placement policy may need besides the cluster: options and a stats sink."""
+
+    rut: np.ndarray  # RUT weight per resource (eq. 5 of paper 003)
+    ilp_time_limit_s: float = 10.0
+    ilp_method: str = "knapsack"
+    stats: dict[str, float] = field(default_factory=dict)
+    events: list[dict[str, object]] = field(default_factory=list)
+
+    def count(self, key: str, by: float = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + by
+
+
+class Cluster:
+    """Mutable cluster state for one simulation run.
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> sc = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 8},
+    ...                      "price_per_hour": 1, "count": 2}], "jobs": [{"id": "j",
+    ...                      "arrival_s": 0, "executors": 1, "executor": {"cpu": 1, "mem": 1},
+    ...                      "duration_s": 1}]})
+    >>> c = Cluster(sc)
+    >>> c.names, c.fit_counts(np.arange(2), np.array([1.0, 3.0])).tolist()
+    (['a#1', 'a#2'], [2, 2])
+    """
+
+    def __init__(self, scenario: Scenario):
+        self.resources = scenario.resources
+        self.type_names = [t.name for t in scenario.vm_types]
+        self.type_capacity = np.array([t.capacity for t in scenario.vm_types], dtype=float)
+        self.type_price = np.array([t.price_per_hour for t in scenario.vm_types], dtype=float)
+        counts = [t.count for t in scenario.vm_types]
+        self.type_of = np.repeat(np.arange(len(counts)), counts)
+        self.names = scenario.machine_names()
+        self.capacity = self.type_capacity[self.type_of].copy()
+        self.free = self.capacity.copy()
+        self.price = self.type_price[self.type_of].copy()
+        self.on = np.zeros(len(self.names), dtype=bool)
+        self.executors = np.zeros(len(self.names), dtype=np.int64)
+        self.ready_at = np.zeros(len(self.names), dtype=float)
+        self.total = self.capacity.sum(axis=0)
+        # Off machines of each type, lowest index first: identical idle VMs are interchangeable,
+        # so policies reason per type and take the first one in listed order.
+        self._idle: list[list[int]] = [[] for _ in counts]
+        for v, t in enumerate(self.type_of.tolist()):
+            self._idle[t].append(v)  # already ascending, hence a valid heap
+        self.on_count_by_type = np.zeros(len(counts), dtype=np.int64)
+        self.used_total = np.zeros(len(self.resources), dtype=float)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def n_machines(self) -> int:
+        return len(self.names)
+
+    def idle_count(self, t: int) -> int:
+        return len(self._idle[t])
+
+    def idle_counts(self) -> np.ndarray:
+        return np.array([len(p) for p in self._idle], dtype=np.int64)
+
+    def first_idle(self, t: int) -> int | None:
+        return self._idle[t][0] if self._idle[t] else None
+
+    def idle_of_type(self, t: int, k: int) -> list[int]:
+        """The first ``k`` idle machines of type ``t`` in listed order."""
+        return heapq.nsmallest(k, self._idle[t])
+
+    def fit_counts(self, idx: np.ndarray, demand: np.ndarray) -> np.ndarray:
+        """Executors of ``demand`` that still fit on each machine in ``idx``."""
+        return _fits(self.free[idx], demand)
+
+    def type_fit_counts(self, demand: np.ndarray) -> np.ndarray:
+        """Executors of ``demand`` an empty machine of each type holds."""
+        return _fits(self.type_capacity, demand)
+
+    def ra(self, amounts: np.ndarray, rut: np.ndarray) -> np.ndarray:
+        """Resource Availability (eq. 8 of paper 003) of rows of per-resource amounts."""
+        return (amounts / np.where(self.total > 0, self.total, 1.0)) @ rut
+
+    def on_indices(self, allowed_types: np.ndarray | None) -> np.ndarray:
+        mask = self.on if allowed_types is None else self.on & allowed_types[self.type_of]
+        return np.flatnonzero(mask)
+
+    # ------------------------------------------------------------------ changes
+
+    def apply(self, assignment: dict[int, int], demand: np.ndarray) -> list[int]:
+        """Start executors; returns the machines this turned on."""
+        turned_on = []
+        for v, k in assignment.items():
+            self.free[v] -= demand * k
+            if (self.free[v] < -EPS * np.maximum(1.0, self.capacity[v])).any():
+                raise AssertionError(f"capacity exceeded on {self.names[v]}")
+            self.executors[v] += k
+            if not self.on[v]:
+                self.on[v] = True
+                t = int(self.type_of[v])
+                pool = self._idle[t]
+                if pool[0] == v:
+                    heapq.heappop(pool)
+                else:
+                    pool.remove(v)
+                    heapq.heapify(pool)
+                self.on_count_by_type[t] += 1
+                turned_on.append(v)
+        self.used_total += demand * sum(assignment.values())
+        return turned_on
+
+    def release(self, assignment: dict[int, int], demand: np.ndarray) -> list[int]:
+        """End executors; returns the machines left idle (the simulator turns them off)."""
+        idle = []
+        for v, k in assignment.items():
+            self.free[v] += demand * k
+            self.executors[v] -= k
+            if self.executors[v] == 0:
+                self.free[v] = self.capacity[v]  # drop floating-point residue
+                idle.append(v)
+        self.used_total -= demand * sum(assignment.values())
+        return idle
+
+    def turn_off(self, v: int) -> None:
+        if self.on[v] and self.executors[v] == 0:
+            self.on[v] = False
+            t = int(self.type_of[v])
+            heapq.heappush(self._idle[t], v)
+            self.on_count_by_type[t] -= 1
+
+
+def _fits(free: np.ndarray, demand: np.ndarray) -> np.ndarray:
+    pos = demand > 0
+    if free.ndim == 1:
+        free = free[None, :]
+    ratios = np.floor(free[:, pos] / demand[pos] + EPS)
+    return np.maximum(ratios.min(axis=1), 0).astype(np.int64)

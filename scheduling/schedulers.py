@@ -1,0 +1,112 @@
+"""Scheduler names: a job ordering and an executor placement, with per-scheduler options.
+
+A spec is ``<ordering>-<placement>`` (or one of the named schedulers), optionally followed
+by option overrides: ``edf-bfd:rut.cpu=0.5,rut.mem=0.5`` or ``edf-ilp:ilp_time_limit_s=0.5``.
+
+>>> spec = parse_scheduler("edf-bfd:rut.cpu=0.5,rut.mem=0.5", resources=("cpu", "mem"))
+>>> spec.ordering, spec.placement, spec.options.rut_weights(("cpu", "mem"))
+('edf', 'bfd', (0.5, 0.5))
+>>> parse_scheduler("lifo-bfd", resources=("cpu", "mem"))
+Traceback (most recent call last):
+...
+scheduling.errors.ScenarioError: scheduler: unknown ordering 'lifo' (orderings: fifo, edf, morpheus)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import FieldError, ScenarioError
+from .scenario import SimulationOptions
+
+ORDERINGS = ("fifo", "edf", "morpheus")
+PLACEMENTS = ("bfd", "ilp", "consolidate", "spread")
+
+#: The named schedulers of paper 003's evaluation and their (ordering, placement).
+SCHEDULERS: dict[str, tuple[str, str]] = {
+    "fifo-spread": ("fifo", "spread"),  # Spark's default: arrival order, round-robin executors
+    "fifo-consolidate": ("fifo", "consolidate"),  # the paper's FIFO baseline
+    "morpheus": ("morpheus", "consolidate"),  # eq. 10 ordering, packed executors
+    "edf-bfd": ("edf", "bfd"),  # Algorithm 1 + Algorithm 3
+    "edf-ilp": ("edf", "ilp"),  # Algorithm 1 + Algorithm 2
+}
+
+_NUMERIC_OPTIONS = (
+    "ilp_time_limit_s",
+    "boot_time_s",
+    "min_billed_s",
+    "billing_granularity_s",
+    "scheduling_interval_s",
+)
+
+
+@dataclass(frozen=True)
+class SchedulerSpec:
+    spec: str  # as given; results are keyed by it
+    ordering: str
+    placement: str
+    options: SimulationOptions
+
+
+def parse_scheduler(
+    spec: str,
+    *,
+    resources: tuple[str, ...],
+    base: SimulationOptions | None = None,
+    path: str = "scheduler",
+) -> SchedulerSpec:
+    """Parse a scheduler spec; raises :class:`ScenarioError` naming ``path``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ScenarioError.single(path, "must be a scheduler name such as edf-bfd")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name in SCHEDULERS:
+        ordering, placement = SCHEDULERS[name]
+    else:
+        ordering, _, placement = name.partition("-")
+        if ordering not in ORDERINGS:
+            raise ScenarioError.single(
+                path, f"unknown ordering {ordering!r} (orderings: {', '.join(ORDERINGS)})"
+            )
+        if placement not in PLACEMENTS:
+            raise ScenarioError.single(
+                path,
+                f"unknown placement {placement!r} in {name!r} (placements: {', '.join(PLACEMENTS)}; "
+                f"named schedulers: {', '.join(SCHEDULERS)})",
+            )
+    overrides: dict[str, Any] = {}
+    rut: dict[str, float] = {}
+    errors: list[FieldError] = []
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq:
+            errors.append(FieldError(f"{path}.{key}", "expected key=value"))
+        elif key.startswith("rut."):
+            rut[key[4:]] = _to_number(value, f"{path}.{key}", errors)
+        elif key in _NUMERIC_OPTIONS:
+            overrides[key] = _to_number(value, f"{path}.{key}", errors)
+        elif key == "ilp_method":
+            overrides[key] = value
+        else:
+            errors.append(
+                FieldError(
+                    f"{path}.{key}",
+                    "unknown option (options: rut.<resource>, ilp_method, " + ", ".join(_NUMERIC_OPTIONS) + ")",
+                )
+            )
+    if errors:
+        raise ScenarioError(errors)
+    if rut:
+        overrides["rut"] = rut
+    options = SimulationOptions.from_dict(overrides, resources=resources, path=path, base=base)
+    return SchedulerSpec(spec=spec.strip(), ordering=ordering, placement=placement, options=options)
+
+
+def _to_number(value: str, path: str, errors: list[FieldError]) -> Any:
+    try:
+        return float(value)
+    except ValueError:
+        errors.append(FieldError(path, f"must be a number, got {value!r}"))
+        return value
