@@ -1,0 +1,135 @@
+"""Server-side downsampling of timelines that keeps what the eye sees.
+
+A 10,000-job run has tens of thousands of timeline events; a chart is a few hundred pixels
+wide. The time axis is cut into buckets of equal duration and each bucket keeps only its
+first and last points and, per series, the points where the minimum and maximum occur, so
+peaks and troughs survive (the "M4" idea). Every series of a call shares the kept times,
+so stacked areas and fill-between shading stay aligned.
+
+For a step function (value holds from ``t[k]`` until ``t[k+1]``) the point *after* each
+extreme is kept too: it is where the extreme value stops, so a short spike is neither lost
+nor drawn longer than it lasted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+__all__ = ["downsample_linear", "downsample_step"]
+
+Series = Sequence[float | int | None]
+
+
+def downsample_step(
+    t: Series, ys: Mapping[str, Series], max_points: int = 2000
+) -> tuple[list[float], dict[str, list[float | None]]]:
+    """Downsample step functions sharing the time points ``t``.
+
+    Parameters
+    ----------
+    t : sequence of float
+        Time points, non-decreasing (other orders are bucketed by position instead).
+    ys : mapping of str to sequence of float
+        Series of the same length as ``t``; series ``s`` holds ``s[k]`` from ``t[k]``
+        until ``t[k+1]``. ``None`` is a gap.
+    max_points : int, default 2000
+        Target number of points. The result has at most ``max(max_points, 2 + 4 * len(ys))``
+        points; inputs no longer than ``max_points`` are returned whole.
+
+    Returns
+    -------
+    t : list of float
+        The kept time points, in input order.
+    ys : dict of str to list of float or None
+        Each series at the kept points.
+
+    Raises
+    ------
+    ValueError
+        If a series' length differs from ``t``'s or ``max_points`` < 2.
+
+    Examples
+    --------
+    The spike to 7 and the dip to -2 survive, each with the point where it ends:
+
+    >>> t = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+    >>> ys = {"busy": [0, 0, 0, 7, 0, 0, 0, 0, -2, 0]}
+    >>> downsample_step(t, ys, max_points=6)
+    ([0.0, 3.0, 4.0, 8.0, 9.0], {'busy': [0.0, 7.0, 0.0, -2.0, 0.0]})
+    >>> downsample_step([0, 1], {"a": [1, 0]})
+    ([0.0, 1.0], {'a': [1.0, 0.0]})
+    """
+    return _downsample(t, ys, max_points, step=True)
+
+
+def downsample_linear(
+    t: Series, ys: Mapping[str, Series], max_points: int = 2000
+) -> tuple[list[float], dict[str, list[float | None]]]:
+    """Downsample piecewise-linear series sharing the time points ``t``.
+
+    Same contract as :func:`downsample_step`, for series drawn as straight segments
+    between points (cumulative cost): each bucket keeps its first and last points and
+    each series' minimum and maximum. At most ``max(max_points, 2 + 2 * len(ys))`` points.
+
+    Examples
+    --------
+    >>> downsample_linear([0, 1, 2, 3, 4, 5], {"c": [0, 1, 5, 2, 3, 4]}, max_points=4)
+    ([0.0, 2.0, 5.0], {'c': [0.0, 5.0, 4.0]})
+    """
+    return _downsample(t, ys, max_points, step=False)
+
+
+def _downsample(
+    t: Series, ys: Mapping[str, Series], max_points: int, *, step: bool
+) -> tuple[list[float], dict[str, list[float | None]]]:
+    if max_points < 2:
+        raise ValueError(f"max_points must be >= 2, got {max_points}")
+    tt = np.asarray(t, dtype=float).ravel()
+    arrays = {str(k): np.asarray(v, dtype=float).ravel() for k, v in ys.items()}
+    n = tt.size
+    for name, arr in arrays.items():
+        if arr.size != n:
+            raise ValueError(f"series {name!r} has {arr.size} points, t has {n}")
+    if n <= max_points:
+        keep = np.arange(n)
+    else:
+        keep = _kept_indices(tt, list(arrays.values()), max_points, step=step)
+    t_out = [float(x) for x in tt[keep].tolist()]
+    ys_out = {name: _plain(arr[keep]) for name, arr in arrays.items()}
+    return t_out, ys_out
+
+
+def _kept_indices(tt: np.ndarray, series: list[np.ndarray], max_points: int, *, step: bool) -> np.ndarray:
+    n = tt.size
+    per_bucket = 2 + len(series) * (4 if step else 2)
+    n_buckets = max(1, max_points // per_bucket)
+    finite_t = np.isfinite(tt)
+    ordered = bool(finite_t.all()) and bool(np.all(np.diff(tt) >= 0))
+    if ordered and tt[-1] > tt[0]:
+        # Buckets of equal duration: a dense burst collapses into its envelope.
+        edges = np.linspace(tt[0], tt[-1], n_buckets + 1)
+        starts = np.searchsorted(tt, edges[:-1], side="left")
+        starts[0] = 0
+    else:
+        starts = np.linspace(0, n, n_buckets + 1).astype(np.int64)[:-1]
+    bounds = np.unique(np.append(starts, n))
+    lows = [np.where(np.isnan(s), np.inf, s) for s in series]
+    highs = [np.where(np.isnan(s), -np.inf, s) for s in series]
+    keep: set[int] = set()
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        if b <= a:
+            continue
+        keep.add(a)
+        keep.add(b - 1)
+        for low, high in zip(lows, highs, strict=True):
+            for i in (a + int(np.argmin(low[a:b])), a + int(np.argmax(high[a:b]))):
+                keep.add(i)
+                if step and i + 1 < n:
+                    keep.add(i + 1)
+    return np.fromiter(sorted(keep), dtype=np.int64, count=len(keep))
+
+
+def _plain(arr: np.ndarray) -> list[float | None]:
+    return [float(x) if np.isfinite(x) else None for x in arr.tolist()]
