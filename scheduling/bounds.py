@@ -42,7 +42,9 @@ def cheapest_cover_cost(capacity: np.ndarray, price: np.ndarray, demand: np.ndar
     for r in range(capacity.shape[1]):
         if demand[r] > 0:
             prob += pulp.lpSum(float(capacity[t, r]) * y[t] for t in range(len(price))) >= float(demand[r])
-    status = prob.solve(pulp.PULP_CBC_CMD(msg=False))
+    # HiGHS runs in-process (no subprocess, no model file); CBC is PuLP's bundled fallback.
+    solver = pulp.HiGHS(msg=False) if pulp.HiGHS().available() else pulp.PULP_CBC_CMD(msg=False)
+    status = prob.solve(solver)
     if pulp.LpStatus[status] != "Optimal":  # cannot happen for a validated scenario
         raise RuntimeError(f"lower-bound LP ended {pulp.LpStatus[status]}")
     return round(float(pulp.value(prob.objective)), 9)

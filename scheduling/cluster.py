@@ -25,6 +25,7 @@ class PlacementContext:
     ilp_time_limit_s: float = 10.0
     ilp_method: str = "knapsack"
     stats: dict[str, float] = field(default_factory=dict)
+    spread_cursor: int = 0  # where round-robin placement resumes (the next machine index)
     events: list[dict[str, object]] = field(default_factory=list)
 
     def count(self, key: str, by: float = 1) -> None:

@@ -437,10 +437,13 @@ class _Simulation:
         for i, job in enumerate(sc.jobs):
             assignment = self.assignment[i] or {}
             held = float(self.finish[i] - self.placed_at[i])
-            # The job pays its dominant share of each VM it uses for as long as it holds it.
+            # The job pays, for each VM it holds, the VM's price times its share of the VM in
+            # the RUT-weighted unified form of eq. 8 (paper 003). Shares of co-located jobs add
+            # up to at most 1, so the attributed costs never exceed the bill.
             jcost = 0.0
             for v, k in assignment.items():
-                frac = float(np.max(self.demand[i] * k / np.where(cl.capacity[v] > 0, cl.capacity[v], np.inf)))
+                cap = np.where(cl.capacity[v] > 0, cl.capacity[v], np.inf)
+                frac = float((self.demand[i] * k / cap) @ self.ctx.rut)
                 jcost += float(cl.price[v]) * held / 3600.0 * min(frac, 1.0)
             cost_fw[job.framework] += jcost
             deadline = job.absolute_deadline_s
@@ -454,6 +457,7 @@ class _Simulation:
                     "id": job.id,
                     "framework": job.framework,
                     "arrival_s": job.arrival_s,
+                    "placed_s": float(self.placed_at[i]),
                     "start_s": float(self.start[i]),
                     "finish_s": float(self.finish[i]),
                     "wait_s": float(self.start[i] - self.arrival[i]),

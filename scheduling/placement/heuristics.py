@@ -95,22 +95,21 @@ def place_consolidate(
 def place_spread(
     cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray, ctx: PlacementContext
 ) -> Assignment | None:
-    """Round-robin over all machines (Spark's default spread-out placement).
+    """Round-robin over all machines (Spark's default spread-out placement, Fig. 3a of paper 003).
 
-    Machines are taken as Spark's master takes its workers: most free capacity first (RA of
-    the free capacity, descending; listed order breaks ties). Executors are dealt one at a
-    time to the next machine that still has room, which is computed here in closed form:
+    Executors are dealt one at a time to the next machine in listed order that still has
+    room, resuming after the machine that took the previous job's last executor, so that
+    consecutive jobs spread over the whole cluster. The dealing is computed in closed form:
     the smallest level ``L`` with ``sum(min(fit, L)) >= executors``.
     """
     idx = np.flatnonzero(allowed_types[cluster.type_of])
     fits = cluster.fit_counts(idx, demand)
     if int(fits.sum()) < executors:
         return None
+    shift = int(np.searchsorted(idx, ctx.spread_cursor % cluster.n_machines))
+    idx, fits = np.roll(idx, -shift), np.roll(fits, -shift)
     keep = fits > 0
     idx, fits = idx[keep], fits[keep]
-    ra = cluster.ra(cluster.free[idx], ctx.rut)
-    order = np.lexsort((idx, -ra))
-    idx, fits = idx[order], fits[order]
     lo, hi = 1, int(fits.max())
     while lo < hi:  # smallest level L whose rounds deal enough executors
         mid = (lo + hi) // 2
@@ -121,6 +120,11 @@ def place_spread(
     level = lo
     counts = np.minimum(fits, level - 1)
     extra = executors - int(counts.sum())
-    for k in np.flatnonzero(fits >= level)[:extra]:
-        counts[k] += 1
+    if extra > 0:
+        takers = np.flatnonzero(fits >= level)[:extra]
+        counts[takers] += 1
+        last = int(takers[-1])
+    else:
+        last = int(np.flatnonzero(fits >= level - 1)[-1])
+    ctx.spread_cursor = int(idx[last]) + 1
     return {int(v): int(c) for v, c in zip(idx, counts, strict=True) if c > 0}

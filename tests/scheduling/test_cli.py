@@ -1,0 +1,91 @@
+"""The command line end to end, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scheduling", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_simulate_prints_results_for_each_scheduler(tmp_path):
+    out = run(
+        "simulate", "examples/paper003-light.json",
+        "--scheduler", "fifo-spread", "--scheduler", "edf-bfd", "--scheduler", "edf-ilp", "--seed", "4", "--brief",
+    )
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert list(doc["results"]) == ["fifo-spread", "edf-bfd", "edf-ilp"]
+    for r in doc["results"].values():
+        for key in ("total_cost", "makespan_s", "deadline_jobs", "deadline_missed", "mean_completion_s", "lower_bound_cost"):
+            assert isinstance(r[key], (int, float))
+        assert r["seed"] == 4
+        assert len(r["jobs"]) == 1000
+        assert {"id", "start_s", "finish_s", "placement"} <= set(r["jobs"][0])
+        assert r["lower_bound_cost"] <= r["total_cost"]
+    costs = {k: v["total_cost"] for k, v in doc["results"].items()}
+    assert costs["edf-bfd"] < costs["fifo-spread"]
+    assert "scheduler" in out.stderr and "edf-bfd" in out.stderr  # the summary table
+
+
+def test_invalid_input_exits_2_with_messages_and_no_traceback(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 4}, "price_per_hour": 1}],
+                               "jobs": [{"id": "j", "arrival_s": 0, "executors": 1, "executor": {"cpu": -2, "mem": 1},
+                                         "duration_s": 5}]}))
+    out = run("simulate", str(bad))
+    assert out.returncode == 2
+    assert "jobs[0].executor.cpu: must be >= 0" in out.stderr
+    assert "Traceback" not in out.stderr and out.stdout == ""
+    for args in (("simulate", str(tmp_path / "missing.json")), ("simulate", "examples/paper003-light.json", "--scheduler", "lifo-bfd")):
+        out = run(*args)
+        assert out.returncode == 2 and "error:" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_scenario_from_stdin_and_options():
+    text = (ROOT / "examples" / "paper003-light.json").read_text()
+    out = run("simulate", "-", "--scheduler", "edf-bfd", "--option", "min_billed_s=3600", "--brief", "-q", stdin=text)
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout)["results"]["edf-bfd"]
+    assert r["options"]["min_billed_s"] == 3600 and out.stderr == ""
+    assert all(hours >= 1 for hours in r["vm_hours_by_type"].values() if hours > 0)  # each on-period >= 1 h
+
+
+def test_import_and_generate_round_trip(tmp_path):
+    csv = tmp_path / "w.csv"
+    csv.write_text("job-id,C,M,E,T_A,T_est,T_D\njob-0,4,6,7,39,153,396\n")
+    out = run("import-rm", str(csv), "--scale", "2")
+    assert out.returncode == 0, out.stderr
+    assert sum(t["count"] for t in json.loads(out.stdout)["vm_types"]) == 28
+    gen = tmp_path / "g.json"
+    out = run("generate", "--jobs", "30", "--seed", "9", "--framework", "a", "--framework", "b", "-o", str(gen))
+    assert out.returncode == 0, out.stderr
+    again = run("generate", "--jobs", "30", "--seed", "9", "--framework", "a", "--framework", "b")
+    assert json.loads(again.stdout) == json.loads(gen.read_text())
+    assert run("validate", str(gen)).returncode == 0
+
+
+def test_html_report(tmp_path):
+    pytest.importorskip("plotly")
+    page = tmp_path / "r.html"
+    out = run("simulate", "examples/paper003-light.json", "--scheduler", "fifo-spread", "--scheduler", "edf-bfd",
+              "--html", str(page), "-q", "-o", str(tmp_path / "r.json"))
+    assert out.returncode == 0, out.stderr
+    html = page.read_text()
+    assert "fifo-spread" in html and "edf-bfd" in html
+    assert "cdn.plot.ly" not in html  # standalone: plotly.js is inlined
