@@ -54,7 +54,8 @@ class Cluster:
         self.type_of = np.repeat(np.arange(len(counts)), counts)
         self.names = scenario.machine_names()
         self.capacity = self.type_capacity[self.type_of].copy()
-        self.free = self.capacity.copy()
+        # Column-major: policies scan one resource over every machine at a time.
+        self.free = np.asfortranarray(self.capacity)
         self.price = self.type_price[self.type_of].copy()
         self.on = np.zeros(len(self.names), dtype=bool)
         self.executors = np.zeros(len(self.names), dtype=np.int64)
@@ -66,6 +67,7 @@ class Cluster:
         for v, t in enumerate(self.type_of.tolist()):
             self._idle[t].append(v)  # already ascending, hence a valid heap
         self.on_count_by_type = np.zeros(len(counts), dtype=np.int64)
+        self._allowed_masks: dict[bytes, np.ndarray] = {}
         self.used_total = np.zeros(len(self.resources), dtype=float)
 
     # ------------------------------------------------------------------ queries
@@ -85,7 +87,33 @@ class Cluster:
 
     def idle_of_type(self, t: int, k: int) -> list[int]:
         """The first ``k`` idle machines of type ``t`` in listed order."""
-        return heapq.nsmallest(k, self._idle[t])
+        pool = self._idle[t]
+        if k <= 0 or not pool:
+            return []
+        if k == 1:
+            return [pool[0]]
+        taken = [heapq.heappop(pool) for _ in range(min(k, len(pool)))]
+        for v in taken:
+            heapq.heappush(pool, v)
+        return taken
+
+    def allowed_mask(self, allowed_types: np.ndarray) -> np.ndarray:
+        """Per machine: may a job restricted to ``allowed_types`` use it? (cached)"""
+        key = np.packbits(allowed_types).tobytes()
+        mask = self._allowed_masks.get(key)
+        if mask is None:
+            mask = self._allowed_masks[key] = allowed_types[self.type_of]
+        return mask
+
+    def fits_all(self, demand: np.ndarray) -> np.ndarray:
+        """Executors of ``demand`` that still fit on every machine (float array of integers)."""
+        pos = np.flatnonzero(demand > 0)
+        k = self.free[:, pos[0]] / demand[pos[0]]
+        for r in pos[1:]:
+            np.minimum(k, self.free[:, r] / demand[r], out=k)
+        k += EPS
+        np.floor(k, out=k)
+        return k
 
     def fit_counts(self, idx: np.ndarray, demand: np.ndarray) -> np.ndarray:
         """Executors of ``demand`` that still fit on each machine in ``idx``."""

@@ -234,7 +234,7 @@ class Scenario:
         return [f"{t.name}#{k}" for t in self.vm_types for k in range(1, t.count + 1)]
 
     def framework_map(self) -> dict[str, Framework]:
-        """Every framework a job belongs to, declared or implicit (weight 1)."""
+        """The declared frameworks, plus ``default`` (weight 1) for jobs that name none."""
         out = {f.name: f for f in self.frameworks}
         for j in self.jobs:
             if j.framework not in out:

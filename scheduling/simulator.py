@@ -178,6 +178,7 @@ class _Simulation:
         self.on_since = np.full(self.cluster.n_machines, np.nan)
         self.on_capacity = np.zeros(R)
         self.intervals: list[tuple[int, float, float]] = []
+        self.released: set[int] = set()  # machines left without executors since the last pass
         self.cum_cost = 0.0
         self.rate_per_hour = 0.0
         self.last_t = 0.0
@@ -340,7 +341,7 @@ class _Simulation:
     def _complete(self, i: int) -> None:
         assignment = self.assignment[i]
         assert assignment is not None
-        self.cluster.release(assignment, self.demand[i])
+        self.released.update(self.cluster.release(assignment, self.demand[i]))
         self.capacity_version += 1
         self.running -= 1
         self.fw_pending[self.fw_of[i]] -= 1
@@ -349,8 +350,9 @@ class _Simulation:
 
     def _turn_off_idle(self, t: float) -> None:
         cl = self.cluster
-        idle = np.flatnonzero(cl.on & (cl.executors == 0))
-        for v in idle.tolist():
+        idle = sorted(v for v in self.released if cl.on[v] and cl.executors[v] == 0)
+        self.released.clear()
+        for v in idle:
             cl.turn_off(v)
             on = float(self.on_since[v])
             self.intervals.append((v, on, t))

@@ -123,6 +123,36 @@ def round_sig(values: Any, sig: int = 7) -> list[float | None]:
     return [float(x) if ok else None for x, ok in zip(arr.tolist(), finite.tolist(), strict=True)]
 
 
+def fmt(value: float, digits: int = 4) -> str:
+    """A number for labels: ``digits`` significant digits, thousands separators, no exponent.
+
+    >>> fmt(50540.2), fmt(610.7234), fmt(0.0401234), fmt(0)
+    ('50,540', '610.7', '0.04012', '0')
+    """
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    if abs(value) >= 10 ** (digits - 1):
+        return f"{value:,.0f}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f}".rstrip("0").rstrip(".")
+
+
+def clock(seconds: float) -> str:
+    """Time since the scenario's start as ``H:MM:SS`` (tenths below a minute).
+
+    >>> clock(7384), clock(42.25), clock(183245)
+    ('2:03:04', '0:00:42.2', '50:54:05')
+    """
+    if seconds < 60 and seconds != int(seconds):
+        return f"0:00:{seconds:04.1f}"
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+#: d3-format of numbers in hover text, like :func:`fmt`.
+D3_NUM = ",.4~r"
+
+
 def num(value: Any) -> float | None:
     """A plain float, or ``None`` for missing / non-finite values."""
     if value is None or isinstance(value, bool):

@@ -19,7 +19,8 @@ import numpy as np
 
 __all__ = ["downsample_linear", "downsample_step"]
 
-Series = Sequence[float | int | None]
+#: A series: a sequence of numbers (``None`` for a gap) or a 1-D numpy array.
+Series = Sequence[float | int | None] | np.ndarray
 
 
 def downsample_step(

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ._common import (
+    D3_NUM,
     LOWER_BOUND_COLOUR,
     Figure,
     Result,
@@ -15,6 +16,7 @@ from ._common import (
     axis_key,
     axis_ref,
     base_layout,
+    fmt,
     framework_colours,
     num,
     palette_map,
@@ -47,6 +49,11 @@ def _step_trace(
     return trace
 
 
+def _aligned(t: Any, series: Any) -> bool:
+    """Whether ``series`` is a non-empty list as long as the time points ``t``."""
+    return bool(t) and series is not None and len(series) == len(t)
+
+
 def _scale(t: list[float], divisor: float) -> list[float | None]:
     return round_sig(np.asarray(t, dtype=float) / divisor, 7)
 
@@ -75,7 +82,7 @@ def utilisation_figure(
     key = "utilisation_of_on" if of_on else "utilisation"
     resources: list[str] = []
     for r in results.values():
-        for name in list(r.get("resources") or []) + list(((r.get("timeline") or {}).get(key) or {})):
+        for name in list(r.get("resources") or []) + list((r.get("timeline") or {}).get(key) or {}):
             if name not in resources:
                 resources.append(str(name))
     if resource is not None:
@@ -102,10 +109,10 @@ def utilisation_figure(
         )
         for name, r in results.items():
             tl = r.get("timeline") or {}
-            series = (tl.get(key) or {}).get(res)
-            if series is None:
+            series: Any = (tl.get(key) or {}).get(res)
+            if not _aligned(tl.get("t"), series):
                 continue
-            t, ys = downsample_step(tl.get("t") or [], {"u": series}, max_points)
+            t, ys = downsample_step(tl["t"], {"u": series}, max_points)
             data.append(_step_trace(
                 _scale(t, divisor), round_sig(ys["u"], 5), text(name), colours[name],
                 legendgroup=text(name), showlegend=row == 0,
@@ -151,8 +158,8 @@ def active_vms_figure(
     seen_types: set[str] = set()
     for row, name in enumerate(names):
         tl = results[name].get("timeline") or {}
-        active = {str(k): v for k, v in (tl.get("active_vms") or {}).items()}
         t = tl.get("t") or []
+        active = {str(k): v for k, v in (tl.get("active_vms") or {}).items() if _aligned(t, v)}
         total = np.zeros(len(t))
         for v in active.values():
             total += np.nan_to_num(np.asarray(v, dtype=float))
@@ -163,7 +170,7 @@ def active_vms_figure(
                 hovertemplate="%{y} VMs",
             ))
             continue
-        kt, ys = downsample_step(t, {**active, " total": total.tolist()}, max_points)
+        kt, ys = downsample_step(t, {**active, "\0total": total.tolist()}, max_points)
         x = _scale(kt, divisor)
         for vm_type in types:
             if vm_type not in active:
@@ -191,25 +198,27 @@ def cumulative_cost_figure(results: Mapping[str, Result], *, max_points: int = 2
     data: list[dict[str, Any]] = []
     for name, r in results.items():
         tl = r.get("timeline") or {}
-        t, ys = downsample_linear(tl.get("t") or [], {"c": tl.get("cumulative_cost") or []}, max_points)
+        if not _aligned(tl.get("t"), tl.get("cumulative_cost")):
+            continue
+        t, ys = downsample_linear(tl["t"], {"c": tl["cumulative_cost"]}, max_points)
         total = num(r.get("total_cost"))
-        label = text(name) + (f" (total {total:,.4g})" if total is not None else "")
+        label = text(name) + (f" (total {fmt(total)})" if total is not None else "")
         data.append({
             "type": "scatter", "mode": "lines", "name": label, "x": _scale(t, divisor),
             "y": round_sig(ys["c"]), "line": {"color": colours[name], "width": 2},
-            "hovertemplate": f"{text(name)}: %{{y:,.4g}}<extra></extra>",
+            "hovertemplate": f"{text(name)}: %{{y:{D3_NUM}}}<extra></extra>",
         })
     bounds = {name: num(r.get("lower_bound_cost")) for name, r in results.items()}
     distinct = sorted({b for b in bounds.values() if b is not None})
     x_end = round_sig([end_s / divisor])[0] or 0.0
-    annotations = []
+    annotations: list[dict[str, Any]] = []
     for name, bound in bounds.items():
         if bound is None:
             continue
         shared = len(distinct) == 1
         if shared and annotations:
             break
-        label = f"Lower bound {bound:,.4g}" + ("" if shared else f" ({text(name)})")
+        label = f"Lower bound {fmt(bound)}" + ("" if shared else f" ({text(name)})")
         data.append({
             "type": "scatter", "mode": "lines", "name": label, "x": [0.0, x_end],
             "y": [bound, bound],
@@ -243,8 +252,10 @@ def fairness_figure(result: Result, *, max_points: int = 2000) -> Figure:
     if not fairness:
         raise ValueError("this result has no fairness section (it needs two or more frameworks)")
     t = fairness.get("t") or []
-    share = {str(k): np.asarray(v, dtype=float) for k, v in (fairness.get("share") or {}).items()}
-    fair = {str(k): np.asarray(v, dtype=float) for k, v in (fairness.get("fair_share") or {}).items()}
+    share = {str(k): np.asarray(v, dtype=float) for k, v in (fairness.get("share") or {}).items() if _aligned(t, v)}
+    fair = {
+        str(k): np.asarray(v, dtype=float) for k, v in (fairness.get("fair_share") or {}).items() if _aligned(t, v)
+    }
     summary = {str(k): v for k, v in (fairness.get("frameworks") or {}).items()}
     names = list(dict.fromkeys([*summary, *share]))
     colours = framework_colours(result)
@@ -271,7 +282,7 @@ def fairness_figure(result: Result, *, max_points: int = 2000) -> Figure:
             x, round_sig(ys["s"], 5), f"{label}: share", colour, legendgroup=label,
             hovertemplate=f"{label} share: %{{y:.1%}}<extra></extra>",
         ))
-        area_txt = "n/a" if area is None else f"{area:,.4g} share·s"
+        area_txt = "n/a" if area is None else f"{fmt(area)} share·s"
         if pct is not None:
             area_txt += f", {pct:.1f}%"
         data.append(_step_trace(
@@ -286,7 +297,7 @@ def fairness_figure(result: Result, *, max_points: int = 2000) -> Figure:
     contention_s = num(fairness.get("contention_s"))
     title = f"Fairness ({text(result.get('scheduler', ''))})"
     if contention_s is not None:
-        title += f" — contention {contention_s / divisor:,.4g} {unit}"
+        title += f" — contention {fmt(contention_s / divisor)} {unit}"
     layout = base_layout(
         title, hovermode="x unified", height=460,
         xaxis=axis(f"Time ({unit})"),

@@ -16,12 +16,23 @@ Assignment = dict[int, int]
 
 def capacity_available(cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray) -> bool:
     """Whether the machines on and off together could hold the job now (a quick pre-check)."""
-    on_idx = cluster.on_indices(allowed_types)
-    room = int(cluster.fit_counts(on_idx, demand).sum()) if len(on_idx) else 0
-    if room >= executors:
-        return True
-    per_type = cluster.type_fit_counts(demand) * cluster.idle_counts() * allowed_types
-    return room + int(per_type.sum()) >= executors
+    fits = cluster.fits_all(demand)
+    return int(fits[cluster.allowed_mask(allowed_types)].sum()) >= executors
+
+
+def _smallest_first(keys: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the ``k`` smallest keys in ascending order, position breaking ties.
+
+    The same as ``np.argsort(keys, kind="stable")[:k]`` in O(n + k log k).
+    """
+    n = len(keys)
+    if k >= n:
+        return np.argsort(keys, kind="stable")
+    kth = np.partition(keys, k - 1)[k - 1]
+    below = np.flatnonzero(keys < kth)
+    ties = np.flatnonzero(keys == kth)[: k - len(below)]
+    chosen = np.concatenate([below, ties])
+    return chosen[np.argsort(keys[chosen], kind="stable")]
 
 
 def place_bfd(
@@ -34,24 +45,25 @@ def place_bfd(
     unused VM (by RA of its full capacity, price breaking ties) that fits at least one
     executor is turned on, and so on. The job is placed whole or not at all.
     """
-    if not capacity_available(cluster, demand, executors, allowed_types):
+    fits = cluster.fits_all(demand)
+    allowed = cluster.allowed_mask(allowed_types)
+    cand = np.flatnonzero((fits > 0) & cluster.on & allowed)
+    room_on = int(fits[cand].sum())
+    type_fits = cluster.type_fit_counts(demand)
+    if room_on + int((type_fits * cluster.idle_counts() * allowed_types).sum()) < executors:
         return None
     out: Assignment = {}
     remaining = executors
-    on_idx = cluster.on_indices(allowed_types)
-    if len(on_idx):
-        fits = cluster.fit_counts(on_idx, demand)
-        keep = fits > 0
-        cand, fits = on_idx[keep], fits[keep]
-        if len(cand):
-            ra = cluster.ra(cluster.free[cand], ctx.rut)
-            for k in np.lexsort((cand, ra)):
-                take = int(min(fits[k], remaining))
-                out[int(cand[k])] = take
-                remaining -= take
-                if remaining == 0:
-                    return out
-    type_fits = cluster.type_fit_counts(demand)
+    if len(cand):
+        # Every candidate takes at least one executor, so the `remaining` best-fitting
+        # candidates are all BFD can reach: no need to sort the rest.
+        ra = cluster.ra(cluster.free[cand], ctx.rut)
+        for k in _smallest_first(ra, remaining):
+            take = int(min(fits[cand[k]], remaining))
+            out[int(cand[k])] = take
+            remaining -= take
+            if remaining == 0:
+                return out
     type_ra = cluster.ra(cluster.type_capacity, ctx.rut)
     order = np.lexsort((np.arange(len(type_ra)), cluster.type_price, type_ra))
     idle = cluster.idle_counts()
@@ -65,7 +77,7 @@ def place_bfd(
             remaining -= take
         if remaining == 0:
             return out
-    return None  # unreachable after the pre-check, kept for safety
+    return None  # unreachable after the capacity check
 
 
 def place_consolidate(
@@ -76,8 +88,8 @@ def place_consolidate(
     This is Spark's executor consolidation as the paper's FIFO baseline uses it: it neither
     knows nor cares which VMs are on or what they cost.
     """
-    idx = np.flatnonzero(allowed_types[cluster.type_of])
-    fits = cluster.fit_counts(idx, demand)
+    idx = np.flatnonzero(cluster.allowed_mask(allowed_types))
+    fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
         return None
     cum = np.cumsum(fits)
@@ -102,8 +114,8 @@ def place_spread(
     consecutive jobs spread over the whole cluster. The dealing is computed in closed form:
     the smallest level ``L`` with ``sum(min(fit, L)) >= executors``.
     """
-    idx = np.flatnonzero(allowed_types[cluster.type_of])
-    fits = cluster.fit_counts(idx, demand)
+    idx = np.flatnonzero(cluster.allowed_mask(allowed_types))
+    fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
         return None
     shift = int(np.searchsorted(idx, ctx.spread_cursor % cluster.n_machines))

@@ -88,4 +88,4 @@ def test_html_report(tmp_path):
     assert out.returncode == 0, out.stderr
     html = page.read_text()
     assert "fifo-spread" in html and "edf-bfd" in html
-    assert "cdn.plot.ly" not in html  # standalone: plotly.js is inlined
+    assert 'src="http' not in html and "src='http" not in html  # standalone: plotly.js is inlined

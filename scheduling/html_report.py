@@ -1,0 +1,166 @@
+"""A standalone HTML report of simulation results: comparison table and every chart.
+
+The file works offline: plotly.js is inlined from the installed ``plotly`` package and
+the figures are embedded as JSON. Every user-supplied string (title, scheduler, VM type,
+framework and job names) is escaped: with :func:`html.escape` in the page, and with
+``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` in the embedded
+JSON, so no name can close the ``<script>`` element.
+
+>>> import tempfile, pathlib
+>>> r = {"scheduler": "edf-bfd", "resources": ["cpu"], "total_cost": 0.5, "jobs": [],
+...      "timeline": {"t": [0.0, 60.0], "utilisation": {"cpu": [0.5, 0.0]}}}
+>>> with tempfile.TemporaryDirectory() as d:
+...     path = pathlib.Path(d, "report.html")
+...     write_html_report(path, {"edf-bfd": r}, title="<tiny>")
+...     "&lt;tiny&gt;" in path.read_text(encoding="utf-8")
+True
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .charts import all_figures, scheduler_colours, summary_rows
+from .charts._common import Result, num
+
+__all__ = ["render_html_report", "write_html_report"]
+
+_CSS = """
+body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif;
+       color: #222; margin: 0 auto; max-width: 1200px; padding: 1.5rem; }
+h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+p.meta { color: #666; margin-top: 0; }
+table { border-collapse: collapse; margin: 1rem 0 2rem; font-size: 0.95rem; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.35rem 0.8rem; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+thead th { border-bottom: 2px solid #888; }
+td.best { font-weight: 600; background: #eef7ee; }
+.swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 0.35em; }
+.chart { width: 100%; margin: 0 0 2rem; }
+"""
+
+
+def _json_for_script(value: Any) -> str:
+    """JSON that is safe inside ``<script>``: no ``<``, ``>`` or ``&`` characters at all."""
+    text = json.dumps(value, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    return (
+        text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    )
+
+
+def _summary_table(results: Mapping[str, Result], baseline: str | None) -> str:
+    colours = scheduler_colours(results)
+    head = "".join(
+        f'<th scope="col"><span class="swatch" style="background:{colours[n]}"></span>{html.escape(n)}</th>'
+        for n in results
+    )
+    lines = [f'<table class="summary"><thead><tr><th scope="col">Metric</th>{head}</tr></thead><tbody>']
+    for row in summary_rows(results, baseline=baseline):
+        numbers = {n: v for n, v in row["raw"].items() if v is not None}
+        best: set[str] = set()
+        if row["better"] and len(numbers) > 1 and len(set(numbers.values())) > 1:
+            target = min(numbers.values()) if row["better"] == "lower" else max(numbers.values())
+            best = {n for n, v in numbers.items() if v == target}
+        cells = "".join(
+            ('<td class="best">' if n in best else "<td>") + html.escape(row["values"][n]) + "</td>"
+            for n in results
+        )
+        lines.append(f'<tr><th scope="row">{html.escape(row["label"])}</th>{cells}</tr>')
+    lines.append("</tbody></table>")
+    return "\n".join(lines)
+
+
+def _meta(results: Mapping[str, Result]) -> str:
+    first = next(iter(results.values()), {})
+    jobs = first.get("jobs_total", len(first.get("jobs") or []))
+    vm_types = ", ".join(
+        f"{html.escape(str(vt.get('name')))} ×{int(vt.get('count') or 0)}"
+        f" at {num(vt.get('price_per_hour')) or 0:g}/h"
+        for vt in first.get("vm_types") or []
+    )
+    parts = [
+        f"{len(results)} scheduler(s)",
+        f"{int(num(jobs) or 0):,} jobs",
+        f"seed {html.escape(str(first.get('seed', 0)))}",
+    ]
+    if vm_types:
+        parts.append(f"VM types: {vm_types}")
+    return " · ".join(parts)
+
+
+def render_html_report(
+    results: Mapping[str, Result],
+    title: str = "Cluster what-if report",
+    *,
+    baseline: str | None = None,
+    max_points: int = 2000,
+    max_jobs: int = 500,
+) -> str:
+    """The report as one HTML string (see :func:`write_html_report`)."""
+    from plotly.offline import get_plotlyjs
+
+    figures = all_figures(results, max_points=max_points, max_jobs=max_jobs)
+    divs = "\n".join(
+        f'<div class="chart" id="chart-{i}" data-figure="{html.escape(key)}"></div>'
+        for i, key in enumerate(figures)
+    )
+    payload = _json_for_script([{"id": f"chart-{i}", "figure": fig} for i, fig in enumerate(figures.values())])
+    script = (
+        "(function () {\n"
+        "  var figures = JSON.parse(document.getElementById('figures-data').textContent);\n"
+        "  var config = {responsive: true, displaylogo: false};\n"
+        "  figures.forEach(function (f) {\n"
+        "    Plotly.newPlot(f.id, f.figure.data, f.figure.layout, config);\n"
+        "  });\n"
+        "})();"
+    )
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n"
+        f'<script type="text/javascript">{get_plotlyjs()}</script>\n'
+        "</head>\n<body>\n"
+        f"<h1>{html.escape(title)}</h1>\n<p class=\"meta\">{_meta(results)}</p>\n"
+        f"<h2>Comparison</h2>\n{_summary_table(results, baseline)}\n"
+        f"<h2>Charts</h2>\n{divs}\n"
+        f'<script type="application/json" id="figures-data">{payload}</script>\n'
+        f"<script>{script}</script>\n"
+        "</body>\n</html>\n"
+    )
+
+
+def write_html_report(
+    path: str | os.PathLike[str],
+    results: Mapping[str, Result],
+    title: str = "Cluster what-if report",
+    *,
+    baseline: str | None = None,
+    max_points: int = 2000,
+    max_jobs: int = 500,
+) -> None:
+    """Write ONE standalone HTML file with the comparison table and every figure.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write (UTF-8); it is replaced atomically.
+    results : mapping of str to dict
+        Result documents keyed by scheduler spec.
+    title : str
+        Page title, typically the scenario's name (escaped).
+    baseline : str, optional
+        Scheduler the saving row is measured against; the first one by default.
+    max_points, max_jobs : int
+        Passed to :func:`scheduling.charts.all_figures`.
+    """
+    document = render_html_report(results, title, baseline=baseline, max_points=max_points, max_jobs=max_jobs)
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(document, encoding="utf-8")
+    os.replace(tmp, target)
