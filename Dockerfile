@@ -1,0 +1,17 @@
+# One image for the web and worker services of docker-compose.yml.
+FROM python:3.11-slim-bookworm
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+RUN useradd --create-home --uid 1000 planner
+COPY pyproject.toml README.md ./
+COPY scheduling ./scheduling
+COPY planner ./planner
+COPY celery_app ./celery_app
+COPY templates ./templates
+COPY static ./static
+COPY manage.py ./
+RUN pip install . && DJANGO_SETTINGS_MODULE=planner.settings.prod SECRET_KEY=build ALLOWED_HOSTS=build \
+    DATABASE_URL=postgres://build@localhost/build python manage.py collectstatic --noinput
+USER planner
+EXPOSE 8000
+CMD ["gunicorn", "planner.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "60"]

@@ -1,0 +1,107 @@
+"""The CSV report: sections, numbers and formula injection."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+
+from planner.reports import run_report_csv
+from planner.reports.tables import DANGEROUS_PREFIXES
+
+SECTIONS = ("Summary", "Cost per VM type", "Cost per framework", "Cost per hour")
+
+
+def _parse(data: bytes) -> list[list[str]]:
+    assert data.startswith(b"\xef\xbb\xbf")  # BOM: Excel reads the file as UTF-8
+    return list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
+
+
+def _section(rows: list[list[str]], title: str) -> tuple[list[str], list[list[str]]]:
+    """The header and data rows of the section ``title`` (its notes skipped)."""
+    start = next(i for i, r in enumerate(rows) if r == [title])
+    body = []
+    for r in rows[start + 1 :]:
+        if not r:
+            break
+        body.append(r)
+    header_at = next(i for i, r in enumerate(body) if len(r) > 1)
+    return body[header_at], body[header_at + 1 :]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_sections_and_totals(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
+    rows = _parse(run_report_csv(meta, results, "fifo-spread"))
+    for title in SECTIONS:
+        assert [title] in rows
+    header, summary = _section(rows, "Summary")
+    assert header[:2] == ["Scheduler", "Total cost"]
+    totals = {r[0]: float(r[1]) for r in summary}
+    assert totals == pytest.approx({k: v["total_cost"] for k, v in results.items()})
+
+    header, by_type = _section(rows, "Cost per VM type")
+    cost = header.index("Cost")
+    sums: dict[str, float] = {}
+    for r in by_type:
+        sums[r[0]] = sums.get(r[0], 0.0) + float(r[cost])
+    assert sums == pytest.approx(totals)
+
+    header, by_fw = _section(rows, "Cost per framework")
+    assert "(unused capacity)" in {r[1] for r in by_fw}
+    sums = {}
+    for r in by_fw:
+        sums[r[0]] = sums.get(r[0], 0.0) + float(r[header.index("Cost")])
+    assert sums == pytest.approx(totals)
+
+    header, by_hour = _section(rows, "Cost per hour")
+    assert header[2:] == list(results)
+    for j, spec in enumerate(results, start=2):
+        assert sum(float(r[j]) for r in by_hour) == pytest.approx(totals[spec])
+    assert ["Jobs"] not in rows  # per-job rows only on request
+
+
+def test_injection_is_neutralised(
+    results: dict[str, dict[str, Any]], meta: dict[str, Any], names: Any
+) -> None:
+    data = run_report_csv({**meta, "run_name": names.run}, results, None, include_jobs=True)
+    rows = _parse(data)
+    cells = [c for r in rows for c in r]
+    for evil in names.evil:
+        assert "'" + evil in cells, evil
+        assert evil not in cells, evil
+    # No text cell may start a formula; only genuine numbers may start with "-" or "+".
+    for c in cells:
+        if c.startswith(DANGEROUS_PREFIXES):
+            assert _is_number(c), repr(c)
+
+
+def test_numbers_stay_numbers(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
+    # Against the cheapest baseline every other scheduler has a negative saving.
+    cheapest = min(results, key=lambda k: results[k]["total_cost"])
+    data = run_report_csv(meta, results, cheapest)
+    header, summary = _section(_parse(data), "Summary")
+    saving = header.index(f"Saving vs {cheapest}")
+    negatives = [r[saving] for r in summary if r[0] == "fifo-spread"]
+    assert negatives and negatives[0].startswith("-") and float(negatives[0]) < 0
+    # Written bare (no quote prefix, no quoting) so a spreadsheet reads a number.
+    assert f",{negatives[0]}," in data.decode("utf-8-sig")
+    for r in summary:
+        assert _is_number(r[1]) and _is_number(r[header.index("Makespan (s)")])
+        assert r[header.index("ILP fallbacks")] == ""  # not applicable: blank, not "None"
+
+
+def test_jobs_section(results: dict[str, dict[str, Any]], meta: dict[str, Any], names: Any) -> None:
+    rows = _parse(run_report_csv(meta, results, None, include_jobs=True))
+    header, jobs = _section(rows, "Jobs")
+    assert len(jobs) == sum(len(r["jobs"]) for r in results.values())
+    assert jobs[0][header.index("Job")] == "'" + names.job
+    assert float(jobs[0][header.index("Cost")]) == pytest.approx(results["fifo-spread"]["jobs"][0]["cost"])

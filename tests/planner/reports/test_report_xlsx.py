@@ -1,0 +1,125 @@
+"""The XLSX report: sheets, values, number formats, no formulas."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+import pytest
+from openpyxl import load_workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+from planner.reports import run_report_xlsx
+from planner.reports.tables import neutralise, placement_text
+
+SHEETS = ["Summary", "By VM type", "By framework", "By hour", "Jobs"]
+
+
+def _header_row(ws: Worksheet, first: str = "Scheduler") -> int:
+    for row in ws.iter_rows(min_col=1, max_col=1):
+        if row[0].value == first:
+            return row[0].row
+    raise AssertionError(f"no header row in {ws.title}")
+
+
+def _records(ws: Worksheet, first: str = "Scheduler") -> tuple[list[str], list[tuple[Any, ...]]]:
+    h = _header_row(ws, first)
+    header = [c.value for c in ws[h]]
+    rows = []
+    for row in ws.iter_rows(min_row=h + 1, values_only=True):
+        if row[0] is None:
+            break
+        rows.append(row)
+    return header, rows
+
+
+@pytest.fixture(scope="module")
+def workbook_bytes(results: dict[str, dict[str, Any]], names: Any) -> bytes:
+    meta = {"run_name": names.run, "scenario_name": names.scenario, "created_at": "2026-11-22", "run_id": 7}
+    return run_report_xlsx(meta, results, "fifo-spread")
+
+
+def test_sheets_and_values(workbook_bytes: bytes, results: dict[str, dict[str, Any]]) -> None:
+    wb = load_workbook(io.BytesIO(workbook_bytes))
+    assert wb.sheetnames == SHEETS
+    assert wb.properties.creator == "Cluster What-If Planner"
+
+    header, rows = _records(wb["Summary"])
+    assert [r[0] for r in rows] == list(results)
+    base = results["fifo-spread"]["total_cost"]
+    for r in rows:
+        res = results[r[0]]
+        assert r[header.index("Total cost")] == pytest.approx(res["total_cost"])
+        # Percentages are Excel percentages: fractions shown with a % format.
+        assert r[header.index("Saving vs fifo-spread (%)")] == pytest.approx(
+            (base - res["total_cost"]) / base
+        )
+        assert r[header.index("Gap to lower bound (%)")] == pytest.approx(res["gap_to_lower_bound"])
+        assert r[header.index("Deadlines missed")] == res["deadline_missed"]
+
+    header, rows = _records(wb["By VM type"])
+    sums: dict[str, float] = {}
+    for r in rows:
+        sums[r[0]] = sums.get(r[0], 0.0) + r[header.index("Cost")]
+    assert sums == pytest.approx({k: v["total_cost"] for k, v in results.items()})
+
+    header, rows = _records(wb["By framework"])
+    assert "(unused capacity)" in {r[1] for r in rows}
+
+    header, rows = _records(wb["By hour"], "Hour")
+    assert header[2:] == list(results)
+    assert len(rows) == max(len(r["cost_by_hour"]) for r in results.values())
+
+    header, rows = _records(wb["Jobs"])
+    assert len(rows) == sum(len(r["jobs"]) for r in results.values())
+    job = results["fifo-spread"]["jobs"][0]
+    assert rows[0][header.index("Cost")] == pytest.approx(job["cost"])
+    assert rows[0][header.index("Start (s)")] == pytest.approx(job["start_s"])
+    assert rows[0][header.index("Placement")] == neutralise(placement_text(job["placement"]))
+
+
+def test_formats_and_layout(workbook_bytes: bytes) -> None:
+    wb = load_workbook(io.BytesIO(workbook_bytes))
+    ws = wb["Summary"]
+    h = _header_row(ws)
+    header = [c.value for c in ws[h]]
+    data = ws[h + 1]
+    assert data[header.index("Total cost")].number_format == "#,##0.0000"
+    assert data[header.index("Gap to lower bound (%)")].number_format == "0.00%"
+    assert data[header.index("Total cost")].data_type == "n"
+    assert all(c.font.bold for c in ws[h] if c.value is not None)
+    assert ws.freeze_panes == f"A{h + 1}"
+    assert ws.column_dimensions["A"].width >= len("fifo-spread")
+    for name in SHEETS[1:]:
+        sheet = wb[name]
+        assert (
+            sheet.freeze_panes == f"A{_header_row(sheet, 'Hour' if name == 'By hour' else 'Scheduler') + 1}"
+        )
+
+
+def test_no_formulas_and_strings_neutralised(workbook_bytes: bytes, names: Any) -> None:
+    wb = load_workbook(io.BytesIO(workbook_bytes))
+    strings: set[str] = set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                assert c.data_type != "f", (ws.title, c.coordinate, c.value)
+                if isinstance(c.value, str):
+                    assert c.data_type == "s"
+                    assert not c.value.startswith(("=", "+", "-", "@", "\t", "\r", "\n")), c.value
+                    strings.add(c.value)
+    for evil in names.evil:
+        assert "'" + evil in strings, evil
+    # And in the raw XML: not a single formula element.
+    with zipfile.ZipFile(io.BytesIO(workbook_bytes)) as z:
+        for name in z.namelist():
+            if name.startswith("xl/worksheets/"):
+                assert b"<f>" not in z.read(name) and b"<f " not in z.read(name)
+
+
+def test_jobs_cap(results: dict[str, dict[str, Any]]) -> None:
+    wb = load_workbook(io.BytesIO(run_report_xlsx({}, results, None, max_job_rows=5)))
+    _, rows = _records(wb["Jobs"])
+    assert len(rows) == 5
+    assert any("Truncated" in str(c.value) for row in wb["Jobs"].iter_rows(max_row=3) for c in row)
