@@ -92,10 +92,7 @@ class Cluster:
             return []
         if k == 1:
             return [pool[0]]
-        taken = [heapq.heappop(pool) for _ in range(min(k, len(pool)))]
-        for v in taken:
-            heapq.heappush(pool, v)
-        return taken
+        return heapq.nsmallest(k, pool)  # leaves the pool untouched
 
     def allowed_mask(self, allowed_types: np.ndarray) -> np.ndarray:
         """Per machine: may a job restricted to ``allowed_types`` use it? (cached)"""
