@@ -1,0 +1,45 @@
+"""Every API endpoint, under /api/ (namespace ``api``)."""
+
+from __future__ import annotations
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import ObtainAuthToken
+
+from planner.catalogue import apis as catalogue
+from planner.runs import apis as runs
+from planner.scenarios import apis as scenarios
+from planner.teams import apis as teams
+
+app_name = "api"
+
+urlpatterns = [
+    path("auth/token/", ObtainAuthToken.as_view(), name="auth-token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # teams
+    path("teams/", teams.TeamListApi.as_view(), name="team-list"),
+    path("teams/<int:pk>/", teams.TeamDetailApi.as_view(), name="team-detail"),
+    path("teams/<int:pk>/members/", teams.TeamMemberListApi.as_view(), name="team-members"),
+    path("teams/<int:pk>/members/<int:user_id>/", teams.TeamMemberDetailApi.as_view(), name="team-member"),
+    # catalogue
+    path("vm-types/", catalogue.VMTypeListApi.as_view(), name="vm-type-list"),
+    path("vm-types/<int:pk>/", catalogue.VMTypeDetailApi.as_view(), name="vm-type-detail"),
+    # clusters and workloads
+    path("clusters/", scenarios.ClusterListApi.as_view(), name="cluster-list"),
+    path("clusters/<int:pk>/", scenarios.ClusterDetailApi.as_view(), name="cluster-detail"),
+    path("clusters/<int:pk>/export/", scenarios.ClusterExportApi.as_view(), name="cluster-export"),
+    path("workloads/", scenarios.WorkloadListApi.as_view(), name="workload-list"),
+    path("workloads/<int:pk>/", scenarios.WorkloadDetailApi.as_view(), name="workload-detail"),
+    path("workloads/<int:pk>/generate/", scenarios.WorkloadGenerateApi.as_view(), name="workload-generate"),
+    path("workloads/<int:pk>/import-csv/", scenarios.WorkloadImportCsvApi.as_view(), name="workload-import-csv"),
+    path("scenarios/import/", scenarios.ScenarioImportApi.as_view(), name="scenario-import"),
+    # runs
+    path("runs/", runs.RunListApi.as_view(), name="run-list"),
+    path("runs/<int:pk>/", runs.RunDetailApi.as_view(), name="run-detail"),
+    path("runs/<int:pk>/cancel/", runs.RunCancelApi.as_view(), name="run-cancel"),
+    path("runs/<int:pk>/progress/", runs.RunProgressApi.as_view(), name="run-progress"),
+    path("runs/<int:pk>/figures/", runs.RunFiguresApi.as_view(), name="run-figures"),
+    path("runs/<int:pk>/scenario/", runs.RunScenarioApi.as_view(), name="run-scenario"),
+    path("runs/<int:pk>/results/<str:scheduler>/", runs.RunResultApi.as_view(), name="run-result"),
+]

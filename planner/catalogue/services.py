@@ -1,0 +1,160 @@
+"""Writes of the VM type catalogue, validated by the library's rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from planner.core.errors import FieldError, InputError, scenario_errors_as_input
+from planner.core.names import clean_description
+from planner.teams.access import require_can_change, require_member
+from planner.teams.models import Team
+from scheduling import parse_scenario
+from scheduling.presets import VM_PRESETS
+
+from .models import VMType
+
+_UNSET: Any = object()
+
+
+def _plain(x: float) -> int | float:
+    """Whole amounts stay integers (``4`` rather than ``4.0``), as in the scenario document."""
+    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
+
+
+def _vm_type_path(path: str) -> str:
+    """A path of the one-VM-type document checked below, as a path of the VM type's fields."""
+    if path.startswith("vm_types[0]."):
+        return path[len("vm_types[0].") :]
+    if path.startswith("resources"):
+        return "capacity"
+    return path if path not in ("vm_types", "vm_types[0]") else ""
+
+
+def vm_type_validate(*, name: Any, capacity: Any, price_per_hour: Any) -> tuple[str, dict[str, int | float], float]:
+    """Check a VM type exactly as a scenario document's ``vm_types`` entry would be checked.
+
+    Returns the cleaned ``(name, capacity, price_per_hour)``; raises :class:`InputError`
+    with paths such as ``capacity.cpu`` or ``price_per_hour``.
+    """
+    if not isinstance(capacity, Mapping) or not capacity:
+        raise InputError.single("capacity", 'must be an object mapping resources to amounts, e.g. {"cpu": 4, "mem": 16}')
+    doc = {
+        "resources": list(capacity),
+        "vm_types": [{"name": name, "capacity": dict(capacity), "price_per_hour": price_per_hour, "count": 1}],
+        "jobs": [],
+    }
+    with scenario_errors_as_input(_vm_type_path):
+        parse_scenario(doc)
+    return str(name), {str(r): _plain(v) for r, v in capacity.items()}, float(price_per_hour)
+
+
+def _name_taken(team: Team, name: str, exclude_pk: int | None = None) -> bool:
+    qs = VMType.objects.filter(team=team, name=name)
+    if exclude_pk is not None:
+        qs = qs.exclude(pk=exclude_pk)
+    return qs.exists()
+
+
+@transaction.atomic
+def vm_type_create(
+    *, team: Team, user: Any, name: Any, capacity: Any, price_per_hour: Any, description: Any = ""
+) -> VMType:
+    require_member(user, team)
+    name, capacity, price = vm_type_validate(name=name, capacity=capacity, price_per_hour=price_per_hour)
+    description = clean_description(description)
+    if _name_taken(team, name):
+        raise InputError.single("name", f"the team already has a VM type named {name!r}")
+    try:
+        with transaction.atomic():
+            return VMType.objects.create(
+                team=team, name=name, capacity=capacity, price_per_hour=price, description=description, created_by=user
+            )
+    except IntegrityError:  # created concurrently under the same name
+        raise InputError.single("name", f"the team already has a VM type named {name!r}") from None
+
+
+@transaction.atomic
+def vm_type_update(
+    *,
+    vm_type: VMType,
+    user: Any,
+    name: Any = _UNSET,
+    capacity: Any = _UNSET,
+    price_per_hour: Any = _UNSET,
+    description: Any = _UNSET,
+) -> VMType:
+    """Change a VM type; clusters that use it must keep every resource they model.
+
+    Runs already made keep their own copy of the scenario, so they do not change.
+    """
+    from planner.scenarios.models import ClusterEntry  # scenarios depend on the catalogue
+
+    require_can_change(user, vm_type.team_id, vm_type.created_by_id, what="this VM type")
+    new_name, new_capacity, new_price = vm_type_validate(
+        name=vm_type.name if name is _UNSET else name,
+        capacity=vm_type.capacity if capacity is _UNSET else capacity,
+        price_per_hour=vm_type.price_per_hour if price_per_hour is _UNSET else price_per_hour,
+    )
+    new_description = vm_type.description if description is _UNSET else clean_description(description)
+    if new_name != vm_type.name and _name_taken(vm_type.team, new_name, exclude_pk=vm_type.pk):
+        raise InputError.single("name", f"the team already has a VM type named {new_name!r}")
+    errors = []
+    for entry in ClusterEntry.objects.filter(vm_type=vm_type).select_related("cluster").order_by("cluster__name"):
+        missing = [r for r in entry.cluster.resources if r not in new_capacity]
+        if missing:
+            errors.append(
+                FieldError(
+                    f"capacity.{missing[0]}",
+                    f"is required: cluster {entry.cluster.name!r} uses this VM type and models {', '.join(missing)}",
+                )
+            )
+    if errors:
+        raise InputError(errors)
+    vm_type.name, vm_type.capacity, vm_type.price_per_hour = new_name, new_capacity, new_price
+    vm_type.description = new_description
+    try:
+        with transaction.atomic():
+            vm_type.save()
+    except IntegrityError:
+        raise InputError.single("name", f"the team already has a VM type named {new_name!r}") from None
+    return vm_type
+
+
+@transaction.atomic
+def vm_type_delete(*, vm_type: VMType, user: Any) -> None:
+    """Delete a VM type that no cluster uses."""
+    require_can_change(user, vm_type.team_id, vm_type.created_by_id, what="this VM type")
+    clusters = sorted({e.cluster.name for e in vm_type.cluster_entries.select_related("cluster")})
+    if clusters:
+        raise InputError.single(
+            "", f"VM type {vm_type.name!r} is used by the clusters {', '.join(map(repr, clusters))}; remove it from them first"
+        )
+    vm_type.delete()
+
+
+def vm_types_seed_presets(*, team: Team, user: Any) -> list[VMType]:
+    """Add the papers' VM types (``scheduling.presets.VM_PRESETS``) the team does not have yet.
+
+    Types whose name the team already uses are left alone, so seeding twice changes nothing.
+    """
+    existing = set(VMType.objects.filter(team=team).values_list("name", flat=True))
+    new: list[VMType] = []
+    for description, vm_types in VM_PRESETS.values():
+        for t in vm_types:
+            if t["name"] in existing:
+                continue
+            existing.add(t["name"])
+            new.append(
+                VMType(
+                    team=team,
+                    name=t["name"],
+                    capacity=dict(t["capacity"]),
+                    price_per_hour=float(t["price_per_hour"]),
+                    description=description,
+                    created_by=user,
+                )
+            )
+    return VMType.objects.bulk_create(new)

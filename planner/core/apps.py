@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    name = "planner.core"
+    label = "core"
+    verbose_name = "Planner core"

@@ -1,0 +1,1 @@
+"""Runs: a scheduler comparison queued to a Celery worker, its progress and its results."""

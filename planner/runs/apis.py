@@ -1,0 +1,110 @@
+"""Runs API: start, list, read, cancel, delete; progress for polling; results and figures."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from planner.core.apis import team_filter, validated
+from planner.core.pagination import paginated_response
+from planner.teams.selectors import team_or_default
+
+from . import selectors, services
+from .models import Run
+from .serializers import RunCreateSerializer, RunFiguresSerializer, RunOutputSerializer, RunProgressSerializer
+
+
+class RunListApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("team", int, description="Only this team's runs."),
+            OpenApiParameter("status", str, enum=Run.Status.values),
+            OpenApiParameter("kind", str, enum=Run.Kind.values),
+        ],
+        responses=RunOutputSerializer(many=True),
+        tags=["runs"],
+    )
+    def get(self, request: Request) -> Response:
+        qs = selectors.run_list(
+            user=request.user,
+            team=team_filter(request),
+            status=request.query_params.get("status") or None,
+            kind=request.query_params.get("kind") or None,
+        )
+        return paginated_response(request=request, view=self, queryset=qs, serializer_class=RunOutputSerializer)
+
+    @extend_schema(
+        request=RunCreateSerializer,
+        responses={201: RunOutputSerializer},
+        tags=["runs"],
+        summary="Queue a scheduler comparison",
+        description=(
+            "Give either `cluster` and `workload` ids or a whole `scenario` document (run exactly as "
+            "`python -m scheduling` runs the same file). Everything is validated before the run is queued: "
+            "`schedulers[1]: unknown placement ...`, `jobs[3].executor.cpu: must be > 0`."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(RunCreateSerializer, request)
+        team = data.pop("team", None)
+        if data.get("cluster") is None and data.get("workload") is None:
+            team = team_or_default(user=request.user, team=team)
+        run = services.run_start(user=request.user, team=team, **data)
+        run = selectors.run_get(user=request.user, pk=run.pk)
+        return Response(RunOutputSerializer(run, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+class RunDetailApi(APIView):
+    @extend_schema(responses=RunOutputSerializer, tags=["runs"])
+    def get(self, request: Request, pk: int) -> Response:
+        run = selectors.run_get(user=request.user, pk=pk)
+        return Response(RunOutputSerializer(run, context={"request": request}).data)
+
+    @extend_schema(responses={204: None}, tags=["runs"])
+    def delete(self, request: Request, pk: int) -> Response:
+        services.run_delete(run=selectors.run_get(user=request.user, pk=pk), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RunCancelApi(APIView):
+    @extend_schema(request=None, responses=RunOutputSerializer, tags=["runs"], summary="Cancel a queued or running run")
+    def post(self, request: Request, pk: int) -> Response:
+        services.run_cancel(run=selectors.run_get(user=request.user, pk=pk), user=request.user)
+        run = selectors.run_get(user=request.user, pk=pk)
+        return Response(RunOutputSerializer(run, context={"request": request}).data)
+
+
+class RunProgressApi(APIView):
+    @extend_schema(responses=RunProgressSerializer, tags=["runs"], summary="Status and progress, for polling")
+    def get(self, request: Request, pk: int) -> Response:
+        row = selectors.run_progress(user=request.user, pk=pk)
+        row["finished"] = row["status"] in Run.FINISHED
+        return Response(RunProgressSerializer(row).data)
+
+
+class RunResultApi(APIView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT},
+        tags=["runs"],
+        summary="One scheduler's full result document (docs/results.md)",
+    )
+    def get(self, request: Request, pk: int, scheduler: str) -> Response:
+        result = selectors.run_result_get(user=request.user, run_pk=pk, scheduler=scheduler)
+        return Response(result.result)
+
+
+class RunFiguresApi(APIView):
+    @extend_schema(responses=RunFiguresSerializer, tags=["runs"], summary="The comparison's Plotly figures")
+    def get(self, request: Request, pk: int) -> Response:
+        run = selectors.run_with_figures(user=request.user, pk=pk)
+        figures = services.run_figures(run=run)
+        return Response(RunFiguresSerializer({"id": run.pk, "status": run.status, "figures": figures}).data)
+
+
+class RunScenarioApi(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, tags=["runs"], summary="The scenario document the run used")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(selectors.run_with_scenario(user=request.user, pk=pk).scenario)

@@ -1,0 +1,72 @@
+"""Reads of runs. Lists and details never load the scenario copy, the figures or full results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from planner.teams.selectors import team_ids_of
+
+from .models import Run, RunResult
+
+PROGRESS_FIELDS = ("id", "status", "progress", "error", "cancel_requested", "started_at", "finished_at")
+
+
+def run_list(*, user: Any, team: Any = None, status: str | None = None, kind: str | None = None) -> QuerySet[Run]:
+    """The runs of the user's teams, newest first, with their results' summaries (3 queries)."""
+    qs = (
+        Run.objects.filter(team_id__in=team_ids_of(user))
+        .defer("scenario", "figures")
+        .select_related("created_by")
+        .prefetch_related(
+            Prefetch("results", queryset=RunResult.objects.defer("result").order_by("position"))
+        )
+    )
+    if team is not None:
+        qs = qs.filter(team=team)
+    if status:
+        qs = qs.filter(status=status)
+    if kind:
+        qs = qs.filter(kind=kind)
+    return qs.order_by("-created_at", "-id")
+
+
+def run_get(*, user: Any, pk: Any) -> Run:
+    """One run with its results' summaries (not the full results, scenario or figures)."""
+    return get_object_or_404(run_list(user=user), pk=pk)
+
+
+def run_progress(*, user: Any, pk: Any) -> dict[str, Any]:
+    """The few fields a page polls while the run is queued or running (one small query)."""
+    row = Run.objects.filter(team_id__in=team_ids_of(user), pk=pk).values(*PROGRESS_FIELDS).first()
+    if row is None:
+        raise Http404("No such run in your teams.")
+    return row
+
+
+def run_result_get(*, user: Any, run_pk: Any, scheduler: str) -> RunResult:
+    """One scheduler's full result document (``RunResult.result``)."""
+    return get_object_or_404(
+        RunResult.objects.filter(run__team_id__in=team_ids_of(user)), run_id=run_pk, scheduler=scheduler
+    )
+
+
+def run_results(*, run: Run) -> dict[str, dict[str, Any]]:
+    """Every full result document of a run, keyed by scheduler spec, in the run's order."""
+    return {r.scheduler: r.result for r in RunResult.objects.filter(run=run).order_by("position")}
+
+
+def run_with_scenario(*, user: Any, pk: Any) -> Run:
+    """A run with its copy of the scenario document (the export of what was run)."""
+    return get_object_or_404(
+        Run.objects.filter(team_id__in=team_ids_of(user)).defer("figures").select_related("created_by"), pk=pk
+    )
+
+
+def run_with_figures(*, user: Any, pk: Any) -> Run:
+    return get_object_or_404(
+        Run.objects.filter(team_id__in=team_ids_of(user)).defer("scenario").select_related("created_by"), pk=pk
+    )

@@ -1,0 +1,1 @@
+"""Clusters (VM types and counts) and workloads (frameworks and jobs): the two halves of a scenario."""

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from .models import Cluster, ClusterEntry, Workload
+
+
+class ClusterEntryInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = ClusterEntry
+    extra = 0
+
+
+@admin.register(Cluster)
+class ClusterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "team", "resources", "updated_at"]
+    list_filter = ["team"]
+    search_fields = ["name", "team__name"]
+    list_select_related = ["team"]
+    inlines = [ClusterEntryInline]
+
+
+@admin.register(Workload)
+class WorkloadAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "team", "job_count", "updated_at"]
+    list_filter = ["team"]
+    search_fields = ["name", "team__name"]
+    list_select_related = ["team"]
+
+    def get_queryset(self, request):  # type: ignore[no-untyped-def]
+        return super().get_queryset(request).defer("jobs")  # lists never load every job

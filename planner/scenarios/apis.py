@@ -1,0 +1,229 @@
+"""Clusters, workloads and scenario import/export API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from planner.core.apis import request_object, team_filter, validated
+from planner.core.errors import InputError, PayloadTooLarge
+from planner.core.pagination import paginated_response
+from planner.teams.selectors import team_or_default
+
+from . import selectors, services
+from .serializers import (
+    ClusterInputSerializer,
+    ClusterOutputSerializer,
+    ScenarioImportOutputSerializer,
+    ScenarioImportSerializer,
+    WorkloadDetailOutputSerializer,
+    WorkloadGenerateSerializer,
+    WorkloadImportCsvSerializer,
+    WorkloadInputSerializer,
+    WorkloadOutputSerializer,
+)
+
+TEAM_PARAM = OpenApiParameter("team", int, description="Only this team's objects.")
+
+
+# --------------------------------------------------------------------------- clusters
+
+
+class ClusterListApi(APIView):
+    @extend_schema(parameters=[TEAM_PARAM], responses=ClusterOutputSerializer(many=True), tags=["clusters"])
+    def get(self, request: Request) -> Response:
+        qs = selectors.cluster_list(user=request.user, team=team_filter(request))
+        return paginated_response(request=request, view=self, queryset=qs, serializer_class=ClusterOutputSerializer)
+
+    @extend_schema(request=ClusterInputSerializer, responses={201: ClusterOutputSerializer}, tags=["clusters"])
+    def post(self, request: Request) -> Response:
+        data = validated(ClusterInputSerializer, request)
+        team = team_or_default(user=request.user, team=data.pop("team", None))
+        cluster = services.cluster_create(team=team, user=request.user, **data)
+        return Response(
+            ClusterOutputSerializer(selectors.cluster_get(user=request.user, pk=cluster.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class ClusterDetailApi(APIView):
+    @extend_schema(responses=ClusterOutputSerializer, tags=["clusters"])
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(ClusterOutputSerializer(selectors.cluster_get(user=request.user, pk=pk)).data)
+
+    @extend_schema(request=ClusterInputSerializer, responses=ClusterOutputSerializer, tags=["clusters"])
+    def put(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=False)
+
+    @extend_schema(request=ClusterInputSerializer, responses=ClusterOutputSerializer, tags=["clusters"])
+    def patch(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=True)
+
+    def _update(self, request: Request, pk: int, *, partial: bool) -> Response:
+        cluster = selectors.cluster_get(user=request.user, pk=pk)
+        data = validated(ClusterInputSerializer, request, partial=partial)
+        data.pop("team", None)
+        services.cluster_update(cluster=cluster, user=request.user, **data)
+        return Response(ClusterOutputSerializer(selectors.cluster_get(user=request.user, pk=pk)).data)
+
+    @extend_schema(responses={204: None}, tags=["clusters"])
+    def delete(self, request: Request, pk: int) -> Response:
+        services.cluster_delete(cluster=selectors.cluster_get(user=request.user, pk=pk), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClusterExportApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("workload", int, required=True, description="The workload to run on this cluster."),
+            OpenApiParameter("download", bool, description="Send as a file attachment."),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+        tags=["scenarios"],
+        summary="The scenario document of this cluster and a workload",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        cluster = selectors.cluster_get(user=request.user, pk=pk)
+        raw = request.query_params.get("workload", "")
+        if not raw.isdigit():
+            raise InputError.single("workload", "is required: ?workload=<id>")
+        workload = selectors.workload_get(user=request.user, pk=int(raw))
+        doc = services.scenario_document(cluster, workload)
+        response = Response(doc)
+        if request.query_params.get("download") in ("1", "true", "yes"):
+            response["Content-Disposition"] = f'attachment; filename="scenario-{cluster.pk}-{workload.pk}.json"'
+        return response
+
+
+# --------------------------------------------------------------------------- workloads
+
+
+class WorkloadListApi(APIView):
+    @extend_schema(parameters=[TEAM_PARAM], responses=WorkloadOutputSerializer(many=True), tags=["workloads"])
+    def get(self, request: Request) -> Response:
+        qs = selectors.workload_list(user=request.user, team=team_filter(request))
+        return paginated_response(request=request, view=self, queryset=qs, serializer_class=WorkloadOutputSerializer)
+
+    @extend_schema(request=WorkloadInputSerializer, responses={201: WorkloadDetailOutputSerializer}, tags=["workloads"])
+    def post(self, request: Request) -> Response:
+        data = validated(WorkloadInputSerializer, request)
+        team = team_or_default(user=request.user, team=data.pop("team", None))
+        workload = services.workload_create(team=team, user=request.user, **data)
+        return Response(WorkloadDetailOutputSerializer(workload).data, status=status.HTTP_201_CREATED)
+
+
+class WorkloadDetailApi(APIView):
+    @extend_schema(responses=WorkloadDetailOutputSerializer, tags=["workloads"])
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(WorkloadDetailOutputSerializer(selectors.workload_get(user=request.user, pk=pk)).data)
+
+    @extend_schema(request=WorkloadInputSerializer, responses=WorkloadDetailOutputSerializer, tags=["workloads"])
+    def put(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=False)
+
+    @extend_schema(request=WorkloadInputSerializer, responses=WorkloadDetailOutputSerializer, tags=["workloads"])
+    def patch(self, request: Request, pk: int) -> Response:
+        return self._update(request, pk, partial=True)
+
+    def _update(self, request: Request, pk: int, *, partial: bool) -> Response:
+        workload = selectors.workload_get(user=request.user, pk=pk)
+        data = validated(WorkloadInputSerializer, request, partial=partial)
+        data.pop("team", None)
+        workload = services.workload_update(workload=workload, user=request.user, **data)
+        return Response(WorkloadDetailOutputSerializer(workload).data)
+
+    @extend_schema(responses={204: None}, tags=["workloads"])
+    def delete(self, request: Request, pk: int) -> Response:
+        services.workload_delete(workload=selectors.workload_get(user=request.user, pk=pk), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WorkloadGenerateApi(APIView):
+    @extend_schema(
+        request=WorkloadGenerateSerializer,
+        responses=WorkloadOutputSerializer,
+        tags=["workloads"],
+        summary="Replace the jobs with synthetic ones (same seed, same jobs)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        workload = selectors.workload_get(user=request.user, pk=pk)
+        spec = request_object(request)
+        seed = spec.pop("seed", 0)
+        workload = services.workload_generate(workload=workload, user=request.user, seed=seed, spec=spec)
+        return Response(WorkloadOutputSerializer(workload).data)
+
+
+class WorkloadImportCsvApi(APIView):
+    @extend_schema(
+        request=WorkloadImportCsvSerializer,
+        responses=WorkloadOutputSerializer,
+        tags=["workloads"],
+        summary="Replace (or extend) the jobs with those of a CSV",
+        description=(
+            "format `jobs`: header `id,framework,arrival_s,executors,<one column per resource>,duration_s,"
+            "deadline_s`; format `rm-simulator`: the paper-003 authors' `job-id,C,M,E,T_A,T_est,T_D`."
+        ),
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        workload = selectors.workload_get(user=request.user, pk=pk)
+        data = validated(WorkloadImportCsvSerializer, request)
+        text = data["csv"] if "csv" in data else _read_upload(data["file"])
+        workload = services.workload_import_csv(
+            workload=workload, user=request.user, text=text, format=data["format"], replace=data["replace"]
+        )
+        return Response(WorkloadOutputSerializer(workload).data)
+
+
+def _read_upload(upload: Any) -> str:
+    limit = int(settings.PLANNER_MAX_BODY_BYTES)
+    if upload.size > limit:
+        raise PayloadTooLarge()
+    try:
+        return bytes(upload.read()).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError.single("file", "must be UTF-8 text") from None
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+class ScenarioImportApi(APIView):
+    @extend_schema(
+        request=ScenarioImportSerializer,
+        responses={201: ScenarioImportOutputSerializer},
+        parameters=[
+            OpenApiParameter("team", int, description="With a bare document: the team (default: your first)."),
+            OpenApiParameter("name", str, description="With a bare document: the name (default: the document's)."),
+        ],
+        tags=["scenarios"],
+        summary="A cluster and a workload from a scenario document",
+        description=(
+            "The body is either a scenario document itself (as the CLI reads it) or "
+            '`{"scenario": <document>, "team": id, "name": "..."}`. Errors inside the document have paths '
+            "relative to it (`jobs[3].executor.cpu`)."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        body = request_object(request)
+        if "scenario" not in body:  # a bare document: it has no "scenario" field of its own
+            params = request.query_params
+            body = {"scenario": body, "team": params.get("team"), "name": params.get("name")}
+        serializer = ScenarioImportSerializer(data=body, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        team = team_or_default(user=request.user, team=data.get("team"))
+        outcome = services.scenario_import(team=team, user=request.user, doc=data["scenario"], name=data.get("name"))
+        payload = {
+            "cluster": selectors.cluster_get(user=request.user, pk=outcome.cluster.pk),
+            "workload": outcome.workload,
+            "vm_types_created": outcome.vm_types_created,
+            "vm_types_reused": outcome.vm_types_reused,
+            "vm_types_renamed": outcome.vm_types_renamed,
+        }
+        return Response(ScenarioImportOutputSerializer(payload).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,45 @@
+"""Reads of clusters and workloads; lists never load a workload's jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from planner.teams.selectors import team_ids_of
+
+from .models import Cluster, ClusterEntry, Workload
+
+
+def cluster_list(*, user: Any, team: Any = None) -> QuerySet[Cluster]:
+    """The clusters of the user's teams with their entries and VM types (three queries in all)."""
+    qs = (
+        Cluster.objects.filter(team_id__in=team_ids_of(user))
+        .select_related("created_by")
+        .prefetch_related(
+            Prefetch("entries", queryset=ClusterEntry.objects.select_related("vm_type").order_by("position", "id"))
+        )
+    )
+    if team is not None:
+        qs = qs.filter(team=team)
+    return qs.order_by("team_id", "name", "id")
+
+
+def cluster_get(*, user: Any, pk: Any) -> Cluster:
+    return get_object_or_404(cluster_list(user=user), pk=pk)
+
+
+def workload_list(*, user: Any, team: Any = None) -> QuerySet[Workload]:
+    """The workloads of the user's teams, without their jobs (``job_count`` says how many)."""
+    qs = Workload.objects.filter(team_id__in=team_ids_of(user)).select_related("created_by").defer("jobs")
+    if team is not None:
+        qs = qs.filter(team=team)
+    return qs.order_by("team_id", "name", "id")
+
+
+def workload_get(*, user: Any, pk: Any) -> Workload:
+    """One workload, jobs included."""
+    return get_object_or_404(
+        Workload.objects.filter(team_id__in=team_ids_of(user)).select_related("created_by"), pk=pk
+    )

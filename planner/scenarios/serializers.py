@@ -1,0 +1,114 @@
+"""API shapes of clusters, workloads and scenario import. The services check the values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from planner.teams.serializers import team_field
+
+from .models import Cluster
+
+
+class ClusterEntryOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    vm_type = serializers.IntegerField(source="vm_type_id")
+    vm_type_name = serializers.CharField(source="vm_type.name")
+    count = serializers.IntegerField()
+    capacity = serializers.JSONField(source="vm_type.capacity")
+    price_per_hour = serializers.FloatField(source="vm_type.price_per_hour")
+
+
+class ClusterOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    team = serializers.IntegerField(source="team_id")
+    name = serializers.CharField()
+    description = serializers.CharField()
+    resources = serializers.ListField(child=serializers.CharField())
+    options = serializers.JSONField(help_text="The scenario document's options: {} for the defaults.")
+    entries = ClusterEntryOutputSerializer(many=True, source="entries.all")
+    machines = serializers.SerializerMethodField()
+    created_by = serializers.CharField(source="created_by.username", default=None)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+    def get_machines(self, cluster: Cluster) -> int:
+        return sum(e.count for e in cluster.entries.all())
+
+
+class ClusterInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team = team_field()
+    name = serializers.JSONField()
+    description = serializers.JSONField(required=False, default="")
+    resources = serializers.JSONField(required=False, allow_null=True, default=None, help_text='Resource names, default ["cpu", "mem"].')
+    options = serializers.JSONField(required=False, allow_null=True, default=None, help_text="Simulation options of the scenario.")
+    entries = serializers.JSONField(
+        help_text='[{"vm_type": <id or name in the team\'s catalogue>, "count": n}, ...], in order.'
+    )
+
+
+class WorkloadOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    team = serializers.IntegerField(source="team_id")
+    name = serializers.CharField()
+    description = serializers.CharField()
+    resources = serializers.ListField(child=serializers.CharField())
+    frameworks = serializers.JSONField()
+    job_count = serializers.IntegerField()
+    created_by = serializers.CharField(source="created_by.username", default=None)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class WorkloadDetailOutputSerializer(WorkloadOutputSerializer):
+    jobs = serializers.JSONField(help_text="The scenario document's jobs.")
+
+
+class WorkloadInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team = team_field()
+    name = serializers.JSONField()
+    description = serializers.JSONField(required=False, default="")
+    frameworks = serializers.JSONField(required=False, allow_null=True, default=None, help_text="The scenario document's frameworks.")
+    jobs = serializers.JSONField(required=False, allow_null=True, default=None, help_text="The scenario document's jobs.")
+
+
+class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Documentation of the generator's settings (scheduling.generators.WorkloadSpec); all optional."""
+
+    seed = serializers.IntegerField(required=False, default=0)
+    jobs = serializers.IntegerField(required=False, help_text="Number of jobs (default 100).")
+    arrival_rate_per_s = serializers.FloatField(required=False, help_text="Poisson arrival rate (default 0.05).")
+    executors = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="[low, high]")
+    executor = serializers.JSONField(required=False, help_text='{"cpu": [1, 6], "mem": [2, 12]}')
+    integer_sizes = serializers.BooleanField(required=False)
+    duration_s = serializers.ListField(child=serializers.FloatField(), required=False, help_text="[low, high]")
+    deadline_fraction = serializers.FloatField(required=False)
+    deadline_slack = serializers.ListField(child=serializers.FloatField(), required=False, help_text="[low, high]")
+    frameworks = serializers.ListField(child=serializers.CharField(), required=False)
+    start_s = serializers.FloatField(required=False)
+
+
+class WorkloadImportCsvSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    csv = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, help_text="The CSV text.")
+    file = serializers.FileField(required=False, help_text="Or the CSV as an uploaded file (multipart).")
+    format = serializers.ChoiceField(choices=["jobs", "rm-simulator"], default="jobs")
+    replace = serializers.BooleanField(default=True, help_text="Replace the jobs (default) or add to them.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "csv" not in attrs and "file" not in attrs:
+            raise serializers.ValidationError({"csv": ["give the CSV text, or upload it as file"]})
+        return attrs
+
+
+class ScenarioImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    team = team_field()
+    name = serializers.JSONField(required=False, allow_null=True, default=None, help_text="Default: the document's name.")
+    scenario = serializers.JSONField(help_text="A version-1 scenario document.")
+
+
+class ScenarioImportOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    cluster = ClusterOutputSerializer()
+    workload = WorkloadOutputSerializer()
+    vm_types_created = serializers.ListField(child=serializers.CharField())
+    vm_types_reused = serializers.ListField(child=serializers.CharField())
+    vm_types_renamed = serializers.DictField(child=serializers.CharField())

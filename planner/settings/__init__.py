@@ -1,0 +1,1 @@
+"""Settings per environment: ``dev`` (the default), ``prod`` and ``test``."""

@@ -1,0 +1,181 @@
+"""Settings shared by every environment; ``dev``, ``prod`` and ``test`` adjust them.
+
+Only what differs between environments lives in the other modules: the database, the
+Celery broker, secrets and the HTTPS hardening.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from scheduling import LIMITS
+
+from .env import env_int
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+VAR_DIR = Path(os.environ.get("PLANNER_VAR_DIR", BASE_DIR / "var"))
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")  # dev and test set their own; prod requires it
+DEBUG = False
+ALLOWED_HOSTS: list[str] = []
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "planner.core",
+    "planner.teams",
+    "planner.catalogue",
+    "planner.scenarios",
+    "planner.runs",
+    "planner.web",
+    "planner.reports",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "planner.core.middleware.BodySizeLimitMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "planner.urls"
+WSGI_APPLICATION = "planner.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+# The web pages' own assets; listed only when the folder exists so a checkout without
+# it raises no staticfiles.W004 warning.
+STATICFILES_DIRS = [path for path in [BASE_DIR / "static"] if path.is_dir()]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# A scenario document may be as large as the library accepts (LIMITS["document_bytes"]);
+# the API wraps it in a small object ({"scenario": ..., "schedulers": ...}), hence the margin.
+PLANNER_MAX_BODY_BYTES = int(LIMITS["document_bytes"]) + 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = PLANNER_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+
+# How often a running simulation writes its progress to the run's row (and looks for a
+# cancellation request). Simulations call back about 100 times; this caps the writes.
+PLANNER_RUN_PROGRESS_INTERVAL_S = 0.5
+# The schedulers a run compares when the request names none: paper 003's FIFO baseline
+# against its cost-aware EDF + best-fit-decreasing scheduler.
+PLANNER_DEFAULT_SCHEDULERS = ["fifo-consolidate", "edf-bfd"]
+PLANNER_MAX_SCHEDULERS_PER_RUN = 20
+
+REST_FRAMEWORK = {
+    # Token first: an unauthenticated API request then gets 401 with a WWW-Authenticate
+    # header instead of the 403 that session authentication alone would give.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": [
+        "planner.core.parsers.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "planner.core.pagination.PageNumberPagination",
+    "PAGE_SIZE": 25,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "planner.core.errors.api_exception_handler",
+    "STRICT_JSON": True,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cluster What-If Planner API",
+    "DESCRIPTION": (
+        "Define VM types, clusters and workloads, run scheduler comparisons and read their "
+        "results. Errors are 400 responses with `errors: [{path, message}]`; paths inside a "
+        "scenario document are relative to the document (`jobs[3].executor.cpu`)."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Served from the drf-spectacular-sidecar package: the docs work without internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --------------------------------------------------------------------------- Celery
+# Read by celery_app through the CELERY_ namespace.
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]  # never pickle
+CELERY_TASK_IGNORE_RESULT = True  # outcomes live on the run's row
+CELERY_TASK_ACKS_LATE = True  # a task lost with its worker is delivered again ...
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # ... including when the worker process dies
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # simulations are long: do not hoard messages
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("PLANNER_TASK_SOFT_TIME_LIMIT_S", 1800)
+CELERY_TASK_TIME_LIMIT = env_int("PLANNER_TASK_TIME_LIMIT_S", CELERY_TASK_SOFT_TIME_LIMIT + 60)
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = "planner"
+CELERY_BEAT_SCHEDULE = {
+    "runs-fail-stale": {"task": "planner.runs.tasks.runs_fail_stale", "schedule": 600.0},
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("PLANNER_LOG_LEVEL", "INFO")},
+}

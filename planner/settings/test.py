@@ -1,0 +1,44 @@
+"""Tests: SQLite in memory, or PostgreSQL when ``PLANNER_TEST_DATABASE=postgres``.
+
+Tasks are not run eagerly: tests call the task functions directly, and enqueuing goes to
+Celery's in-memory broker where nothing consumes it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .base import *  # noqa: F403
+
+DEBUG = False
+SECRET_KEY = "test-only-secret-key-not-used-anywhere-else-0123456789abcdef"
+ALLOWED_HOSTS = ["testserver", "localhost"]
+
+if os.environ.get("PLANNER_TEST_DATABASE", "").lower() == "postgres":
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.postgresql",
+            "HOST": "127.0.0.1",
+            "PORT": "5432",
+            "NAME": "test",
+            "USER": "postgres",
+            "PASSWORD": "",
+        }
+    }
+else:
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
+
+CELERY_BROKER_URL = "memory://"
+CELERY_TASK_ALWAYS_EAGER = False
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"null": {"class": "logging.NullHandler"}},
+    "root": {"handlers": ["null"], "level": "WARNING"},
+}
+
+# Serve static files from the apps' folders (no collectstatic before tests).
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,35 @@
+"""A team owns VM types, clusters, workloads and runs; its members see all of them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Team(models.Model):
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"  # manages members; may change or delete anything of the team
+        MEMBER = "member", "Member"  # views, creates and runs; changes only what they made
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["team_id", "created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["team", "user"], name="membership_unique_user_per_team")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.team} ({self.role})"

@@ -1,0 +1,48 @@
+"""API shapes of teams and memberships."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from planner.core.fields import ScopedPrimaryKeyField
+
+from .models import Membership
+from .selectors import team_list
+
+
+def team_field(**kwargs: Any) -> ScopedPrimaryKeyField:
+    """The optional ``team`` of a create request: one of the user's teams (default: their first)."""
+    kwargs.setdefault("required", False)
+    kwargs.setdefault("allow_null", True)
+    kwargs.setdefault("help_text", "Id of one of your teams; defaults to your only (or first) team.")
+    return ScopedPrimaryKeyField(scope=lambda user: team_list(user=user), label_text="team", **kwargs)
+
+
+class TeamOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    my_role = serializers.CharField(help_text="Your role in the team: owner or member.")
+    member_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class TeamInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=100)
+
+
+class MemberOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    user_id = serializers.IntegerField()
+    username = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    joined_at = serializers.DateTimeField(source="created_at")
+
+
+class MemberCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
+
+
+class MemberUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    role = serializers.ChoiceField(choices=Membership.Role.choices)

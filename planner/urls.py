@@ -1,0 +1,13 @@
+"""The planner's URLs: the API, the admin, login pages and the web pages."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("api/", include("planner.api_urls")),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("planner.web.urls")),
+]

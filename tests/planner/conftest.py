@@ -1,0 +1,135 @@
+"""Fixtures of the planner tests: an owner, a member and an outsider, and their objects.
+
+* ``owner`` owns ``team`` (seeded with the presets' VM types); ``member`` is a member of it.
+* ``outsider`` owns ``other_team`` and knows nothing of ``team``.
+* ``cluster`` and ``workload`` belong to ``team`` and were made by ``owner``.
+
+Tests reach shared data through fixtures (``scenario_doc``), never ``from conftest import``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+
+from planner.scenarios.models import Cluster, Workload
+from planner.scenarios.services import cluster_create, workload_create
+from planner.teams.models import Membership, Team
+from planner.teams.services import membership_create, team_create
+from scheduling.generators import synthetic_jobs
+
+
+def make_scenario_doc(jobs: int = 30, seed: int = 1) -> dict[str, Any]:
+    """A small two-framework scenario every scheduler finishes in a fraction of a second."""
+    return {
+        "version": 1,
+        "name": "tiny",
+        "resources": ["cpu", "mem"],
+        "vm_types": [
+            {"name": "small", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 3},
+            {"name": "big", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.48, "count": 2},
+        ],
+        "frameworks": [{"name": "analytics", "weight": 1}, {"name": "etl", "weight": 2}],
+        "jobs": synthetic_jobs(
+            jobs=jobs,
+            seed=seed,
+            arrival_rate_per_s=0.02,
+            frameworks=["analytics", "etl"],
+            executors=(1, 4),
+            executor={"cpu": (1, 4), "mem": (1, 8)},
+        ),
+    }
+
+
+@pytest.fixture
+def scenario_doc() -> dict[str, Any]:
+    return make_scenario_doc()
+
+
+@pytest.fixture
+def make_user(db: Any) -> Callable[[str], Any]:
+    def make(username: str) -> Any:
+        return get_user_model().objects.create_user(username=username, password=f"{username}-password")
+
+    return make
+
+
+@pytest.fixture
+def owner(make_user: Callable[[str], Any]) -> Any:
+    return make_user("olivia")
+
+
+@pytest.fixture
+def member(make_user: Callable[[str], Any]) -> Any:
+    return make_user("mario")
+
+
+@pytest.fixture
+def outsider(make_user: Callable[[str], Any]) -> Any:
+    return make_user("oscar")
+
+
+@pytest.fixture
+def team(owner: Any, member: Any) -> Team:
+    team = team_create(owner=owner, name="Platform")
+    membership_create(team=team, user=owner, username=member.username, role=Membership.Role.MEMBER)
+    return team
+
+
+@pytest.fixture
+def other_team(outsider: Any) -> Team:
+    return team_create(owner=outsider, name="Elsewhere")
+
+
+@pytest.fixture
+def cluster(team: Team, owner: Any) -> Cluster:
+    return cluster_create(
+        team=team,
+        user=owner,
+        name="Table 3",
+        entries=[{"vm_type": "m1.large", "count": 6}, {"vm_type": "m1.xlarge", "count": 5}, {"vm_type": "m2.xlarge", "count": 3}],
+    )
+
+
+@pytest.fixture
+def workload(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> Workload:
+    return workload_create(
+        team=team, user=owner, name="Tiny", frameworks=scenario_doc["frameworks"], jobs=scenario_doc["jobs"]
+    )
+
+
+@pytest.fixture
+def api() -> Callable[[Any], APIClient]:
+    """``api(user)``: a client authenticated as ``user`` (``api(None)``: anonymous)."""
+
+    def make(user: Any) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user=user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def trio(owner: Any, member: Any, outsider: Any, team: Team, other_team: Team) -> dict[str, Any]:
+    """The three points of view, by name, with both teams in place."""
+    return {"owner": owner, "member": member, "outsider": outsider}
+
+
+@pytest.fixture
+def count_queries() -> Callable[[Callable[[], Any]], int]:
+    """``count_queries(fn)``: how many SQL queries ``fn()`` makes."""
+
+    def count(fn: Callable[[], Any]) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            fn()
+        return len(ctx.captured_queries)
+
+    return count

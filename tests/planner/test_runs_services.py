@@ -1,0 +1,189 @@
+"""run_start validates through the library and enqueues on commit; cancel and delete rules."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from planner.core.errors import InputError
+from planner.runs import selectors, services
+from planner.runs.models import Run
+from planner.runs.tasks import run_execute
+from planner.scenarios.models import Cluster, Workload
+from planner.teams.models import Team
+from scheduling import ScenarioError
+
+pytestmark = pytest.mark.django_db
+
+
+def paths(exc: InputError | ScenarioError) -> dict[str, str]:
+    return {e.path: e.message for e in exc.errors}
+
+
+def test_run_start_stores_a_queued_snapshot(cluster: Cluster, workload: Workload, owner: Any) -> None:
+    run = services.run_start(user=owner, cluster=cluster, workload=workload, schedulers=["edf-bfd", " fifo-spread "])
+    assert run.status == Run.Status.QUEUED
+    assert run.team_id == cluster.team_id
+    assert run.options == {"schedulers": ["edf-bfd", "fifo-spread"], "baseline": "edf-bfd", "seed": 0, "options": None}
+    assert run.scenario["vm_types"][0] == {"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 6}
+    assert run.job_count == 30 and run.task_id
+
+
+def test_the_snapshot_does_not_follow_later_catalogue_edits(cluster: Cluster, workload: Workload, owner: Any) -> None:
+    from planner.catalogue.models import VMType
+    from planner.catalogue.services import vm_type_update
+
+    run = services.run_start(user=owner, cluster=cluster, workload=workload)
+    vm_type_update(vm_type=VMType.objects.get(team=cluster.team, name="m1.large"), user=owner, price_per_hour=9.0)
+    assert Run.objects.get(pk=run.pk).scenario["vm_types"][0]["price_per_hour"] == 0.24
+
+
+def test_default_schedulers(team: Team, owner: Any, scenario_doc: dict[str, Any], settings: Any) -> None:
+    run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    assert run.options["schedulers"] == settings.PLANNER_DEFAULT_SCHEDULERS
+
+
+def test_unknown_scheduler_is_reported_by_position(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+    with pytest.raises(InputError) as exc:
+        services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd", "edf-quantum"])
+    errors = paths(exc.value)
+    assert errors["schedulers[1]"].startswith("unknown placement 'quantum'")
+    assert not Run.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "kwargs, path",
+    [
+        ({"schedulers": []}, "schedulers"),
+        ({"schedulers": "edf-bfd"}, "schedulers"),
+        ({"schedulers": ["edf-bfd", "edf-bfd"]}, "schedulers[1]"),
+        ({"schedulers": ["edf-bfd:rut.cpu=0.7"]}, "schedulers[0].rut"),
+        ({"schedulers": ["edf-bfd:colour=red"]}, "schedulers[0].colour"),
+        ({"baseline": "morpheus"}, "baseline"),
+        ({"seed": -1}, "seed"),
+        ({"seed": "7"}, "seed"),
+        ({"options": {"ilp_method": "magic"}}, "options.ilp_method"),
+        ({"options": {"rut": {"cpu": 0.5, "mem": 0.4}}}, "options.rut"),
+        ({"options": [1]}, "options"),
+        ({"kind": "sweep"}, "kind"),
+        ({"name": "x" * 201}, "name"),
+    ],
+)
+def test_run_request_errors(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], kwargs: dict[str, Any], path: str
+) -> None:
+    with pytest.raises(InputError) as exc:
+        services.run_start(user=owner, team=team, scenario=scenario_doc, **kwargs)
+    assert path in paths(exc.value), exc.value.errors
+    assert not Run.objects.exists()
+
+
+def test_scenario_and_scheduler_errors_are_reported_together(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
+    bad = copy.deepcopy(scenario_doc)
+    bad["jobs"][3]["executor"]["cpu"] = -1
+    with pytest.raises(InputError) as exc:
+        services.run_start(user=owner, team=team, scenario=bad, schedulers=["edf-bfd", "nope-bfd"])
+    assert set(paths(exc.value)) == {"jobs[3].executor.cpu", "schedulers[1]"}
+
+
+def test_an_invalid_scenario_is_reported_with_document_paths(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+    bad = copy.deepcopy(scenario_doc)
+    bad["vm_types"][0]["price_per_hour"] = float("inf")
+    with pytest.raises(InputError) as exc:
+        services.run_start(user=owner, team=team, scenario=bad)
+    assert "vm_types[0].price_per_hour" in paths(exc.value)
+
+
+def test_source_must_be_one_of_scenario_or_cluster_and_workload(
+    team: Team, owner: Any, cluster: Cluster, workload: Workload, scenario_doc: dict[str, Any]
+) -> None:
+    with pytest.raises(InputError):
+        services.run_start(user=owner, team=team, scenario=scenario_doc, cluster=cluster, workload=workload)
+    with pytest.raises(InputError) as exc:
+        services.run_start(user=owner, cluster=cluster)
+    assert "workload" in paths(exc.value)
+    with pytest.raises(InputError):
+        services.run_start(user=owner, team=team)
+
+
+def test_outsiders_cannot_run_on_a_team(team: Team, outsider: Any, scenario_doc: dict[str, Any]) -> None:
+    with pytest.raises(Http404):
+        services.run_start(user=outsider, team=team, scenario=scenario_doc)
+
+
+def test_the_task_is_enqueued_after_commit(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(run_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+        assert sent == []  # nothing is sent before the row is committed
+    for callback in callbacks:
+        callback()
+    assert sent == [{"args": [run.pk], "task_id": run.task_id}]
+
+
+def test_an_unreachable_broker_fails_the_run_with_a_reason(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    def down(**kwargs: Any) -> None:
+        raise ConnectionRefusedError("[Errno 111] Connection refused")
+
+    monkeypatch.setattr(run_execute, "apply_async", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    run.refresh_from_db()
+    assert run.status == Run.Status.FAILED
+    assert "could not queue the run" in run.error
+
+
+def test_cancel_and_delete_rules(team: Team, owner: Any, member: Any, scenario_doc: dict[str, Any]) -> None:
+    owners_run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    with pytest.raises(PermissionDenied):
+        services.run_cancel(run=owners_run, user=member)
+    with pytest.raises(PermissionDenied):
+        services.run_delete(run=owners_run, user=member)
+    members_run = services.run_start(user=member, team=team, scenario=scenario_doc)
+    assert services.run_cancel(run=members_run, user=member).status == Run.Status.CANCELLED
+    services.run_delete(run=members_run, user=owner)
+    assert list(Run.objects.values_list("pk", flat=True)) == [owners_run.pk]
+
+
+def test_cancelling_a_running_run_only_asks(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+    run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING)
+    run = services.run_cancel(run=Run.objects.get(pk=run.pk), user=owner)
+    assert (run.status, run.cancel_requested) == (Run.Status.RUNNING, True)
+
+
+def test_cancelling_a_finished_run_changes_nothing(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+    run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    run_execute(run.pk)
+    run = services.run_cancel(run=Run.objects.get(pk=run.pk), user=owner)
+    assert (run.status, run.cancel_requested) == (Run.Status.SUCCEEDED, False)
+
+
+def test_run_list_defers_the_large_fields(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+    run_execute(services.run_start(user=owner, team=team, scenario=scenario_doc).pk)
+    run = selectors.run_list(user=owner).get()
+    assert {"scenario", "figures"} <= run.get_deferred_fields()
+    assert "result" in run.results.all()[0].get_deferred_fields()
+
+
+def test_figures_are_built_on_demand_if_missing(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+    pytest.importorskip("scheduling.charts")
+    run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    run_execute(run.pk)
+    Run.objects.filter(pk=run.pk).update(figures=None)
+    figures = services.run_figures(run=Run.objects.get(pk=run.pk))
+    assert figures and "cumulative_cost" in figures
+    assert Run.objects.get(pk=run.pk).figures == figures
