@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -14,6 +16,7 @@ from planner.teams.selectors import team_or_default
 
 from . import selectors, services
 from .models import Run
+from .reporting import run_report
 from .serializers import RunCreateSerializer, RunFiguresSerializer, RunOutputSerializer, RunProgressSerializer
 
 
@@ -108,3 +111,22 @@ class RunScenarioApi(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, tags=["runs"], summary="The scenario document the run used")
     def get(self, request: Request, pk: int) -> Response:
         return Response(selectors.run_with_scenario(user=request.user, pk=pk).scenario)
+
+
+class RunReportApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=["csv", "xlsx", "pdf"]),
+            OpenApiParameter("baseline", str, description="Scheduler to compute savings against (default: the run's)."),
+        ],
+        responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
+        tags=["runs"],
+        summary="Download the run's cost report (CSV, XLSX or PDF)",
+    )
+    def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
+        run = selectors.run_get(user=request.user, pk=pk)
+        report = run_report(run=run, fmt=fmt, baseline=request.query_params.get("baseline"))
+        response = HttpResponse(report.body, content_type=report.content_type)
+        response["Content-Disposition"] = content_disposition_header(True, report.filename)
+        response["Cache-Control"] = "private, no-store"
+        return response

@@ -1,0 +1,58 @@
+"""Cost reports over the API: every format, for owner / member / outsider."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+
+from planner.runs import services
+from planner.runs.models import Run
+from planner.runs.tasks import run_execute
+from planner.teams.models import Team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished_run(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> Run:
+    run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-spread", "edf-bfd"])
+    run_execute(run.pk)
+    return Run.objects.get(pk=run.pk)
+
+
+@pytest.mark.parametrize(("who", "status"), [("owner", 200), ("member", 200), ("outsider", 404)])
+@pytest.mark.parametrize(("fmt", "content_type", "magic"), [
+    ("csv", "text/csv", b"\xef\xbb\xbf"),
+    ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", b"PK"),
+    ("pdf", "application/pdf", b"%PDF"),
+])
+def test_report_downloads(api, trio, finished_run, who, status, fmt, content_type, magic):
+    response = api(trio[who]).get(f"/api/runs/{finished_run.pk}/report/{fmt}/")
+    assert response.status_code == status
+    if status == 200:
+        assert response["Content-Type"].startswith(content_type)
+        assert response["Content-Disposition"].startswith("attachment; filename=")
+        assert response.content.startswith(magic)
+
+
+def test_report_numbers_match_the_results(api, member, finished_run):
+    text = api(member).get(f"/api/runs/{finished_run.pk}/report/csv/?baseline=edf-bfd").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    costs = {r.scheduler: r.summary["total_cost"] for r in finished_run.results.all()}
+    header = next(r for r in rows if r and r[0] == "Scheduler")
+    col = header.index(next(h for h in header if h.lower().startswith("total cost")))
+    section = rows[rows.index(header) + 1:]
+    section = section[: next((k for k, r in enumerate(section) if not r), len(section))]  # up to the blank line
+    found = {r[0]: float(r[col]) for r in section}
+    assert found == pytest.approx(costs)
+
+
+def test_report_of_an_unfinished_run_or_unknown_format_is_404(api, owner, team, scenario_doc):
+    run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd"])
+    assert api(owner).get(f"/api/runs/{run.pk}/report/csv/").status_code == 404
+    run_execute(run.pk)
+    assert api(owner).get(f"/api/runs/{run.pk}/report/docx/").status_code == 404
+    assert api(None).get(f"/api/runs/{run.pk}/report/csv/").status_code in (401, 403)
