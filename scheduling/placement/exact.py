@@ -28,11 +28,14 @@ Three methods solve it, chosen by ``PlacementContext.ilp_method``:
     bundled CBC. It is highly symmetric and slow on large clusters; it is kept as the reference
     the other methods are checked against.
 
-Among optimal placements, ties are broken the same way by every method: fewest new VMs; executors
-on the VMs already on in BFD order (ascending RA of their free capacity, eq. 8, index breaking
-ties); new VMs taken lowest index first within a type and filled in BFD's type order. The binary
-and integer methods get the fewest-new-VMs tie-break from a second, tiny model over VM types that
-keeps the solver's optimal price (see :func:`exact_placement`).
+Among optimal placements, ties are broken the same way by every method: the fewest new VMs, then
+the most VMs of the first type in BFD's type order (ascending RA of the full capacity, eq. 8, then
+price), then of the next type, and so on; executors go first to the VMs already on, in BFD order
+(ascending RA of their free capacity, index breaking ties), then to the new VMs, taken lowest
+index first within a type and in BFD's type order. The solver methods take the knapsack's cover
+when it has the price the solver proved optimal, so every method returns the same placement
+whenever it finds the optimum (prices proportional to size, as in Table 3 of paper 003, make
+such ties common).
 
 If a solver stops at ``ilp_time_limit_s`` without proving optimality, the placement falls back to
 BFD (Algorithm 3), as the paper's discussion proposes, and the context records that it did.
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -202,7 +206,12 @@ def exact_placement(
     start = time.perf_counter()
     deadline = start + time_limit_s
     snap = _Snapshot.take(
-        cluster, np.asarray(demand, dtype=float), executors, np.asarray(allowed_types, bool), rut
+        cluster,
+        np.asarray(demand, dtype=float),
+        executors,
+        np.asarray(allowed_types, bool),
+        rut,
+        every_machine_on=method != "knapsack",
     )
     need = executors - snap.room
     if need > int((snap.type_fits * snap.idle).sum()):
@@ -254,7 +263,8 @@ def min_new_vm_cost(
     fits, prices, counts : array-like
         Per VM type: executors one empty VM holds, hourly price, idle VMs available.
     order : array-like of int, optional
-        Preference order of the types for the last tie-break (default: index order).
+        A permutation of the types: their preference order for the last tie-break (default:
+        index order).
     deadline : float, optional
         A ``time.perf_counter()`` value; past it, :class:`~scheduling.errors.SolverTimeout`.
 
@@ -329,6 +339,9 @@ def _cover_search(
             return memo[key]
         t = types[i]
         kt, pt = k[t], p[t]
+        if i == last - 1:  # the last type alone: just enough VMs of it, if there are enough
+            c = -(-j // kt)
+            return (c * pt, c, c) if c <= n_eff[t] else None
         out: tuple[float, int, int] | None = None
         for c in range(min(n_eff[t], -(-j // kt)), -1, -1):  # most VMs first: ties keep the most
             sub = best(i + 1, j - c * kt)
@@ -413,31 +426,40 @@ class _Snapshot:
     demand: np.ndarray  # one executor's demand per resource
     on_idx: np.ndarray  # allowed machines already on that fit an executor, in BFD order
     on_fits: np.ndarray  # executors each of them still holds
-    room: int  # executors the machines already on hold in all
+    room: int  # executors the allowed machines already on hold in all
     type_fits: np.ndarray  # executors an empty VM of each type holds (0 if not allowed)
     idle: np.ndarray  # idle VMs per type (0 if not allowed)
     type_order: list[int]  # BFD's order of types for new VMs
 
     @classmethod
     def take(
-        cls, cluster: Cluster, demand: np.ndarray, executors: int, allowed: np.ndarray, rut: np.ndarray
+        cls,
+        cluster: Cluster,
+        demand: np.ndarray,
+        executors: int,
+        allowed: np.ndarray,
+        rut: np.ndarray,
+        *,
+        every_machine_on: bool,
     ) -> _Snapshot:
-        on_idx = cluster.on_indices(allowed)
-        if len(on_idx):
-            fits = cluster.fit_counts(on_idx, demand)
-            keep = fits > 0
-            on_idx, fits = on_idx[keep], fits[keep]
-        else:
-            fits = np.zeros(0, dtype=np.int64)
-        if len(on_idx) > 1:
+        """Read the cluster for one job.
+
+        With ``every_machine_on`` false only the ``executors`` machines already on that come
+        first in BFD order are kept: each holds at least one executor, so the others can never
+        receive one (the solver models keep them all, as the paper's model does).
+        """
+        fits_all = cluster.fits_all(demand)
+        cand = np.flatnonzero((fits_all > 0) & cluster.on & cluster.allowed_mask(allowed))
+        fits = fits_all[cand].astype(np.int64)
+        room = int(fits.sum())
+        if len(cand) > 1:
             # Algorithm 3's order: ascending RA (eq. 8) of the free capacity, index breaking ties.
-            order = np.lexsort((on_idx, cluster.ra(cluster.free[on_idx], rut)))
-            on_idx, fits = on_idx[order], fits[order]
+            ra = cluster.ra(cluster.free[cand], rut)
+            first = _smallest_first(ra, len(cand) if every_machine_on else executors)
+            cand, fits = cand[first], fits[first]
         type_fits = cluster.type_fit_counts(demand) * allowed
         idle = cluster.idle_counts() * allowed
-        type_ra = cluster.ra(cluster.type_capacity, rut)
-        type_order = np.lexsort((np.arange(len(type_ra)), cluster.type_price, type_ra)).tolist()
-        return cls(demand, on_idx, fits, int(fits.sum()), type_fits, idle, type_order)
+        return cls(demand, cand, fits, room, type_fits, idle, _type_order(cluster, rut))
 
     def realise(
         self, cluster: Cluster, counts: tuple[int, ...], executors: int
@@ -469,6 +491,36 @@ class _Snapshot:
         if remaining:
             raise _SolverFailure(f"the chosen VMs hold {executors - remaining} of {executors} executors")
         return out, new_cost, new_machines
+
+
+def _smallest_first(keys: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the ``k`` smallest keys in ascending order, position breaking ties.
+
+    The same as ``np.argsort(keys, kind="stable")[:k]``, in O(n + k log k).
+    """
+    if k >= len(keys):
+        return np.argsort(keys, kind="stable")
+    kth = np.partition(keys, k - 1)[k - 1]
+    below = np.flatnonzero(keys < kth)
+    chosen = np.concatenate([below, np.flatnonzero(keys == kth)[: k - len(below)]])
+    return chosen[np.argsort(keys[chosen], kind="stable")]
+
+
+_TYPE_ORDERS: weakref.WeakKeyDictionary[Cluster, dict[bytes, list[int]]] = weakref.WeakKeyDictionary()
+
+
+def _type_order(cluster: Cluster, rut: np.ndarray) -> list[int]:
+    """BFD's order of VM types for new VMs: ascending RA of the full capacity, then price, index.
+
+    It depends only on the VM types and the RUT, so it is computed once per cluster and RUT.
+    """
+    per_rut = _TYPE_ORDERS.setdefault(cluster, {})
+    key = np.asarray(rut, dtype=float).tobytes()
+    order = per_rut.get(key)
+    if order is None:
+        type_ra = cluster.ra(cluster.type_capacity, rut)
+        order = per_rut[key] = np.lexsort((np.arange(len(type_ra)), cluster.type_price, type_ra)).tolist()
+    return order
 
 
 # --------------------------------------------------------------------------- solver methods
@@ -559,8 +611,12 @@ def _solve_binary(
     # CBC stopped by its time limit with a solution reports status Optimal but solution status
     # "integer feasible": only LpSolutionOptimal is a proof.
     if prob.sol_status != pulp.LpSolutionOptimal:
-        if prob.sol_status in (pulp.LpSolutionIntegerFeasible, pulp.LpSolutionNoSolutionFound):
-            raise SolverTimeout(f"CBC reached the time limit ({limit:g} s) without proving optimality")
+        if prob.sol_status == pulp.LpSolutionIntegerFeasible:
+            raise SolverTimeout(
+                f"CBC reached the time limit ({limit:g} s) with a placement it had not proved optimal"
+            )
+        if prob.sol_status == pulp.LpSolutionNoSolutionFound:
+            raise SolverTimeout(f"CBC reached the time limit ({limit:g} s) without finding a placement")
         raise _SolverFailure(f"CBC ended with status {pulp.LpStatus[prob.status]}")
     counts = [0] * len(cluster.type_names)
     for j in range(n_on, len(machines)):
