@@ -13,7 +13,6 @@ from ..cluster import Cluster, PlacementContext
 from .heuristics import place_bfd, place_consolidate, place_spread
 
 
-
 def place_ilp(
     cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray, ctx: PlacementContext
 ) -> dict[int, int] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 
 import pytest
@@ -89,7 +90,7 @@ def test_invariants(sc):
             on[iv["vm"]].append((iv["on_s"], iv["off_s"]))
         for vm, ivs in on.items():
             ivs.sort()
-            assert all(a[1] <= b[0] for a, b in zip(ivs, ivs[1:], strict=False)), (name, vm)
+            assert all(a[1] <= b[0] for a, b in itertools.pairwise(ivs)), (name, vm)
         for j in d["jobs"]:
             for vm in j["placement"]:
                 assert any(a <= j["placed_s"] and j["finish_s"] <= b for a, b in on[vm]), (name, vm)
