@@ -1,0 +1,430 @@
+"""The pages' forms. They parse and type-check; the services decide what is valid.
+
+A form never writes: the view passes its cleaned data to one service and attaches the
+service's field errors back to the form's fields (``planner.web.errors.attach_errors``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django import forms
+from django.core.files.uploadedfile import UploadedFile
+
+from planner.core.errors import InputError, field_errors
+from scheduling import LIMITS, SCHEDULERS, SimulationOptions
+
+OPTIONAL_NUMBER = {"required": False, "localize": False}
+
+
+def read_upload(upload: UploadedFile | None, field: str) -> str | None:
+    """An uploaded text file as ``str`` (UTF-8, BOM allowed); ``InputError`` on ``field`` otherwise."""
+    if upload is None:
+        return None
+    if upload.size and upload.size > LIMITS["document_bytes"]:
+        raise InputError.single(field, f"is larger than {int(LIMITS['document_bytes']) // 2**20} MB")
+    try:
+        return bytes(upload.read()).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError.single(field, "must be a UTF-8 text file") from None
+
+
+def _reject_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not allowed; numbers must be finite")
+
+
+def parse_json_document(text: str, field: str) -> Any:
+    """JSON text as the API would read it: no ``NaN``/``Infinity`` literals, the library's size limit."""
+    if len(text) > LIMITS["document_bytes"]:
+        raise InputError.single(field, f"is larger than {int(LIMITS['document_bytes']) // 2**20} MB")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise InputError.single(field, f"is not valid JSON: {exc}") from None
+
+
+class NumberInput(forms.NumberInput):
+    def __init__(self, attrs: dict[str, Any] | None = None):
+        super().__init__(attrs={"step": "any", **(attrs or {})})
+
+
+# --------------------------------------------------------------------------- teams
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(max_length=100, label="Team name")
+
+
+# --------------------------------------------------------------------------- catalogue
+
+
+class VMTypeForm(forms.Form):
+    """One row of the catalogue: name, a capacity per resource column, price, description.
+
+    ``resources`` are the catalogue's columns; an empty capacity cell leaves the resource
+    out of the VM type. Every input names its row's ``<form>`` (``form_id``) so that a
+    table row can hold the inputs of one form.
+    """
+
+    name = forms.CharField(max_length=200, required=False)
+    price_per_hour = forms.FloatField(required=False, widget=NumberInput(), label="$/h")
+    description = forms.CharField(max_length=10_000, required=False)
+
+    def __init__(self, *args: Any, resources: list[str], form_id: str, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.resources = list(resources)
+        for r in self.resources:
+            self.fields[f"cap_{r}"] = forms.FloatField(required=False, widget=NumberInput(), label=r)
+        for name, field in self.fields.items():
+            field.widget.attrs.update({"form": form_id, "aria-label": field.label or name})
+        self.fields["name"].widget.attrs["class"] = "w-name"
+
+    def capacity_fields(self) -> list[forms.BoundField]:
+        return [self[f"cap_{r}"] for r in self.resources]
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        capacity = {r: data[f"cap_{r}"] for r in self.resources if data.get(f"cap_{r}") is not None}
+        return {
+            "name": data["name"],
+            "capacity": capacity,
+            "price_per_hour": data["price_per_hour"] if data["price_per_hour"] is not None else "",
+            "description": data["description"],
+        }
+
+    def field_for(self, path: str) -> str | tuple[str, bool] | None:
+        if path.startswith("capacity."):
+            return f"cap_{path.split('.', 1)[1]}", True
+        if path == "capacity":
+            return f"cap_{self.resources[0]}" if self.resources else None
+        return path or None
+
+
+# --------------------------------------------------------------------------- clusters
+
+
+class ClusterForm(forms.Form):
+    name = forms.CharField(max_length=200, required=False)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    resources = forms.CharField(
+        required=False, initial="cpu, mem", help_text="The resources the scenario models, comma-separated."
+    )
+    boot_time_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Boot time (s)")
+    min_billed_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Minimum billed period (s)")
+    billing_granularity_s = forms.FloatField(
+        **OPTIONAL_NUMBER, widget=NumberInput(), label="Billing granularity (s)"
+    )
+    scheduling_interval_s = forms.FloatField(
+        **OPTIONAL_NUMBER, widget=NumberInput(), label="Scheduling interval (s)"
+    )
+
+    OPTION_FIELDS = ("boot_time_s", "min_billed_s", "billing_granularity_s", "scheduling_interval_s")
+
+    def resource_list(self) -> list[str]:
+        raw = self.cleaned_data.get("resources") or ""
+        return [r.strip() for r in raw.split(",") if r.strip()] or ["cpu", "mem"]
+
+    def options(self, existing: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The cluster's scenario options: the fields given here over any others it had."""
+        out = {k: v for k, v in (existing or {}).items() if k not in self.OPTION_FIELDS}
+        for key in self.OPTION_FIELDS:
+            if self.cleaned_data.get(key) is not None:
+                out[key] = self.cleaned_data[key]
+        return out
+
+    def field_for(self, path: str) -> str | None:
+        if path.startswith("options."):
+            key = path.split(".", 1)[1].split(".")[0]
+            return key if key in self.OPTION_FIELDS else None
+        return path.split("[")[0] if path.split("[")[0] in ("name", "description", "resources") else None
+
+
+def entry_rows(data: Any) -> list[dict[str, Any]]:
+    """The (VM type, count) rows a cluster form posted, as strings; blank rows dropped."""
+    vm_types = data.getlist("entry_vm_type")
+    counts = data.getlist("entry_count")
+    rows: list[dict[str, Any]] = []
+    for i in range(max(len(vm_types), len(counts))):
+        vm_type = vm_types[i].strip() if i < len(vm_types) else ""
+        count = counts[i].strip() if i < len(counts) else ""
+        if vm_type or count:
+            rows.append({"vm_type": vm_type, "count": count, "errors": []})
+    return rows
+
+
+def entries_for_service(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows as the service's ``entries``: ids and counts as numbers where they parse."""
+    entries: list[dict[str, Any]] = []
+    for row in rows:
+        entry: dict[str, Any] = {}
+        if row["vm_type"]:
+            entry["vm_type"] = int(row["vm_type"]) if row["vm_type"].isdigit() else row["vm_type"]
+        if row["count"]:
+            try:
+                entry["count"] = int(row["count"])
+            except ValueError:
+                try:
+                    entry["count"] = float(row["count"])
+                except ValueError:
+                    entry["count"] = row["count"]
+        entries.append(entry)
+    return entries
+
+
+# --------------------------------------------------------------------------- workloads
+
+
+class WorkloadForm(forms.Form):
+    name = forms.CharField(max_length=200, required=False)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class JobsCsvForm(forms.Form):
+    """Jobs from CSV text or an uploaded file, in the planner's format or RM-Simulator's."""
+
+    FORMATS = [
+        ("jobs", "Jobs (id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s)"),
+        ("rm-simulator", "Paper-003 RM-Simulator (job-id,C,M,E,T_A,T_est,T_D)"),
+    ]
+    csv = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={
+            "rows": 6, "spellcheck": "false", "class": "mono",
+            "placeholder": "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\n"
+                           "j1,analytics,0,4,2,4,300,900\nj2,,60,2,1,2,120,",
+        }),
+        label="Paste CSV",
+        help_text="Header id,framework,arrival_s,executors, one column per resource, duration_s,deadline_s "
+        "(relative to arrival; empty for none). RM-Simulator: job-id,C,M,E,T_A,T_est,T_D.",
+    )
+    file = forms.FileField(required=False, label="…or upload a CSV file")
+    format = forms.ChoiceField(choices=FORMATS, initial="jobs")
+    mode = forms.ChoiceField(
+        choices=[("append", "Add to the jobs"), ("replace", "Replace the jobs")], initial="append", widget=forms.RadioSelect
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not (data.get("csv") or "").strip() and not data.get("file"):
+            raise forms.ValidationError("Paste CSV text or choose a file.")
+        if (data.get("csv") or "").strip() and data.get("file"):
+            raise forms.ValidationError("Paste CSV text or choose a file, not both.")
+        return data
+
+
+class GeneratorForm(forms.Form):
+    """The synthetic generator's settings (``scheduling.generators.WorkloadSpec``).
+
+    One pair of min/max fields per resource of the workload (``res_cpu_min`` ...).
+    """
+
+    jobs = forms.IntegerField(initial=100, min_value=1, max_value=int(LIMITS["jobs"]))
+    arrival_rate_per_s = forms.FloatField(initial=0.05, widget=NumberInput(), label="Arrival rate (jobs/s)")
+    executors_min = forms.IntegerField(initial=1, label="Executors from")
+    executors_max = forms.IntegerField(initial=8, label="to")
+    duration_min = forms.FloatField(initial=10, widget=NumberInput(), label="Duration from (s)")
+    duration_max = forms.FloatField(initial=300, widget=NumberInput(), label="to")
+    deadline_fraction = forms.FloatField(initial=0.5, widget=NumberInput(), label="Share of jobs with a deadline")
+    slack_min = forms.FloatField(initial=1.2, widget=NumberInput(), label="Deadline slack from (× duration)")
+    slack_max = forms.FloatField(initial=3.0, widget=NumberInput(), label="to")
+    frameworks = forms.CharField(required=False, help_text="Comma-separated; empty for none.")
+    integer_sizes = forms.BooleanField(required=False, initial=True, label="Whole-number executor sizes")
+    seed = forms.IntegerField(initial=0, min_value=0)
+
+    DEFAULT_RANGES = {"cpu": (1, 6), "mem": (2, 12)}
+
+    def __init__(self, *args: Any, resources: list[str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.resources = list(resources) or ["cpu", "mem"]
+        for r in self.resources:
+            low, high = self.DEFAULT_RANGES.get(r, (1, 4))
+            self.fields[f"res_{r}_min"] = forms.FloatField(initial=low, widget=NumberInput(), label=f"{r} per executor from")
+            self.fields[f"res_{r}_max"] = forms.FloatField(initial=high, widget=NumberInput(), label="to")
+
+    def resource_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
+        return [(r, self[f"res_{r}_min"], self[f"res_{r}_max"]) for r in self.resources]
+
+    def spec(self) -> tuple[int, dict[str, Any]]:
+        d = self.cleaned_data
+        spec: dict[str, Any] = {
+            "jobs": d["jobs"],
+            "arrival_rate_per_s": d["arrival_rate_per_s"],
+            "executors": [d["executors_min"], d["executors_max"]],
+            "executor": {r: [d[f"res_{r}_min"], d[f"res_{r}_max"]] for r in self.resources},
+            "integer_sizes": bool(d["integer_sizes"]),
+            "duration_s": [d["duration_min"], d["duration_max"]],
+            "deadline_fraction": d["deadline_fraction"],
+            "deadline_slack": [d["slack_min"], d["slack_max"]],
+            "frameworks": [f.strip() for f in (d.get("frameworks") or "").split(",") if f.strip()],
+        }
+        return d["seed"], spec
+
+    def field_for(self, path: str) -> str | tuple[str, bool] | None:
+        direct = {
+            "jobs": "jobs", "arrival_rate_per_s": "arrival_rate_per_s", "executors": "executors_min",
+            "duration_s": "duration_min", "deadline_fraction": "deadline_fraction",
+            "deadline_slack": "slack_min", "frameworks": "frameworks", "seed": "seed",
+            "integer_sizes": "integer_sizes",
+        }
+        if path in direct:
+            return direct[path]
+        if path.startswith("executor."):
+            return f"res_{path.split('.', 1)[1]}_min", True
+        if path == "executor" and self.resources:
+            return f"res_{self.resources[0]}_min"
+        return None
+
+
+class ScenarioUploadForm(forms.Form):
+    """A scenario document, pasted or uploaded; becomes a new cluster and workload."""
+
+    document = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "mono"}),
+        label="Paste a scenario JSON",
+    )
+    file = forms.FileField(required=False, label="…or upload a .json file")
+    name = forms.CharField(required=False, max_length=200, help_text="Default: the document's name.")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not (data.get("document") or "").strip() and not data.get("file"):
+            raise forms.ValidationError("Paste a scenario document or choose a file.")
+        return data
+
+
+# --------------------------------------------------------------------------- runs
+
+
+class RunForm(forms.Form):
+    """A comparison: a stored cluster and workload (or a scenario document) and schedulers."""
+
+    SOURCES = [("stored", "A cluster and a workload"), ("document", "A scenario JSON document")]
+    NAMED = [(name, name) for name in SCHEDULERS]
+    ILP_METHODS = [("", "default (knapsack)")] + [(m, m) for m in SimulationOptions.ILP_METHODS]
+
+    source = forms.ChoiceField(choices=SOURCES, initial="stored", widget=forms.RadioSelect)
+    cluster = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    workload = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    document = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false", "class": "mono"}),
+        label="Scenario JSON",
+    )
+    document_file = forms.FileField(required=False, label="…or upload a .json file")
+    schedulers = forms.MultipleChoiceField(
+        choices=NAMED, required=False, widget=forms.CheckboxSelectMultiple, initial=["fifo-consolidate", "edf-bfd"]
+    )
+    custom = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "spellcheck": "false", "class": "mono",
+                                     "placeholder": "edf-bfd:rut.cpu=0.5,rut.mem=0.5"}),
+        label="More schedulers",
+        help_text="One spec a line: <ordering>-<placement>[:key=value,...], e.g. morpheus-ilp or "
+        "edf-ilp:ilp_time_limit_s=0.5",
+    )
+    baseline = forms.CharField(required=False, help_text="The scheduler savings are measured against.")
+    seed = forms.IntegerField(initial=0, min_value=0, max_value=2**63 - 1)
+    name = forms.CharField(required=False, max_length=200, help_text="Default: scenario and schedulers.")
+    rut_cpu = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="RUT weight cpu")
+    rut_mem = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="RUT weight mem")
+    ilp_time_limit_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="ILP time limit (s)")
+    ilp_method = forms.ChoiceField(choices=ILP_METHODS, required=False, label="ILP method")
+    boot_time_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Boot time (s)")
+    min_billed_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Minimum billed period (s)")
+    billing_granularity_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Billing granularity (s)")
+    scheduling_interval_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Scheduling interval (s)")
+
+    OPTION_FIELDS = ("ilp_time_limit_s", "ilp_method", "boot_time_s", "min_billed_s", "billing_granularity_s",
+                     "scheduling_interval_s")
+
+    def __init__(self, *args: Any, clusters: list[Any], workloads: list[Any], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["cluster"].choices = [("", "— choose a cluster —")] + [
+            (c.pk, c.name) for c in clusters
+        ]
+        self.fields["workload"].choices = [("", "— choose a workload —")] + [
+            (w.pk, f"{w.name} · {w.job_count:,} jobs") for w in workloads
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("source") == "stored":
+            if not data.get("cluster"):
+                self.add_error("cluster", "Choose a cluster.")
+            if not data.get("workload"):
+                self.add_error("workload", "Choose a workload.")
+        elif (
+            data.get("source") == "document"
+            and not (data.get("document") or "").strip()
+            and not data.get("document_file")
+        ):
+            self.add_error("document", "Paste a scenario document or choose a file.")
+        if not data.get("schedulers") and not self.custom_specs():
+            self.add_error("schedulers", "Tick at least one scheduler or write a spec below.")
+        return data
+
+    def custom_specs(self) -> list[str]:
+        raw = getattr(self, "cleaned_data", {}).get("custom") or ""
+        return [line.strip() for line in raw.splitlines() if line.strip()]
+
+    def scheduler_specs(self) -> list[str]:
+        ticked = [name for name in SCHEDULERS if name in (self.cleaned_data.get("schedulers") or [])]
+        return ticked + self.custom_specs()
+
+    def options(self) -> dict[str, Any] | None:
+        """SimulationOptions overrides, or ``None`` for the scenario's own options."""
+        d = self.cleaned_data
+        out: dict[str, Any] = {}
+        if d.get("rut_cpu") is not None or d.get("rut_mem") is not None:
+            out["rut"] = {k: v for k, v in (("cpu", d.get("rut_cpu")), ("mem", d.get("rut_mem"))) if v is not None}
+        for key in self.OPTION_FIELDS:
+            if d.get(key) not in (None, ""):
+                out[key] = d[key]
+        return out or None
+
+    def add_service_errors(self, exc: BaseException) -> None:
+        """Attach the errors of ``run_start`` to the fields that caused them.
+
+        ``schedulers[i]`` is a ticked scheduler or a line of the custom specs; paths into
+        the scenario document go to the document (or to the workload and cluster that
+        made it); ``options.*`` to the option's field.
+        """
+        ticked = [n for n in SCHEDULERS if n in (self.cleaned_data.get("schedulers") or [])]
+        custom = self.custom_specs()
+        for e in field_errors(exc):
+            path, message = e.path, e.message
+            m = re.match(r"^schedulers\[(\d+)\](?:\.(.*))?$", path)
+            if m:
+                index, below = int(m.group(1)), m.group(2)
+                detail = f"{below}: {message}" if below else message
+                if index < len(ticked):
+                    self.add_error("schedulers", f"{ticked[index]}: {detail}")
+                else:
+                    k = index - len(ticked)
+                    spec = custom[k] if k < len(custom) else "?"
+                    self.add_error("custom", f"line {k + 1} ({spec}): {detail}")
+                continue
+            if path.startswith("options.rut"):
+                self.add_error("rut_mem" if path.endswith(".mem") else "rut_cpu", message)
+                continue
+            if path.startswith("options."):
+                key = path.split(".")[1]
+                if key in self.OPTION_FIELDS:
+                    self.add_error(key, message if path == f"options.{key}" else str(e))
+                    continue
+            if path in ("schedulers", "baseline", "seed", "name", "cluster", "workload"):
+                self.add_error(path, message)
+            elif self.cleaned_data.get("source") == "document":
+                self.add_error("document", str(e) if path else message)
+            elif path.startswith(("jobs", "frameworks")):
+                self.add_error("workload", f"does not fit the cluster: {e}")
+            elif path:
+                self.add_error("cluster", f"{e}")
+            else:
+                self.add_error(None, message)

@@ -1,0 +1,245 @@
+"""Pure functions that shape stored data for the pages: tables, totals and compare figures.
+
+No ORM access here: the views pass in what the selectors returned, so these functions
+are tested on plain dicts.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scheduling.charts import (
+    active_vms_figure,
+    cumulative_cost_figure,
+    format_duration,
+    format_money,
+    scheduler_colours,
+    summary_rows,
+    utilisation_figure,
+)
+
+__all__ = [
+    "cluster_totals",
+    "compare_deltas",
+    "compare_figures",
+    "escaped",
+    "summary_table",
+]
+
+
+def escaped(name: str) -> str:
+    """A name as the figures write it (:func:`scheduling.charts._common.text`)."""
+    return html.escape(str(name), quote=False)
+
+
+# --------------------------------------------------------------------------- clusters
+
+
+def cluster_totals(entries: Iterable[tuple[Mapping[str, Any], float, int]]) -> dict[str, Any]:
+    """VMs, capacity per resource and $/h with every VM on, of ``(capacity, price, count)`` rows.
+
+    >>> cluster_totals([({"cpu": 4, "mem": 16}, 0.24, 6), ({"cpu": 8, "mem": 32}, 0.48, 5)])
+    {'machines': 11, 'capacity': {'cpu': 64, 'mem': 256}, 'price_per_hour': 3.84}
+    """
+    machines = 0
+    capacity: dict[str, float] = {}
+    price = 0.0
+    for cap, price_per_hour, count in entries:
+        machines += int(count)
+        price += float(price_per_hour) * int(count)
+        for r, v in cap.items():
+            capacity[r] = capacity.get(r, 0) + v * int(count)
+    return {"machines": machines, "capacity": capacity, "price_per_hour": round(price, 6)}
+
+
+# --------------------------------------------------------------------------- run summary
+
+
+def _as_result(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored ``RunResult.summary`` in the shape :func:`summary_rows` reads."""
+    # -0.0 (a rounding of a tiny negative) would show as "-0.0 s".
+    doc = {k: (0.0 if isinstance(v, float) and v == 0 else v) for k, v in summary.items()}
+    if summary.get("ilp_decisions") is not None:
+        doc["ilp"] = {"decisions": summary.get("ilp_decisions"), "fallbacks": summary.get("ilp_fallbacks")}
+    else:
+        doc["ilp"] = None
+    return doc
+
+
+def summary_table(summaries: Mapping[str, Mapping[str, Any]], baseline: str | None) -> list[dict[str, Any]]:
+    """The run page's comparison table from the results' summaries (never the full results).
+
+    Each row: ``key``, ``label``, ``better`` and ``cells`` (``scheduler``, ``value``,
+    ``raw``, ``best``: the best value of the row when the schedulers differ).
+    """
+    if not summaries:
+        return []
+    if baseline not in summaries:
+        baseline = next(iter(summaries))
+    rows = summary_rows({name: _as_result(s) for name, s in summaries.items()}, baseline)
+    out = []
+    for row in rows:
+        raw, shown = row["raw"], row["values"]
+        numbers = [v for v in raw.values() if v is not None]
+        best_value = None
+        if row["key"] == "saving_pct":
+            best_value = max(numbers) if numbers and max(numbers) > 0 else None
+        elif row["better"] and numbers:
+            best_value = min(numbers) if row["better"] == "lower" else max(numbers)
+        best_text = next((shown[n] for n in summaries if best_value is not None and raw[n] == best_value), None)
+        # Best only where it shows: cells that read the same as everything else are not "best".
+        if best_text is not None and all(shown[n] == best_text for n in summaries):
+            best_text = None
+        cells = [
+            {"scheduler": name, "value": shown[name], "raw": raw[name],
+             "best": best_text is not None and shown[name] == best_text and raw[name] is not None}
+            for name in summaries
+        ]
+        out.append({"key": row["key"], "label": row["label"], "better": row["better"], "cells": cells})
+    return out
+
+
+def cheapest(summaries: Mapping[str, Mapping[str, Any]]) -> tuple[str, float] | None:
+    """The scheduler with the lowest total cost, and that cost."""
+    costs = [(float(s["total_cost"]), name) for name, s in summaries.items()
+             if isinstance(s.get("total_cost"), (int, float))]
+    if not costs:
+        return None
+    cost, name = min(costs)
+    return name, cost
+
+
+# --------------------------------------------------------------------------- compare two runs
+
+#: (summary key, label, how to show a value) of the deltas table.
+DELTA_METRICS: tuple[tuple[str, str, str], ...] = (
+    ("total_cost", "Total cost ($)", "money"),
+    ("makespan_s", "Makespan", "duration"),
+    ("deadline_missed", "Deadline misses", "count"),
+    ("mean_completion_s", "Mean completion time", "duration"),
+)
+
+
+def _show(value: float | None, kind: str, *, signed: bool = False) -> str:
+    if value is None:
+        return "—"
+    if kind == "money":
+        text = format_money(abs(value) if signed else value)
+    elif kind == "duration":
+        text = format_duration(abs(value) if signed else value)
+    else:
+        text = f"{abs(int(value)) if signed else int(value):,}"
+    if signed:
+        return ("+" if value > 0 else "−" if value < 0 else "±") + text
+    return text
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def compare_deltas(
+    summaries_a: Mapping[str, Mapping[str, Any]], summaries_b: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """B − A (and %) of each headline metric, per scheduler present in either run.
+
+    >>> rows = compare_deltas({"edf-bfd": {"total_cost": 2.0}}, {"edf-bfd": {"total_cost": 1.5}})
+    >>> [(r["label"], r["a"], r["b"], r["delta"], r["pct"]) for r in rows[0]["metrics"][:1]]
+    [('Total cost ($)', '2.00', '1.50', '−0.5000', '-25.0%')]
+    """
+    names = list(dict.fromkeys([*summaries_a, *summaries_b]))
+    out = []
+    for name in names:
+        a, b = summaries_a.get(name), summaries_b.get(name)
+        metrics = []
+        for key, label, kind in DELTA_METRICS:
+            va = _number(a.get(key)) if a else None
+            vb = _number(b.get(key)) if b else None
+            delta = vb - va if va is not None and vb is not None else None
+            pct = delta / va * 100.0 if delta is not None and va else None
+            metrics.append({
+                "key": key, "label": label, "a": _show(va, kind), "b": _show(vb, kind),
+                "delta": _show(delta, kind, signed=True), "pct": "—" if pct is None else f"{pct:+.1f}%",
+                "trend": None if not delta else ("better" if delta < 0 else "worse"),
+            })
+        out.append({"scheduler": name, "in_a": a is not None, "in_b": b is not None, "metrics": metrics})
+    return out
+
+
+def _prefixed(results: Mapping[str, Mapping[str, Any]], prefix: str) -> dict[str, Mapping[str, Any]]:
+    return {f"{prefix} · {name}": r for name, r in results.items()}
+
+
+def _merge_lower_bounds(
+    figure: dict[str, Any], results_a: Mapping[str, Mapping[str, Any]], results_b: Mapping[str, Mapping[str, Any]]
+) -> None:
+    """One dashed lower-bound line per distinct bound, labelled with the runs it belongs to.
+
+    The schedulers of one run share their scenario's bound; drawn per scheduler, two runs
+    would give a pile of identical lines.
+    """
+    bounds: dict[float, list[str]] = {}
+    for prefix, results in (("A", results_a), ("B", results_b)):
+        for r in results.values():
+            value = r.get("lower_bound_cost")
+            if isinstance(value, (int, float)):
+                runs = bounds.setdefault(round(float(value), 9), [])
+                if prefix not in runs:
+                    runs.append(prefix)
+    data = [t for t in figure["data"] if not str(t.get("name", "")).startswith("Lower bound")]
+    layout = figure["layout"]
+    x_end = max((max((x for x in t.get("x") or [] if x is not None), default=0.0) for t in data), default=0.0)
+    annotations = []
+    for value, runs in bounds.items():
+        label = f"Lower bound {' and '.join(runs)}: {format_money(value)}"
+        data.append({
+            "type": "scatter", "mode": "lines", "name": label, "x": [0.0, x_end], "y": [value, value],
+            "line": {"color": "#444444", "dash": "dash" if "A" in runs else "dashdot", "width": 1.5},
+            "hovertemplate": f"{label}<extra></extra>",
+        })
+        annotations.append({"x": x_end, "y": value, "xref": "x", "yref": "y", "text": label, "showarrow": False,
+                            "xanchor": "right", "yanchor": "bottom", "font": {"size": 11, "color": "#444444"}})
+    figure["data"] = data
+    layout["annotations"] = annotations
+
+
+def compare_figures(
+    results_a: Mapping[str, Mapping[str, Any]],
+    results_b: Mapping[str, Mapping[str, Any]],
+    *,
+    max_points: int = 1500,
+) -> dict[str, Any]:
+    """Timelines of two runs overlaid, built by :mod:`scheduling.charts`.
+
+    Trace names are prefixed ``A · `` and ``B · ``; a scheduler keeps its colour in both
+    runs and run B's lines are dotted, so "before" and "after" read apart at a glance.
+    """
+    merged = {**_prefixed(results_a, "A"), **_prefixed(results_b, "B")}
+    base_of = {escaped(f"{p} · {n}"): (p, n) for p, rs in (("A", results_a), ("B", results_b)) for n in rs}
+    colours = scheduler_colours(list(dict.fromkeys([*results_a, *results_b])))
+    figures = {
+        "cumulative_cost": cumulative_cost_figure(merged, max_points=max_points),
+        "utilisation": utilisation_figure(merged, max_points=max_points),
+        "active_vms": active_vms_figure(merged, mode="total", max_points=max_points),
+    }
+    for fig in figures.values():
+        for trace in fig["data"]:
+            key = trace.get("legendgroup") or trace.get("name", "")
+            match = base_of.get(key) or next(
+                (v for k, v in base_of.items() if str(trace.get("name", "")).startswith(k + " (")), None
+            )
+            if match is None:
+                continue  # a shared trace: the lower bound
+            prefix, name = match
+            line = dict(trace.get("line") or {})
+            line["color"] = colours[name]
+            if prefix == "B":
+                line["dash"] = "dot"
+            trace["line"] = line
+    _merge_lower_bounds(figures["cumulative_cost"], results_a, results_b)
+    figures["cumulative_cost"]["layout"]["title"]["text"] = "Cumulative cost — A solid, B dotted"
+    figures["utilisation"]["layout"]["title"]["text"] = "Utilisation — A solid, B dotted"
+    figures["active_vms"]["layout"]["title"]["text"] = "Active VMs — A solid, B dotted"
+    return figures

@@ -1,0 +1,94 @@
+"""Filters and tags of the pages: money, durations, status badges, query strings."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django import template
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.timesince import timesince
+
+from scheduling.charts import format_duration, format_money
+
+from ..views.base import plotly_version
+
+register = template.Library()
+
+
+@register.filter
+def money(value: Any) -> str:
+    """``1,234.57`` / ``0.0400`` / ``—``."""
+    try:
+        return format_money(None if value is None or value == "" else float(value))
+    except (TypeError, ValueError):
+        return "—"
+
+
+@register.filter
+def duration(value: Any) -> str:
+    try:
+        return format_duration(None if value is None or value == "" else float(value))
+    except (TypeError, ValueError):
+        return "—"
+
+
+@register.filter
+def pct(value: Any, digits: int = 1) -> str:
+    try:
+        return f"{float(value) * 100:.{int(digits)}f}%"
+    except (TypeError, ValueError):
+        return "—"
+
+
+@register.filter
+def number(value: Any) -> str:
+    """A quantity: thousands separators, no needless decimals (``1,200``, ``0.5``)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return "—"
+    return f"{int(x):,}" if x.is_integer() else f"{x:,.3f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def ago(value: Any) -> str:
+    """``just now``, ``5 minutes ago``, ``2 days, 3 hours ago``."""
+    if not value:
+        return ""
+    if timezone.now() - value < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(value)} ago"
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.simple_tag
+def status_badge(status: str, label: str | None = None) -> str:
+    return format_html('<span class="badge badge-{}">{}</span>', status, label or status)
+
+
+@register.simple_tag(takes_context=True)
+def query(context: Any, **changes: Any) -> str:
+    """The current query string with ``changes`` applied (``None`` removes a key)."""
+    params = context["request"].GET.copy()
+    for key, value in changes.items():
+        if value is None:
+            params.pop(key, None)
+        else:
+            params[key] = value
+    encoded = params.urlencode()
+    return f"?{encoded}" if encoded else "?"
+
+
+@register.simple_tag
+def plotly_src() -> str:
+    return reverse("web:plotly-js", args=[plotly_version()])

@@ -1,0 +1,45 @@
+"""The server-rendered pages (namespace ``web``). Sign-in is django.contrib.auth's, under /accounts/."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from .views import base, catalogue, clusters, compare, runs, workloads
+
+app_name = "web"
+
+urlpatterns = [
+    path("", base.dashboard, name="dashboard"),
+    path("team/switch/", base.team_switch, name="team-switch"),
+    path("teams/new/", base.team_new, name="team-new"),
+    # VM type catalogue
+    path("catalogue/", catalogue.catalogue, name="catalogue"),
+    path("catalogue/add/", catalogue.vm_type_add, name="vm-type-add"),
+    path("catalogue/presets/", catalogue.vm_type_presets, name="vm-type-presets"),
+    path("catalogue/<int:pk>/", catalogue.vm_type_edit, name="vm-type-edit"),
+    path("catalogue/<int:pk>/delete/", catalogue.vm_type_remove, name="vm-type-delete"),
+    # clusters
+    path("clusters/", clusters.cluster_index, name="clusters"),
+    path("clusters/new/", clusters.cluster_new, name="cluster-new"),
+    path("clusters/<int:pk>/", clusters.cluster_edit, name="cluster-edit"),
+    path("clusters/<int:pk>/delete/", clusters.cluster_remove, name="cluster-delete"),
+    # workloads
+    path("workloads/", workloads.workload_index, name="workloads"),
+    path("workloads/new/", workloads.workload_new, name="workload-new"),
+    path("workloads/import/", workloads.scenario_upload, name="scenario-upload"),
+    path("workloads/<int:pk>/", workloads.workload_edit, name="workload-edit"),
+    path("workloads/<int:pk>/csv/", workloads.workload_csv, name="workload-csv"),
+    path("workloads/<int:pk>/generate/", workloads.workload_generator, name="workload-generate"),
+    path("workloads/<int:pk>/export.json", workloads.workload_export, name="workload-export"),
+    path("workloads/<int:pk>/delete/", workloads.workload_remove, name="workload-delete"),
+    # runs
+    path("runs/", runs.run_index, name="runs"),
+    path("runs/new/", runs.run_new, name="run-new"),
+    path("runs/compare/", compare.run_compare, name="run-compare"),
+    path("runs/<int:pk>/", runs.run_detail, name="run-detail"),
+    path("runs/<int:pk>/cancel/", runs.run_cancel_view, name="run-cancel"),
+    path("runs/<int:pk>/delete/", runs.run_remove, name="run-delete"),
+    path("runs/<int:pk>/report.<str:fmt>", runs.run_report, name="run-report"),
+    # assets
+    path("vendor/plotly-<str:version>.min.js", base.plotly_js, name="plotly-js"),
+]

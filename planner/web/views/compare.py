@@ -1,0 +1,44 @@
+"""Compare two runs of the same team: overlaid timelines and a table of deltas (B − A)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from planner.runs.models import Run
+from planner.runs.selectors import run_list, run_results
+
+from ..context import team_page
+from ..presentation import compare_deltas, compare_figures
+
+CHOICES_LIMIT = 200
+
+
+def _pick(runs: dict[int, Run], raw: str | None) -> Run | None:
+    return runs.get(int(raw)) if raw and raw.isdigit() else None
+
+
+@team_page
+@require_GET
+def run_compare(request: HttpRequest) -> HttpResponse:
+    """Pick runs A and B among the current team's succeeded runs; B − A of every headline."""
+    team = request.team  # type: ignore[attr-defined]
+    choices = list(run_list(user=request.user, team=team, status=str(Run.Status.SUCCEEDED))[:CHOICES_LIMIT])
+    by_id = {r.pk: r for r in choices}
+    a, b = _pick(by_id, request.GET.get("a")), _pick(by_id, request.GET.get("b"))
+    error = None
+    for key, run in (("a", a), ("b", b)):
+        if request.GET.get(key) and run is None:
+            error = f"Run {key.upper()} is not a finished run of {team.name}."
+    if a is None and b is None and len(choices) >= 2 and not request.GET:
+        b, a = choices[0], choices[1]  # the two latest: "after" against "before"
+    context: dict[str, Any] = {"choices": choices, "a": a, "b": b, "error": error}
+    if a is not None and b is not None:
+        summaries_a = {r.scheduler: r.summary for r in a.results.all()}
+        summaries_b = {r.scheduler: r.summary for r in b.results.all()}
+        context["deltas"] = compare_deltas(summaries_a, summaries_b)
+        context["figures"] = compare_figures(run_results(run=a), run_results(run=b))
+    return render(request, "web/run_compare.html", context, status=400 if error else 200)

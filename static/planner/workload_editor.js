@@ -1,0 +1,541 @@
+/* Workload editor: frameworks table and a paged jobs grid, saved through the API.
+ *
+ * The jobs live in memory as scenario-document objects; only one page of rows is in the
+ * DOM at a time, so a workload of thousands of jobs stays responsive. Saving PATCHes
+ * /api/workloads/<id>/ and maps the API's error paths (jobs[3].executor.cpu) back to
+ * cells, rows and fields.
+ */
+(function () {
+  "use strict";
+  const P = window.Planner;
+  const cfg = P.jsonScript("workload-config");
+  if (!cfg) return;
+
+  const state = {
+    resources: cfg.resources.slice(),
+    frameworks: JSON.parse(JSON.stringify(cfg.frameworks || [])),
+    jobs: [],
+    view: [],
+    filter: "",
+    page: 0,
+    pageSize: 100,
+    jobErrors: new Map(),   // job index -> Map(column key -> message)
+    fwErrors: new Map(),    // framework index -> Map(field -> message)
+    dirty: false,
+    loaded: false,
+    saving: false,
+  };
+  const canChange = Boolean(cfg.can_change);
+
+  const $ = (id) => document.getElementById(id);
+  const table = $("jobs-table");
+  const fwBody = document.querySelector("#fw-table tbody");
+  const status = $("save-status");
+  const saveButton = $("save-workload");
+  const errorBox = $("save-errors");
+
+  // ------------------------------------------------------------------ columns and values
+  function columns() {
+    return [
+      { key: "id", label: "Id", cls: "col-id" },
+      { key: "framework", label: "Framework", cls: "col-framework", list: "framework-names" },
+      { key: "arrival_s", label: "Arrival (s)", num: true },
+      { key: "executors", label: "Executors", num: true },
+      ...state.resources.map((r) => ({ key: "r:" + r, label: `${r} / executor`, num: true })),
+      { key: "duration_s", label: "Duration (s)", num: true },
+      { key: "deadline_s", label: "Deadline (s)", num: true },
+    ];
+  }
+
+  function getValue(job, key) {
+    const value = key.startsWith("r:") ? (job.executor || {})[key.slice(2)] : job[key];
+    return value === undefined || value === null ? "" : String(value);
+  }
+
+  /* Numbers stay numbers; anything else is kept as typed so the server names the problem. */
+  function parse(text, numeric) {
+    const trimmed = text.trim();
+    if (trimmed === "") return undefined;
+    if (!numeric) return trimmed;
+    const n = Number(trimmed);
+    return Number.isFinite(n) ? n : trimmed;
+  }
+
+  function setValue(job, key, text) {
+    const value = parse(text, key !== "id" && key !== "framework");
+    if (key.startsWith("r:")) {
+      job.executor = job.executor || {};
+      if (value === undefined) delete job.executor[key.slice(2)];
+      else job.executor[key.slice(2)] = value;
+    } else if (value === undefined) {
+      delete job[key];
+    } else {
+      job[key] = value;
+    }
+  }
+
+  // ------------------------------------------------------------------ dirty state and status
+  function markDirty() {
+    state.dirty = true;
+    if (saveButton) saveButton.disabled = false;
+    status.textContent = "Unsaved changes";
+    status.className = "dirty";
+  }
+
+  function markClean(text) {
+    state.dirty = false;
+    if (saveButton) saveButton.disabled = true;
+    status.textContent = text;
+    status.className = "muted";
+  }
+
+  function updateStats() {
+    const withDeadline = state.jobs.filter((j) => j.deadline_s !== undefined && j.deadline_s !== null).length;
+    $("job-count").textContent = `${P.number(state.jobs.length, 0)} · ${P.number(withDeadline, 0)} with a deadline`;
+    const stats = $("workload-stats");
+    if (stats) {
+      const f = state.frameworks.length;
+      stats.textContent = `${P.number(state.jobs.length, 0)} jobs · ${f} framework${f === 1 ? "" : "s"} · resources ${state.resources.join(", ")}`;
+    }
+  }
+
+  // ------------------------------------------------------------------ frameworks
+  function jobsPerFramework() {
+    const counts = new Map();
+    for (const job of state.jobs) {
+      const name = job.framework || "default";
+      counts.set(name, (counts.get(name) || 0) + 1);
+    }
+    return counts;
+  }
+
+  function renderFrameworks() {
+    const counts = jobsPerFramework();
+    fwBody.replaceChildren();
+    state.frameworks.forEach(function (fw, i) {
+      const errors = state.fwErrors.get(i) || new Map();
+      const allowed = fw.allowed_vm_types || [];
+      const typeNames = Array.from(new Set([...cfg.vm_types, ...allowed]));
+      const checks = P.el("div", { class: "checks" }, typeNames.map((name) =>
+        P.el("label", { class: "check small" }, [
+          P.el("input", { type: "checkbox", value: name, checked: allowed.includes(name), disabled: !canChange,
+            dataset: { fw: i, key: "allowed" } }),
+          P.el("span", { class: "mono", text: name }),
+        ])));
+      const cell = (key, input) => {
+        const td = P.el("td", { class: key === "weight" ? "num" : "" }, [input]);
+        if (errors.has(key)) {
+          td.classList.add("cell-error");
+          td.append(P.el("div", { class: "field-error", text: errors.get(key) }));
+        }
+        return td;
+      };
+      const row = P.el("tr", { class: errors.size ? "row-error" : "" }, [
+        cell("name", P.el("input", { value: fw.name || "", "aria-label": "Framework name", disabled: !canChange,
+          dataset: { fw: i, key: "name" } })),
+        cell("weight", P.el("input", { value: fw.weight === undefined ? 1 : fw.weight, inputmode: "decimal",
+          "aria-label": "Weight", disabled: !canChange, dataset: { fw: i, key: "weight" } })),
+        cell("allowed_vm_types", checks),
+        P.el("td", { class: "num", text: P.number(counts.get(fw.name) || 0, 0) }),
+        P.el("td", { class: "actions" }, canChange ? [P.el("button", { type: "button", class: "btn btn-small btn-danger-quiet",
+          "aria-label": `Remove framework ${fw.name}`, dataset: { removeFw: i }, text: "✕" })] : []),
+      ]);
+      if (errors.has("")) row.title = errors.get("");
+      fwBody.append(row);
+    });
+    if (!state.frameworks.length) {
+      fwBody.append(P.el("tr", {}, [P.el("td", { colspan: 5, class: "empty",
+        text: "No frameworks: every job belongs to the default one. Add frameworks to compare fair shares." })]));
+    }
+    const list = $("framework-names");
+    list.replaceChildren(...state.frameworks.map((f) => P.el("option", { value: f.name })));
+  }
+
+  fwBody.addEventListener("change", function (event) {
+    const target = event.target;
+    const i = Number(target.dataset.fw);
+    const fw = state.frameworks[i];
+    if (!fw) return;
+    if (target.dataset.key === "name") {
+      const old = fw.name;
+      const name = target.value.trim();
+      fw.name = name;
+      // Jobs follow a renamed framework.
+      if (old && name && old !== name) {
+        for (const job of state.jobs) if (job.framework === old) job.framework = name;
+        renderPage();
+      }
+    } else if (target.dataset.key === "weight") {
+      fw.weight = parse(target.value, true);
+      if (fw.weight === undefined) delete fw.weight;
+    } else if (target.dataset.key === "allowed") {
+      const ticked = Array.from(fwBody.querySelectorAll(`input[data-fw="${i}"][data-key="allowed"]:checked`)).map((c) => c.value);
+      if (ticked.length) fw.allowed_vm_types = ticked;
+      else delete fw.allowed_vm_types;
+    }
+    markDirty();
+    renderFrameworks();
+  });
+
+  fwBody.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-remove-fw]");
+    if (!button) return;
+    const i = Number(button.dataset.removeFw);
+    const fw = state.frameworks[i];
+    const used = state.jobs.filter((j) => j.framework === fw.name).length;
+    if (used && !window.confirm(`${used} job(s) belong to “${fw.name}”; they will move to the default framework. Remove it?`)) return;
+    for (const job of state.jobs) if (job.framework === fw.name) delete job.framework;
+    state.frameworks.splice(i, 1);
+    state.fwErrors = new Map();
+    markDirty();
+    renderFrameworks();
+    renderPage();
+  });
+
+  const addFramework = $("add-framework");
+  if (addFramework) {
+    addFramework.addEventListener("click", function () {
+      const names = new Set(state.frameworks.map((f) => f.name));
+      let k = state.frameworks.length + 1;
+      while (names.has(`framework-${k}`)) k += 1;
+      state.frameworks.push({ name: `framework-${k}`, weight: 1 });
+      markDirty();
+      renderFrameworks();
+      const inputs = fwBody.querySelectorAll('input[data-key="name"]');
+      if (inputs.length) inputs[inputs.length - 1].select();
+    });
+  }
+
+  // ------------------------------------------------------------------ jobs grid
+  function computeView() {
+    const q = state.filter.trim().toLowerCase();
+    state.view = [];
+    state.jobs.forEach(function (job, i) {
+      if (!q || String(job.id || "").toLowerCase().includes(q) || String(job.framework || "").toLowerCase().includes(q)) {
+        state.view.push(i);
+      }
+    });
+    const pages = Math.max(1, Math.ceil(state.view.length / state.pageSize));
+    state.page = Math.min(Math.max(0, state.page), pages - 1);
+  }
+
+  function renderHead() {
+    const head = table.querySelector("thead");
+    head.replaceChildren(P.el("tr", {}, [
+      P.el("th", { class: "num", text: "#" }),
+      ...columns().map((c) => P.el("th", { class: c.num ? "num" : "", text: c.label })),
+      P.el("th", {}, [P.el("span", { class: "visually-hidden", text: "Actions" })]),
+    ]));
+  }
+
+  function renderPage() {
+    computeView();
+    const body = table.querySelector("tbody");
+    const cols = columns();
+    const start = state.page * state.pageSize;
+    const indices = state.view.slice(start, start + state.pageSize);
+    const fragment = document.createDocumentFragment();
+    for (const i of indices) {
+      const job = state.jobs[i];
+      const errors = state.jobErrors.get(i);
+      const row = P.el("tr", { class: errors ? "row-error" : "", dataset: { row: i } });
+      const idx = P.el("td", { class: "idx", text: String(i + 1) });
+      if (errors && errors.has("")) idx.title = errors.get("");
+      row.append(idx);
+      for (const c of cols) {
+        const input = P.el("input", {
+          value: getValue(job, c.key), class: c.cls || "", list: c.list || null,
+          inputmode: c.num ? "decimal" : null, "aria-label": `${c.label}, job ${i + 1}`,
+          disabled: !canChange, dataset: { row: i, key: c.key },
+        });
+        const td = P.el("td", { class: c.num ? "num" : "" }, [input]);
+        if (errors && errors.has(c.key)) {
+          td.classList.add("cell-error");
+          input.title = errors.get(c.key);
+        }
+        row.append(td);
+      }
+      row.append(P.el("td", { class: "actions" }, canChange ? [P.el("button", {
+        type: "button", class: "btn btn-small btn-danger-quiet", "aria-label": `Delete job ${i + 1}`,
+        dataset: { removeJob: i }, text: "✕", tabindex: "-1" })] : []));
+      fragment.append(row);
+    }
+    body.replaceChildren(fragment);
+    if (!indices.length) {
+      body.append(P.el("tr", {}, [P.el("td", { colspan: cols.length + 2, class: "empty",
+        text: state.jobs.length ? "No job matches the filter." : "No jobs yet: add rows, paste CSV or generate jobs below." })]));
+    }
+    const pages = Math.max(1, Math.ceil(state.view.length / state.pageSize));
+    const end = Math.min(start + state.pageSize, state.view.length);
+    $("page-info").textContent = state.view.length
+      ? `${P.number(start + 1, 0)}–${P.number(end, 0)} of ${P.number(state.view.length, 0)} · page ${state.page + 1}/${pages}`
+      : "0 of 0";
+    $("page-prev").disabled = state.page === 0;
+    $("page-next").disabled = state.page >= pages - 1;
+    updateStats();
+  }
+
+  const gridBody = table.querySelector("tbody");
+  gridBody.addEventListener("input", function (event) {
+    const input = event.target;
+    const i = Number(input.dataset.row);
+    const job = state.jobs[i];
+    if (!job) return;
+    setValue(job, input.dataset.key, input.value);
+    const errors = state.jobErrors.get(i);
+    if (errors && errors.delete(input.dataset.key)) {
+      input.closest("td").classList.remove("cell-error");
+      input.removeAttribute("title");
+    }
+    markDirty();
+  });
+  gridBody.addEventListener("change", function (event) {
+    if (event.target.dataset.key === "framework") renderFrameworks();
+  });
+  gridBody.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-remove-job]");
+    if (!button) return;
+    state.jobs.splice(Number(button.dataset.removeJob), 1);
+    state.jobErrors = new Map();  // indices moved: the next save re-checks everything
+    markDirty();
+    renderPage();
+    renderFrameworks();
+  });
+  gridBody.addEventListener("keydown", function (event) {
+    if (event.key !== "ArrowDown" && event.key !== "ArrowUp" && event.key !== "Enter") return;
+    const input = event.target;
+    if (!input.dataset || input.dataset.key === undefined) return;
+    const down = event.key !== "ArrowUp";
+    const row = input.closest("tr");
+    const next = down ? row.nextElementSibling : row.previousElementSibling;
+    event.preventDefault();
+    if (next) {
+      const target = next.querySelector(`input[data-key="${input.dataset.key}"]`);
+      if (target) target.focus();
+      return;
+    }
+    const pages = Math.ceil(state.view.length / state.pageSize);
+    if (down ? state.page < pages - 1 : state.page > 0) {
+      state.page += down ? 1 : -1;
+      renderPage();
+      const rows = gridBody.querySelectorAll("tr");
+      const landing = down ? rows[0] : rows[rows.length - 1];
+      const target = landing && landing.querySelector(`input[data-key="${input.dataset.key}"]`);
+      if (target) target.focus();
+    }
+  });
+
+  $("page-prev").addEventListener("click", () => { state.page -= 1; renderPage(); });
+  $("page-next").addEventListener("click", () => { state.page += 1; renderPage(); });
+  $("page-size").addEventListener("change", function (event) {
+    const first = state.page * state.pageSize;
+    state.pageSize = Number(event.target.value);
+    state.page = Math.floor(first / state.pageSize);
+    renderPage();
+  });
+  let filterTimer = null;
+  $("job-filter").addEventListener("input", function (event) {
+    window.clearTimeout(filterTimer);
+    filterTimer = window.setTimeout(() => { state.filter = event.target.value; state.page = 0; renderPage(); }, 150);
+  });
+
+  const addJob = $("add-job");
+  if (addJob) {
+    addJob.addEventListener("click", function () {
+      const ids = new Set(state.jobs.map((j) => String(j.id)));
+      let k = state.jobs.length;
+      while (ids.has(`job-${k}`)) k += 1;
+      const last = state.jobs[state.jobs.length - 1];
+      const job = { id: `job-${k}` };
+      if (last && last.framework) job.framework = last.framework;
+      job.arrival_s = last && typeof last.arrival_s === "number" ? last.arrival_s : 0;
+      job.executors = 1;
+      job.executor = Object.fromEntries(state.resources.map((r) => [r, 1]));
+      job.duration_s = 60;
+      state.jobs.push(job);
+      state.filter = "";
+      $("job-filter").value = "";
+      computeView();
+      state.page = Math.max(0, Math.ceil(state.view.length / state.pageSize) - 1);
+      markDirty();
+      renderPage();
+      renderFrameworks();
+      const input = gridBody.querySelector(`input[data-row="${state.jobs.length - 1}"][data-key="id"]`);
+      if (input) { input.focus(); input.select(); }
+    });
+  }
+
+  // ------------------------------------------------------------------ errors from the API
+  const JOB_PATH = /^jobs\[(\d+)\](?:\.(\w+)(?:\.(.+))?)?$/;
+  const FW_PATH = /^frameworks\[(\d+)\](?:\.(\w+))?/;
+
+  function jobColumn(field, sub) {
+    if (!field) return "";
+    if (field === "executor") return sub ? "r:" + sub : "r:" + state.resources[0];
+    return field;
+  }
+
+  function jumpTo(i, key) {
+    if (!state.view.includes(i)) {
+      state.filter = "";
+      $("job-filter").value = "";
+      computeView();
+    }
+    state.page = Math.floor(state.view.indexOf(i) / state.pageSize);
+    renderPage();
+    const selector = key ? `input[data-row="${i}"][data-key="${key}"]` : `input[data-row="${i}"]`;
+    const input = gridBody.querySelector(selector) || gridBody.querySelector(`input[data-row="${i}"]`);
+    if (input) { input.focus(); input.scrollIntoView({ block: "center" }); }
+  }
+
+  function showErrors(errors) {
+    state.jobErrors = new Map();
+    state.fwErrors = new Map();
+    for (const id of ["field-name", "field-description"]) {
+      const box = $(id).querySelector(".field-error");
+      box.hidden = true;
+      $(id).classList.remove("has-error");
+    }
+    const list = P.el("ul");
+    let firstJob = null;
+    let shown = 0;
+    for (const e of errors) {
+      const path = e.path || "";
+      let m = JOB_PATH.exec(path);
+      let action = null;
+      if (m) {
+        const i = Number(m[1]);
+        const key = jobColumn(m[2], m[3]);
+        if (!state.jobErrors.has(i)) state.jobErrors.set(i, new Map());
+        state.jobErrors.get(i).set(key, e.message);
+        if (firstJob === null) firstJob = [i, key];
+        action = () => jumpTo(i, key);
+      } else if ((m = FW_PATH.exec(path))) {
+        const i = Number(m[1]);
+        if (!state.fwErrors.has(i)) state.fwErrors.set(i, new Map());
+        state.fwErrors.get(i).set(m[2] || "", e.message);
+      } else if (path === "name" || path === "description") {
+        const field = $("field-" + path);
+        field.classList.add("has-error");
+        const box = field.querySelector(".field-error");
+        box.textContent = e.message;
+        box.hidden = false;
+      }
+      if (shown < 20) {
+        const text = path ? `${path}: ${e.message}` : e.message;
+        list.append(P.el("li", {}, [action
+          ? P.el("a", { href: "#jobs-table", text: text, dataset: { jump: "1" } })
+          : document.createTextNode(text)]));
+        if (action) list.lastChild.firstChild.addEventListener("click", (ev) => { ev.preventDefault(); action(); });
+        shown += 1;
+      }
+    }
+    if (errors.length > shown) list.append(P.el("li", { text: `… and ${errors.length - shown} more` }));
+    errorBox.replaceChildren(P.el("strong", { text: `Not saved: ${errors.length} problem${errors.length === 1 ? "" : "s"}.` }), list);
+    errorBox.hidden = false;
+    renderFrameworks();
+    if (firstJob) jumpTo(firstJob[0], firstJob[1]);
+    else renderPage();
+  }
+
+  function clearErrors() {
+    state.jobErrors = new Map();
+    state.fwErrors = new Map();
+    errorBox.hidden = true;
+    for (const id of ["field-name", "field-description"]) {
+      $(id).classList.remove("has-error");
+      $(id).querySelector(".field-error").hidden = true;
+    }
+  }
+
+  // ------------------------------------------------------------------ save
+  async function save() {
+    if (state.saving) return;
+    // Frameworks the jobs name but the table lacks are declared with weight 1, as CSV imports do.
+    const declared = new Set(state.frameworks.map((f) => f.name));
+    const added = [];
+    for (const job of state.jobs) {
+      if (typeof job.framework === "string" && job.framework && !declared.has(job.framework)) {
+        declared.add(job.framework);
+        state.frameworks.push({ name: job.framework, weight: 1 });
+        added.push(job.framework);
+      }
+    }
+    if (added.length) renderFrameworks();
+    state.saving = true;
+    saveButton.disabled = true;
+    saveButton.textContent = "Saving…";
+    let response;
+    try {
+      response = await P.api(cfg.api, {
+        method: "PATCH",
+        body: { name: $("wl-name").value, description: $("wl-description").value,
+                frameworks: state.frameworks, jobs: state.jobs },
+      });
+    } catch (error) {
+      response = { ok: false, status: 0, data: { detail: String(error) } };
+    }
+    state.saving = false;
+    saveButton.textContent = "Save workload";
+    if (response.ok) {
+      clearErrors();
+      state.jobs = response.data.jobs || state.jobs;
+      state.frameworks = response.data.frameworks || state.frameworks;
+      state.resources = response.data.resources || state.resources;
+      const heading = document.querySelector(".page-head h1");
+      if (heading) heading.textContent = response.data.name;
+      renderHead();
+      renderFrameworks();
+      renderPage();
+      markClean(`Saved at ${new Date().toLocaleTimeString()}` + (added.length ? ` (declared ${added.join(", ")})` : ""));
+      return;
+    }
+    saveButton.disabled = false;
+    if (response.status === 400 && response.data && response.data.errors) {
+      showErrors(response.data.errors);
+    } else {
+      const detail = response.data && response.data.detail ? response.data.detail : `HTTP ${response.status}`;
+      errorBox.replaceChildren(P.el("strong", { text: "Not saved: " }), document.createTextNode(detail));
+      errorBox.hidden = false;
+    }
+  }
+
+  if (saveButton) saveButton.addEventListener("click", save);
+  document.addEventListener("keydown", function (event) {
+    if ((event.ctrlKey || event.metaKey) && event.key === "s" && saveButton && state.loaded) {
+      event.preventDefault();
+      if (state.dirty) save();
+    }
+  });
+  for (const id of ["wl-name", "wl-description"]) $(id).addEventListener("input", markDirty);
+  window.addEventListener("beforeunload", function (event) {
+    if (state.dirty) { event.preventDefault(); event.returnValue = ""; }
+  });
+  for (const form of document.querySelectorAll(".js-bulk-form")) {
+    form.addEventListener("submit", function (event) {
+      if (state.dirty && !window.confirm("The grid has unsaved changes, which this will discard. Continue?")) {
+        event.preventDefault();
+        return;
+      }
+      state.dirty = false;  // leaving on purpose
+    });
+  }
+
+  // ------------------------------------------------------------------ load
+  renderFrameworks();
+  P.api(cfg.api).then(function (response) {
+    if (!response.ok) {
+      status.textContent = "Could not load the jobs (HTTP " + response.status + ").";
+      return;
+    }
+    state.jobs = response.data.jobs || [];
+    state.frameworks = response.data.frameworks || state.frameworks;
+    const seen = new Set(state.resources);
+    for (const job of state.jobs) for (const r of Object.keys(job.executor || {})) if (!seen.has(r)) { seen.add(r); state.resources.push(r); }
+    state.loaded = true;
+    renderHead();
+    renderFrameworks();
+    renderPage();
+    markClean(canChange ? "All changes saved" : "Read-only: only the team's owners or its creator may change this workload");
+  });
+})();
