@@ -1,2 +1,4 @@
-# Modules that must not be imported by pytest's doctest collection.
-collect_ignore = ["scheduling/__main__.py", "manage.py"]
+# Modules that pytest's doctest collection must not import: entry points that act on import,
+# and settings modules that need a production environment.
+collect_ignore = ["scheduling/__main__.py", "manage.py", "planner/wsgi.py", "planner/asgi.py"]
+collect_ignore_glob = ["planner/settings/*", "planner/*/migrations/*", "benchmarks/*"]

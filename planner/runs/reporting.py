@@ -22,6 +22,12 @@ class Report:
 
 
 def report_filename(run: Run, extension: str) -> str:
+    """``run-12-nightly-what-if.pdf``: ASCII, no path separators or quotes.
+
+    >>> from types import SimpleNamespace
+    >>> report_filename(SimpleNamespace(pk=12, name='../Nightly "what-if" ✓'), ".pdf")
+    'run-12-nightly-what-if.pdf'
+    """
     slug = slugify(str(run.name))[:60].strip("-")
     return f"run-{run.pk}{'-' + slug if slug else ''}{extension}"
 

@@ -46,6 +46,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "planner.core.middleware.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Figures and results are large JSON (about 5x smaller compressed). Django masks the CSRF
+    # token per response, which is the BREACH mitigation for the compressed HTML pages.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

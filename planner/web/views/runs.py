@@ -11,17 +11,17 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from planner.core.errors import InputError
 from planner.reports import REPORT_FORMATS
 from planner.runs.models import Run
-from planner.runs.selectors import run_get, run_list, run_results
+from planner.runs.reporting import run_report as build_run_report
+from planner.runs.selectors import run_get, run_list
 from planner.runs.services import run_cancel, run_delete, run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import SCHEDULERS, ScenarioError
@@ -174,36 +174,14 @@ def run_remove(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("web:runs")
 
 
-def report_filename(run: Run, extension: str) -> str:
-    """``run-12-nightly-what-if.pdf``: ASCII, no path separators or quotes.
-
-    >>> from types import SimpleNamespace
-    >>> report_filename(SimpleNamespace(pk=12, name='../Nightly "what-if" ✓'), ".pdf")
-    'run-12-nightly-what-if.pdf'
-    """
-    slug = slugify(str(run.name))[:60].strip("-")
-    return f"run-{run.pk}{'-' + slug if slug else ''}{extension}"
-
-
 @team_page
 @require_GET
 def run_report(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    """The cost report of a succeeded run as CSV, XLSX or PDF (``planner.reports``)."""
-    if fmt not in REPORT_FORMATS:
-        raise Http404("Unknown report format.")
+    """The cost report of a succeeded run as CSV, XLSX or PDF (``planner.runs.reporting``)."""
     run = run_get(user=request.user, pk=pk)
     follow_team(request, run.team_id)
-    if run.status != Run.Status.SUCCEEDED:
-        raise Http404("This run has no results (yet).")
-    build, content_type, extension = REPORT_FORMATS[fmt]
-    meta = {
-        "run_name": run.name,
-        "scenario_name": run.scenario_name,
-        "created_at": run.created_at.isoformat(),
-        "run_id": run.pk,
-    }
-    body = build(meta, run_results(run=run), run.baseline)
-    response = HttpResponse(body, content_type=content_type)
-    response["Content-Disposition"] = content_disposition_header(True, report_filename(run, extension))
+    report = build_run_report(run=run, fmt=fmt, baseline=request.GET.get("baseline"))
+    response = HttpResponse(report.body, content_type=report.content_type)
+    response["Content-Disposition"] = content_disposition_header(True, report.filename)
     response["Cache-Control"] = "private, no-store"
     return response
