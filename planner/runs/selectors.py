@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -70,3 +71,18 @@ def run_with_figures(*, user: Any, pk: Any) -> Run:
     return get_object_or_404(
         Run.objects.filter(team_id__in=team_ids_of(user)).defer("scenario").select_related("created_by"), pk=pk
     )
+
+
+#: What timeline charts read from a result document (scheduling.charts.timelines).
+TIMELINE_KEYS = ("timeline", "resources", "vm_types", "total_cost", "lower_bound_cost", "cost_by_vm_type")
+
+
+def run_results_parts(*, run: Run, keys: tuple[str, ...] = TIMELINE_KEYS) -> dict[str, dict[str, Any]]:
+    """Only ``keys`` of each result document, extracted by the database.
+
+    A 10,000-job result is megabytes, most of it per-job records and VM intervals; charts of
+    timelines need a fraction of it, so this never loads or parses the rest.
+    """
+    fields = {f"part_{k}": KeyTransform(k, "result") for k in keys}
+    rows = RunResult.objects.filter(run=run).order_by("position").values("scheduler", **fields)
+    return {row["scheduler"]: {k: row[f"part_{k}"] for k in keys} for row in rows}
