@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -53,6 +54,9 @@ LIMITS: dict[str, float] = {
     "weight": 1e6,
     "errors_reported": 200,
 }
+
+
+_CONTROL = re.compile(r"[\x00-\x1f]")
 
 
 class _Errors:
@@ -350,7 +354,7 @@ def _name(value: Any, path: str, errors: _Errors, *, allow_int: bool = False) ->
     if len(value) > LIMITS["name_chars"]:
         errors.add(path, f"must be at most {int(LIMITS['name_chars'])} characters")
         return None
-    if any(ord(c) < 32 for c in value):
+    if _CONTROL.search(value):
         errors.add(path, "must not contain control characters")
         return None
     return value
@@ -660,13 +664,17 @@ def executors_that_fit(capacity: tuple[float, ...], demand: tuple[float, ...]) -
 def _check_feasible(scenario: Scenario, errors: _Errors) -> None:
     """Reject jobs that could never start even on an empty cluster (they would block queues)."""
     fws = scenario.framework_map()
+    cache: dict[tuple[str, tuple[float, ...]], int] = {}  # workloads repeat executor shapes
     for i, job in enumerate(scenario.jobs):
-        allowed = fws[job.framework].allowed_vm_types
-        holdable = 0
-        for t in scenario.vm_types:
-            if allowed is not None and t.name not in allowed:
-                continue
-            holdable += executors_that_fit(t.capacity, job.executor) * t.count
+        key = (job.framework, job.executor)
+        holdable = cache.get(key, -1)
+        if holdable < 0:
+            allowed = fws[job.framework].allowed_vm_types
+            holdable = cache[key] = sum(
+                executors_that_fit(t.capacity, job.executor) * t.count
+                for t in scenario.vm_types
+                if allowed is None or t.name in allowed
+            )
         if holdable == 0:
             errors.add(f"jobs[{i}].executor", "does not fit on any VM type the job's framework may use")
         elif holdable < job.executors:

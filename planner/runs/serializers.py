@@ -40,6 +40,21 @@ class RunCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     seed = serializers.JSONField(required=False, default=0)
 
 
+_SENTINEL = 987654321
+
+
+def _url(context: dict[str, Any], name: str, pk: int) -> str:
+    """``reverse(name, args=[pk])``, resolving the pattern once per response.
+
+    A list of runs needs several links per run; reversing each one costs more than the rest
+    of the run's serialisation, so each URL is reversed once with a sentinel id and reused.
+    """
+    cache = context.setdefault("_url_templates", {})
+    if name not in cache:
+        cache[name] = str(reverse(name, args=[_SENTINEL], request=context.get("request")))
+    return str(cache[name]).replace(str(_SENTINEL), str(pk), 1)
+
+
 class RunResultSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
     scheduler = serializers.CharField()
     position = serializers.IntegerField()
@@ -82,11 +97,7 @@ class RunOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return run.options.get("options")
 
     def get_links(self, run: Run) -> dict[str, str]:
-        request = self.context.get("request")
-        return {
-            name: reverse(f"api:run-{name}", args=[run.pk], request=request)
-            for name in ("detail", "progress", "figures", "scenario", "cancel")
-        }
+        return {name: _url(self.context, f"api:run-{name}", run.pk) for name in ("detail", "progress", "figures", "scenario", "cancel")}
 
 
 class RunProgressSerializer(serializers.Serializer):  # type: ignore[type-arg]
