@@ -93,7 +93,10 @@ class Stack:
         self.manage("planner_demo")
         self.start("web", str(BIN / "gunicorn"), "planner.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
                    "--workers", str(self.web_workers), "--timeout", "120")
-        self.start("worker", str(BIN / "celery"), "-A", "celery_app", "worker", "--pool=solo", "--loglevel=INFO")
+        # Simulations are batch work: at a lower CPU priority than the web processes, a busy
+        # worker does not slow down pages and API calls (docker-compose: cpu_shares).
+        self.start("worker", "nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker", "--pool=solo",
+                   "--loglevel=INFO")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
