@@ -32,6 +32,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+from scheduling.charts import format_duration, format_money
+
 from .tables import (
     UNUSED_CAPACITY,
     Cell,
@@ -98,39 +100,17 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(line.rstrip() for line in lines) or text
 
 
-def _money(value: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{value:,.2f}" if abs(value) >= 1 or value == 0 else f"{value:,.4f}"
-
-
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    s = float(seconds)
-    if abs(s) < 60:
-        return f"{s:.1f} s"
-    whole = round(s)
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60:02d} s"
-    minutes = round(s / 60)
-    if minutes < 24 * 60:
-        return f"{minutes // 60} h {minutes % 60:02d} min"
-    hours = round(s / 3600)
-    return f"{hours // 24} d {hours % 24:02d} h"
-
-
 def _format(value: Cell, kind: ColumnKind) -> str:
     if value is None:
         return "-"
     if isinstance(value, str):
         return value
     if kind in ("money", "price"):
-        return _money(value)
+        return format_money(value)
     if kind == "pct":
         return f"{value:,.1f} %"
     if kind == "seconds":
-        return _duration(value)
+        return format_duration(value)
     if kind == "int":
         return f"{value:,.0f}"
     return f"{value:,.2f}"
@@ -320,7 +300,7 @@ def _summary_pages(
                 y -= 0.03
             if cheapest is not None:
                 base = resolve_baseline(results, baseline)
-                line = f"Cheapest: {cheapest}, total cost {_money(priced[cheapest])}"
+                line = f"Cheapest: {cheapest}, total cost {format_money(priced[cheapest])}"
                 saving = table.rows[specs.index(cheapest)][table.index("saving_pct")]
                 if base and base != cheapest and isinstance(saving, float):
                     line += f" ({saving:.1f} % less than {base})"
@@ -571,7 +551,7 @@ def _stacked_bars(
         bottom += heights
     for xi, total in zip(x, bottom, strict=True):
         ax.annotate(
-            _money(float(total)),
+            format_money(float(total)),
             (xi, total),
             ha="center",
             va="bottom",

@@ -30,7 +30,7 @@ def format_duration(seconds: float | None) -> str:
     """
     if seconds is None:
         return MISSING
-    s = float(seconds)
+    s = float(seconds) + 0.0  # + 0.0 turns -0.0 into 0.0
     if s < 60:
         return f"{s:.1f} s"
     whole = round(s)
