@@ -381,11 +381,17 @@ def jobs_table(results: Mapping[str, Mapping[str, Any]], max_rows: int = MAX_JOB
         Column("placement", "Placement"),
     ]
     rows: list[list[Cell]] = []
-    total = sum(len(_sequence(r.get("jobs"))) for r in results.values())
+    counts = {spec: len(_sequence(r.get("jobs"))) for spec, r in results.items()}
+    total = sum(counts.values())
+    # A cut shares the rows fairly between schedulers (smallest first, leftovers passed on),
+    # so that every scheduler's first jobs can be compared side by side.
+    quota: dict[str, int] = {}
+    left = max_rows
+    for k, spec in enumerate(sorted(counts, key=counts.__getitem__)):
+        quota[spec] = min(counts[spec], left // (len(counts) - k))
+        left -= quota[spec]
     for spec, r in results.items():
-        for j in _sequence(r.get("jobs")):
-            if len(rows) >= max_rows:
-                break
+        for j in list(_sequence(r.get("jobs")))[: quota[spec]]:
             j = _mapping(j)
             met = j.get("met_deadline")
             rows.append(
@@ -407,7 +413,10 @@ def jobs_table(results: Mapping[str, Mapping[str, Any]], max_rows: int = MAX_JOB
             )
     notes = []
     if total > len(rows):
-        notes.append(f"Truncated: the first {len(rows):,} of {total:,} job rows.")
+        notes.append(
+            f"Truncated: {len(rows):,} of {total:,} job rows (each scheduler's first jobs); every job is in "
+            "the run's result documents (API: /api/runs/<id>/results/<scheduler>/)."
+        )
     return Table("jobs", "Jobs", columns, rows, notes)
 
 

@@ -144,6 +144,7 @@ def test_jobs_table_and_cap(results: dict[str, dict[str, Any]], names: Any) -> N
     assert set(table.values("met_deadline")) == {"yes", "no"}
     capped = jobs_table(results, max_rows=7)
     assert len(capped.rows) == 7
+    assert 2 <= len(results) <= 7 and {row[0] for row in capped.rows} == set(results)  # shared fairly
     assert capped.notes and "7" in capped.notes[0]
 
 
