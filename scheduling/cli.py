@@ -63,7 +63,7 @@ def _options(args: argparse.Namespace, resources: tuple[str, ...], base: Simulat
             raise ScenarioError.single(f"--option {item}", "expected key=value")
         if key.startswith("rut."):
             raw.setdefault("rut", {})[key[4:]] = _number(value, f"--option {key}")
-        elif key == "ilp_method":
+        elif key in ("ilp_method", "edf_backfill"):
             raw[key] = value
         else:
             raw[key] = _number(value, f"--option {key}")

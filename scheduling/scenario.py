@@ -90,7 +90,8 @@ class SimulationOptions:
     ``rut`` maps each resource to its Resource Unification Threshold (eq. 5 of paper 003:
     the weights sum to 1); ``None`` means 0.8 cpu / 0.2 mem when both exist, else equal
     weights. Billing options are off (0) by default: the VM is billed for exactly the
-    seconds it is on.
+    seconds it is on. ``edf_backfill`` lets a deadline job that fits start while an earlier
+    deadline job waits (Algorithm 1 of paper 003 makes the earliest deadline block the queue).
     """
 
     rut: tuple[tuple[str, float], ...] | None = None
@@ -100,6 +101,7 @@ class SimulationOptions:
     min_billed_s: float = 0.0
     billing_granularity_s: float = 0.0
     scheduling_interval_s: float = 0.0
+    edf_backfill: bool = False
 
     ILP_METHODS = ("knapsack", "integer", "binary")
 
@@ -155,6 +157,16 @@ def _parse_options(
             v = _number(data[key], f"{path}.{key}", errors, minimum=0, maximum=LIMITS["time_s"])
             if v is not None:
                 values[key] = v
+    if "edf_backfill" in data:
+        flag = data["edf_backfill"]
+        if isinstance(flag, bool):
+            values["edf_backfill"] = flag
+        elif isinstance(flag, (int, float)) and flag in (0, 1):
+            values["edf_backfill"] = bool(flag)
+        elif isinstance(flag, str) and flag.strip().lower() in ("true", "false", "1", "0", "yes", "no"):
+            values["edf_backfill"] = flag.strip().lower() in ("true", "1", "yes")
+        else:
+            errors.add(f"{path}.edf_backfill", "must be true or false")
     if "ilp_method" in data:
         m = data["ilp_method"]
         if m not in SimulationOptions.ILP_METHODS:

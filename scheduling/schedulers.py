@@ -31,6 +31,7 @@ SCHEDULERS: dict[str, tuple[str, str]] = {
     "edf-bfd": ("edf", "bfd"),  # Algorithm 1 + Algorithm 3
     "edf-ilp": ("edf", "ilp"),  # Algorithm 1 + Algorithm 2
 }
+# ``edf-bfd:edf_backfill=true``: EDF where a waiting deadline job does not block later ones.
 
 _NUMERIC_OPTIONS = (
     "ilp_time_limit_s",
@@ -87,13 +88,13 @@ def parse_scheduler(
             rut[key[4:]] = _to_number(value, f"{path}.{key}", errors)
         elif key in _NUMERIC_OPTIONS:
             overrides[key] = _to_number(value, f"{path}.{key}", errors)
-        elif key == "ilp_method":
+        elif key in ("ilp_method", "edf_backfill"):
             overrides[key] = value
         else:
             errors.append(
                 FieldError(
                     f"{path}.{key}",
-                    "unknown option (options: rut.<resource>, ilp_method, " + ", ".join(_NUMERIC_OPTIONS) + ")",
+                    "unknown option (options: rut.<resource>, ilp_method, edf_backfill, " + ", ".join(_NUMERIC_OPTIONS) + ")",
                 )
             )
     if errors:

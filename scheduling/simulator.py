@@ -260,6 +260,17 @@ class _Simulation:
                 started.append(self.fifo.popleft())
         elif o == "edf":
             # Algorithm 1: deadline jobs in EDF order; while one waits unplaced, no regular job.
+            if self.opts.edf_backfill:
+                # A deadline job that does not fit no longer blocks later deadline jobs.
+                waiting = []
+                while self.deadline_q:
+                    item = heapq.heappop(self.deadline_q)
+                    if self._try_start(item[2], t):
+                        started.append(item[2])
+                    else:
+                        waiting.append(item)
+                self.deadline_q = waiting
+                heapq.heapify(self.deadline_q)
             while self.deadline_q and self._try_start(self.deadline_q[0][2], t):
                 started.append(heapq.heappop(self.deadline_q)[2])
             if not self.deadline_q and self.regular:

@@ -339,6 +339,10 @@ class RunForm(forms.Form):
     min_billed_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Minimum billed period (s)")
     billing_granularity_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Billing granularity (s)")
     scheduling_interval_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Scheduling interval (s)")
+    edf_backfill = forms.BooleanField(
+        required=False, label="EDF backfill",
+        help_text="A deadline job that fits may start while an earlier one waits (Algorithm 1 blocks).",
+    )
 
     OPTION_FIELDS = ("ilp_time_limit_s", "ilp_method", "boot_time_s", "min_billed_s", "billing_granularity_s",
                      "scheduling_interval_s")
@@ -386,6 +390,8 @@ class RunForm(forms.Form):
         for key in self.OPTION_FIELDS:
             if d.get(key) not in (None, ""):
                 out[key] = d[key]
+        if d.get("edf_backfill"):  # unticked keeps the scenario's own setting
+            out["edf_backfill"] = True
         return out or None
 
     def add_service_errors(self, exc: BaseException) -> None:

@@ -246,3 +246,30 @@ def test_library_does_not_import_django():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_edf_backfill_lets_a_fitting_deadline_job_pass_a_blocked_one():
+    # A 3-core job runs on a 4-core VM; "big" (4 cores, earliest deadline) must wait for it,
+    # "small" (1 core, later deadline) fits now. Algorithm 1 keeps "small" behind "big";
+    # with edf_backfill it starts at once and both meet their deadlines.
+    sc = one_resource(
+        [("vm", 4, 1.0, 1)],
+        [("run", 0, 1, 3, 100, {}), ("big", 1, 1, 4, 50, {"deadline_s": 150}),
+         ("small", 2, 1, 1, 50, {"deadline_s": 300})],
+    )
+    strict = {j["id"]: j["start_s"] for j in simulate(sc, scheduler="edf-bfd").jobs}
+    backfill = simulate(sc, scheduler="edf-bfd:edf_backfill=true")
+    starts = {j["id"]: j["start_s"] for j in backfill.jobs}
+    assert (strict["big"], strict["small"]) == (100, 150)
+    assert (starts["small"], starts["big"]) == (2, 100)
+    assert backfill.deadline_missed == 0
+    assert backfill.to_dict()["options"]["edf_backfill"] is True
+
+
+def test_edf_backfill_option_values():
+    from scheduling import SimulationOptions
+
+    for raw, expected in ((True, True), (0, False), ("yes", True), ("false", False)):
+        assert SimulationOptions.from_dict({"edf_backfill": raw}, resources=("cpu",)).edf_backfill is expected
+    with pytest.raises(ScenarioError, match=r"options.edf_backfill: must be true or false"):
+        SimulationOptions.from_dict({"edf_backfill": "maybe"}, resources=("cpu",))

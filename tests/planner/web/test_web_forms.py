@@ -327,6 +327,15 @@ def test_new_comparison_queues_a_run(owner_client, cluster, workload, django_cap
     enqueue.assert_called_once()
 
 
+def test_new_comparison_edf_backfill_option(owner_client, cluster, workload, django_capture_on_commit_callbacks):
+    from unittest import mock
+
+    with mock.patch("planner.runs.tasks.run_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
+        response = owner_client.post(reverse("web:run-new"), run_post(cluster, workload, edf_backfill="on"))
+    assert response.status_code == 302
+    assert Run.objects.get().options["options"] == {"edf_backfill": True}
+
+
 def test_new_comparison_from_a_pasted_document(owner_client, scenario_doc, team):
     response = owner_client.post(reverse("web:run-new"), {
         "source": "document", "document": json.dumps(scenario_doc), "schedulers": ["edf-bfd"], "seed": "0"})
