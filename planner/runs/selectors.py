@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -22,6 +22,8 @@ def run_list(*, user: Any, team: Any = None, status: str | None = None, kind: st
         Run.objects.filter(team_id__in=team_ids_of(user))
         .defer("scenario", "figures")
         .select_related("created_by")
+        # Names only: the workload's row holds its jobs, which lists and pages must not load.
+        .annotate(cluster_name=F("cluster__name"), workload_name=F("workload__name"))
         .prefetch_related(
             Prefetch("results", queryset=RunResult.objects.defer("result").order_by("position"))
         )

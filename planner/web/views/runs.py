@@ -140,11 +140,8 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_change": may_change(request, run),
         "report_formats": list(REPORT_FORMATS),
         "options": run.options.get("options") or {},
-        # Names only: the workload's row holds its jobs, which this page must not load.
-        "cluster_name": cluster_list(user=request.user).filter(pk=run.cluster_id).values_list("name", flat=True).first()
-        if run.cluster_id else None,
-        "workload_name": workload_list(user=request.user).filter(pk=run.workload_id).values_list("name", flat=True).first()
-        if run.workload_id else None,
+        "cluster_name": run.cluster_name,  # type: ignore[attr-defined]  # annotated by run_list
+        "workload_name": run.workload_name,  # type: ignore[attr-defined]
         "duration": (run.finished_at - run.started_at).total_seconds() if run.finished_at and run.started_at else None,
     })
 
