@@ -83,11 +83,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     schedulers = args.scheduler or ["edf-bfd"]
     results = compare(scenario, schedulers=schedulers, options=options, seed=args.seed)
     docs = {name: r.to_dict() for name, r in results.items()}
-    if args.brief:
-        for d in docs.values():
-            for key in ("timeline", "fairness", "vm_intervals"):
-                d.pop(key, None)
-            d["scheduling_delay"].pop("samples_ms", None)
+    if args.brief:  # copies: the HTML report below still draws from the full results
+        docs = {
+            name: {
+                **{k: v for k, v in d.items() if k not in ("timeline", "fairness", "vm_intervals")},
+                "scheduling_delay": {k: v for k, v in d["scheduling_delay"].items() if k != "samples_ms"},
+            }
+            for name, d in docs.items()
+        }
     _write(json.dumps({"scenario": scenario.name, "results": docs}, indent=None if args.compact else 1), args.output)
     if args.html:
         from .html_report import write_html_report  # plotly is imported only when asked for

@@ -170,8 +170,10 @@ def base_layout(title: str, *, height: int = 420, **extra: Any) -> dict[str, Any
         "title": {"text": title, "x": 0.01, "xanchor": "left"},
         "font": {"family": FONT, "size": 13, "color": "#222222"},
         "height": height,
-        "margin": {"l": 70, "r": 20, "t": 60, "b": 55},
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.18, "x": 0},
+        # The legend sits at the bottom of the figure (container coordinates), below the x
+        # axis' title whatever the plot's height; the bottom margin leaves it room.
+        "margin": {"l": 70, "r": 20, "t": 60, "b": 110},
+        "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.01, "x": 0},
         "plot_bgcolor": "#FFFFFF",
         "paper_bgcolor": "#FFFFFF",
         "hoverlabel": {"namelength": -1},

@@ -84,8 +84,18 @@ def test_html_report(tmp_path):
     pytest.importorskip("plotly")
     page = tmp_path / "r.html"
     out = run("simulate", "examples/paper003-light.json", "--scheduler", "fifo-spread", "--scheduler", "edf-bfd",
-              "--html", str(page), "-q", "-o", str(tmp_path / "r.json"))
+              "--html", str(page), "-q", "--brief", "-o", str(tmp_path / "r.json"))
     assert out.returncode == 0, out.stderr
     html = page.read_text()
     assert "fifo-spread" in html and "edf-bfd" in html
     assert 'src="http' not in html and "src='http" not in html  # standalone: plotly.js is inlined
+    assert '"Utilisation (cpu)"' in html or "Utilisation (cpu)" in html
+    # --brief trims the JSON only: the page still draws the timelines.
+    assert "timeline" not in json.loads((tmp_path / "r.json").read_text())["results"]["edf-bfd"]
+    from scheduling import compare, load_scenario_json
+    from scheduling.html_report import render_html_report
+
+    full = compare(load_scenario_json((ROOT / "examples" / "paper003-light.json").read_text()),
+                   schedulers=["fifo-spread", "edf-bfd"])
+    expected = render_html_report({k: v.to_dict() for k, v in full.items()})
+    assert html.count('"hv"') == expected.count('"hv"') > 0  # every step trace, timelines included
