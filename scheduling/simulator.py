@@ -393,10 +393,13 @@ class _Simulation:
         cl = self.cluster
         total = np.where(cl.total > 0, cl.total, 1.0)
         on_cap = np.where(self.on_capacity > 1e-12, self.on_capacity, 1.0)
-        share = (self.fw_usage / total).max(axis=1) if len(self.fw_names) else np.zeros(0)
-        pending = self.fw_pending > 0
-        wsum = float(self.fw_weight[pending].sum())
-        fair = np.where(pending, self.fw_weight / wsum, 0.0) if wsum > 0 else np.zeros(len(self.fw_names))
+        if len(self.fw_names) >= 2:  # fairness is reported only when frameworks share the cluster
+            share = (self.fw_usage / total).max(axis=1)
+            pending = self.fw_pending > 0
+            wsum = float(self.fw_weight[pending].sum())
+            fair = np.where(pending, self.fw_weight / wsum, 0.0) if wsum > 0 else np.zeros(len(self.fw_names))
+        else:
+            share = fair = np.zeros(0)
         row = (
             t,
             (cl.used_total / total).tolist(),
