@@ -1,0 +1,225 @@
+"""Reading a cost run's result document: per-job and per-VM detail, in either layout.
+
+A result document (``SimulationResult.to_dict()``, see docs/results.md) keeps its per-job
+records and VM on-intervals *columnar* (format 2): one list per field, and each job's
+placement as flat ``[machine, executors, machine, executors, ...]`` pairs of indices into
+``machines``. A 10,000-job document is then a fraction of the size of one dict per job.
+Documents stored before format 2 hold a list of dicts instead; everything that reads
+per-job or per-interval detail goes through the functions here, which accept both.
+
+>>> doc = {"format": 2, "resources": ["cpu"],
+...        "vm_types": [{"name": "small", "count": 2, "capacity": {"cpu": 4}, "price_per_hour": 1.0}],
+...        "machines": {"name": ["small#1", "small#2"], "vm_type": [0, 0]},
+...        "jobs": {"id": ["a"], "framework": ["default"], "arrival_s": [0.0], "placed_s": [5.0],
+...                 "start_s": [5.0], "finish_s": [65.0], "executors": [3], "executor": {"cpu": [1.0]},
+...                 "deadline_s": [None], "met_deadline": [None], "cost": [0.01], "placement": [[0, 2, 1, 1]]},
+...        "vm_intervals": {"machine": [0], "on_s": [5.0], "off_s": [65.0], "billed_s": [60.0],
+...                         "cost": [0.0167]}}
+>>> job_count(doc), job_column(doc, "wait_s"), job_column(doc, "placement")
+(1, [5.0], [{'small#1': 2, 'small#2': 1}])
+>>> next(iter_vm_intervals(doc))["vm_type"]
+'small'
+>>> old = {**doc, "format": None, "jobs": list(iter_jobs(doc)), "vm_intervals": list(iter_vm_intervals(doc))}
+>>> del old["format"], old["machines"]
+>>> to_columnar(old) == doc
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "FORMAT",
+    "JOB_FIELDS",
+    "VM_INTERVAL_FIELDS",
+    "is_columnar",
+    "iter_jobs",
+    "iter_vm_intervals",
+    "job_column",
+    "job_count",
+    "machine_names",
+    "to_columnar",
+    "vm_interval_column",
+    "vm_interval_count",
+]
+
+#: The layout of the current result documents (the ``format`` key).
+FORMAT = 2
+
+#: Stored per-job columns (``executor`` is a mapping resource -> column).
+JOB_FIELDS = (
+    "id", "framework", "arrival_s", "placed_s", "start_s", "finish_s", "executors", "executor",
+    "deadline_s", "met_deadline", "cost", "placement",
+)
+#: Columns derived on read: ``wait_s = start_s - arrival_s``, ``completion_s = finish_s - arrival_s``.
+DERIVED_JOB_FIELDS = ("wait_s", "completion_s")
+#: Stored per-interval columns (``machine`` indexes ``machines``).
+VM_INTERVAL_FIELDS = ("machine", "on_s", "off_s", "billed_s", "cost")
+
+Result = Mapping[str, Any]
+
+
+def is_columnar(doc: Result) -> bool:
+    """Whether ``doc`` keeps its detail in columns (format 2 and later)."""
+    return isinstance(doc.get("jobs"), Mapping)
+
+
+def machine_names(doc: Result) -> list[str]:
+    """Every machine of the scenario, ``<vm type>#<k>`` in the scenario's order."""
+    machines = doc.get("machines")
+    if isinstance(machines, Mapping):
+        return list(machines.get("name") or [])
+    return [f"{vt['name']}#{k}" for vt in doc.get("vm_types") or [] for k in range(1, int(vt.get("count") or 0) + 1)]
+
+
+def _machine_types(doc: Result) -> list[str]:
+    types = [str(vt["name"]) for vt in doc.get("vm_types") or []]
+    machines = doc.get("machines")
+    if isinstance(machines, Mapping):
+        return [types[i] for i in machines.get("vm_type") or []]
+    return [str(vt["name"]) for vt in doc.get("vm_types") or [] for _ in range(int(vt.get("count") or 0))]
+
+
+# --------------------------------------------------------------------------- jobs
+
+
+def job_count(doc: Result) -> int:
+    jobs = doc.get("jobs")
+    if isinstance(jobs, Mapping):
+        return len(jobs.get("id") or [])
+    return len(jobs or [])
+
+
+def _placement_dict(pairs: Sequence[int], names: Sequence[str]) -> dict[str, int]:
+    return {names[pairs[k]]: int(pairs[k + 1]) for k in range(0, len(pairs), 2)}
+
+
+def job_column(doc: Result, key: str) -> list[Any]:
+    """One per-job field for every job, in the scenario's order.
+
+    ``key`` is a stored field (:data:`JOB_FIELDS`; ``placement`` comes back as
+    ``{machine name: executors}`` per job, ``executor`` as ``{resource: demand}``) or a
+    derived one (``wait_s``, ``completion_s``).
+    """
+    jobs = doc.get("jobs")
+    if not isinstance(jobs, Mapping):
+        return [j.get(key) for j in jobs or []]
+    if key == "wait_s":
+        return [s - a for s, a in zip(jobs["start_s"], jobs["arrival_s"], strict=True)]
+    if key == "completion_s":
+        return [f - a for f, a in zip(jobs["finish_s"], jobs["arrival_s"], strict=True)]
+    if key == "placement":
+        names = machine_names(doc)
+        return [_placement_dict(p, names) for p in jobs["placement"]]
+    if key == "executor":
+        resources = list(jobs["executor"])
+        columns = [jobs["executor"][r] for r in resources]
+        return [dict(zip(resources, values, strict=True)) for values in zip(*columns, strict=True)]
+    return list(jobs[key])
+
+
+def iter_jobs(doc: Result, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:
+    """Jobs ``start:stop`` as one dict each (the fields of docs/results.md, derived ones included)."""
+    jobs = doc.get("jobs")
+    if not isinstance(jobs, Mapping):
+        yield from (dict(j) for j in list(jobs or [])[start:stop])
+        return
+    n = job_count(doc)
+    stop = n if stop is None else min(stop, n)
+    names = machine_names(doc)
+    resources = list(jobs["executor"])
+    for i in range(max(0, start), stop):
+        arrival = jobs["arrival_s"][i]
+        yield {
+            "id": jobs["id"][i],
+            "framework": jobs["framework"][i],
+            "arrival_s": arrival,
+            "placed_s": jobs["placed_s"][i],
+            "start_s": jobs["start_s"][i],
+            "finish_s": jobs["finish_s"][i],
+            "wait_s": jobs["start_s"][i] - arrival,
+            "completion_s": jobs["finish_s"][i] - arrival,
+            "executors": jobs["executors"][i],
+            "executor": {r: jobs["executor"][r][i] for r in resources},
+            "deadline_s": jobs["deadline_s"][i],
+            "met_deadline": jobs["met_deadline"][i],
+            "placement": _placement_dict(jobs["placement"][i], names),
+            "cost": jobs["cost"][i],
+        }
+
+
+# --------------------------------------------------------------------------- VM intervals
+
+
+def vm_interval_count(doc: Result) -> int:
+    intervals = doc.get("vm_intervals")
+    if isinstance(intervals, Mapping):
+        return len(intervals.get("on_s") or [])
+    return len(intervals or [])
+
+
+def vm_interval_column(doc: Result, key: str) -> list[Any]:
+    """One field of every VM on-interval: ``vm`` (name), ``vm_type`` (name) or a stored field."""
+    intervals = doc.get("vm_intervals")
+    if not isinstance(intervals, Mapping):
+        return [iv.get(key) for iv in intervals or []]
+    if key == "vm":
+        names = machine_names(doc)
+        return [names[m] for m in intervals["machine"]]
+    if key == "vm_type":
+        types = _machine_types(doc)
+        return [types[m] for m in intervals["machine"]]
+    return list(intervals[key])
+
+
+def iter_vm_intervals(doc: Result) -> Iterator[dict[str, Any]]:
+    """Each VM on-interval as ``{"vm", "vm_type", "on_s", "off_s", "billed_s", "cost"}``."""
+    intervals = doc.get("vm_intervals")
+    if not isinstance(intervals, Mapping):
+        yield from (dict(iv) for iv in intervals or [])
+        return
+    names, types = machine_names(doc), _machine_types(doc)
+    for k, m in enumerate(intervals["machine"]):
+        yield {
+            "vm": names[m],
+            "vm_type": types[m],
+            "on_s": intervals["on_s"][k],
+            "off_s": intervals["off_s"][k],
+            "billed_s": intervals["billed_s"][k],
+            "cost": intervals["cost"][k],
+        }
+
+
+# --------------------------------------------------------------------------- upgrade
+
+
+def to_columnar(doc: Result) -> dict[str, Any]:
+    """A document of an older layout (a dict per job and per interval) in the current one.
+
+    Every other key is kept as it is; a document already columnar comes back unchanged
+    (as a new dict).
+    """
+    out = dict(doc)
+    if is_columnar(doc):
+        return out
+    names = machine_names(doc)
+    type_index = {str(vt["name"]): k for k, vt in enumerate(doc.get("vm_types") or [])}
+    index = {name: k for k, name in enumerate(names)}
+    out["format"] = FORMAT
+    out["machines"] = {"name": names, "vm_type": [type_index[t] for t in _machine_types(doc)]}
+    records = list(doc.get("jobs") or [])
+    resources = list(doc.get("resources") or [])
+    jobs: dict[str, Any] = {key: [j.get(key) for j in records] for key in JOB_FIELDS if key not in ("executor", "placement")}
+    jobs["executor"] = {r: [(j.get("executor") or {}).get(r) for j in records] for r in resources}
+    jobs["placement"] = [
+        [v for name, k in (j.get("placement") or {}).items() for v in (index[name], int(k))] for j in records
+    ]
+    out["jobs"] = {key: jobs[key] for key in JOB_FIELDS}
+    intervals = list(doc.get("vm_intervals") or [])
+    out["vm_intervals"] = {
+        "machine": [index[iv["vm"]] for iv in intervals],
+        **{key: [iv.get(key) for iv in intervals] for key in VM_INTERVAL_FIELDS[1:]},
+    }
+    return out
