@@ -20,10 +20,17 @@ from .csv_report import run_report_csv
 from .pdf_report import run_report_pdf
 from .xlsx_report import run_report_xlsx
 
-__all__ = ["REPORT_FORMATS", "ReportFunction", "run_report_csv", "run_report_pdf", "run_report_xlsx"]
+__all__ = ["CONTENT_TYPES", "REPORT_FORMATS", "ReportFunction", "run_report_csv", "run_report_pdf", "run_report_xlsx"]
 
 #: ``fn(meta, results, baseline) -> bytes``
 ReportFunction = Callable[[Mapping[str, Any], Mapping[str, Mapping[str, Any]], str | None], bytes]
+
+#: ``format -> (content type, file extension)`` of every report format.
+CONTENT_TYPES: dict[str, tuple[str, str]] = {
+    "csv": ("text/csv; charset=utf-8", ".csv"),
+    "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ".xlsx"),
+    "pdf": ("application/pdf", ".pdf"),
+}
 
 REPORT_FORMATS: dict[str, tuple[ReportFunction, str, str]] = {
     "csv": (run_report_csv, "text/csv; charset=utf-8", ".csv"),

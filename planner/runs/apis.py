@@ -25,7 +25,7 @@ class RunListApi(APIView):
         parameters=[
             OpenApiParameter("team", int, description="Only this team's runs."),
             OpenApiParameter("status", str, enum=Run.Status.values),
-            OpenApiParameter("kind", str, enum=Run.Kind.values),
+            OpenApiParameter("kind", str, description="Only runs of this kind (e.g. compare)."),
         ],
         responses=RunOutputSerializer(many=True),
         tags=["runs"],
@@ -43,11 +43,13 @@ class RunListApi(APIView):
         request=RunCreateSerializer,
         responses={201: RunOutputSerializer},
         tags=["runs"],
-        summary="Queue a scheduler comparison",
+        summary="Queue a run (by default a scheduler comparison)",
         description=(
             "Give either `cluster` and `workload` ids or a whole `scenario` document (run exactly as "
-            "`python -m scheduling` runs the same file). Everything is validated before the run is queued: "
-            "`schedulers[1]: unknown placement ...`, `jobs[3].executor.cpu: must be > 0`."
+            "`python -m scheduling` runs the same file), and the parameters of the run's `kind`. Everything "
+            "is validated before the run is queued: `schedulers[1]: unknown placement ...`, "
+            "`jobs[3].executor.cpu: must be > 0`. The run is made of parts (one per scheduler for a "
+            "comparison) that workers execute in parallel."
         ),
     )
     def post(self, request: Request) -> Response:
@@ -81,7 +83,9 @@ class RunCancelApi(APIView):
 
 
 class RunProgressApi(APIView):
-    @extend_schema(responses=RunProgressSerializer, tags=["runs"], summary="Status and progress, for polling")
+    @extend_schema(
+        responses=RunProgressSerializer, tags=["runs"], summary="Status and progress of the run and its parts"
+    )
     def get(self, request: Request, pk: int) -> Response:
         row = selectors.run_progress(user=request.user, pk=pk)
         row["finished"] = row["status"] in Run.FINISHED
@@ -92,15 +96,15 @@ class RunResultApi(APIView):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT},
         tags=["runs"],
-        summary="One scheduler's full result document (docs/results.md)",
+        summary="One variant's full result document (a comparison's: docs/results.md)",
     )
-    def get(self, request: Request, pk: int, scheduler: str) -> Response:
-        result = selectors.run_result_get(user=request.user, run_pk=pk, scheduler=scheduler)
+    def get(self, request: Request, pk: int, variant: str) -> Response:
+        result = selectors.run_result_get(user=request.user, run_pk=pk, variant=variant)
         return Response(result.result)
 
 
 class RunFiguresApi(APIView):
-    @extend_schema(responses=RunFiguresSerializer, tags=["runs"], summary="The comparison's Plotly figures")
+    @extend_schema(responses=RunFiguresSerializer, tags=["runs"], summary="The run's Plotly figures")
     def get(self, request: Request, pk: int) -> Response:
         run = selectors.run_with_figures(user=request.user, pk=pk)
         figures = services.run_figures(run=run)
@@ -116,8 +120,8 @@ class RunScenarioApi(APIView):
 class RunReportApi(APIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("fmt", str, OpenApiParameter.PATH, enum=["csv", "xlsx", "pdf"]),
-            OpenApiParameter("baseline", str, description="Scheduler to compute savings against (default: the run's)."),
+            OpenApiParameter("fmt", str, OpenApiParameter.PATH, description="csv, xlsx or pdf (per kind)"),
+            OpenApiParameter("baseline", str, description="Variant to compute savings against (default: the run's)."),
         ],
         responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
         tags=["runs"],

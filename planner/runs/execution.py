@@ -1,206 +1,320 @@
-"""What the run task does, apart from Celery: claim the run, simulate, record the outcome.
+"""What a part's task does, apart from Celery: claim the part, compute it, record the outcome.
 
 Kept out of ``tasks.py`` so that the task stays a thin shell (retries, time limits) and
-this code can be read and tested on its own.
+this code can be read and tested on its own. The life of a part:
+
+1. **Claim**: ``QUEUED -> RUNNING`` with a conditional update that also counts the attempt
+   and takes a lease; a duplicate delivery, a cancelled part or a deleted run changes no
+   row and the task does nothing.
+2. **Work**, through the run's kind (``kinds.py``), under a :class:`Heartbeat` that renews
+   the lease from a background thread and a progress callback that records progress and
+   notices a cancellation (its conditional write changes nothing any more).
+3. **Record**: the part's results and ``SUCCEEDED`` in one transaction, conditional on the
+   attempt still being this worker's; or ``FAILED`` with the reason.
+4. **Close**: the last part to end closes the run (``services.run_close_if_done``).
+
+Every write of a worker names its attempt, so a worker that was given up on (its lease
+lapsed and the reaper queued the part again) can never overwrite the attempt after it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+import os
+import shutil
+import socket
+import tempfile
+import threading
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import OperationalError, connection, transaction
+from django.db.models import Avg, F, OuterRef, Subquery
 from django.utils import timezone
 
-from scheduling import ScenarioError, SchedulingError, SimulationResult, compare, parse_scenario
+from scheduling import ScenarioError, SchedulingError, parse_scenario
 
-from .models import Run, RunResult
+from .kinds import Variant, get_kind
+from .models import Run, RunPart, RunResult, Status
+from .services import part_fail, run_close_if_done
 
 logger = logging.getLogger(__name__)
 
-ERROR_MAX_CHARS = 10_000
 
-#: The headline metrics copied from each result document into ``RunResult.summary``.
-SUMMARY_KEYS = (
-    "total_cost",
-    "lower_bound_cost",
-    "gap_to_lower_bound",
-    "makespan_s",
-    "jobs_total",
-    "deadline_jobs",
-    "deadline_met",
-    "deadline_missed",
-    "deadline_miss_pct",
-    "deadline_violation_eq12_pct",
-    "mean_completion_s",
-    "median_completion_s",
-    "p95_completion_s",
-    "mean_wait_s",
-)
+class PartAborted(Exception):
+    """Raised from the progress callback: the part was cancelled, deleted or given up on."""
 
 
-class RunAborted(Exception):
-    """Raised from the progress callback to stop the simulation (cancelled or deleted run)."""
+def worker_name() -> str:
+    """``host:pid`` of this process, recorded on the parts it claims."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _lease_until() -> object:
+    return timezone.now() + timedelta(seconds=float(settings.PLANNER_PART_LEASE_S))
+
+
+@dataclass(frozen=True)
+class Claim:
+    part_id: int
+    run_id: int
+    attempt: int
+    position: int
+
+
+def part_claim(part_id: int) -> Claim | None:
+    """Claim a QUEUED part for this worker; ``None`` when it is not queued (any more)."""
+    now = timezone.now()
+    claimed = RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
+        status=Status.RUNNING,
+        attempts=F("attempts") + 1,
+        lease_until=_lease_until(),
+        worker=worker_name()[:255],
+        progress=0.0,
+        started_at=now,
+        finished_at=None,
+    )
+    if not claimed:
+        return None
+    # Only a claim changes ``attempts``, and none can happen while the part is RUNNING.
+    row = RunPart.objects.filter(pk=part_id).values("run_id", "attempts", "position").first()
+    if row is None:  # the run was deleted in between
+        return None
+    Run.objects.filter(pk=row["run_id"], status=Status.QUEUED).update(status=Status.RUNNING, started_at=now)
+    return Claim(part_id, row["run_id"], row["attempts"], row["position"])
+
+
+def _mine(claim: Claim) -> object:
+    return RunPart.objects.filter(pk=claim.part_id, status=Status.RUNNING, attempts=claim.attempt)
+
+
+class Heartbeat:
+    """Renews the part's lease every ``PLANNER_PART_HEARTBEAT_S`` from a background thread.
+
+    The lease proves the worker process is alive even while the computation makes no
+    progress report for a while (an exact solve, building a large result document). When
+    a renewal changes no row, the part is no longer this worker's (cancelled, deleted,
+    given up on): :attr:`lost` is set and the next progress report stops the computation.
+    With an interval of 0 (tests on an in-memory database) only progress reports renew it.
+    """
+
+    def __init__(self, claim: Claim, interval_s: float):
+        self.claim = claim
+        self.interval_s = interval_s
+        self.lost = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def renew(self, progress: float | None = None) -> bool:
+        fields: dict[str, object] = {"lease_until": _lease_until()}
+        if progress is not None:
+            fields["progress"] = round(min(max(float(progress), 0.0), 1.0), 4)
+        if not _mine(self.claim).update(**fields):  # type: ignore[attr-defined]
+            self.lost.set()
+            return False
+        return True
+
+    def _beat(self) -> None:
+        try:
+            while not self._stop.wait(self.interval_s):
+                try:
+                    if not self.renew():
+                        return
+                except OperationalError:
+                    logger.warning("part %s: could not renew the lease", self.claim.part_id, exc_info=True)
+        finally:
+            connection.close()  # this thread's own connection
+
+    def __enter__(self) -> Heartbeat:
+        if self.interval_s > 0:
+            self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{self.claim.part_id}", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
 
 
 class ProgressReporter:
-    """The library's ``progress`` callback: writes the fraction done to the run's row.
+    """The library's ``progress`` callback: records the part's progress and the run's.
 
-    At most one write every ``interval_s`` (the library calls back about 100 times per
-    scheduler). The write is conditional on the run still running and not asked to cancel,
-    so the same query that reports progress notices a cancellation or a deleted run.
+    At most one write every ``interval_s``. The write is conditional on the part still
+    being this worker's attempt, so the same query that reports progress notices a
+    cancellation, a deleted run or a part given up on, and raises :class:`PartAborted`.
     """
 
-    def __init__(self, run_id: int, interval_s: float):
-        self.run_id = run_id
+    def __init__(self, heartbeat: Heartbeat, interval_s: float):
+        self.heartbeat = heartbeat
         self.interval_s = interval_s
         self._last: float | None = None
 
     def __call__(self, fraction: float) -> None:
+        if self.heartbeat.lost.is_set():
+            raise PartAborted
         now = time.monotonic()
         if self._last is not None and now - self._last < self.interval_s:
             return
         self._last = now
         try:
-            still_wanted = Run.objects.filter(
-                pk=self.run_id, status=Run.Status.RUNNING, cancel_requested=False
-            ).update(progress=round(min(max(float(fraction), 0.0), 1.0), 4))
+            mine = self.heartbeat.renew(progress=fraction)
+            if mine:
+                run_progress_update(self.heartbeat.claim.run_id)
         except OperationalError:
-            # Progress is a courtesy; a database hiccup must not cost the simulation.
-            logger.warning("run %s: could not record progress", self.run_id, exc_info=True)
+            # Progress is a courtesy; a database hiccup must not cost the computation.
+            logger.warning("part %s: could not record progress", self.heartbeat.claim.part_id, exc_info=True)
             return
-        if not still_wanted:
-            raise RunAborted
+        if not mine:
+            raise PartAborted
 
 
-def result_summary(doc: Mapping[str, Any], baseline_cost: float | None) -> dict[str, Any]:
-    """The headline metrics of one result document, plus the saving against the baseline."""
-    summary: dict[str, Any] = {key: doc.get(key) for key in SUMMARY_KEYS}
-    ilp = doc.get("ilp") or {}
-    summary["ilp_decisions"] = ilp.get("decisions")
-    summary["ilp_fallbacks"] = ilp.get("fallbacks")
-    cost = doc.get("total_cost")
-    summary["saving_vs_baseline_pct"] = (
-        (baseline_cost - cost) / baseline_cost * 100.0
-        if isinstance(cost, (int, float)) and baseline_cost
-        else None
+def run_progress_update(run_id: int) -> None:
+    """The run's progress: the mean of its parts' (one statement)."""
+    mean = (
+        RunPart.objects.filter(run_id=OuterRef("pk")).order_by().values("run_id").annotate(m=Avg("progress")).values("m")
     )
-    return summary
+    Run.objects.filter(pk=run_id, status=Status.RUNNING).update(progress=Subquery(mean[:1]))
 
 
-def figures_build(results: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The comparison's figures (:func:`scheduling.charts.all_figures`), or ``None``.
+# --------------------------------------------------------------------------- solver files
 
-    A figure that cannot be drawn must not fail a run whose results are fine: the error
-    is logged and the page shows the results without charts.
+
+def work_root() -> Path:
+    return Path(settings.PLANNER_WORK_DIR)
+
+
+@contextmanager
+def solver_files(part_id: int) -> Iterator[Path]:
+    """A private temporary folder for the part's solver files, removed when it ends.
+
+    PuLP's command-line solvers write model and solution files to ``$TMPDIR``; a worker
+    killed mid-solve used to leave them in /tmp. The folder's name carries the process id
+    so that :func:`stale_work_dirs_remove` can delete the folders of dead processes.
     """
+    folder = work_root() / f"part-{part_id}-{os.getpid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = {key: os.environ.get(key) for key in ("TMPDIR", "TMP", "TEMP")}
+    saved_tempdir = tempfile.tempdir
+    os.environ.update(TMPDIR=str(folder), TMP=str(folder), TEMP=str(folder))
+    tempfile.tempdir = str(folder)
     try:
-        from scheduling.charts import all_figures
-    except ImportError:
-        logger.warning("scheduling.charts.all_figures is not available; runs are stored without figures")
-        return None
+        yield folder
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        tempfile.tempdir = saved_tempdir
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
     try:
-        # Keep the page's chart payload near 1 MB whatever the number of schedulers: points
-        # per timeline trace and Gantt jobs shrink as schedulers are added (measured: 10,000
-        # jobs x 5 schedulers -> 1.0 MB at 1,000 points and 300 jobs).
-        n = max(1, len(results))
-        figures = all_figures(
-            dict(results), max_points=max(500, min(2000, 5000 // n)), max_jobs=max(150, min(500, 1500 // n))
-        )
-        json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
-    except Exception:
-        logger.exception("building the figures failed")
-        return None
-    return dict(figures)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
-def _fail(run_id: int, error: str) -> None:
-    Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(
-        status=Run.Status.FAILED, error=error[:ERROR_MAX_CHARS], finished_at=timezone.now()
-    )
+def stale_work_dirs_remove() -> int:
+    """Delete the solver folders of processes that no longer exist (killed workers)."""
+    removed = 0
+    root = work_root()
+    if not root.is_dir():
+        return 0
+    for folder in root.glob("part-*-*"):
+        pid = folder.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    return removed
 
 
-def _release(run_id: int) -> None:
-    """Give a claimed run back to the queue so that a retry of the task can claim it again."""
-    try:
-        Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(
-            status=Run.Status.QUEUED, progress=0.0, started_at=None
-        )
-    except OperationalError:
-        logger.exception("run %s: could not release the claim; runs_fail_stale will fail it", run_id)
+# --------------------------------------------------------------------------- the part
 
 
-def _store(run_id: int, options: Mapping[str, Any], results: dict[str, SimulationResult]) -> bool:
-    """Results and SUCCEEDED in one transaction; False if the run was deleted meanwhile."""
-    docs = {spec: r.to_dict() for spec, r in results.items()}
-    baseline = options.get("baseline")
-    baseline_cost = docs[baseline].get("total_cost") if baseline in docs else None
-    figures = figures_build(docs)
+def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, object]]) -> bool:
+    """The part's results and SUCCEEDED in one transaction; False if it is no longer this attempt's."""
     with transaction.atomic():
-        if not Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(
-            status=Run.Status.SUCCEEDED, progress=1.0, error="", figures=figures, finished_at=timezone.now()
+        if not _mine(claim).update(  # type: ignore[attr-defined]
+            status=Status.SUCCEEDED, progress=1.0, error="", finished_at=timezone.now(), lease_until=None
         ):
             return False
         RunResult.objects.bulk_create(
-            RunResult(run_id=run_id, scheduler=spec, position=i, summary=result_summary(doc, baseline_cost), result=doc)
-            for i, (spec, doc) in enumerate(docs.items())
+            RunResult(
+                run_id=claim.run_id, part_id=claim.part_id, variant=v.label, position=claim.position,
+                summary=summary, result=v.document,
+            )
+            for v, summary in zip(variants, summaries, strict=True)
         )
     return True
 
 
-def run_execute_now(run_id: int) -> str:
-    """Claim the run and execute it; returns the outcome (``skipped`` if it was not QUEUED).
+def _release(claim: Claim) -> None:
+    """Give a claimed part back to the queue so that a retry of the task can claim it again."""
+    try:
+        _mine(claim).update(  # type: ignore[attr-defined]
+            status=Status.QUEUED, progress=0.0, lease_until=None, attempts=F("attempts") - 1
+        )
+    except OperationalError:
+        logger.exception("part %s: could not release the claim; the reaper will re-queue it", claim.part_id)
+
+
+def part_execute_now(part_id: int) -> str:
+    """Claim the part and execute it; returns the outcome (``skipped`` if it was not QUEUED).
 
     Only a :class:`django.db.OperationalError` escapes (after the claim is released), for the
-    task to retry; every other failure is recorded on the run as FAILED with its reason.
+    task to retry; every other failure is recorded on the part as FAILED with its reason.
     """
-    claimed = Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
-        status=Run.Status.RUNNING, started_at=timezone.now(), progress=0.0
-    )
-    if not claimed:  # a duplicate delivery, a cancelled or deleted run: nothing to do
-        logger.info("run %s: not queued any more; skipping", run_id)
+    claim = part_claim(part_id)
+    if claim is None:  # a duplicate delivery, a cancelled part or a deleted run: nothing to do
+        logger.info("part %s: not queued any more; skipping", part_id)
         return "skipped"
     try:
-        run = Run.objects.only("id", "scenario", "options").get(pk=run_id)
-        options = run.options
-        scenario = parse_scenario(run.scenario)
-        reporter = ProgressReporter(run_id, float(settings.PLANNER_RUN_PROGRESS_INTERVAL_S))
-        results = compare(
-            scenario,
-            schedulers=options["schedulers"],
-            options=options.get("options"),
-            seed=int(options.get("seed") or 0),
-            progress=reporter,
-        )
-        if not _store(run_id, options, results):
-            return "deleted"
+        with Heartbeat(claim, float(settings.PLANNER_PART_HEARTBEAT_S)) as heartbeat, solver_files(part_id):
+            run = Run.objects.only("id", "kind", "scenario", "options", "context").get(pk=claim.run_id)
+            payload = RunPart.objects.values_list("payload", flat=True).get(pk=part_id)
+            try:
+                kind = get_kind(run.kind)
+            except KeyError:
+                return _failed(claim, f"unknown run kind {run.kind!r} (not registered on this worker)")
+            scenario = parse_scenario(run.scenario)
+            reporter = ProgressReporter(heartbeat, float(settings.PLANNER_RUN_PROGRESS_INTERVAL_S))
+            variants = kind.execute(scenario, run.options, run.context, payload, progress=reporter)
+            summaries = [kind.summary(v.document) for v in variants]
+        if not _store(claim, variants, summaries):
+            return "discarded"
+        run_close_if_done(claim.run_id)
         return "succeeded"
-    except RunAborted:
-        cancelled = Run.objects.filter(pk=run_id, status=Run.Status.RUNNING, cancel_requested=True).update(
-            status=Run.Status.CANCELLED, finished_at=timezone.now()
-        )
-        return "cancelled" if cancelled else "deleted"
-    except Run.DoesNotExist:
+    except PartAborted:
+        run_close_if_done(claim.run_id)
+        return "aborted"
+    except (Run.DoesNotExist, RunPart.DoesNotExist):
         return "deleted"
     except ScenarioError as exc:
-        _fail(run_id, "invalid scenario or options:\n" + "\n".join(str(e) for e in exc.errors))
-        return "failed"
+        return _failed(claim, "invalid scenario or options:\n" + "\n".join(str(e) for e in exc.errors))
     except SoftTimeLimitExceeded:
-        limit = int(settings.CELERY_TASK_SOFT_TIME_LIMIT)
-        _fail(run_id, f"time limit exceeded after {limit} s")
-        return "failed"
-    except SchedulingError as exc:  # Infeasible, SolverTimeout: outcomes the library names
-        _fail(run_id, f"{type(exc).__name__}: {exc}")
-        return "failed"
+        return _failed(claim, f"time limit exceeded after {int(settings.CELERY_TASK_SOFT_TIME_LIMIT)} s")
+    except SchedulingError as exc:  # SolverTimeout and other outcomes the library names
+        return _failed(claim, f"{type(exc).__name__}: {exc}")
     except OperationalError:
-        _release(run_id)
+        _release(claim)
         raise
     except Exception as exc:
-        logger.exception("run %s failed", run_id)
-        _fail(run_id, f"internal error: {type(exc).__name__}: {exc}")
-        return "failed"
+        logger.exception("part %s failed", part_id)
+        return _failed(claim, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def _failed(claim: Claim, reason: str) -> str:
+    part_fail(claim.part_id, claim.attempt, reason)
+    return "failed"

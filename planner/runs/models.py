@@ -1,8 +1,18 @@
-"""A run keeps its own copy of the scenario, so later edits of the catalogue, the cluster or
-the workload never change what an old run compared.
+"""Runs, their parts and their results.
 
-``scenario``, ``figures`` and ``RunResult.result`` can be megabytes: list queries defer them
-(see ``selectors.py``).
+A run keeps its own copy of the scenario, so later edits of the catalogue, the cluster or
+the workload never change what an old run computed. What a run computes depends on its
+*kind* (``planner.runs.kinds``: a scheduler comparison, later fairness, MRSU, sweeps); the
+models are the same for every kind:
+
+* :class:`Run` is the user's request and the truth about its outcome (status, error);
+* :class:`RunPart` is one unit of work, executed by its own Celery task with its own claim,
+  attempts, progress and lease (a scheduler of a comparison, a point of a sweep);
+* :class:`RunResult` is one variant's result document (a scheduler's simulation, a policy's
+  allocation), written by the part that computed it.
+
+``scenario``, ``figures``, ``context`` and ``RunResult.result`` can be megabytes: list
+queries defer them (see ``selectors.py``).
 """
 
 from __future__ import annotations
@@ -14,25 +24,30 @@ from planner.scenarios.models import Cluster, Workload
 from planner.teams.models import Team
 
 
+class Status(models.TextChoices):
+    """The states of runs and of their parts."""
+
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Succeeded"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
+UNFINISHED = (Status.QUEUED, Status.RUNNING)
+
+
 class Run(models.Model):
-    class Kind(models.TextChoices):
-        COMPARE = "compare", "Scheduler comparison"
-        # Later: "fairness", "mrsu", "sweep" slot in here with their own task code.
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
-
-    FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
+    Status = Status
+    FINISHED = FINISHED
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="runs")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.COMPARE)
+    # A key of the run-kind registry (planner.runs.kinds); checked there, so no choices here.
+    kind = models.CharField(max_length=40, default="compare")
     name = models.CharField(max_length=200)
     # The validated version-1 scenario document, exactly as it was run.
     scenario = models.JSONField()
@@ -41,14 +56,17 @@ class Run(models.Model):
     # Where the scenario came from, when it came from stored objects (kept if they are deleted).
     cluster = models.ForeignKey(Cluster, on_delete=models.SET_NULL, null=True, blank=True, related_name="runs")
     workload = models.ForeignKey(Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="runs")
-    # {"schedulers": [...], "baseline": "...", "seed": N, "options": {...SimulationOptions...} | null}
+    # The kind's validated parameters (for a comparison: schedulers, baseline, seed, options).
     options = models.JSONField(default=dict)
+    # What the kind computed once for the whole run before its parts (e.g. the lower bound).
+    context = models.JSONField(default=dict)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    progress = models.FloatField(default=0.0)  # 0..1
+    # The parts' mean progress, 0..1, written when a part reports (see execution.py).
+    progress = models.FloatField(default=0.0)
+    # Why the run failed: one line per failed part, "<label>: <reason>".
     error = models.TextField(blank=True, default="")
     cancel_requested = models.BooleanField(default=False)
-    task_id = models.CharField(max_length=255, blank=True, default="")
-    # Plotly figures of the comparison (scheduling.charts.all_figures), built when the run ends.
+    # Plotly figures of the results (the kind's figures), built when the run ends.
     figures = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -66,31 +84,80 @@ class Run(models.Model):
 
     @property
     def is_finished(self) -> bool:
-        return self.status in self.FINISHED
+        return self.status in FINISHED
 
     @property
-    def schedulers(self) -> list[str]:
-        return list(self.options.get("schedulers", []))
+    def seed(self) -> int:
+        return int(self.options.get("seed") or 0)
+
+
+class RunPart(models.Model):
+    """One unit of a run's work, executed by one Celery task (``tasks.run_part_execute``).
+
+    A worker claims a QUEUED part with a conditional update (so a duplicate delivery does
+    nothing) and holds a *lease* on it, renewed by a heartbeat while it works. A part whose
+    lease lapsed lost its worker: ``services.runs_reap`` queues it again (up to
+    ``PLANNER_PART_MAX_ATTEMPTS``) or fails it. ``attempts`` numbers the claims; every write
+    of a worker is conditional on its own attempt, so a worker that was given up on cannot
+    overwrite the attempt that replaced it.
+    """
+
+    Status = Status
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="parts")
+    position = models.PositiveIntegerField()
+    # What the part computes, in the kind's words (a scheduler spec for a comparison).
+    label = models.CharField(max_length=255)
+    # The kind's input of this part (JSON); with the run's options and context, all it needs.
+    payload = models.JSONField(default=dict)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+    # The Celery message last sent for the part, when, and how many were sent.
+    task_id = models.CharField(max_length=255, blank=True, default="")
+    sent_at = models.DateTimeField(null=True, blank=True)
+    sends = models.PositiveIntegerField(default=0)
+    # The claim: who holds it and until when (renewed by the worker's heartbeat).
+    worker = models.CharField(max_length=255, blank=True, default="")
+    lease_until = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run_id", "position"]
+        constraints = [models.UniqueConstraint(fields=["run", "position"], name="runpart_unique_position")]
+        indexes = [
+            models.Index(fields=["status", "lease_until"], name="runpart_status_lease_idx"),
+            models.Index(fields=["status", "sent_at"], name="runpart_status_sent_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.run_id}/{self.position}: {self.label}"
 
     @property
-    def baseline(self) -> str | None:
-        return self.options.get("baseline")
+    def is_finished(self) -> bool:
+        return self.status in FINISHED
 
 
 class RunResult(models.Model):
-    """One scheduler's outcome in a run."""
+    """One variant's outcome in a run (a scheduler of a comparison, a policy, a sweep point)."""
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="results")
-    scheduler = models.CharField(max_length=255)  # the spec as given, e.g. "edf-bfd:rut.cpu=0.5,rut.mem=0.5"
-    position = models.PositiveIntegerField()  # order in the run's list of schedulers
-    # Headline metrics (total_cost, gap_to_lower_bound, deadline_miss_pct, ...): small, listed often.
+    part = models.ForeignKey(RunPart, on_delete=models.SET_NULL, null=True, blank=True, related_name="results")
+    # The variant's label: a scheduler spec as given for a comparison ("edf-bfd:rut.cpu=0.5").
+    variant = models.CharField(max_length=255)
+    position = models.PositiveIntegerField()  # order in the run's list of variants
+    # Headline figures (the kind's summary of the document): small, listed often.
     summary = models.JSONField(default=dict)
-    # The whole SimulationResult.to_dict() (docs/results.md): large, loaded one at a time.
+    # The whole result document (for a comparison, docs/results.md): large, loaded one at a time.
     result = models.JSONField()
 
     class Meta:
         ordering = ["run_id", "position"]
-        constraints = [models.UniqueConstraint(fields=["run", "scheduler"], name="runresult_unique_scheduler_per_run")]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "variant"], name="runresult_unique_variant_per_run")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.run_id}: {self.scheduler}"
+        return f"{self.run_id}: {self.variant}"

@@ -1,5 +1,5 @@
-"""Cost reports of a run, built from its results (``planner.reports``): one place for the
-web page's download links and the API."""
+"""Report downloads of a run, built by its kind from its results: one place for the web
+page's download links and the API."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from django.http import Http404
 from django.utils.text import slugify
 
-from planner.reports import REPORT_FORMATS
+from planner.reports import CONTENT_TYPES
 
+from .kinds import get_kind
 from .models import Run
 from .selectors import run_results
 
@@ -32,20 +33,28 @@ def report_filename(run: Run, extension: str) -> str:
     return f"run-{run.pk}{'-' + slug if slug else ''}{extension}"
 
 
-def run_report(*, run: Run, fmt: str, baseline: str | None = None) -> Report:
-    """The run's cost report as ``fmt`` (csv, xlsx or pdf); 404 when it has no results."""
-    if fmt not in REPORT_FORMATS:
-        raise Http404(f"Unknown report format {fmt!r}; formats: {', '.join(REPORT_FORMATS)}.")
-    if run.status != Run.Status.SUCCEEDED:
-        raise Http404("This run has no results (yet).")
+def run_report(*, run: Run, fmt: str, baseline: str | None = None, currency: str = "$") -> Report:
+    """The run's report as ``fmt`` (one of its kind's formats); 404 when it has no results.
+
+    A run that failed or was cancelled after some parts finished reports those parts.
+    Loads every full result document of the run.
+    """
+    kind = get_kind(run.kind)
+    if fmt not in kind.report_formats:
+        raise Http404(f"Unknown report format {fmt!r}; formats: {', '.join(kind.report_formats) or 'none'}.")
+    if not run.is_finished:
+        raise Http404("This run has not finished yet.")
     results = run_results(run=run)
-    if baseline not in results:
-        baseline = run.baseline if run.baseline in results else None
-    build, content_type, extension = REPORT_FORMATS[fmt]
+    if not results:
+        raise Http404("This run has no results.")
     meta = {
         "run_name": run.name,
         "scenario_name": run.scenario_name,
         "created_at": run.created_at.isoformat(),
         "run_id": run.pk,
+        "status": run.status,
     }
-    return Report(build(meta, results, baseline), content_type, report_filename(run, extension))
+    chosen = kind.baseline(list(results), run.options, baseline)
+    body = kind.report(fmt, meta=meta, results=results, options=run.options, baseline=chosen, currency=currency)
+    content_type, extension = CONTENT_TYPES[fmt]
+    return Report(body, content_type, report_filename(run, extension))

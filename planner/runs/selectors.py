@@ -11,21 +11,23 @@ from django.shortcuts import get_object_or_404
 
 from planner.teams.selectors import team_ids_of
 
-from .models import Run, RunResult
+from .models import Run, RunPart, RunResult
 
 PROGRESS_FIELDS = ("id", "status", "progress", "error", "cancel_requested", "started_at", "finished_at")
+PART_FIELDS = ("id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at")
 
 
 def run_list(*, user: Any, team: Any = None, status: str | None = None, kind: str | None = None) -> QuerySet[Run]:
-    """The runs of the user's teams, newest first, with their results' summaries (3 queries)."""
+    """The runs of the user's teams, newest first, with their parts and results' summaries (4 queries)."""
     qs = (
         Run.objects.filter(team_id__in=team_ids_of(user))
-        .defer("scenario", "figures")
+        .defer("scenario", "figures", "context")
         .select_related("created_by")
         # Names only: the workload's row holds its jobs, which lists and pages must not load.
         .annotate(cluster_name=F("cluster__name"), workload_name=F("workload__name"))
         .prefetch_related(
-            Prefetch("results", queryset=RunResult.objects.defer("result").order_by("position"))
+            Prefetch("results", queryset=RunResult.objects.defer("result").order_by("position", "id")),
+            Prefetch("parts", queryset=RunPart.objects.only("id", "run_id", "position", "label", "status")),
         )
     )
     if team is not None:
@@ -43,23 +45,34 @@ def run_get(*, user: Any, pk: Any) -> Run:
 
 
 def run_progress(*, user: Any, pk: Any) -> dict[str, Any]:
-    """The few fields a page polls while the run is queued or running (one small query)."""
+    """The few fields a page polls while the run is queued or running, with its parts (two small queries)."""
     row = Run.objects.filter(team_id__in=team_ids_of(user), pk=pk).values(*PROGRESS_FIELDS).first()
     if row is None:
         raise Http404("No such run in your teams.")
+    row["parts"] = list(RunPart.objects.filter(run_id=pk).order_by("position").values(*PART_FIELDS))
     return row
 
 
-def run_result_get(*, user: Any, run_pk: Any, scheduler: str) -> RunResult:
-    """One scheduler's full result document (``RunResult.result``)."""
+def run_parts(*, run: Run) -> list[RunPart]:
+    """The run's parts, in order (without their payloads)."""
+    return list(RunPart.objects.filter(run=run).order_by("position").only(*PART_FIELDS, "run_id"))
+
+
+def run_result_get(*, user: Any, run_pk: Any, variant: str) -> RunResult:
+    """One variant's full result document (``RunResult.result``)."""
     return get_object_or_404(
-        RunResult.objects.filter(run__team_id__in=team_ids_of(user)), run_id=run_pk, scheduler=scheduler
+        RunResult.objects.filter(run__team_id__in=team_ids_of(user)), run_id=run_pk, variant=variant
     )
 
 
 def run_results(*, run: Run) -> dict[str, dict[str, Any]]:
-    """Every full result document of a run, keyed by scheduler spec, in the run's order."""
-    return {r.scheduler: r.result for r in RunResult.objects.filter(run=run).order_by("position")}
+    """Every full result document of a run, keyed by variant, in the run's order."""
+    return {r.variant: r.result for r in RunResult.objects.filter(run=run).order_by("position", "id")}
+
+
+def run_summaries(run: Run) -> dict[str, dict[str, Any]]:
+    """The variants' headline summaries of a run from :func:`run_list` (prefetched: no query)."""
+    return {r.variant: r.summary for r in run.results.all()}
 
 
 def run_with_scenario(*, user: Any, pk: Any) -> Run:
@@ -86,5 +99,5 @@ def run_results_parts(*, run: Run, keys: tuple[str, ...] = TIMELINE_KEYS) -> dic
     timelines need a fraction of it, so this never loads or parses the rest.
     """
     fields = {f"part_{k}": KeyTransform(k, "result") for k in keys}
-    rows = RunResult.objects.filter(run=run).order_by("position").values("scheduler", **fields)
-    return {row["scheduler"]: {k: row[f"part_{k}"] for k in keys} for row in rows}
+    rows = RunResult.objects.filter(run=run).order_by("position", "id").values("variant", **fields)
+    return {row["variant"]: {k: row[f"part_{k}"] for k in keys} for row in rows}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from contextlib import suppress
 from typing import Any
 
 from rest_framework import serializers
@@ -11,14 +13,26 @@ from planner.core.fields import ScopedPrimaryKeyField
 from planner.scenarios.selectors import cluster_list, workload_list
 from planner.teams.serializers import team_field
 
+from .kinds import get_kind
 from .models import Run, RunResult
 
 
 class RunCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """A run request: where the scenario comes from, the kind, and the kind's own parameters.
+
+    Every field that is not one of the generic ones below goes to the run's kind as its
+    parameters (``kinds.RunKind.plan``), which checks them; the comparison's are declared
+    here as well, for the API's documentation.
+    """
+
+    GENERIC = ("team", "name", "kind", "cluster", "workload", "scenario")
+
     team = team_field(help_text="With an inline scenario: one of your teams (default: your first). "
                       "With a cluster: must be the cluster's team, or omitted.")
     name = serializers.JSONField(required=False, allow_null=True, default=None)
-    kind = serializers.JSONField(required=False, default=Run.Kind.COMPARE, help_text='"compare" (the only kind so far)')
+    kind = serializers.JSONField(
+        required=False, default="compare", help_text='The kind of run: "compare" (a scheduler comparison).'
+    )
     cluster = ScopedPrimaryKeyField(
         scope=lambda user: cluster_list(user=user), label_text="cluster", required=False, allow_null=True
     )
@@ -26,18 +40,25 @@ class RunCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
         scope=lambda user: workload_list(user=user), label_text="workload", required=False, allow_null=True
     )
     scenario = serializers.JSONField(
-        required=False, allow_null=True, default=None, help_text="A whole version-1 scenario document, instead of cluster + workload."
+        required=False, allow_null=True, default=None,
+        help_text="A whole version-1 scenario document, instead of cluster + workload.",
     )
     schedulers = serializers.JSONField(
         required=False,
-        allow_null=True,
-        default=None,
-        help_text='Scheduler specs, e.g. ["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]; '
+        help_text='Comparison: scheduler specs, e.g. ["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]; '
         "default fifo-consolidate and edf-bfd.",
     )
-    options = serializers.JSONField(required=False, allow_null=True, default=None, help_text="SimulationOptions overrides.")
-    baseline = serializers.JSONField(required=False, allow_null=True, default=None, help_text="Default: the first scheduler.")
-    seed = serializers.JSONField(required=False, default=0)
+    options = serializers.JSONField(required=False, help_text="Comparison: SimulationOptions overrides.")
+    baseline = serializers.JSONField(required=False, help_text="Comparison: default the first scheduler.")
+    seed = serializers.JSONField(required=False, help_text="Comparison: default 0.")
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        validated = super().to_internal_value(data)
+        params = {k: validated.pop(k) for k in list(validated) if k not in self.GENERIC}
+        if isinstance(data, Mapping):  # undeclared fields: the kind reports them if unknown
+            params.update({k: v for k, v in data.items() if k not in self.fields})
+        validated["params"] = params
+        return validated
 
 
 _SENTINEL = 987654321
@@ -56,14 +77,14 @@ def _url(context: dict[str, Any], name: str, pk: int) -> str:
 
 
 class RunResultSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    scheduler = serializers.CharField()
+    variant = serializers.CharField()
     position = serializers.IntegerField()
     summary = serializers.JSONField()
     url = serializers.SerializerMethodField()
 
     def get_url(self, result: RunResult) -> str | None:
         request = self.context.get("request")
-        return reverse("api:run-result", args=[result.run_id, result.scheduler], request=request)
+        return reverse("api:run-result", args=[result.run_id, result.variant], request=request)
 
 
 class RunOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -79,10 +100,7 @@ class RunOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     job_count = serializers.IntegerField()
     cluster = serializers.IntegerField(source="cluster_id", allow_null=True)
     workload = serializers.IntegerField(source="workload_id", allow_null=True)
-    schedulers = serializers.ListField(child=serializers.CharField())
-    baseline = serializers.CharField(allow_null=True)
-    seed = serializers.SerializerMethodField()
-    options = serializers.SerializerMethodField()
+    parameters = serializers.JSONField(source="options", help_text="The kind's parameters as validated.")
     results = RunResultSummarySerializer(many=True, source="results.all")
     created_by = serializers.CharField(source="created_by.username", default=None)
     created_at = serializers.DateTimeField()
@@ -90,14 +108,29 @@ class RunOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     finished_at = serializers.DateTimeField(allow_null=True)
     links = serializers.SerializerMethodField()
 
-    def get_seed(self, run: Run) -> int:
-        return int(run.options.get("seed") or 0)
-
-    def get_options(self, run: Run) -> Any:
-        return run.options.get("options")
-
     def get_links(self, run: Run) -> dict[str, str]:
-        return {name: _url(self.context, f"api:run-{name}", run.pk) for name in ("detail", "progress", "figures", "scenario", "cancel")}
+        return {
+            name: _url(self.context, f"api:run-{name}", run.pk)
+            for name in ("detail", "progress", "figures", "scenario", "cancel")
+        }
+
+    def to_representation(self, run: Run) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(run)
+        with suppress(KeyError):  # a kind no longer registered shows its generic fields only
+            data.update(get_kind(run.kind).api_fields(run))  # e.g. a comparison's schedulers and baseline
+        return data
+
+
+class RunPartSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    position = serializers.IntegerField()
+    label = serializers.CharField()
+    status = serializers.CharField()
+    progress = serializers.FloatField()
+    attempts = serializers.IntegerField()
+    error = serializers.CharField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
 
 
 class RunProgressSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -109,6 +142,7 @@ class RunProgressSerializer(serializers.Serializer):  # type: ignore[type-arg]
     finished = serializers.BooleanField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    parts = RunPartSerializer(many=True)
 
 
 class RunFiguresSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -1,124 +1,59 @@
-"""Writes of runs: start (validate, store, enqueue on commit), cancel, delete.
+"""Writes of runs: start (validate, store, enqueue on commit), cancel, delete, close, reap.
 
-Nothing is queued that the library would reject: the scenario, the scheduler specs and
-the options are all checked by :mod:`scheduling` before the row is created.
+Nothing is queued that the library would reject: the scenario and the kind's parameters
+are checked by :mod:`scheduling` (through the run's kind, ``kinds.py``) before any row is
+created. A run is made of parts, each its own Celery task; see ``docs/architecture.md``
+for the life of a part and the bounds on how long a lost one takes to come back.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from planner.core.errors import FieldError, InputError
+from planner.core.errors import InputError
 from planner.core.names import clean_name
 from planner.scenarios.models import Cluster, Workload
 from planner.scenarios.services import scenario_document_and_parsed
 from planner.teams.access import require_can_change, require_member
 from planner.teams.models import Team
-from scheduling import Scenario, ScenarioError, SimulationOptions, parse_scenario, parse_scheduler
+from scheduling import Scenario, ScenarioError, parse_scenario
 
-from .models import Run
+from .kinds import RunKind, RunPlan, get_kind, kind_for_request
+from .models import FINISHED, UNFINISHED, Run, RunPart, RunResult, Status
 
 logger = logging.getLogger(__name__)
 
-SEED_MAX = 2**63 - 1
-DEFAULT_RESOURCES = ("cpu", "mem")
+ERROR_MAX_CHARS = 10_000
 
 
-def run_options_validate(
-    scenario: Scenario | None, *, schedulers: Any, options: Any, baseline: Any, seed: Any
-) -> dict[str, Any]:
-    """The run's ``options`` JSON, every part checked by the library against the scenario.
-
-    Paths name the request's fields: ``schedulers[1]: unknown placement ...``,
-    ``options.rut: weights must sum to 1 ...``, ``baseline``, ``seed``. With ``scenario``
-    None (it was invalid) they are checked against the default resources, so that one
-    response can report every problem.
-    """
-    errors: list[FieldError] = []
-    if schedulers is None:
-        schedulers = list(settings.PLANNER_DEFAULT_SCHEDULERS)
-    resources = scenario.resources if scenario is not None else DEFAULT_RESOURCES
-    base = scenario.options if scenario is not None else SimulationOptions()
-    scenario_options = base
-    if options is not None:
-        if not isinstance(options, Mapping):
-            errors.append(FieldError("options", "must be an object (or null for the scenario's own options)"))
-        else:
-            try:
-                base = SimulationOptions.from_dict(options, resources=resources, base=scenario_options)
-            except ScenarioError as exc:
-                errors.extend(exc.errors)
-    specs: list[str] = []
-    limit = int(settings.PLANNER_MAX_SCHEDULERS_PER_RUN)
-    if not isinstance(schedulers, list) or not schedulers:
-        errors.append(FieldError("schedulers", "must be a non-empty list of scheduler specs such as edf-bfd"))
-    elif len(schedulers) > limit:
-        errors.append(FieldError("schedulers", f"lists {len(schedulers)} schedulers; the limit is {limit}"))
-    else:
-        for i, spec in enumerate(schedulers):
-            path = f"schedulers[{i}]"
-            try:
-                parsed = parse_scheduler(spec, resources=resources, base=base, path=path)
-            except ScenarioError as exc:
-                errors.extend(exc.errors)
-                continue
-            if parsed.spec in specs:
-                errors.append(FieldError(path, f"{parsed.spec!r} is listed twice"))
-                continue
-            specs.append(parsed.spec)
-    if baseline is None or baseline == "":
-        baseline = specs[0] if specs else None
-    elif not isinstance(baseline, str) or (specs and baseline.strip() not in specs):
-        errors.append(FieldError("baseline", "must be one of the run's schedulers"))
-    else:
-        baseline = baseline.strip()
-    if seed is None:
-        seed = 0
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        errors.append(FieldError("seed", "must be an integer between 0 and 2**63 - 1"))
-    if errors:
-        raise InputError(errors)
-    return {"schedulers": specs, "baseline": baseline, "seed": seed, "options": dict(options) if options else None}
+def _plan(kind: RunKind, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+    try:
+        return kind.plan(scenario, params)
+    except ScenarioError as exc:
+        raise InputError(exc.errors) from None
 
 
-def _run_name(name: Any, scenario: Scenario, schedulers: list[str]) -> str:
+def _run_name(name: Any, default: str) -> str:
     if name not in (None, ""):
         return clean_name(name, max_chars=200)
-    default = f"{scenario.name}: {' vs '.join(schedulers)}"
     return default if len(default) <= 200 else default[:199] + "…"
 
 
-def run_start(
-    *,
-    user: Any,
-    team: Team | None = None,
-    scenario: Any = None,
-    cluster: Cluster | None = None,
-    workload: Workload | None = None,
-    schedulers: Any = None,
-    options: Any = None,
-    baseline: Any = None,
-    seed: Any = 0,
-    name: Any = None,
-    kind: Any = Run.Kind.COMPARE,
-) -> Run:
-    """Queue a comparison of ``schedulers`` on a scenario.
-
-    The scenario is either a document (``scenario``: run exactly as the CLI would run the
-    same file) or a stored ``cluster`` and ``workload``. Everything is validated first; the
-    run is created QUEUED and its task is enqueued once the transaction commits.
-    """
-    if kind != Run.Kind.COMPARE:
-        raise InputError.single("kind", f"must be one of {', '.join(Run.Kind.values)}")
+def _scenario_from_request(
+    *, user: Any, team: Team | None, scenario: Any, cluster: Cluster | None, workload: Workload | None,
+    kind: RunKind, params: Mapping[str, Any],
+) -> tuple[int, Any, Scenario]:
+    """The run's team id, its scenario document and the parsed scenario."""
     from_objects = cluster is not None or workload is not None
     if from_objects and scenario is not None:
         raise InputError.single("scenario", "give either a scenario document or a cluster and a workload, not both")
@@ -128,110 +63,284 @@ def run_start(
             raise InputError.single(missing, "is required with a stored " + ("workload" if cluster is None else "cluster"))
         if team is not None and team.pk != cluster.team_id:
             raise InputError.single("cluster", "belongs to another team than the run")
-        team_id: int = cluster.team_id
-        require_member(user, team_id)
+        require_member(user, cluster.team_id)
         require_member(user, workload.team_id)
         doc, parsed = scenario_document_and_parsed(cluster, workload)
-    elif scenario is None:
+        return cluster.team_id, doc, parsed
+    if scenario is None:
         raise InputError.single("scenario", "give a scenario document, or a cluster and a workload")
-    else:
-        if team is None:
-            raise InputError.single("team", "is required (you belong to no team)")
-        team_id = team.pk
-        require_member(user, team_id)
-        try:
-            doc, parsed = scenario, parse_scenario(scenario)  # paths into the document
-        except ScenarioError as exc:
-            errors = list(exc.errors)
-            try:  # report the request's other problems in the same response
-                run_options_validate(None, schedulers=schedulers, options=options, baseline=baseline, seed=seed)
-            except InputError as more:
-                # RUT weights name resources, which only the (invalid) scenario defines
-                errors.extend(e for e in more.errors if "rut" not in e.path)
-            raise InputError(errors) from None
-    run_options = run_options_validate(parsed, schedulers=schedulers, options=options, baseline=baseline, seed=seed)
-    run_name = _run_name(name, parsed, run_options["schedulers"])
+    if team is None:
+        raise InputError.single("team", "is required (you belong to no team)")
+    require_member(user, team.pk)
+    try:
+        return team.pk, scenario, parse_scenario(scenario)  # paths into the document
+    except ScenarioError as exc:
+        errors = list(exc.errors)
+        try:  # report the request's other problems in the same response
+            _plan(kind, None, params)
+        except InputError as more:
+            # Resource-specific checks (RUT weights) need the (invalid) scenario's resources.
+            errors.extend(e for e in more.errors if "rut" not in e.path)
+        raise InputError(errors) from None
+
+
+def run_start(
+    *,
+    user: Any,
+    team: Team | None = None,
+    scenario: Any = None,
+    cluster: Cluster | None = None,
+    workload: Workload | None = None,
+    name: Any = None,
+    kind: Any = "compare",
+    params: Mapping[str, Any] | None = None,
+    **more_params: Any,
+) -> Run:
+    """Queue a run of ``kind`` on a scenario.
+
+    The scenario is either a document (``scenario``: run exactly as the CLI would run the
+    same file) or a stored ``cluster`` and ``workload``. ``params`` (or the keyword
+    arguments beyond these: ``schedulers=...`` for a comparison) are the kind's. Everything
+    is validated first; then, in one transaction, the run and its parts are created QUEUED
+    and each part's task is enqueued once the transaction commits.
+    """
+    run_kind = kind_for_request(kind)
+    params = {**(params or {}), **more_params}
+    team_id, doc, parsed = _scenario_from_request(
+        user=user, team=team, scenario=scenario, cluster=cluster, workload=workload, kind=run_kind, params=params
+    )
+    plan = _plan(run_kind, parsed, params)
+    context = run_kind.prepare(parsed, plan.options)
     with transaction.atomic():
         run = Run.objects.create(
             team_id=team_id,
             created_by=user,
-            kind=kind,
-            name=run_name,
+            kind=run_kind.key,
+            name=_run_name(name, plan.default_name),
             scenario=doc,
             scenario_name=parsed.name[:100],
             job_count=len(parsed.jobs),
             cluster=cluster,
             workload=workload,
-            options=run_options,
-            status=Run.Status.QUEUED,
-            task_id=str(uuid.uuid4()),
+            options=plan.options,
+            context=context,
+            status=Status.QUEUED,
         )
-        transaction.on_commit(partial(_enqueue, run.pk, run.task_id))
+        parts = RunPart.objects.bulk_create(
+            RunPart(run=run, position=i, label=spec.label[:255], payload=spec.payload, task_id=str(uuid.uuid4()))
+            for i, spec in enumerate(plan.parts)
+        )
+        transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in parts], first=True))
     return run
 
 
-def _enqueue(run_id: int, task_id: str) -> None:
-    """Send the run to a worker; if the broker is unreachable, say so on the run's row."""
-    from .tasks import run_execute
+def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
+    """Send each part's task message; returns how many went out.
 
-    try:
-        run_execute.apply_async(args=[run_id], task_id=task_id)
-    except Exception as exc:  # kombu raises several types for an unreachable broker
-        logger.exception("could not queue run %s", run_id)
-        Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
-            status=Run.Status.FAILED,
-            error=f"could not queue the run (is the task broker running?): {type(exc).__name__}: {exc}",
-            finished_at=timezone.now(),
+    A part whose message cannot be sent on the run's start fails with the reason (the
+    broker is down: better said at once than a run queued forever); a re-send by the
+    reaper that fails leaves the part queued for the next round.
+    """
+    from .tasks import run_part_execute
+
+    sent = 0
+    for part_id, task_id in parts:
+        try:
+            run_part_execute.apply_async(args=[part_id], task_id=task_id)
+        except Exception as exc:  # kombu raises several types for an unreachable broker
+            logger.exception("could not queue part %s", part_id)
+            if first:
+                reason = f"could not queue the run (is the task broker running?): {type(exc).__name__}: {exc}"
+                part_fail(part_id, None, reason)
+            continue
+        RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
+            sent_at=timezone.now(), sends=F("sends") + 1
         )
+        sent += 1
+    return sent
 
 
-@transaction.atomic
+# --------------------------------------------------------------------------- parts ending
+
+
+def part_fail(part_id: int, attempt: int | None, reason: str) -> bool:
+    """Fail an unfinished part (of attempt ``attempt``, if given) with ``reason``; close its run if done."""
+    now = timezone.now()
+    qs = RunPart.objects.filter(pk=part_id, status__in=UNFINISHED)
+    if attempt is not None:
+        qs = qs.filter(attempts=attempt)
+    run_id = RunPart.objects.filter(pk=part_id).values_list("run_id", flat=True).first()
+    changed = qs.update(status=Status.FAILED, error=reason[:ERROR_MAX_CHARS], finished_at=now, lease_until=None)
+    if changed and run_id is not None:
+        run_close_if_done(run_id)
+    return bool(changed)
+
+
+def run_close_if_done(run_id: int) -> str | None:
+    """End the run if its last part has ended; returns the run's final status, or ``None``.
+
+    Every part calls this after recording its own end, so the last one to finish closes the
+    run. The run's row is locked while the parts are counted: of two parts ending together,
+    the one that counts second sees both ended (each committed its own end before counting).
+    """
+    with transaction.atomic():
+        run = (
+            Run.objects.select_for_update()
+            .filter(pk=run_id, status__in=UNFINISHED)
+            .only("id", "status", "cancel_requested")
+            .first()
+        )
+        if run is None:
+            return None
+        counts = dict(
+            RunPart.objects.filter(run_id=run_id).values_list("status").annotate(n=Count("id")).order_by()
+        )
+        if counts.get(Status.QUEUED) or counts.get(Status.RUNNING):
+            return None
+        error = ""
+        if run.cancel_requested:
+            status = Status.CANCELLED
+        elif counts.get(Status.FAILED) or not counts:
+            status = Status.FAILED
+            failed = RunPart.objects.filter(run_id=run_id, status=Status.FAILED).order_by("position")
+            error = "\n".join(f"{p.label}: {p.error}" for p in failed.only("label", "error")) or "the run had no parts"
+        else:
+            status = Status.SUCCEEDED
+        Run.objects.filter(pk=run_id, status__in=UNFINISHED).update(
+            status=status,
+            error=error[:ERROR_MAX_CHARS],
+            finished_at=timezone.now(),
+            **({"progress": 1.0} if status == Status.SUCCEEDED else {}),
+        )
+    if RunResult.objects.filter(run_id=run_id).exists():
+        run_figures_store(run_id)
+    return str(status)
+
+
+def run_figures_store(run_id: int) -> dict[str, Any] | None:
+    """Build the run's figures from its results (the kind's figures) and cache them on the row.
+
+    A figure that cannot be drawn must not fail a run whose results are fine: the error is
+    logged and the page shows the results without charts. Loads every full result document.
+    """
+    from .selectors import run_results
+
+    run = Run.objects.only("id", "kind").filter(pk=run_id).first()
+    if run is None:
+        return None
+    try:
+        figures = get_kind(run.kind).figures(run_results(run=run))
+    except Exception:
+        logger.exception("run %s: building the figures failed", run_id)
+        return None
+    if figures is not None:
+        Run.objects.filter(pk=run_id).update(figures=figures)
+    return figures
+
+
+def run_figures(*, run: Run) -> dict[str, Any] | None:
+    """The run's figures: the cache built when it ended, or built now (and cached) if missing."""
+    if run.figures is not None or run.status not in FINISHED:
+        return run.figures
+    return run_figures_store(run.pk)
+
+
+# --------------------------------------------------------------------------- cancel, delete
+
+
 def run_cancel(*, run: Run, user: Any) -> Run:
-    """Cancel a run: a queued one at once; a running one when its worker next reports progress.
+    """Cancel a run and every part that has not ended, at once.
 
-    Cancelling a finished run changes nothing.
+    Queued parts never start; a worker still running a part notices at its next progress
+    report or heartbeat (its conditional writes change nothing any more) and drops its
+    work. Parts that had finished keep their results. Cancelling a finished run changes
+    nothing.
     """
     require_can_change(user, run.team_id, run.created_by_id, what="this run")
     now = timezone.now()
-    if not Run.objects.filter(pk=run.pk, status=Run.Status.QUEUED).update(
-        status=Run.Status.CANCELLED, cancel_requested=True, finished_at=now
-    ):
-        Run.objects.filter(pk=run.pk, status=Run.Status.RUNNING).update(cancel_requested=True)
+    with transaction.atomic():
+        if Run.objects.filter(pk=run.pk, status__in=UNFINISHED).update(cancel_requested=True):
+            RunPart.objects.filter(run_id=run.pk, status__in=UNFINISHED).update(
+                status=Status.CANCELLED, finished_at=now, lease_until=None
+            )
+    run_close_if_done(run.pk)
     run.refresh_from_db(fields=["status", "cancel_requested", "finished_at", "progress", "error"])
     return run
 
 
 def run_delete(*, run: Run, user: Any) -> None:
-    """Delete a run and its results; a worker still running it stops at its next progress report."""
+    """Delete a run, its parts and results; a worker still running a part drops it at its next report."""
     require_can_change(user, run.team_id, run.created_by_id, what="this run")
     run.delete()
 
 
-def run_figures(*, run: Run) -> dict[str, Any] | None:
-    """The run's figures: the cache built by the task, or built now (and cached) if missing."""
-    if run.figures is not None or run.status != Run.Status.SUCCEEDED:
-        return run.figures
-    from .execution import figures_build
-    from .selectors import run_results
-
-    figures = figures_build(run_results(run=run))
-    if figures is not None:
-        Run.objects.filter(pk=run.pk).update(figures=figures)
-        run.figures = figures
-    return figures
+# --------------------------------------------------------------------------- the reaper
 
 
-def runs_fail_stale(*, now: Any = None) -> int:
-    """Fail runs still RUNNING past the hard time limit: their worker died without a word.
+def _resend_due(part: RunPart, now: Any) -> bool:
+    """Whether a queued part's last message is old enough to be presumed lost.
 
-    A worker that is killed (out of memory, SIGKILL, machine lost) cannot record anything;
-    a redelivered message finds the run RUNNING and, rightly, does not start it twice.
+    The wait doubles with each send (``PLANNER_PART_RESEND_S``, twice that, ... up to an
+    hour), so a long queue is not flooded with duplicates; a duplicate delivery does
+    nothing (the claim is a conditional update).
+    """
+    if part.sent_at is None:
+        return True
+    wait = min(3600.0, float(settings.PLANNER_PART_RESEND_S) * 2 ** max(0, part.sends - 1))
+    return bool(part.sent_at <= now - timedelta(seconds=wait))
+
+
+def runs_reap(*, now: Any = None) -> dict[str, int]:
+    """Recover parts whose worker died and messages that were lost; close runs left open.
+
+    * A RUNNING part whose lease lapsed (its worker stopped renewing it: killed, lost, or
+      past the hard time limit) is queued again and re-sent, up to
+      ``PLANNER_PART_MAX_ATTEMPTS`` claims in all; then it fails with the reason.
+    * A QUEUED part whose message is presumed lost (a broker restarted without
+      persistence) is re-sent (:func:`_resend_due`).
+    * A run whose parts have all ended but which is still open is closed.
+
+    Runs from celery beat every ``PLANNER_REAP_INTERVAL_S``; returns what it did.
     """
     now = now or timezone.now()
-    cutoff = now - timedelta(seconds=int(settings.CELERY_TASK_TIME_LIMIT) + 300)
-    return Run.objects.filter(status=Run.Status.RUNNING, started_at__lt=cutoff).update(
-        status=Run.Status.FAILED,
-        error="the worker stopped without reporting an outcome (lost, killed, or past the hard time limit)",
-        finished_at=now,
+    max_attempts = int(settings.PLANNER_PART_MAX_ATTEMPTS)
+    requeued: list[tuple[int, str]] = []
+    failed = 0
+    hard_limit = timedelta(seconds=int(settings.CELERY_TASK_TIME_LIMIT))
+    lapsed = RunPart.objects.filter(status=Status.RUNNING, lease_until__lt=now).only(
+        "id", "run_id", "attempts", "worker", "label", "started_at"
     )
-
+    for part in lapsed:
+        if part.started_at is not None and part.started_at < now - hard_limit:
+            # Killed at the hard time limit: another attempt would only be killed again.
+            reason = f"stopped at the hard time limit ({int(settings.CELERY_TASK_TIME_LIMIT)} s)"
+            failed += part_fail(part.pk, part.attempts, reason)
+            continue
+        if part.attempts >= max_attempts:
+            reason = (
+                f"its worker stopped responding {part.attempts} times (last: {part.worker or 'unknown'}); "
+                "given up after the last attempt"
+            )
+            failed += part_fail(part.pk, part.attempts, reason)
+            continue
+        task_id = str(uuid.uuid4())
+        if RunPart.objects.filter(pk=part.pk, status=Status.RUNNING, attempts=part.attempts).update(
+            status=Status.QUEUED, lease_until=None, progress=0.0, task_id=task_id, sent_at=None,
+            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}); queued again",
+        ):
+            logger.warning("part %s of run %s: worker %s lost; queued again", part.pk, part.run_id, part.worker)
+            requeued.append((part.pk, task_id))
+    lost = [
+        (p.pk, p.task_id)
+        for p in RunPart.objects.filter(status=Status.QUEUED)
+        .exclude(pk__in=[pk for pk, _ in requeued])
+        .filter(Q(sent_at__isnull=True) | Q(sent_at__lte=now - timedelta(seconds=float(settings.PLANNER_PART_RESEND_S))))
+        .only("id", "task_id", "sent_at", "sends")
+        if _resend_due(p, now)
+    ]
+    resent = parts_send(requeued) + parts_send(lost)
+    closed = 0
+    open_runs = Run.objects.filter(status__in=UNFINISHED).exclude(parts__status__in=UNFINISHED)
+    for run_id in open_runs.values_list("id", flat=True):
+        closed += run_close_if_done(run_id) is not None
+    return {"requeued": len(requeued), "failed": failed, "sent": resent, "closed": closed}

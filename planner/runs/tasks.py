@@ -6,11 +6,10 @@ import logging
 from typing import Any
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import OperationalError
-from django.utils import timezone
 
 from . import execution, services
-from .models import Run
 
 logger = logging.getLogger(__name__)
 
@@ -24,35 +23,39 @@ def retry_countdown(retries: int) -> int:
 
 @shared_task(
     bind=True,
-    name="planner.runs.tasks.run_execute",
+    name="planner.runs.tasks.run_part_execute",
     acks_late=True,
     reject_on_worker_lost=True,
     max_retries=MAX_RETRIES,
 )
-def run_execute(self: Any, run_id: int) -> str:
-    """Execute the run ``run_id`` if it is still QUEUED; a second delivery does nothing.
+def run_part_execute(self: Any, part_id: int) -> str:
+    """Execute the run part ``part_id`` if it is still QUEUED; a second delivery does nothing.
 
     Retries only on :class:`django.db.OperationalError` (a database restart or failover),
     with exponential backoff; ``execution`` has released the claim so the retry can run it.
+    After the last retry the part stays queued and the reaper sends it again later.
     """
     try:
-        return execution.run_execute_now(int(run_id))
+        return execution.part_execute_now(int(part_id))
     except OperationalError as exc:
         if self.request.retries >= MAX_RETRIES:
-            logger.error("run %s: database still unavailable after %s retries", run_id, MAX_RETRIES)
-            try:
-                Run.objects.filter(pk=run_id, status=Run.Status.QUEUED).update(
-                    status=Run.Status.FAILED,
-                    error=f"database unavailable: {exc}",
-                    finished_at=timezone.now(),
-                )
-            except OperationalError:
-                logger.exception("run %s: could not record the failure", run_id)
+            logger.error("part %s: database still unavailable after %s retries", part_id, MAX_RETRIES)
             raise
         raise self.retry(exc=exc, countdown=retry_countdown(self.request.retries)) from exc
 
 
-@shared_task(name="planner.runs.tasks.runs_fail_stale")
-def runs_fail_stale() -> int:
-    """Fail runs whose worker died (schedule it with celery beat; see CELERY_BEAT_SCHEDULE)."""
-    return services.runs_fail_stale()
+@shared_task(name="planner.runs.tasks.runs_reap")
+def runs_reap() -> dict[str, int]:
+    """Recover lost parts and messages (schedule it with celery beat; see CELERY_BEAT_SCHEDULE)."""
+    outcome = services.runs_reap()
+    outcome["work_dirs_removed"] = execution.stale_work_dirs_remove()
+    return outcome
+
+
+@worker_ready.connect
+def _on_worker_ready(**_: Any) -> None:
+    """A worker that starts removes the solver folders its killed predecessors left."""
+    try:
+        execution.stale_work_dirs_remove()
+    except OSError:
+        logger.warning("could not clean the solver work folder", exc_info=True)

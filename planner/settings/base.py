@@ -7,6 +7,7 @@ Celery broker, secrets and the HTTPS hardening.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from scheduling import LIMITS
@@ -109,9 +110,22 @@ PLANNER_MAX_BODY_BYTES = int(LIMITS["document_bytes"]) + 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = PLANNER_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
-# How often a running simulation writes its progress to the run's row (and looks for a
-# cancellation request). Simulations call back about 100 times; this caps the writes.
+# How often a running part writes its progress (and notices a cancellation). Simulations
+# call back about 100 times; this caps the writes.
 PLANNER_RUN_PROGRESS_INTERVAL_S = 0.5
+# Run parts (docs/architecture.md, "Bounds"): a worker holds a lease on the part it runs and
+# renews it every HEARTBEAT_S; a lease not renewed for LEASE_S means the worker is gone, and
+# the reaper (every REAP_INTERVAL_S) queues the part again, at most MAX_ATTEMPTS claims in
+# all. So a dead worker's part is back in the queue within LEASE_S + REAP_INTERVAL_S (90 s).
+# A queued part whose message is presumed lost is re-sent after RESEND_S (then 2x, 4x, ...).
+PLANNER_PART_LEASE_S = env_int("PLANNER_PART_LEASE_S", 60)
+PLANNER_PART_HEARTBEAT_S = env_int("PLANNER_PART_HEARTBEAT_S", 15)
+PLANNER_PART_MAX_ATTEMPTS = env_int("PLANNER_PART_MAX_ATTEMPTS", 3)
+PLANNER_PART_RESEND_S = env_int("PLANNER_PART_RESEND_S", 120)
+PLANNER_REAP_INTERVAL_S = env_int("PLANNER_REAP_INTERVAL_S", 30)
+# Private folders of the parts' solver files (removed when a part ends, or by the reaper
+# and a starting worker when their process died).
+PLANNER_WORK_DIR = os.environ.get("PLANNER_WORK_DIR", str(Path(tempfile.gettempdir()) / "planner-work"))
 # The schedulers a run compares when the request names none: paper 003's FIFO baseline
 # against its cost-aware EDF + best-fit-decreasing scheduler.
 PLANNER_DEFAULT_SCHEDULERS = ["fifo-consolidate", "edf-bfd"]
@@ -172,7 +186,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = "planner"
 CELERY_BEAT_SCHEDULE = {
-    "runs-fail-stale": {"task": "planner.runs.tasks.runs_fail_stale", "schedule": 600.0},
+    "runs-reap": {"task": "planner.runs.tasks.runs_reap", "schedule": float(PLANNER_REAP_INTERVAL_S)},
 }
 
 LOGGING = {

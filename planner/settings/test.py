@@ -31,6 +31,9 @@ else:
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 
 CELERY_BROKER_URL = "memory://"
+# An in-memory SQLite database is private to its connection: a heartbeat thread would see
+# none of it. Tests renew leases through progress reports (and test the thread on PostgreSQL).
+PLANNER_PART_HEARTBEAT_S = 0
 CELERY_TASK_ALWAYS_EAGER = False
 
 LOGGING = {

@@ -1,13 +1,27 @@
-/* Run page: poll the progress while queued/running; then the baseline selector and the charts. */
+/* Run page, for every kind of run: poll the run's and its parts' progress while it is
+   queued or running, then reload to show the results the server renders. */
 (function () {
   "use strict";
   const P = window.Planner;
   const run = P.jsonScript("run-data");
-  if (!run) return;
+  if (!run || run.finished) return;
 
-  // ------------------------------------------------------------------ progress
   const POLL_MS = 1000;
   let failures = 0;
+
+  function showPart(part) {
+    const row = document.querySelector(`#parts-table tr[data-part="${part.id}"]`);
+    if (!row) return;
+    const badge = row.querySelector(".js-part-status .badge");
+    if (badge) {
+      badge.className = "badge badge-" + part.status;
+      badge.textContent = part.status;
+    }
+    const bar = row.querySelector(".js-part-bar");
+    if (bar) bar.style.width = Math.round((part.progress || 0) * 100) + "%";
+    const attempts = row.querySelector(".js-part-attempts");
+    if (attempts) attempts.textContent = String(part.attempts);
+  }
 
   function showProgress(state) {
     const bar = document.querySelector("#progress .progress-bar");
@@ -19,15 +33,14 @@
     if (holder) holder.setAttribute("aria-valuenow", String(pct));
     if (text) text.textContent = pct + "%";
     if (title) {
-      title.textContent = state.cancel_requested && !state.finished ? "Cancelling…"
-        : state.status === "queued" ? "Waiting for a worker…"
-        : state.finished ? "Done" : "Simulating…";
+      title.textContent = state.finished ? "Done" : state.status === "queued" ? "Waiting for a worker…" : "Running…";
     }
     const badge = document.querySelector("#status-badge .badge");
     if (badge) {
       badge.className = "badge badge-" + state.status;
       badge.textContent = state.status;
     }
+    for (const part of state.parts || []) showPart(part);
     if (state.finished && holder) holder.classList.add("done");
   }
 
@@ -42,7 +55,7 @@
       failures = 0;
       showProgress(response.data);
       if (response.data.finished) {
-        // Finished: the server renders the summary and the chart slots.
+        // Finished: the server renders the results section.
         window.setTimeout(() => window.location.reload(), 300);
         return;
       }
@@ -56,115 +69,5 @@
     window.setTimeout(poll, POLL_MS * Math.min(10, 1 + failures));
   }
 
-  if (!run.finished) {
-    window.setTimeout(poll, POLL_MS);
-    return;
-  }
-  if (run.status !== "succeeded") return;
-
-  // ------------------------------------------------------------------ baseline selector
-  function signedPct(value) {
-    return (value > 0 ? "+" : "") + value.toFixed(1) + "%";
-  }
-
-  function applyBaseline(baseline) {
-    const row = document.querySelector('#summary-table tr[data-key="saving_pct"]');
-    if (!row) return;
-    const base = run.costs[baseline];
-    const label = row.querySelector(".js-saving-label");
-    if (label) label.textContent = `Saving vs ${baseline} (%)`;
-    let best = null;
-    const savings = {};
-    for (const s of run.schedulers) {
-      const cost = run.costs[s];
-      savings[s] = (typeof cost === "number" && base) ? (base - cost) / base * 100 : null;
-      if (s !== baseline && savings[s] !== null && savings[s] > 0 && (best === null || savings[s] > best)) best = savings[s];
-    }
-    for (const cell of row.querySelectorAll("td[data-scheduler]")) {
-      const s = cell.dataset.scheduler;
-      cell.textContent = s === baseline ? "baseline" : savings[s] === null ? "—" : signedPct(savings[s]);
-      cell.classList.toggle("best", best !== null && savings[s] === best && s !== baseline);
-    }
-  }
-
-  const select = document.getElementById("baseline-select");
-  if (select) select.addEventListener("change", () => applyBaseline(select.value));
-
-  // ------------------------------------------------------------------ charts
-  const C = window.PlannerCharts;
-  const escapedNames = run.schedulers.map((s) => run.escaped[s]);
-  const colours = run.schedulers.map((s) => run.colours[s]);
-  const status = document.getElementById("charts-status");
-  let figures = null;
-  let view = "overlay";
-
-  function blockFigures(block) {
-    if (block.dataset.prefix) {
-      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix));
-    }
-    return figures[block.dataset.figure] ? [block.dataset.figure] : [];
-  }
-
-  function render(block) {
-    C.clear(block);
-    const keys = blockFigures(block);
-    if (!keys.length) {
-      block.hidden = true;
-      return Promise.resolve();
-    }
-    block.hidden = false;
-    if (block.dataset.prefix) {
-      const picker = block.querySelector(".chart-picker");
-      const pick = block.querySelector(".js-pick");
-      if (view === "multiples" && block.dataset.prefix === "fairness:") {
-        picker.hidden = true;
-        return C.drawGrid(block, keys.map((k) => figures[k]));
-      }
-      if (!pick.options.length) {
-        for (const k of keys) pick.append(new Option(k.slice(block.dataset.prefix.length), k));
-        pick.addEventListener("change", () => render(block));
-      }
-      picker.hidden = keys.length < 2;
-      return C.draw(block, figures[pick.value || keys[0]]);
-    }
-    const figure = figures[keys[0]];
-    if (block.dataset.kind === "active") {
-      return view === "overlay" && escapedNames.length > 1
-        ? C.draw(block, C.activeTotals(figure, escapedNames, colours))
-        : C.draw(block, figure);
-    }
-    if (view === "multiples" && block.dataset.split && escapedNames.length > 1) {
-      return C.drawGrid(block, C.split(figure, escapedNames));
-    }
-    return C.draw(block, figure);
-  }
-
-  function renderAll() {
-    const blocks = Array.from(document.querySelectorAll("#charts .chart-block"));
-    return Promise.all(blocks.map(render));
-  }
-
-  for (const button of document.querySelectorAll("#charts .seg")) {
-    button.addEventListener("click", function () {
-      view = button.dataset.view;
-      for (const other of document.querySelectorAll("#charts .seg")) {
-        other.classList.toggle("active", other === button);
-        other.setAttribute("aria-pressed", String(other === button));
-      }
-      if (figures) renderAll();
-    });
-  }
-
-  P.api(run.figures_url).then(function (response) {
-    if (!response.ok || !response.data || !response.data.figures) {
-      status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
-      return;
-    }
-    figures = response.data.figures;
-    status.hidden = true;
-    return renderAll();
-  }).catch(function (error) {
-    status.hidden = false;
-    status.textContent = "Could not draw the charts: " + error;
-  });
+  window.setTimeout(poll, POLL_MS);
 })();

@@ -105,50 +105,58 @@ def screenshot(page: Any):
 
 @pytest.fixture
 def runs_in_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[threading.Thread]]:
-    """Execute each queued run in a thread of this process instead of sending it to Celery.
+    """Execute each queued part in a thread of this process instead of sending it to Celery.
 
     Why not a real worker: pytest-django's live server uses the test database, an
-    in-memory SQLite database that another process cannot open. So ``_enqueue`` (called
+    in-memory SQLite database that another process cannot open. So ``parts_send`` (called
     by ``run_start`` once the transaction commits, exactly as in production) starts a
-    thread that runs the task's own code, ``run_execute_now``: claim, simulate with
-    progress reports, store results and figures. The path through a real worker and
-    broker is covered by the end-to-end tests. The runner waits a moment before it claims
-    the run, and the simulation is slowed a little at each progress report, so that the
-    page's polling sees the run queued, then running, then done.
+    thread that runs the task's own code for each part, ``part_execute_now``: claim, simulate
+    with progress reports, store results, and the last part closes the run and builds its
+    figures. The path through a real worker and broker is covered by the end-to-end tests.
+    The runner waits a moment before it claims a part, and the simulation is slowed a
+    little at each progress report, so that the page's polling sees the run queued, then
+    running, then done.
     """
     from django.db import connection
 
     from planner.runs import execution, services
+    from planner.runs.kinds import compare as compare_kind
 
     threads: list[threading.Thread] = []
 
-    real_compare = execution.compare
+    real_simulate = compare_kind.simulate
 
-    def slow_compare(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
+    def slow_simulate(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
         def slowed(fraction: float) -> None:
             time.sleep(0.01)
             if progress is not None:
                 progress(fraction)
 
-        return real_compare(*args, progress=slowed, **kwargs)
+        return real_simulate(*args, progress=slowed, **kwargs)
 
-    def work(run_id: int) -> None:
+    def work(part_ids: list[int]) -> None:
+        # One after the other: the shared in-memory database answers "table is locked" to
+        # concurrent writers instead of waiting (the parallel path is tests/e2e's).
         try:
             time.sleep(1.5)
-            execution.run_execute_now(run_id)
+            for part_id in part_ids:
+                execution.part_execute_now(part_id)
         finally:
             connection.close()
 
-    def enqueue(run_id: int, task_id: str) -> None:
-        thread = threading.Thread(target=work, args=(run_id,), name=f"run-{run_id}", daemon=True)
+    def send(parts: Any, *, first: bool = False) -> int:
+        part_ids = [part_id for part_id, _ in parts]
+        thread = threading.Thread(target=work, args=(part_ids,), name=f"parts-{part_ids[0]}", daemon=True)
         threads.append(thread)
         thread.start()
+        return len(part_ids)
 
-    monkeypatch.setattr(services, "_enqueue", enqueue)
-    monkeypatch.setattr(execution, "compare", slow_compare)
+    monkeypatch.setattr(services, "parts_send", send)
+    monkeypatch.setattr(compare_kind, "simulate", slow_simulate)
     yield threads
     for thread in threads:
         thread.join(timeout=120)
+
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -340,12 +348,21 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     # Charts: drawn from the run's cached figures, without console errors.
     page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000)
     assert page.locator("#summary-table thead th").count() == 4  # metric + 3 schedulers
-    # The baseline selector recomputes the savings row in the browser.
+    # The baseline selector asks the server for the table against the chosen baseline, keeps
+    # it in the URL and points the downloads at it.
     page.select_option("#baseline-select", "edf-bfd")
+    page.wait_for_function("document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"edf-bfd\"]')"
+                           ".textContent.trim() === 'baseline'")
     saving = page.locator("#summary-table tr[data-key=saving_pct]")
     assert "Saving vs edf-bfd" in saving.inner_text()
-    assert saving.locator("td[data-scheduler='edf-bfd']").inner_text() == "baseline"
+    assert "baseline=edf-bfd" in page.url
+    assert "baseline=edf-bfd" in (page.locator("#report-links a[data-format=csv]").get_attribute("href") or "")
+    page.reload()
+    assert page.locator("#baseline-select").input_value() == "edf-bfd"
+    page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000)
     page.select_option("#baseline-select", "fifo-spread")
+    page.wait_for_function("document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"fifo-spread\"]')"
+                           ".textContent.trim() === 'baseline'")
     page.click("button[data-view=multiples]")
     page.wait_for_selector("#charts .chart-grid .js-plotly-plot")
     page.click("button[data-view=overlay]")

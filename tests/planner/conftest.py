@@ -133,3 +133,20 @@ def count_queries() -> Callable[[Callable[[], Any]], int]:
         return len(ctx.captured_queries)
 
     return count
+
+
+@pytest.fixture
+def execute_run() -> Callable[[int], str]:
+    """``execute_run(run_id)``: run every queued part of the run in-process, as workers would
+    (in position order); returns the run's status afterwards."""
+    from planner.runs.execution import part_execute_now
+    from planner.runs.models import Run, RunPart
+
+    def execute(run_id: int) -> str:
+        for part_id in RunPart.objects.filter(run_id=run_id, status="queued").order_by("position").values_list(
+            "id", flat=True
+        ):
+            part_execute_now(part_id)
+        return str(Run.objects.get(pk=run_id).status)
+
+    return execute

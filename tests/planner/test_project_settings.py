@@ -58,7 +58,8 @@ def test_celery_uses_json_only_late_acks_and_time_limits() -> None:
 def test_the_run_task_is_registered_under_its_documented_name() -> None:
     import planner.runs.tasks  # noqa: F401
 
-    assert "planner.runs.tasks.run_execute" in app.tasks
+    assert {"planner.runs.tasks.run_part_execute", "planner.runs.tasks.runs_reap"} <= set(app.tasks)
+    assert settings.CELERY_BEAT_SCHEDULE["runs-reap"]["task"] == "planner.runs.tasks.runs_reap"
 
 
 def test_request_size_limit_matches_the_library_document_limit() -> None:

@@ -10,16 +10,15 @@ import pytest
 
 from planner.runs import services
 from planner.runs.models import Run
-from planner.runs.tasks import run_execute
 from planner.teams.models import Team
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def finished_run(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> Run:
+def finished_run(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> Run:
     run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-spread", "edf-bfd"])
-    run_execute(run.pk)
+    execute_run(run.pk)
     return Run.objects.get(pk=run.pk)
 
 
@@ -41,7 +40,7 @@ def test_report_downloads(api, trio, finished_run, who, status, fmt, content_typ
 def test_report_numbers_match_the_results(api, member, finished_run):
     text = api(member).get(f"/api/runs/{finished_run.pk}/report/csv/?baseline=edf-bfd").content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text)))
-    costs = {r.scheduler: r.summary["total_cost"] for r in finished_run.results.all()}
+    costs = {r.variant: r.summary["total_cost"] for r in finished_run.results.all()}
     header = next(r for r in rows if r and r[0] == "Scheduler")
     col = header.index(next(h for h in header if h.lower().startswith("total cost")))
     section = rows[rows.index(header) + 1:]
@@ -50,9 +49,9 @@ def test_report_numbers_match_the_results(api, member, finished_run):
     assert found == pytest.approx(costs)
 
 
-def test_report_of_an_unfinished_run_or_unknown_format_is_404(api, owner, team, scenario_doc):
+def test_report_of_an_unfinished_run_or_unknown_format_is_404(api, owner, team, scenario_doc, execute_run: Any):
     run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd"])
     assert api(owner).get(f"/api/runs/{run.pk}/report/csv/").status_code == 404
-    run_execute(run.pk)
+    execute_run(run.pk)
     assert api(owner).get(f"/api/runs/{run.pk}/report/docx/").status_code == 404
     assert api(None).get(f"/api/runs/{run.pk}/report/csv/").status_code in (401, 403)

@@ -11,7 +11,6 @@ import pytest
 
 from planner.runs import services
 from planner.runs.models import Run, RunResult
-from planner.runs.tasks import run_execute
 from planner.scenarios.models import Cluster, Workload
 from planner.teams.models import Team
 from scheduling import cli, compare, load_scenario_json
@@ -28,14 +27,14 @@ def errors_of(response: Any) -> dict[str, str]:
 
 
 @pytest.fixture
-def finished_run(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> Run:
+def finished_run(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> Run:
     run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-consolidate", "edf-bfd"])
-    run_execute(run.pk)
+    execute_run(run.pk)
     return Run.objects.get(pk=run.pk)
 
 
 def test_an_inline_scenario_runs_exactly_as_the_cli_would(
-    api: Any, member: Any, team: Team, scenario_doc: dict[str, Any], tmp_path: Path
+    api: Any, member: Any, team: Team, scenario_doc: dict[str, Any], tmp_path: Path, execute_run: Any
 ) -> None:
     schedulers = ["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5", "morpheus"]
     text = json.dumps({"scenario": scenario_doc, "schedulers": schedulers, "seed": 11})
@@ -43,7 +42,7 @@ def test_an_inline_scenario_runs_exactly_as_the_cli_would(
     assert response.status_code == 201, response.json()
     run_id = response.json()["id"]
     assert response.json()["status"] == "queued"
-    run_execute(run_id)
+    execute_run(run_id)
 
     # The same document through the command line: python -m scheduling simulate ...
     (tmp_path / "scenario.json").write_text(json.dumps(scenario_doc))
@@ -54,12 +53,12 @@ def test_an_inline_scenario_runs_exactly_as_the_cli_would(
     cli_results = json.loads((tmp_path / "out.json").read_text())["results"]
 
     results = api(member).get(f"/api/runs/{run_id}/").json()["results"]
-    assert [r["scheduler"] for r in results] == schedulers
+    assert [r["variant"] for r in results] == schedulers
     for r in results:
-        assert r["summary"]["total_cost"] == cli_results[r["scheduler"]]["total_cost"]
+        assert r["summary"]["total_cost"] == cli_results[r["variant"]]["total_cost"]
         full = api(member).get(r["url"]).json()
-        assert full["total_cost"] == cli_results[r["scheduler"]]["total_cost"]
-        assert full["jobs"] == cli_results[r["scheduler"]]["jobs"]
+        assert full["total_cost"] == cli_results[r["variant"]]["total_cost"]
+        assert full["jobs"] == cli_results[r["variant"]]["jobs"]
     direct = compare(load_scenario_json(json.dumps(scenario_doc)), schedulers=schedulers, seed=11)
     assert results[1]["summary"]["total_cost"] == direct[schedulers[1]].total_cost
 
@@ -124,6 +123,7 @@ def test_progress_is_small(api: Any, owner: Any, finished_run: Run) -> None:
     assert body == {
         "id": finished_run.pk, "status": "succeeded", "progress": 1.0, "error": "", "cancel_requested": False,
         "finished": True, "started_at": body["started_at"], "finished_at": body["finished_at"],
+        "parts": body["parts"],
     }
 
 
@@ -131,10 +131,10 @@ def test_result_of_an_unknown_scheduler_is_404(api: Any, owner: Any, finished_ru
     assert api(owner).get(f"/api/runs/{finished_run.pk}/results/morpheus/").status_code == 404
 
 
-def test_result_url_with_options_in_the_spec(api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any]) -> None:
+def test_result_url_with_options_in_the_spec(api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], execute_run: Any) -> None:
     spec = "edf-bfd:rut.cpu=0.5,rut.mem=0.5"
     run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=[spec])
-    run_execute(run.pk)
+    execute_run(run.pk)
     url = api(owner).get(f"/api/runs/{run.pk}/").json()["results"][0]["url"]
     response = api(owner).get(url)
     assert response.status_code == 200 and response.json()["scheduler"] == spec
@@ -178,11 +178,11 @@ def test_delete_the_owners_run(api: Any, trio: dict[str, Any], finished_run: Run
 
 
 def test_run_list_is_paginated_scoped_and_filtered(
-    api: Any, owner: Any, outsider: Any, team: Team, scenario_doc: dict[str, Any]
+    api: Any, owner: Any, outsider: Any, team: Team, scenario_doc: dict[str, Any], execute_run: Any
 ) -> None:
     for _ in range(3):
         services.run_start(user=owner, team=team, scenario=scenario_doc)
-    run_execute(Run.objects.order_by("pk").first().pk)  # type: ignore[union-attr]
+    execute_run(Run.objects.order_by("pk").first().pk)  # type: ignore[union-attr]
     client = api(owner)
     page = client.get("/api/runs/?page_size=2").json()
     assert page["count"] == 3 and len(page["results"]) == 2 and page["next"]
@@ -192,11 +192,11 @@ def test_run_list_is_paginated_scoped_and_filtered(
 
 
 def test_run_list_query_count_does_not_grow_with_runs(
-    api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], count_queries: Any
+    api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], count_queries: Any, execute_run: Any
 ) -> None:
     def add_finished_run() -> None:
         run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-spread", "edf-bfd"])
-        run_execute(run.pk)
+        execute_run(run.pk)
 
     add_finished_run()
     client = api(owner)

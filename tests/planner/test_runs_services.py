@@ -12,7 +12,7 @@ from django.http import Http404
 from planner.core.errors import InputError
 from planner.runs import selectors, services
 from planner.runs.models import Run
-from planner.runs.tasks import run_execute
+from planner.runs.tasks import run_part_execute
 from planner.scenarios.models import Cluster, Workload
 from planner.teams.models import Team
 from scheduling import ScenarioError
@@ -30,7 +30,10 @@ def test_run_start_stores_a_queued_snapshot(cluster: Cluster, workload: Workload
     assert run.team_id == cluster.team_id
     assert run.options == {"schedulers": ["edf-bfd", "fifo-spread"], "baseline": "edf-bfd", "seed": 0, "options": None}
     assert run.scenario["vm_types"][0] == {"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 6}
-    assert run.job_count == 30 and run.task_id
+    assert run.job_count == 30
+    parts = list(run.parts.order_by("position").values_list("label", "payload", "status"))
+    assert parts == [("edf-bfd", {"scheduler": "edf-bfd"}, "queued"), ("fifo-spread", {"scheduler": "fifo-spread"}, "queued")]
+    assert run.context["lower_bound_cost"] > 0
 
 
 def test_the_snapshot_does_not_follow_later_catalogue_edits(cluster: Cluster, workload: Workload, owner: Any) -> None:
@@ -122,13 +125,15 @@ def test_the_task_is_enqueued_after_commit(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(run_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
+    monkeypatch.setattr(run_part_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         run = services.run_start(user=owner, team=team, scenario=scenario_doc)
-        assert sent == []  # nothing is sent before the row is committed
+        assert sent == []  # nothing is sent before the rows are committed
     for callback in callbacks:
         callback()
-    assert sent == [{"args": [run.pk], "task_id": run.task_id}]
+    parts = list(run.parts.order_by("position"))
+    assert sent == [{"args": [p.pk], "task_id": p.task_id} for p in parts] and len(parts) == 2
+    assert all(p.sends == 1 and p.sent_at is not None for p in run.parts.all())
 
 
 def test_an_unreachable_broker_fails_the_run_with_a_reason(
@@ -138,7 +143,7 @@ def test_an_unreachable_broker_fails_the_run_with_a_reason(
     def down(**kwargs: Any) -> None:
         raise ConnectionRefusedError("[Errno 111] Connection refused")
 
-    monkeypatch.setattr(run_execute, "apply_async", down)
+    monkeypatch.setattr(run_part_execute, "apply_async", down)
     with django_capture_on_commit_callbacks(execute=True):
         run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     run.refresh_from_db()
@@ -158,31 +163,33 @@ def test_cancel_and_delete_rules(team: Team, owner: Any, member: Any, scenario_d
     assert list(Run.objects.values_list("pk", flat=True)) == [owners_run.pk]
 
 
-def test_cancelling_a_running_run_only_asks(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_cancelling_a_running_run_ends_it_at_once(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING)
+    run.parts.filter(position=0).update(status="running")
     run = services.run_cancel(run=Run.objects.get(pk=run.pk), user=owner)
-    assert (run.status, run.cancel_requested) == (Run.Status.RUNNING, True)
+    assert (run.status, run.cancel_requested) == (Run.Status.CANCELLED, True)
+    assert set(run.parts.values_list("status", flat=True)) == {"cancelled"}
 
 
-def test_cancelling_a_finished_run_changes_nothing(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_cancelling_a_finished_run_changes_nothing(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> None:
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
-    run_execute(run.pk)
+    execute_run(run.pk)
     run = services.run_cancel(run=Run.objects.get(pk=run.pk), user=owner)
     assert (run.status, run.cancel_requested) == (Run.Status.SUCCEEDED, False)
 
 
-def test_run_list_defers_the_large_fields(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
-    run_execute(services.run_start(user=owner, team=team, scenario=scenario_doc).pk)
+def test_run_list_defers_the_large_fields(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> None:
+    execute_run(services.run_start(user=owner, team=team, scenario=scenario_doc).pk)
     run = selectors.run_list(user=owner).get()
     assert {"scenario", "figures"} <= run.get_deferred_fields()
     assert "result" in run.results.all()[0].get_deferred_fields()
 
 
-def test_figures_are_built_on_demand_if_missing(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_figures_are_built_on_demand_if_missing(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> None:
     pytest.importorskip("scheduling.charts")
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
-    run_execute(run.pk)
+    execute_run(run.pk)
     Run.objects.filter(pk=run.pk).update(figures=None)
     figures = services.run_figures(run=Run.objects.get(pk=run.pk))
     assert figures and "cumulative_cost" in figures

@@ -1,18 +1,27 @@
-"""The run task, called directly: claim, results, duplicates, cancellation, failures."""
+"""Run parts, executed by calling the task's code directly: claim, results, duplicates,
+cancellation, failures, the last part closing the run, leases and the reaper."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import OperationalError
+from django.utils import timezone
 
 from planner.runs import execution, services
-from planner.runs.models import Run, RunResult
-from planner.runs.tasks import retry_countdown, run_execute
+from planner.runs.kinds import compare as compare_kind
+from planner.runs.models import Run, RunPart, RunResult
+from planner.runs.tasks import retry_countdown, run_part_execute
 from planner.teams.models import Team
-from scheduling import Infeasible, compare, parse_scenario
+from scheduling import SolverTimeout, compare, lower_bound_cost, parse_scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -30,143 +39,261 @@ def every_progress_call_reports(settings: Any) -> None:
     settings.PLANNER_RUN_PROGRESS_INTERVAL_S = 0
 
 
-def test_success_stores_one_result_per_scheduler(run: Run, scenario_doc: dict[str, Any]) -> None:
-    assert run_execute(run.pk) == "succeeded"
+def parts_of(run: Run) -> list[RunPart]:
+    return list(RunPart.objects.filter(run=run).order_by("position"))
+
+
+def simulate_patched(monkeypatch: pytest.MonkeyPatch, fn: Callable[..., Any]) -> None:
+    """Replace the library call a comparison part makes."""
+    monkeypatch.setattr(compare_kind, "simulate", fn)
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def test_a_comparison_is_one_part_per_scheduler_with_the_bound_computed_once(
+    run: Run, scenario_doc: dict[str, Any]
+) -> None:
+    parts = parts_of(run)
+    assert [(p.position, p.label, p.payload, p.status) for p in parts] == [
+        (i, s, {"scheduler": s}, "queued") for i, s in enumerate(SCHEDULERS)
+    ]
+    assert len({p.task_id for p in parts}) == 3
+    assert run.context == {"lower_bound_cost": lower_bound_cost(parse_scenario(scenario_doc))}
+
+
+def test_parts_never_solve_the_bound_again(
+    run: Run, monkeypatch: pytest.MonkeyPatch, execute_run: Callable[[int], str]
+) -> None:
+    def must_not_solve(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the lower bound was solved in a part")
+
+    monkeypatch.setattr("scheduling.simulator.lower_bound_cost", must_not_solve)
+    monkeypatch.setattr("scheduling.bounds.lower_bound_cost", must_not_solve)
+    assert execute_run(run.pk) == "succeeded"
+    for r in RunResult.objects.filter(run=run):
+        assert r.result["lower_bound_cost"] == run.context["lower_bound_cost"]
+
+
+# --------------------------------------------------------------------------- success
+
+
+def test_success_stores_one_result_per_scheduler(
+    run: Run, scenario_doc: dict[str, Any], execute_run: Callable[[int], str]
+) -> None:
+    assert execute_run(run.pk) == "succeeded"
     run.refresh_from_db()
-    assert run.status == Run.Status.SUCCEEDED
     assert run.progress == 1.0
     assert run.started_at is not None and run.finished_at is not None and run.error == ""
     results = list(RunResult.objects.filter(run=run).order_by("position"))
-    assert [r.scheduler for r in results] == SCHEDULERS
+    assert [r.variant for r in results] == SCHEDULERS
+    assert [r.part_id for r in results] == [p.pk for p in parts_of(run)]
     direct = compare(parse_scenario(scenario_doc), schedulers=SCHEDULERS, seed=3)
     for r in results:
-        assert r.summary["total_cost"] == direct[r.scheduler].total_cost
-        assert r.result["total_cost"] == direct[r.scheduler].total_cost
+        assert r.summary["total_cost"] == direct[r.variant].total_cost
+        assert r.result["total_cost"] == direct[r.variant].total_cost
         assert r.result["jobs_total"] == 30
-    baseline = results[0].summary["total_cost"]
-    assert results[0].summary["saving_vs_baseline_pct"] == 0.0
-    assert results[1].summary["saving_vs_baseline_pct"] == pytest.approx(
-        (baseline - results[1].summary["total_cost"]) / baseline * 100
-    )
+        # Savings are computed on read against any baseline: none is frozen in the summary.
+        assert not any("saving" in key for key in r.summary)
+    assert all((p.status, p.progress, p.attempts) == ("succeeded", 1.0, 1) for p in parts_of(run))
 
 
-def test_figures_are_cached_when_the_charts_exist(run: Run) -> None:
-    pytest.importorskip("scheduling.charts")
-    run_execute(run.pk)
+def test_the_last_part_to_end_closes_the_run_whatever_the_order(run: Run) -> None:
+    parts = parts_of(run)
+    for part in reversed(parts):
+        assert Run.objects.get(pk=run.pk).status in ("queued", "running")
+        assert execution.part_execute_now(part.pk) == "succeeded"
+    assert Run.objects.get(pk=run.pk).status == "succeeded"
+
+
+def test_the_run_is_running_from_its_first_claim_and_reports_the_mean_progress(
+    run: Run, monkeypatch: pytest.MonkeyPatch, every_progress_call_reports: None
+) -> None:
+    first, second, _ = parts_of(run)
+    assert execution.part_execute_now(first.pk) == "succeeded"
+    seen: list[tuple[str, float]] = []
+    real = compare_kind.simulate
+
+    def watch(*args: Any, progress: Any, **kwargs: Any) -> Any:
+        def spy(fraction: float) -> None:
+            progress(fraction)
+            row = Run.objects.get(pk=run.pk)
+            seen.append((row.status, row.progress))
+
+        return real(*args, progress=spy, **kwargs)
+
+    simulate_patched(monkeypatch, watch)
+    execution.part_execute_now(second.pk)
+    assert {status for status, _ in seen} == {"running"}
+    # One part done, one part at fraction f, one queued: (1 + f + 0) / 3.
+    assert seen[-1][1] == pytest.approx(2 / 3, abs=1e-3)
+    assert all(1 / 3 <= p <= 2 / 3 + 1e-3 for _, p in seen)
+
+
+def test_figures_are_cached_when_the_run_ends(run: Run, execute_run: Callable[[int], str]) -> None:
+    execute_run(run.pk)
     run.refresh_from_db()
     assert run.figures is not None
     assert "utilisation" in run.figures
     assert all("data" in fig for fig in run.figures.values())
 
 
-def test_a_chart_failure_does_not_fail_the_run(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(results: Any) -> Any:
+def test_a_chart_failure_does_not_fail_the_run(
+    run: Run, monkeypatch: pytest.MonkeyPatch, execute_run: Callable[[int], str]
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
         raise ZeroDivisionError("chart bug")
 
-    monkeypatch.setattr("scheduling.charts.all_figures", broken)
-    assert run_execute(run.pk) == "succeeded"
-    run.refresh_from_db()
-    assert (run.status, run.figures) == (Run.Status.SUCCEEDED, None)
+    monkeypatch.setattr(compare_kind.CompareKind, "figures", broken)
+    assert execute_run(run.pk) == "succeeded"
+    assert Run.objects.get(pk=run.pk).figures is None
 
 
-def test_duplicate_delivery_does_nothing(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run_execute(run.pk) == "succeeded"
-    first = list(RunResult.objects.filter(run=run).values_list("pk", "scheduler", "summary"))
+# --------------------------------------------------------------------------- duplicates
+
+
+def test_a_duplicate_delivery_of_a_part_does_nothing(
+    run: Run, monkeypatch: pytest.MonkeyPatch, execute_run: Callable[[int], str]
+) -> None:
+    assert execute_run(run.pk) == "succeeded"
+    first = list(RunResult.objects.filter(run=run).values_list("pk", "variant", "summary"))
     finished_at = Run.objects.get(pk=run.pk).finished_at
 
     def must_not_run(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("simulated twice")
 
-    monkeypatch.setattr(execution, "compare", must_not_run)
-    assert run_execute(run.pk) == "skipped"
-    assert list(RunResult.objects.filter(run=run).values_list("pk", "scheduler", "summary")) == first
+    simulate_patched(monkeypatch, must_not_run)
+    for part in parts_of(run):
+        assert run_part_execute(part.pk) == "skipped"
+    assert list(RunResult.objects.filter(run=run).values_list("pk", "variant", "summary")) == first
     assert Run.objects.get(pk=run.pk).finished_at == finished_at
 
 
-def test_a_missing_run_is_skipped() -> None:
-    assert run_execute(987654) == "skipped"
+def test_a_missing_part_is_skipped() -> None:
+    assert run_part_execute(987654) == "skipped"
 
 
-def test_cancellation_mid_run(
+# --------------------------------------------------------------------------- cancel, delete
+
+
+def test_cancelling_mid_part_ends_the_run_at_once_and_stops_the_worker(
     run: Run, owner: Any, monkeypatch: pytest.MonkeyPatch, every_progress_call_reports: None
 ) -> None:
-    real_compare = execution.compare
+    first, second, third = parts_of(run)
+    assert execution.part_execute_now(first.pk) == "succeeded"
+    real = compare_kind.simulate
     seen: list[float] = []
+    status_after_cancel: list[str] = []
 
-    def compare_with_a_cancel(*args: Any, progress: Any, **kwargs: Any) -> Any:
+    def simulate_with_a_cancel(*args: Any, progress: Any, **kwargs: Any) -> Any:
         def progress_then_cancel(fraction: float) -> None:
             seen.append(fraction)
             if len(seen) == 3:  # some way in: the user presses Cancel
-                assert Run.objects.get(pk=run.pk).status == Run.Status.RUNNING
                 services.run_cancel(run=Run.objects.get(pk=run.pk), user=owner)
+                status_after_cancel.append(Run.objects.get(pk=run.pk).status)
             progress(fraction)
 
-        return real_compare(*args, progress=progress_then_cancel, **kwargs)
+        return real(*args, progress=progress_then_cancel, **kwargs)
 
-    monkeypatch.setattr(execution, "compare", compare_with_a_cancel)
-    assert run_execute(run.pk) == "cancelled"
+    simulate_patched(monkeypatch, simulate_with_a_cancel)
+    assert execution.part_execute_now(second.pk) == "aborted"
+    assert status_after_cancel == ["cancelled"]  # at once, before the worker noticed
+    assert len(seen) == 3  # the worker stopped at its next report
     run.refresh_from_db()
-    assert run.status == Run.Status.CANCELLED
-    assert run.cancel_requested and run.finished_at is not None
-    assert len(seen) == 3  # stopped at once
-    assert 0 < run.progress < 1
-    assert not RunResult.objects.filter(run=run).exists()
+    assert run.status == "cancelled" and run.cancel_requested and run.finished_at is not None
+    assert [p.status for p in parts_of(run)] == ["succeeded", "cancelled", "cancelled"]
+    assert execution.part_execute_now(third.pk) == "skipped"
+    # The part that had finished keeps its result.
+    assert list(RunResult.objects.filter(run=run).values_list("variant", flat=True)) == [SCHEDULERS[0]]
 
 
-def test_a_run_deleted_mid_run_just_stops(
-    run: Run, owner: Any, monkeypatch: pytest.MonkeyPatch, every_progress_call_reports: None
+def test_cancelling_an_orphaned_run_ends_it_at_once(run: Run, owner: Any) -> None:
+    """A worker was killed mid-part: its lease is still valid, nobody will report again."""
+    first = parts_of(run)[0]
+    assert execution.part_claim(first.pk) is not None  # ... and the worker dies here
+    services.run_cancel(run=Run.objects.get(pk=run.pk), user=owner)
+    run.refresh_from_db()
+    assert run.status == "cancelled" and run.finished_at is not None
+    assert {p.status for p in parts_of(run)} == {"cancelled"}
+
+
+def test_a_run_deleted_mid_part_just_stops(
+    run: Run, monkeypatch: pytest.MonkeyPatch, every_progress_call_reports: None
 ) -> None:
-    real_compare = execution.compare
+    real = compare_kind.simulate
 
-    def compare_and_delete(*args: Any, progress: Any, **kwargs: Any) -> Any:
+    def simulate_and_delete(*args: Any, progress: Any, **kwargs: Any) -> Any:
         def progress_after_delete(fraction: float) -> None:
             Run.objects.filter(pk=run.pk).delete()
             progress(fraction)
 
-        return real_compare(*args, progress=progress_after_delete, **kwargs)
+        return real(*args, progress=progress_after_delete, **kwargs)
 
-    monkeypatch.setattr(execution, "compare", compare_and_delete)
-    assert run_execute(run.pk) == "deleted"
-    assert not RunResult.objects.exists()
+    simulate_patched(monkeypatch, simulate_and_delete)
+    assert execution.part_execute_now(parts_of(run)[0].pk) == "aborted"
+    assert not RunResult.objects.exists() and not RunPart.objects.exists()
 
 
-def test_cancelling_a_queued_run_means_it_never_runs(run: Run, owner: Any) -> None:
+def test_cancelling_a_queued_run_means_no_part_ever_runs(
+    run: Run, owner: Any, execute_run: Callable[[int], str]
+) -> None:
     services.run_cancel(run=run, user=owner)
-    assert Run.objects.get(pk=run.pk).status == Run.Status.CANCELLED
-    assert run_execute(run.pk) == "skipped"
-    assert Run.objects.get(pk=run.pk).status == Run.Status.CANCELLED
+    assert Run.objects.get(pk=run.pk).status == "cancelled"
+    for part in parts_of(run):
+        assert run_part_execute(part.pk) == "skipped"
+    assert Run.objects.get(pk=run.pk).status == "cancelled"
 
 
-def test_an_invalid_stored_scenario_fails_with_the_field_messages(run: Run) -> None:
+# --------------------------------------------------------------------------- failures
+
+
+def test_a_failed_part_fails_the_run_with_its_reason_and_keeps_the_others(
+    run: Run, monkeypatch: pytest.MonkeyPatch, execute_run: Callable[[int], str]
+) -> None:
+    real = compare_kind.simulate
+
+    def edf_fails(scenario: Any, *, scheduler: str, **kwargs: Any) -> Any:
+        if scheduler == "edf-bfd":
+            raise SolverTimeout("decision 7 took too long")
+        return real(scenario, scheduler=scheduler, **kwargs)
+
+    simulate_patched(monkeypatch, edf_fails)
+    assert execute_run(run.pk) == "failed"
+    run.refresh_from_db()
+    assert run.error == "edf-bfd: SolverTimeout: decision 7 took too long"
+    assert [p.status for p in parts_of(run)] == ["succeeded", "failed", "succeeded"]
+    assert sorted(RunResult.objects.filter(run=run).values_list("variant", flat=True)) == [
+        "fifo-consolidate", "morpheus"
+    ]
+    assert run.figures is not None  # the finished parts are charted
+
+
+def test_an_invalid_stored_scenario_fails_with_the_field_messages(
+    run: Run, execute_run: Callable[[int], str]
+) -> None:
     run.scenario["jobs"][2]["executor"]["cpu"] = -3
     run.save(update_fields=["scenario"])
-    assert run_execute(run.pk) == "failed"
+    assert execute_run(run.pk) == "failed"
     run.refresh_from_db()
-    assert run.status == Run.Status.FAILED
     assert "jobs[2].executor.cpu: must be >= 0" in run.error
+    assert run.error.count("invalid scenario or options") == 3  # one line per failed part
 
 
-def test_an_unexpected_exception_fails_with_its_type_and_message(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_exception_fails_with_its_type_and_message(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr(execution, "compare", boom)
-    assert run_execute(run.pk) == "failed"
-    run.refresh_from_db()
-    assert run.error == "internal error: RuntimeError: solver exploded"
-    assert run.finished_at is not None
+    simulate_patched(monkeypatch, boom)
+    first = parts_of(run)[0]
+    assert execution.part_execute_now(first.pk) == "failed"
+    first.refresh_from_db()
+    assert first.error == "internal error: RuntimeError: solver exploded"
+    assert first.finished_at is not None
 
 
-def test_a_library_outcome_is_named(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    def infeasible(*args: Any, **kwargs: Any) -> Any:
-        raise Infeasible("job j7 cannot be placed")
-
-    monkeypatch.setattr(execution, "compare", infeasible)
-    run_execute(run.pk)
-    assert Run.objects.get(pk=run.pk).error == "Infeasible: job j7 cannot be placed"
-
-
-def test_the_soft_time_limit_fails_the_run_with_the_limit(
+def test_the_soft_time_limit_fails_the_part_with_the_limit(
     run: Run, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     settings.CELERY_TASK_SOFT_TIME_LIMIT = 42
@@ -174,10 +301,19 @@ def test_the_soft_time_limit_fails_the_run_with_the_limit(
     def too_slow(*args: Any, **kwargs: Any) -> Any:
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(execution, "compare", too_slow)
-    assert run_execute(run.pk) == "failed"
-    run.refresh_from_db()
-    assert (run.status, run.error) == (Run.Status.FAILED, "time limit exceeded after 42 s")
+    simulate_patched(monkeypatch, too_slow)
+    first = parts_of(run)[0]
+    assert execution.part_execute_now(first.pk) == "failed"
+    first.refresh_from_db()
+    assert (first.status, first.error) == ("failed", "time limit exceeded after 42 s")
+
+
+def test_a_part_of_an_unknown_kind_fails_with_the_reason(run: Run) -> None:
+    Run.objects.filter(pk=run.pk).update(kind="retired-kind")
+    first = parts_of(run)[0]
+    assert execution.part_execute_now(first.pk) == "failed"
+    first.refresh_from_db()
+    assert "unknown run kind 'retired-kind'" in first.error
 
 
 def test_a_database_outage_releases_the_claim_for_the_retry(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,34 +322,27 @@ def test_a_database_outage_releases_the_claim_for_the_retry(run: Run, monkeypatc
     def store_fails(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("server closed the connection unexpectedly")
 
+    first = parts_of(run)[0]
     monkeypatch.setattr(execution, "_store", store_fails)
     with pytest.raises(OperationalError):
-        run_execute(run.pk)  # called directly, Celery re-raises instead of scheduling the retry
-    assert Run.objects.get(pk=run.pk).status == Run.Status.QUEUED
+        run_part_execute(first.pk)  # called directly, Celery re-raises instead of scheduling the retry
+    first.refresh_from_db()
+    assert (first.status, first.attempts) == ("queued", 0)  # a database hiccup is not a lost worker
     monkeypatch.setattr(execution, "_store", real_store)
-    assert run_execute(run.pk) == "succeeded"  # the retry
-    assert RunResult.objects.filter(run=run).count() == 3
+    assert run_part_execute(first.pk) == "succeeded"  # the retry
 
 
-def test_a_progress_write_failure_does_not_stop_the_run(
+def test_a_progress_write_failure_does_not_stop_the_part(
     run: Run, monkeypatch: pytest.MonkeyPatch, every_progress_call_reports: None
 ) -> None:
     calls = []
 
-    class FlakyQuerySet:
-        def update(self, **kwargs: Any) -> int:
-            calls.append(kwargs)
-            raise OperationalError("lock timeout")
+    def flaky(self: Any, progress: float | None = None) -> bool:
+        calls.append(progress)
+        raise OperationalError("lock timeout")
 
-    real_filter = Run.objects.filter
-
-    def flaky_filter(*args: Any, **kwargs: Any) -> Any:
-        if "cancel_requested" in kwargs:  # only the progress write
-            return FlakyQuerySet()
-        return real_filter(*args, **kwargs)
-
-    monkeypatch.setattr(Run.objects, "filter", flaky_filter)
-    assert run_execute(run.pk) == "succeeded"
+    monkeypatch.setattr(execution.Heartbeat, "renew", flaky)
+    assert execution.part_execute_now(parts_of(run)[0].pk) == "succeeded"
     assert calls
 
 
@@ -221,15 +350,160 @@ def test_retry_backoff_grows_and_is_capped() -> None:
     assert [retry_countdown(n) for n in range(7)] == [10, 20, 40, 80, 160, 320, 600]
 
 
-def test_stale_running_runs_are_failed(run: Run, settings: Any) -> None:
-    from datetime import timedelta
+# --------------------------------------------------------------------------- leases
 
-    from django.utils import timezone
 
-    Run.objects.filter(pk=run.pk).update(
-        status=Run.Status.RUNNING, started_at=timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 301)
-    )
-    assert services.runs_fail_stale() == 1
+def test_a_renewal_extends_the_lease_and_notices_a_lost_part(run: Run) -> None:
+    first = parts_of(run)[0]
+    claim = execution.part_claim(first.pk)
+    assert claim is not None and claim.attempt == 1
+    RunPart.objects.filter(pk=first.pk).update(lease_until=timezone.now())
+    heartbeat = execution.Heartbeat(claim, 0)
+    assert heartbeat.renew(progress=0.25)
+    first.refresh_from_db()
+    assert first.lease_until > timezone.now() + timedelta(seconds=30) and first.progress == 0.25
+    RunPart.objects.filter(pk=first.pk).update(status="cancelled")
+    assert not heartbeat.renew() and heartbeat.lost.is_set()
+
+
+def test_a_worker_given_up_on_cannot_overwrite_the_attempt_after_it(
+    run: Run, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """Attempt 1 stalls past its lease, the reaper queues the part again, attempt 2 runs;
+    when attempt 1 wakes up, its results are discarded."""
+    first = parts_of(run)[0]
+    monkeypatch.setattr("planner.runs.services.parts_send", lambda parts, first=False: len(list(parts)))
+    real = compare_kind.simulate
+
+    def stall_then_finish(*args: Any, progress: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        # Meanwhile: the lease lapses, the reaper re-queues, another worker finishes attempt 2.
+        RunPart.objects.filter(pk=first.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+        assert services.runs_reap()["requeued"] == 1
+        simulate_patched(monkeypatch, real)
+        assert execution.part_execute_now(first.pk) == "succeeded"
+        return result
+
+    simulate_patched(monkeypatch, stall_then_finish)
+    assert execution.part_execute_now(first.pk) == "discarded"
+    first.refresh_from_db()
+    assert (first.status, first.attempts) == ("succeeded", 2)
+    assert RunResult.objects.filter(run=run, variant=first.label).count() == 1
+
+
+# --------------------------------------------------------------------------- the reaper
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Part ids whose task message was sent (nothing reaches a broker)."""
+    out: list[int] = []
+    monkeypatch.setattr(run_part_execute, "apply_async", lambda args, task_id: out.append(args[0]))
+    return out
+
+
+def test_a_lapsed_lease_queues_the_part_again_and_resends_it(run: Run, sent: list[int]) -> None:
+    first = parts_of(run)[0]
+    execution.part_claim(first.pk)
+    now = timezone.now()
+    # The other two were never sent (tests commit nothing, so nothing went out at the start).
+    assert services.runs_reap(now=now) == {"requeued": 0, "failed": 0, "sent": 2, "closed": 0}
+    sent.clear()
+    RunPart.objects.filter(pk=first.pk).update(lease_until=now - timedelta(seconds=1))
+    old_task = RunPart.objects.get(pk=first.pk).task_id
+    outcome = services.runs_reap(now=now)
+    assert outcome["requeued"] == 1 and sent == [first.pk]
+    first.refresh_from_db()
+    assert (first.status, first.attempts, first.sends) == ("queued", 1, 1)
+    assert first.task_id != old_task and "lost its worker" in first.error
+    assert execution.part_execute_now(first.pk) == "succeeded"
+    first.refresh_from_db()
+    assert (first.attempts, first.error) == (2, "")
+
+
+def test_a_part_whose_worker_keeps_dying_fails_after_the_last_attempt(
+    run: Run, sent: list[int], settings: Any, execute_run: Callable[[int], str]
+) -> None:
+    settings.PLANNER_PART_MAX_ATTEMPTS = 2
+    first = parts_of(run)[0]
+    for _ in range(2):
+        assert execution.part_claim(first.pk) is not None
+        RunPart.objects.filter(pk=first.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+        services.runs_reap()
+    first.refresh_from_db()
+    assert first.status == "failed" and "stopped responding 2 times" in first.error
+    assert execute_run(run.pk) == "failed"
+    assert Run.objects.get(pk=run.pk).error.startswith("fifo-consolidate: its worker stopped responding")
+
+
+def test_a_part_killed_at_the_hard_time_limit_is_not_tried_again(run: Run, sent: list[int], settings: Any) -> None:
+    first = parts_of(run)[0]
+    execution.part_claim(first.pk)
+    long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 5)
+    RunPart.objects.filter(pk=first.pk).update(started_at=long_ago, lease_until=timezone.now() - timedelta(seconds=1))
+    services.runs_reap()
+    first.refresh_from_db()
+    assert first.status == "failed" and "hard time limit" in first.error
+
+
+def test_lost_messages_are_resent_with_a_growing_wait(run: Run, sent: list[int], settings: Any) -> None:
+    settings.PLANNER_PART_RESEND_S = 100
+    t0 = timezone.now()
+    RunPart.objects.filter(run=run).update(sent_at=t0, sends=1)
+    assert services.runs_reap(now=t0 + timedelta(seconds=99))["sent"] == 0
+    assert services.runs_reap(now=t0 + timedelta(seconds=101))["sent"] == 3
+    assert {p.sends for p in parts_of(run)} == {2}
+    resent_at = parts_of(run)[0].sent_at
+    assert resent_at is not None
+    # The second re-send waits twice as long.
+    assert services.runs_reap(now=resent_at + timedelta(seconds=150))["sent"] == 0
+    assert services.runs_reap(now=resent_at + timedelta(seconds=201))["sent"] == 3
+
+
+def test_a_run_left_open_after_its_parts_ended_is_closed(run: Run) -> None:
+    RunPart.objects.filter(run=run).update(status="succeeded", progress=1.0)
+    Run.objects.filter(pk=run.pk).update(status="running")
+    assert services.runs_reap()["closed"] == 1
+    assert Run.objects.get(pk=run.pk).status == "succeeded"
+
+
+def test_a_broker_down_at_start_fails_the_parts_it_could_not_queue(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionRefusedError("[Errno 111] Connection refused")
+
+    monkeypatch.setattr(run_part_execute, "apply_async", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd"])
     run.refresh_from_db()
-    assert run.status == Run.Status.FAILED and "worker stopped" in run.error
-    assert services.runs_fail_stale() == 0
+    assert run.status == "failed"
+    assert "could not queue the run (is the task broker running?)" in run.error
+
+
+# --------------------------------------------------------------------------- solver files
+
+
+def test_solver_files_go_to_a_private_folder_removed_afterwards(settings: Any, tmp_path: Path) -> None:
+    import tempfile
+
+    settings.PLANNER_WORK_DIR = str(tmp_path)
+    before = os.environ.get("TMPDIR")
+    with execution.solver_files(7) as folder:
+        assert os.environ["TMPDIR"] == str(folder) and tempfile.gettempdir() == str(folder)
+        (folder / "model.mps").write_text("x")
+    assert not folder.exists()
+    assert os.environ.get("TMPDIR") == before
+
+
+def test_the_folders_of_dead_processes_are_removed(settings: Any, tmp_path: Path) -> None:
+    settings.PLANNER_WORK_DIR = str(tmp_path)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    gone = tmp_path / f"part-3-{dead.stdout.strip()}"
+    alive = tmp_path / f"part-4-{os.getpid()}"
+    for folder in (gone, alive):
+        folder.mkdir()
+        (folder / "x.sol").write_text("x")
+    assert execution.stale_work_dirs_remove() == 1
+    assert not gone.exists() and alive.exists()

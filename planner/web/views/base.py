@@ -25,7 +25,8 @@ from planner.teams.services import team_create
 from ..context import SESSION_KEY, switch_team, team_page
 from ..errors import attach_errors
 from ..forms import TeamForm
-from ..presentation import cheapest, cluster_totals
+from ..presentation import cluster_totals
+from .runs import with_headlines
 
 DASHBOARD_RUNS = 8
 
@@ -34,9 +35,7 @@ DASHBOARD_RUNS = 8
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     team = request.team  # type: ignore[attr-defined]
-    runs = list(run_list(user=request.user, team=team)[:DASHBOARD_RUNS])
-    for run in runs:
-        run.cheapest = cheapest({r.scheduler: r.summary for r in run.results.all()})  # type: ignore[attr-defined]
+    runs = with_headlines(request, list(run_list(user=request.user, team=team)[:DASHBOARD_RUNS]))
     clusters = list(cluster_list(user=request.user, team=team))
     for c in clusters:
         c.totals = cluster_totals(  # type: ignore[attr-defined]

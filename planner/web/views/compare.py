@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from planner.runs.models import Run
-from planner.runs.selectors import run_list, run_results_parts
+from planner.runs.selectors import run_list, run_results_parts, run_summaries
 
 from ..context import team_page
 from ..presentation import compare_deltas, compare_figures
@@ -37,8 +37,6 @@ def run_compare(request: HttpRequest) -> HttpResponse:
         b, a = choices[0], choices[1]  # the two latest: "after" against "before"
     context: dict[str, Any] = {"choices": choices, "a": a, "b": b, "error": error}
     if a is not None and b is not None:
-        summaries_a = {r.scheduler: r.summary for r in a.results.all()}
-        summaries_b = {r.scheduler: r.summary for r in b.results.all()}
-        context["deltas"] = compare_deltas(summaries_a, summaries_b)
+        context["deltas"] = compare_deltas(run_summaries(a), run_summaries(b))
         context["figures"] = compare_figures(run_results_parts(run=a), run_results_parts(run=b))
     return render(request, "web/run_compare.html", context, status=400 if error else 200)

@@ -1,8 +1,10 @@
-"""Runs: the list, a new comparison, the run page (progress, summary, charts), reports.
+"""Runs: the list, a new comparison, the run page (progress, results, charts), reports.
 
-The run page never loads the full results (``RunResult.result``) nor the figures: the
-summary table is built from ``RunResult.summary`` and the page fetches the cached figures
-from ``/api/runs/<id>/figures/``, so it stays fast for a 10,000-job, five-scheduler run.
+The run page is one shell for every kind of run (header, progress of each part, failure
+reasons, settings) around the kind's own results section (``RunKind.results_template``).
+It never loads the full results (``RunResult.result``) nor the figures: the table is built
+from ``RunResult.summary`` and the page fetches the cached figures from
+``/api/runs/<id>/figures/``, so it stays fast for a 10,000-job, five-scheduler run.
 """
 
 from __future__ import annotations
@@ -18,20 +20,37 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from planner.core.errors import InputError
-from planner.reports import REPORT_FORMATS
+from planner.runs.kinds import get_kind
 from planner.runs.models import Run
 from planner.runs.reporting import run_report as build_run_report
-from planner.runs.selectors import run_get, run_list
+from planner.runs.selectors import run_get, run_list, run_parts, run_summaries
 from planner.runs.services import run_cancel, run_delete, run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import SCHEDULERS, ScenarioError
-from scheduling.charts import scheduler_colours
 
 from ..context import follow_team, may_change, team_page
 from ..forms import RunForm, parse_json_document, read_upload
-from ..presentation import cheapest, escaped, summary_table
 
 RUNS_PER_PAGE = 25
+
+
+def currency_of(request: HttpRequest) -> str:
+    """The current team's currency symbol (display only)."""
+    return str(getattr(request.team, "currency", "") or "$")  # type: ignore[attr-defined]
+
+
+def with_headlines(request: HttpRequest, runs: list[Run]) -> list[Run]:
+    """Each run with ``headline``: its kind's one-line outcome (no query: summaries are prefetched)."""
+    currency = currency_of(request)
+    for run in runs:
+        try:
+            kind = get_kind(run.kind)
+        except KeyError:
+            run.headline = None  # type: ignore[attr-defined]
+            continue
+        run.kind_label = kind.label  # type: ignore[attr-defined]
+        run.headline = kind.headline(run_summaries(run), currency=currency)  # type: ignore[attr-defined]
+    return runs
 
 
 @team_page
@@ -42,8 +61,7 @@ def run_index(request: HttpRequest) -> HttpResponse:
         status = None
     qs = run_list(user=request.user, team=request.team, status=status)  # type: ignore[attr-defined]
     page = Paginator(qs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
-    for run in page.object_list:
-        run.cheapest = cheapest({r.scheduler: r.summary for r in run.results.all()})
+    with_headlines(request, list(page.object_list))
     return render(request, "web/run_list.html", {"page": page, "status": status, "statuses": Run.Status.choices})
 
 
@@ -86,6 +104,7 @@ def _start(request: HttpRequest, form: RunForm, clusters: list[Any], workloads: 
     """Call ``run_start`` with the form's values; on bad input, errors go on the form."""
     data = form.cleaned_data
     kwargs: dict[str, Any] = {
+        "kind": "compare",
         "schedulers": form.scheduler_specs(),
         "options": form.options(),
         "baseline": data.get("baseline") or None,
@@ -115,31 +134,35 @@ def _start(request: HttpRequest, form: RunForm, clusters: list[Any], workloads: 
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = run_get(user=request.user, pk=pk)  # defers the scenario, the figures and full results
     follow_team(request, run.team_id)
-    results = list(run.results.all())
-    summaries = {r.scheduler: r.summary for r in results}
-    schedulers = [r.scheduler for r in results] or run.schedulers
-    baseline = run.baseline if run.baseline in summaries else (schedulers[0] if schedulers else None)
+    kind = get_kind(run.kind)
+    summaries = run_summaries(run)
+    parts = run_parts(run=run)
+    variants = list(summaries) or [p.label for p in parts]
+    currency = currency_of(request)
+    baseline = kind.baseline(list(summaries), run.options, request.GET.get("baseline"))
+    table = kind.table(summaries, options=run.options, baseline=baseline, currency=currency) if summaries else None
     page_data = {
         "id": run.pk,
         "status": run.status,
         "finished": run.is_finished,
         "progress_url": reverse("api:run-progress", args=[run.pk]),
         "figures_url": reverse("api:run-figures", args=[run.pk]),
-        "schedulers": schedulers,
-        "escaped": {s: escaped(s) for s in schedulers},
-        "colours": scheduler_colours(schedulers),
+        "variants": variants,
         "baseline": baseline,
-        "costs": {s: summaries[s].get("total_cost") for s in summaries},
     }
     return render(request, "web/run_detail.html", {
         "run": run,
-        "table": summary_table(summaries, baseline) if summaries else [],
-        "schedulers": schedulers,
+        "kind": kind,
+        "parts": parts,
+        "variants": variants,
+        "summaries": summaries,
+        "table": table,
         "baseline": baseline,
+        "currency": currency,
         "page_data": page_data,
+        "kind_context": kind.page_context(run, summaries, baseline=baseline, currency=currency),
         "can_change": may_change(request, run),
-        "report_formats": list(REPORT_FORMATS),
-        "options": run.options.get("options") or {},
+        "report_formats": kind.report_formats if run.is_finished and summaries else (),
         "cluster_name": run.cluster_name,  # type: ignore[attr-defined]  # annotated by run_list
         "workload_name": run.workload_name,  # type: ignore[attr-defined]
         "duration": (run.finished_at - run.started_at).total_seconds() if run.finished_at and run.started_at else None,
@@ -154,8 +177,6 @@ def run_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
     run = run_cancel(run=run, user=request.user)
     if run.status == Run.Status.CANCELLED:
         messages.info(request, "The run was cancelled.")
-    elif run.cancel_requested and not run.is_finished:
-        messages.info(request, "Cancelling: the worker stops at its next progress report.")
     else:
         messages.info(request, f"The run had already finished ({run.get_status_display().lower()}).")
     return redirect("web:run-detail", pk=run.pk)
@@ -174,10 +195,10 @@ def run_remove(request: HttpRequest, pk: int) -> HttpResponse:
 @team_page
 @require_GET
 def run_report(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    """The cost report of a succeeded run as CSV, XLSX or PDF (``planner.runs.reporting``)."""
+    """A report of a finished run in one of its kind's formats (``planner.runs.reporting``)."""
     run = run_get(user=request.user, pk=pk)
     follow_team(request, run.team_id)
-    report = build_run_report(run=run, fmt=fmt, baseline=request.GET.get("baseline"))
+    report = build_run_report(run=run, fmt=fmt, baseline=request.GET.get("baseline"), currency=currency_of(request))
     response = HttpResponse(report.body, content_type=report.content_type)
     response["Content-Disposition"] = content_disposition_header(True, report.filename)
     response["Cache-Control"] = "private, no-store"

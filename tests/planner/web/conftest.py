@@ -2,7 +2,7 @@
 
 The owner / member / outsider trio, ``team``, ``cluster`` and ``workload`` come from
 ``tests/planner/conftest.py``. Runs are executed by calling the task's code directly
-(``run_execute_now``), as the task tests do; nothing is enqueued because a test's
+(``execute_run``), as the task tests do; nothing is enqueued because a test's
 transaction never commits.
 """
 
@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from planner.runs.execution import run_execute_now
 from planner.runs.models import Run
 from planner.runs.services import run_start
 
@@ -40,7 +39,7 @@ def owner_client(client_for: Callable[[Any], Client], owner: Any, team: Any) -> 
 
 
 @pytest.fixture
-def start_run(owner: Any, cluster: Any, workload: Any) -> Callable[..., Run]:
+def start_run(owner: Any, cluster: Any, workload: Any, execute_run: Callable[[int], str]) -> Callable[..., Run]:
     """``start_run(execute=True, **kwargs)``: a run of the cluster and workload, executed in-process."""
 
     def start(*, execute: bool = True, user: Any = None, **kwargs: Any) -> Run:
@@ -48,7 +47,7 @@ def start_run(owner: Any, cluster: Any, workload: Any) -> Callable[..., Run]:
         kwargs.setdefault("baseline", "fifo-spread")
         run = run_start(user=user or owner, cluster=cluster, workload=workload, **kwargs)
         if execute:
-            assert run_execute_now(run.pk) == "succeeded"
+            assert execute_run(run.pk) == "succeeded"
             run.refresh_from_db()
         return run
 

@@ -312,7 +312,7 @@ def run_post(cluster_, workload_, **values):
 def test_new_comparison_queues_a_run(owner_client, cluster, workload, django_capture_on_commit_callbacks):
     from unittest import mock
 
-    with mock.patch("planner.runs.tasks.run_execute.apply_async") as enqueue, \
+    with mock.patch("planner.runs.tasks.run_part_execute.apply_async") as enqueue, \
             django_capture_on_commit_callbacks(execute=True):
         response = owner_client.post(reverse("web:run-new"), run_post(
             cluster, workload, custom="edf-bfd:rut.cpu=0.5,rut.mem=0.5", baseline="edf-bfd", seed="3",
@@ -320,17 +320,17 @@ def test_new_comparison_queues_a_run(owner_client, cluster, workload, django_cap
     assert response.status_code == 302
     run = Run.objects.get()
     assert response["Location"] == reverse("web:run-detail", args=[run.pk])
-    assert run.schedulers == ["fifo-consolidate", "edf-bfd", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]
-    assert run.baseline == "edf-bfd" and run.options["seed"] == 3
+    assert run.options["schedulers"] == ["fifo-consolidate", "edf-bfd", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]
+    assert run.options["baseline"] == "edf-bfd" and run.options["seed"] == 3
     assert run.options["options"] == {"rut": {"cpu": 0.7, "mem": 0.3}, "ilp_method": "integer",
                                       "billing_granularity_s": 60.0}
-    enqueue.assert_called_once()
+    assert enqueue.call_count == 3  # one part per scheduler
 
 
 def test_new_comparison_edf_backfill_option(owner_client, cluster, workload, django_capture_on_commit_callbacks):
     from unittest import mock
 
-    with mock.patch("planner.runs.tasks.run_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
+    with mock.patch("planner.runs.tasks.run_part_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
         response = owner_client.post(reverse("web:run-new"), run_post(cluster, workload, edf_backfill="on"))
     assert response.status_code == 302
     assert Run.objects.get().options["options"] == {"edf_backfill": True}

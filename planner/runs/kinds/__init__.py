@@ -1,0 +1,226 @@
+"""Run kinds: the one place that knows what a kind of run computes and shows.
+
+A *run kind* (a scheduler comparison, later static fairness, online sharing, UDRF, MRSU
+sizing, sweeps) declares, in one class:
+
+* how the request's parameters are checked against the scenario, by the library, and
+  which *parts* the run is made of (:meth:`RunKind.plan`);
+* what is computed once for the whole run before the parts (:meth:`RunKind.prepare`);
+* what one part computes: a library entry point with progress and cancellation
+  (:meth:`RunKind.execute`), returning one or more *variants* (labelled result documents);
+* the headline summary of each variant (:meth:`RunKind.summary`), the comparison table
+  (:meth:`RunKind.table`), the run list's one-line outcome (:meth:`RunKind.headline`);
+* its figures (:meth:`RunKind.figures`: pure functions of ``scheduling.charts``), its
+  report downloads (:meth:`RunKind.report`) and its page (:attr:`RunKind.results_template`
+  with :meth:`RunKind.page_context`).
+
+Services, the Celery task, the API, the run list, the run page and the report downloads
+look the kind up here once (:func:`get_kind`) and call it; nothing else asks which kind a
+run is. ``docs/architecture.md`` walks through adding a kind.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from planner.core.errors import InputError
+
+if TYPE_CHECKING:
+    from scheduling import Scenario
+
+    from ..models import Run
+
+__all__ = [
+    "Headline",
+    "PartSpec",
+    "Progress",
+    "RunKind",
+    "RunPlan",
+    "Variant",
+    "all_kinds",
+    "get_kind",
+    "kind_for_request",
+    "register",
+    "unregister",
+]
+
+#: The progress callback a part's computation receives: fraction done in [0, 1]. It raises
+#: to stop the computation (the run was cancelled or deleted, or the part was given up on).
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """One part of a run, as the kind plans it."""
+
+    label: str  #: shown to people: "edf-bfd", "point 3 of 40"
+    payload: dict[str, Any] = field(default_factory=dict)  #: JSON: what the part computes
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What :meth:`RunKind.plan` decided: the run's stored options, its parts and a default name."""
+
+    options: dict[str, Any]
+    parts: list[PartSpec]
+    default_name: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One labelled result document computed by a part."""
+
+    label: str
+    document: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A run's outcome in one line of the run list: ``value`` (e.g. a cost) and what it is."""
+
+    value: str
+    caption: str
+
+
+class RunKind(abc.ABC):
+    """A kind of run. Subclass it, fill in the class attributes and methods, :func:`register` it."""
+
+    #: The stored ``Run.kind`` value and the API's ``kind``.
+    key: str = ""
+    #: What people call it: "Scheduler comparison".
+    label: str = ""
+    #: What one variant is called in tables and headings: "scheduler", "policy", "point".
+    variant_name: str = "variant"
+    #: The template of the run page's results section (gets :meth:`page_context`).
+    results_template: str = ""
+    #: Static scripts the results section needs, after the shared run-page script.
+    scripts: tuple[str, ...] = ()
+    #: Report formats offered for download (``report(fmt=...)``), in display order.
+    report_formats: tuple[str, ...] = ()
+    #: The URL name of a page that starts a run of this kind, or ``None`` (API only).
+    new_run_url: str | None = None
+
+    # ------------------------------------------------------------------ starting
+
+    @abc.abstractmethod
+    def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+        """Check ``params`` (the request's fields beyond the scenario and the name) and plan the parts.
+
+        ``scenario`` is ``None`` when the scenario itself was invalid: check what can be
+        checked without it so that one response reports every problem. Raise
+        :class:`~planner.core.errors.InputError` (or the library's ``ScenarioError``) with
+        paths into the request (``schedulers[1]``, ``options.rut``).
+        """
+
+    def prepare(self, scenario: Scenario, options: Mapping[str, Any]) -> dict[str, Any]:
+        """What every part needs that should be computed once per run (stored as ``Run.context``).
+
+        Runs in the request that starts the run: keep it cheap.
+        """
+        return {}
+
+    # ------------------------------------------------------------------ executing
+
+    @abc.abstractmethod
+    def execute(
+        self,
+        scenario: Scenario,
+        options: Mapping[str, Any],
+        context: Mapping[str, Any],
+        payload: Mapping[str, Any],
+        *,
+        progress: Progress,
+    ) -> list[Variant]:
+        """Compute one part (a library call). ``progress`` may raise to stop it."""
+
+    @abc.abstractmethod
+    def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """The headline figures of one variant's document (stored as ``RunResult.summary``)."""
+
+    # ------------------------------------------------------------------ presenting
+
+    @abc.abstractmethod
+    def table(
+        self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], baseline: str | None,
+        currency: str,
+    ) -> dict[str, Any]:
+        """The comparison table of the variants' summaries (the library's presenter)."""
+
+    def baseline(self, variants: Sequence[str], options: Mapping[str, Any], asked: str | None) -> str | None:
+        """The variant savings are measured against: ``asked`` if it is one, else the run's choice."""
+        if asked in variants:
+            return asked
+        chosen = options.get("baseline")
+        return chosen if chosen in variants else (variants[0] if variants else None)
+
+    def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
+        """The run's outcome in the run list (``None``: nothing to show)."""
+        return None
+
+    def figures(self, results: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+        """The run's figures from its full result documents (``None``: no charts)."""
+        return None
+
+    def report(
+        self,
+        fmt: str,
+        *,
+        meta: Mapping[str, Any],
+        results: Mapping[str, Mapping[str, Any]],
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> bytes:
+        """The report ``fmt`` (one of :attr:`report_formats`) as a file's bytes."""
+        raise InputError.single("fmt", f"{self.label} runs have no {fmt} report")
+
+    def page_context(self, run: Run, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
+                     currency: str) -> dict[str, Any]:
+        """Extra context of :attr:`results_template` (the shared shell gives run, table, baseline)."""
+        return {}
+
+    def api_fields(self, run: Run) -> dict[str, Any]:
+        """Fields of the run the API shows at its top level (kept for compatibility)."""
+        return {}
+
+
+_KINDS: dict[str, RunKind] = {}
+
+
+def register(kind: RunKind) -> RunKind:
+    """Add ``kind`` to the registry (a kind's key is unique)."""
+    if not kind.key:
+        raise ValueError("a run kind needs a key")
+    if kind.key in _KINDS and _KINDS[kind.key] is not kind:
+        raise ValueError(f"run kind {kind.key!r} is registered twice")
+    _KINDS[kind.key] = kind
+    return kind
+
+
+def unregister(key: str) -> None:
+    """Remove a kind (tests register kinds of their own)."""
+    _KINDS.pop(key, None)
+
+
+def get_kind(key: str) -> RunKind:
+    """The kind of a stored run. ``KeyError`` for a kind no longer registered."""
+    return _KINDS[key]
+
+
+def kind_for_request(key: Any, path: str = "kind") -> RunKind:
+    """The kind a request asks for, or an :class:`InputError` naming the known ones."""
+    if isinstance(key, str) and key in _KINDS:
+        return _KINDS[key]
+    return _raise_unknown(path)
+
+
+def _raise_unknown(path: str) -> RunKind:
+    raise InputError.single(path, f"must be one of {', '.join(sorted(_KINDS))}")
+
+
+def all_kinds() -> list[RunKind]:
+    """Every registered kind, in registration order."""
+    return list(_KINDS.values())

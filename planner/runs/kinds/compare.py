@@ -1,0 +1,240 @@
+"""The scheduler comparison (paper 003): one part per scheduler, the lower bound once per run."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.conf import settings
+
+from planner.core.errors import FieldError, InputError
+from planner.reports import REPORT_FORMATS
+from scheduling import Scenario, ScenarioError, SimulationOptions, lower_bound_cost, parse_scheduler, simulate
+from scheduling.scenario import DEFAULT_RESOURCES
+
+from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
+
+logger = logging.getLogger(__name__)
+
+SEED_MAX = 2**63 - 1
+
+#: The headline metrics copied from each result document into ``RunResult.summary``.
+SUMMARY_KEYS = (
+    "total_cost",
+    "lower_bound_cost",
+    "gap_to_lower_bound",
+    "makespan_s",
+    "jobs_total",
+    "deadline_jobs",
+    "deadline_met",
+    "deadline_missed",
+    "deadline_miss_pct",
+    "deadline_violation_eq12_pct",
+    "mean_completion_s",
+    "median_completion_s",
+    "p95_completion_s",
+    "mean_wait_s",
+)
+
+
+def comparison_options(
+    scenario: Scenario | None, *, schedulers: Any, options: Any, baseline: Any, seed: Any
+) -> dict[str, Any]:
+    """The run's ``options`` JSON, every part checked by the library against the scenario.
+
+    Paths name the request's fields: ``schedulers[1]: unknown placement ...``,
+    ``options.rut: weights must sum to 1 ...``, ``baseline``, ``seed``. With ``scenario``
+    None (it was invalid) they are checked against the default resources, so that one
+    response can report every problem.
+    """
+    errors: list[FieldError] = []
+    if schedulers is None:
+        schedulers = list(settings.PLANNER_DEFAULT_SCHEDULERS)
+    resources = scenario.resources if scenario is not None else DEFAULT_RESOURCES
+    base = scenario.options if scenario is not None else SimulationOptions()
+    scenario_options = base
+    if options is not None:
+        if not isinstance(options, Mapping):
+            errors.append(FieldError("options", "must be an object (or null for the scenario's own options)"))
+        else:
+            try:
+                base = SimulationOptions.from_dict(options, resources=resources, base=scenario_options)
+            except ScenarioError as exc:
+                errors.extend(exc.errors)
+    specs: list[str] = []
+    limit = int(settings.PLANNER_MAX_SCHEDULERS_PER_RUN)
+    if not isinstance(schedulers, list) or not schedulers:
+        errors.append(FieldError("schedulers", "must be a non-empty list of scheduler specs such as edf-bfd"))
+    elif len(schedulers) > limit:
+        errors.append(FieldError("schedulers", f"lists {len(schedulers)} schedulers; the limit is {limit}"))
+    else:
+        for i, spec in enumerate(schedulers):
+            path = f"schedulers[{i}]"
+            try:
+                parsed = parse_scheduler(spec, resources=resources, base=base, path=path)
+            except ScenarioError as exc:
+                errors.extend(exc.errors)
+                continue
+            if parsed.spec in specs:
+                errors.append(FieldError(path, f"{parsed.spec!r} is listed twice"))
+                continue
+            specs.append(parsed.spec)
+    if baseline is None or baseline == "":
+        baseline = specs[0] if specs else None
+    elif not isinstance(baseline, str) or (specs and baseline.strip() not in specs):
+        errors.append(FieldError("baseline", "must be one of the run's schedulers"))
+    else:
+        baseline = baseline.strip()
+    if seed is None:
+        seed = 0
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        errors.append(FieldError("seed", "must be an integer between 0 and 2**63 - 1"))
+    if errors:
+        raise InputError(errors)
+    return {"schedulers": specs, "baseline": baseline, "seed": seed, "options": dict(options) if options else None}
+
+
+PARAMS = ("schedulers", "options", "baseline", "seed")
+
+
+class CompareKind(RunKind):
+    """Simulate several schedulers on one scenario and compare their cost, deadlines and fairness."""
+
+    key = "compare"
+    label = "Scheduler comparison"
+    variant_name = "scheduler"
+    results_template = "web/kinds/compare.html"
+    scripts = ("planner/charts.js", "planner/kinds/compare.js")
+    report_formats = tuple(REPORT_FORMATS)
+    new_run_url = "web:run-new"
+
+    def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+        unknown = [key for key in params if key not in PARAMS]
+        if unknown:
+            raise InputError(
+                FieldError(key, f"unknown field (a comparison takes {', '.join(PARAMS)})") for key in unknown
+            )
+        options = comparison_options(
+            scenario,
+            schedulers=params.get("schedulers"),
+            options=params.get("options"),
+            baseline=params.get("baseline"),
+            seed=params.get("seed", 0),
+        )
+        specs: list[str] = options["schedulers"]
+        name = f"{scenario.name if scenario else 'scenario'}: {' vs '.join(specs)}"
+        return RunPlan(options, [PartSpec(spec, {"scheduler": spec}) for spec in specs], name)
+
+    def prepare(self, scenario: Scenario, options: Mapping[str, Any]) -> dict[str, Any]:
+        # The bound depends on the scenario alone (bounds.py): solve its small LP once, not per part.
+        return {"lower_bound_cost": lower_bound_cost(scenario)}
+
+    def execute(
+        self,
+        scenario: Scenario,
+        options: Mapping[str, Any],
+        context: Mapping[str, Any],
+        payload: Mapping[str, Any],
+        *,
+        progress: Progress,
+    ) -> list[Variant]:
+        spec = str(payload["scheduler"])
+        bound = context.get("lower_bound_cost")
+        result = simulate(
+            scenario,
+            scheduler=spec,
+            options=options.get("options"),
+            seed=int(options.get("seed") or 0),
+            progress=progress,
+            lower_bound=float(bound) if isinstance(bound, (int, float)) else None,
+        )
+        return [Variant(spec, result.to_dict())]
+
+    def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        summary: dict[str, Any] = {key: document.get(key) for key in SUMMARY_KEYS}
+        ilp = document.get("ilp") or {}
+        summary["ilp_decisions"] = ilp.get("decisions")
+        summary["ilp_fallbacks"] = ilp.get("fallbacks")
+        return summary
+
+    def table(
+        self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], baseline: str | None,
+        currency: str,
+    ) -> dict[str, Any]:
+        from planner.web.presentation import summary_table
+
+        return {"rows": summary_table(summaries, baseline) if summaries else []}
+
+    def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
+        from planner.web.presentation import cheapest
+        from scheduling.charts import format_money
+
+        best = cheapest(summaries)
+        if best is None:
+            return None
+        return Headline(f"{currency}{format_money(best[1])}", f"cheapest: {best[0]}")
+
+    def figures(self, results: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+        from scheduling.charts import all_figures
+
+        # Keep the page's chart payload near 1 MB whatever the number of schedulers: points
+        # per timeline trace and Gantt jobs shrink as schedulers are added (measured: 10,000
+        # jobs x 5 schedulers -> 1.0 MB at 1,000 points and 300 jobs).
+        n = max(1, len(results))
+        figures = all_figures(
+            dict(results), max_points=max(500, min(2000, 5000 // n)), max_jobs=max(150, min(500, 1500 // n))
+        )
+        json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
+        return dict(figures)
+
+    def report(
+        self,
+        fmt: str,
+        *,
+        meta: Mapping[str, Any],
+        results: Mapping[str, Mapping[str, Any]],
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> bytes:
+        build = REPORT_FORMATS[fmt][0]
+        return build(meta, results, baseline)
+
+    def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
+                     currency: str) -> dict[str, Any]:
+        from django.urls import reverse
+
+        from scheduling.charts import scheduler_colours
+
+        variants: Sequence[str] = list(summaries)
+        return {
+            "colours": scheduler_colours(variants),
+            "plotly": True,
+            "actions": [{"label": "Compare with…", "url": f"{reverse('web:run-compare')}?b={run.pk}"}]
+            if run.status == "succeeded" else [],
+            "settings": [
+                ("Schedulers", ", ".join(run.options.get("schedulers") or [])),
+                ("Baseline", run.options.get("baseline") or "the first"),
+                ("Options", options_text(run.options.get("options"))),
+            ],
+        }
+
+    def api_fields(self, run: Any) -> dict[str, Any]:
+        return {
+            "schedulers": list(run.options.get("schedulers") or []),
+            "baseline": run.options.get("baseline"),
+            "seed": int(run.options.get("seed") or 0),
+            "options": run.options.get("options"),
+        }
+
+
+def options_text(options: Mapping[str, Any] | None) -> str:
+    """``key=value, ...`` of a run's option overrides, or that it used the scenario's own."""
+    if not options:
+        return "the scenario's own"
+    return ", ".join(f"{key}={value}" for key, value in options.items())
+
+
+register(CompareKind())
