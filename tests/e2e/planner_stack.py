@@ -45,7 +45,8 @@ def _free_port() -> int:
 
 
 class Stack:
-    def __init__(self, tmp: Path, *, web_workers: int = 2):
+    def __init__(self, tmp: Path, *, web_workers: int = 2, worker_concurrency: int = 2,
+                 env: dict[str, str] | None = None):
         import psycopg
 
         self.db = f"planner_e2e_{secrets.token_hex(4)}"
@@ -53,6 +54,7 @@ class Stack:
             conn.execute(f'CREATE DATABASE "{self.db}"')
         self.port = _free_port()
         self.web_workers = web_workers
+        self.worker_concurrency = worker_concurrency
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
@@ -66,6 +68,8 @@ class Stack:
             "CSRF_COOKIE_SECURE": "false",
             "STATIC_ROOT": str(tmp / "static"),
             "PYTHONPATH": str(ROOT),
+            "PLANNER_WORK_DIR": str(tmp / "work"),
+            **(env or {}),
         }
         self.logs = tmp
         self.procs: list[subprocess.Popen[bytes]] = []
@@ -93,19 +97,25 @@ class Stack:
         self.manage("planner_demo")
         self.start("web", str(BIN / "gunicorn"), "planner.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
                    "--workers", str(self.web_workers), "--timeout", "120")
-        # Simulations are batch work: at a lower CPU priority than the web processes, a busy
-        # worker does not slow down pages and API calls (docker-compose: cpu_shares).
-        self.start("worker", "nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker", "--pool=solo",
-                   "--loglevel=INFO")
+        self.start_worker()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(f"{self.base}/accounts/login/", timeout=5) as r:
                     if r.status == 200:
                         return
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, OSError):  # refused, reset or timed out: not up yet
                 time.sleep(0.5)
         raise AssertionError(f"gunicorn did not answer; log:\n{self.log('web')}")
+
+    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
+        """A Celery worker as docker-compose runs it: one process per core (prefork's default)
+        and the embedded beat (the reaper). Simulations are batch work: at a lower CPU priority
+        than the web processes, a busy worker does not slow down pages and API calls
+        (docker-compose: cpu_shares)."""
+        return self.start(name, "nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker",
+                          "--pool=prefork", f"--concurrency={self.worker_concurrency}", "--beat",
+                          "--schedule", str(self.logs / f"{name}-beat-schedule"), "--loglevel=INFO")
 
     def log(self, name: str) -> str:
         path = self.logs / f"{name}.log"
