@@ -14,6 +14,7 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
 from planner.core.errors import InputError, field_errors
+from planner.teams.models import Membership
 from scheduling import LIMITS, SCHEDULERS, SimulationOptions
 
 OPTIONAL_NUMBER = {"required": False, "localize": False}
@@ -55,6 +56,15 @@ class NumberInput(forms.NumberInput):
 
 class TeamForm(forms.Form):
     name = forms.CharField(max_length=100, label="Team name")
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username", help_text="Someone who has signed in before.")
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)
 
 
 # --------------------------------------------------------------------------- catalogue
