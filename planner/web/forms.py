@@ -56,7 +56,7 @@ class TeamForm(forms.Form):
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username", help_text="Someone who has signed in before.")
+    username = forms.CharField(max_length=150, label="Username", help_text="Someone with an account here.")
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
 
 
