@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
 
 from planner.catalogue import apis as catalogue
+from planner.core import apis as core
 from planner.runs import apis as runs
 from planner.scenarios import apis as scenarios
 from planner.teams import apis as teams
 
 app_name = "api"
 
+# The root lists every route here that takes no id (planner.core.apis.endpoint_links).
 urlpatterns = [
-    path("auth/token/", ObtainAuthToken.as_view(), name="auth-token"),
+    path("", core.ApiRootApi.as_view(), name="root"),
+    path("auth/token/", core.TokenObtainApi.as_view(), name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # teams
@@ -32,7 +34,9 @@ urlpatterns = [
     path("workloads/", scenarios.WorkloadListApi.as_view(), name="workload-list"),
     path("workloads/<int:pk>/", scenarios.WorkloadDetailApi.as_view(), name="workload-detail"),
     path("workloads/<int:pk>/generate/", scenarios.WorkloadGenerateApi.as_view(), name="workload-generate"),
-    path("workloads/<int:pk>/import-csv/", scenarios.WorkloadImportCsvApi.as_view(), name="workload-import-csv"),
+    path(
+        "workloads/<int:pk>/import-csv/", scenarios.WorkloadImportCsvApi.as_view(), name="workload-import-csv"
+    ),
     path("scenarios/import/", scenarios.ScenarioImportApi.as_view(), name="scenario-import"),
     # runs
     path("runs/", runs.RunListApi.as_view(), name="run-list"),

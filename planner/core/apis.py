@@ -1,14 +1,28 @@
-"""Helpers every API module uses: validate a request body with a serializer."""
+"""Helpers every API module uses, and the endpoints of no app: the root and the token.
+
+Both endpoints read their bodies with the project's parsers (``REST_FRAMEWORK``'s
+``DEFAULT_PARSER_CLASSES``, :mod:`planner.core.parsers`), like every other endpoint.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.urls import URLPattern, get_resolver
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
 
 
-def validated(serializer_class: type[BaseSerializer[Any]], request: Request, *, partial: bool = False) -> dict[str, Any]:
+def validated(
+    serializer_class: type[BaseSerializer[Any]], request: Request, *, partial: bool = False
+) -> dict[str, Any]:
     """The request body checked by ``serializer_class`` (400 with paths when it is not valid).
 
     With ``partial`` only the fields present are returned (PATCH).
@@ -26,8 +40,44 @@ def team_filter(request: Request) -> int | None:
 
 def request_object(request: Request) -> dict[str, Any]:
     """The request body, which must be a JSON object."""
-    from rest_framework.exceptions import ValidationError
-
     if not isinstance(request.data, dict):
         raise ValidationError({"non_field_errors": ["The request body must be a JSON object."]})
     return dict(request.data)
+
+
+def endpoint_links(request: Request) -> dict[str, str]:
+    """``{"teams": "http://host/api/teams/", ...}``: every endpoint of the request's URL
+    namespace whose route takes no id (collections, imports, the token, the schema, the
+    docs), in the URLconf's order, except the one answering."""
+    match = request.resolver_match
+    _, resolver = get_resolver().namespace_dict[match.namespace]
+    links: dict[str, str] = {}
+    for pattern in resolver.url_patterns:
+        if not isinstance(pattern, URLPattern) or not pattern.name or pattern.name == match.url_name:
+            continue
+        if getattr(pattern.pattern, "converters", None) or "(?P<" in str(pattern.pattern):
+            continue  # a route with an id
+        links[str(pattern.pattern).strip("/")] = reverse(f"{match.namespace}:{pattern.name}", request=request)
+    return links
+
+
+class ApiRootApi(APIView):
+    """The API's entry point: links to every collection, like DRF's router root."""
+
+    @extend_schema(
+        responses=OpenApiResponse(
+            response={"type": "object", "additionalProperties": {"type": "string", "format": "uri"}},
+            description="A link to each endpoint that takes no id, by its path: "
+            '`{"teams": ".../api/teams/", "vm-types": ".../api/vm-types/", ...}`.',
+        ),
+        tags=["api"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(endpoint_links(request))
+
+
+class TokenObtainApi(ObtainAuthToken):
+    """DRF's token endpoint (username and password in, ``{"token": ...}`` out), reading its
+    body with the project's parsers instead of DRF's stock ones."""
+
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES

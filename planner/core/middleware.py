@@ -1,13 +1,18 @@
-"""Refuse an oversized request body before any view reads it."""
+"""Requests refused before any view reads them: oversized bodies, text that is not Unicode."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 
-from .parsers import body_limit_message
+from .errors import FieldError, error_list
+from .parsers import body_limit_message, check_form_text
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 class BodySizeLimitMiddleware:
@@ -29,6 +34,43 @@ class BodySizeLimitMiddleware:
         if declared > limit:
             message = body_limit_message(limit)
             if request.path.startswith("/api/"):
-                return JsonResponse({"detail": message, "errors": [{"path": "", "message": message}]}, status=413)
+                body = {"detail": message, "errors": [{"path": "", "message": message}]}
+                return JsonResponse(body, status=413)
             return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
+
+
+class ValidTextMiddleware:
+    """400 for a query string, or a page's form, whose decoded text holds a lone surrogate.
+
+    Django decodes both with the charset the request names. A browser sends UTF-8, whose
+    invalid bytes Django replaces, but a client may name another charset, and UTF-7
+    decodes ``+2AA-`` to a lone ``\\ud800``: a string that can be neither stored nor shown
+    (a 500 wherever it went). The answer names the field: a JSON body like the API's
+    other 400s for an API view, the 400 page for a page. Placed after the CSRF check.
+    API bodies are checked by their parsers (:mod:`planner.core.parsers`), which is why a
+    form posted to the API is left to them.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view_func: Callable[..., Any], view_args: Any, view_kwargs: Any
+    ) -> HttpResponse | None:
+        is_api = getattr(view_func, "cls", None) is not None  # DRF's as_view() sets it
+        errors = check_form_text(request.GET)
+        if not errors and not is_api and request.method == "POST" and request.content_type in FORM_TYPES:
+            errors = check_form_text(request.POST, request.FILES)
+        if not errors:
+            return None
+        return text_error_response(request, errors, api=is_api)
+
+
+def text_error_response(request: HttpRequest, errors: list[FieldError], *, api: bool) -> HttpResponse:
+    if api:
+        return JsonResponse({"detail": "Invalid input.", "errors": error_list(errors)}, status=400)
+    return render(request, "400.html", {"errors": errors}, status=400)

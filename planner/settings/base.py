@@ -53,6 +53,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # After the CSRF check: a query string or a page's form whose text is not Unicode is a 400.
+    "planner.core.middleware.ValidTextMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -139,10 +141,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # The only parsers: every endpoint reads its body by the same rules (planner.core.parsers),
+    # and tests/planner/test_api_basics.py fails for a view that sets parsers of its own.
     "DEFAULT_PARSER_CLASSES": [
         "planner.core.parsers.StrictJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "planner.core.parsers.StrictFormParser",
+        "planner.core.parsers.StrictMultiPartParser",
     ],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",

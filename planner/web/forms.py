@@ -6,7 +6,6 @@ service's field errors back to the form's fields (``planner.web.errors.attach_er
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -14,6 +13,8 @@ from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
 from planner.core.errors import InputError, field_errors
+from planner.core.parsers import JSONSyntaxError, loads_strict
+from planner.teams.models import Membership
 from scheduling import LIMITS, SCHEDULERS, SimulationOptions
 
 OPTIONAL_NUMBER = {"required": False, "localize": False}
@@ -31,17 +32,14 @@ def read_upload(upload: UploadedFile | None, field: str) -> str | None:
         raise InputError.single(field, "must be a UTF-8 text file") from None
 
 
-def _reject_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not allowed; numbers must be finite")
-
-
 def parse_json_document(text: str, field: str) -> Any:
-    """JSON text as the API would read it: no ``NaN``/``Infinity`` literals, the library's size limit."""
+    """JSON text as the API reads it (``planner.core.parsers.loads_strict``), within the library's
+    size limit. Errors of values keep their paths into the document (``jobs[3].id``)."""
     if len(text) > LIMITS["document_bytes"]:
         raise InputError.single(field, f"is larger than {int(LIMITS['document_bytes']) // 2**20} MB")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
+        return loads_strict(text)
+    except JSONSyntaxError as exc:
         raise InputError.single(field, f"is not valid JSON: {exc}") from None
 
 
@@ -55,6 +53,15 @@ class NumberInput(forms.NumberInput):
 
 class TeamForm(forms.Form):
     name = forms.CharField(max_length=100, label="Team name")
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username", help_text="Someone with an account here.")
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)
 
 
 # --------------------------------------------------------------------------- catalogue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import base, catalogue, clusters, compare, runs, workloads
+from .views import base, catalogue, clusters, compare, runs, teams, workloads
 
 app_name = "web"
 
@@ -12,6 +12,9 @@ urlpatterns = [
     path("", base.dashboard, name="dashboard"),
     path("team/switch/", base.team_switch, name="team-switch"),
     path("teams/new/", base.team_new, name="team-new"),
+    path("teams/<int:pk>/members/", teams.team_members_page, name="team-members"),
+    path("teams/<int:pk>/members/<int:user_id>/role/", teams.team_member_role, name="team-member-role"),
+    path("teams/<int:pk>/members/<int:user_id>/remove/", teams.team_member_remove, name="team-member-remove"),
     # VM type catalogue
     path("catalogue/", catalogue.catalogue, name="catalogue"),
     path("catalogue/add/", catalogue.vm_type_add, name="vm-type-add"),

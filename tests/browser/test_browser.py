@@ -415,3 +415,78 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     page.click("button:has-text('Sign out')")
     page.goto(base + "/runs/")
     assert "/accounts/login/" in page.url
+
+
+def member_names(page: Any) -> list[str]:
+    return page.locator("#members-table tbody tr[data-user]").evaluate_all(
+        "rows => rows.map(r => r.dataset.user)"
+    )
+
+
+def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser: Any, operator: Any,
+                                            screenshot: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from planner.teams.models import Membership
+
+    get_user_model().objects.create_user(username="analyst", password=PASSWORD)
+    base = live_server.url
+    sign_in(page, base, screenshot)
+    page.click("nav a:has-text('Members')")
+    page.wait_for_url(re.compile(r"/teams/\d+/members/$"))
+    members_url = page.url
+    assert member_names(page) == ["operator"]
+    assert "the only owner" in page.locator("tr[data-user='operator']").inner_text()
+
+    # The only owner cannot step down: the row says why, and nothing changes.
+    own_row = page.locator("tr[data-user='operator']")
+    own_row.locator("select").select_option("member")
+    own_row.locator("button:has-text('Change role')").click()
+    page.wait_for_load_state()
+    assert "a team needs at least one owner" in page.locator("#members-table .field-error").inner_text()
+    # An unknown username is an error on the field.
+    page.fill("#id_username", "nobody")
+    page.click("#add-member-form button[type=submit]")
+    page.wait_for_load_state()
+    assert "there is no user named 'nobody'" in page.locator("#add-member-form .field-error").inner_text()
+    no_console_errors(page, expected_400s=2)
+
+    page.fill("#id_username", "analyst")
+    page.select_option("#id_role", "member")
+    page.click("#add-member-form button[type=submit]")
+    page.wait_for_url(members_url)
+    assert "Added analyst as member." in page.locator(".messages").inner_text()
+    assert member_names(page) == ["operator", "analyst"]
+    screenshot("team-members")
+
+    # The new member sees the list, and no controls but leaving.
+    context = browser.new_context(viewport=VIEWPORT)
+    other = context.new_page()
+    other.console_errors = ConsoleErrors(other)
+    other.goto(base + "/accounts/login/")
+    other.fill("#id_username", "analyst")
+    other.fill("#id_password", PASSWORD)
+    other.click("button[type=submit]")
+    other.wait_for_url(base + "/")
+    other.click("nav a:has-text('Members')")
+    other.wait_for_url(members_url)
+    assert member_names(other) == ["operator", "analyst"]
+    assert other.locator("#add-member-form").count() == 0
+    assert other.locator("button:has-text('Change role')").count() == 0
+    assert other.locator("tr[data-user='analyst'] button").inner_text() == "Leave team"
+    no_console_errors(other)
+    context.close()
+
+    # The owner makes them an owner, then removes them (after confirming).
+    row = page.locator("tr[data-user='analyst']")
+    row.locator("select").select_option("owner")
+    row.locator("button:has-text('Change role')").click()
+    page.wait_for_url(members_url)
+    assert "analyst is now owner." in page.locator(".messages").inner_text()
+    assert Membership.objects.get(user__username="analyst").role == "owner"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("tr[data-user='analyst'] button:has-text('Remove')").click()
+    page.wait_for_url(members_url)
+    assert "Removed analyst from the team." in page.locator(".messages").inner_text()
+    assert member_names(page) == ["operator"]
+    no_console_errors(page)

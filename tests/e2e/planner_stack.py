@@ -4,6 +4,7 @@ broker, gunicorn with the production settings and a real Celery worker process."
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import json
 import os
@@ -42,6 +43,35 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# What a request to a server that is still starting (or too busy to answer yet) may raise:
+# OSError covers a refused or reset connection (ConnectionError), a connection or a read that
+# timed out (TimeoutError, alias socket.timeout) and urllib's URLError that wraps them or
+# reports an HTTP error status; HTTPException covers a server that closed the connection
+# before answering (RemoteDisconnected) or sent half an answer.
+NOT_READY_YET = (OSError, http.client.HTTPException)
+
+
+def wait_until_answers(
+    url: str, *, timeout_s: float, request_timeout_s: float = 5, pause_s: float = 0.5
+) -> bool:
+    """Whether ``url`` answers 200 within about ``timeout_s`` seconds.
+
+    Every failure of a request counts as "not ready yet" and is tried again after
+    ``pause_s``: a busy machine makes the first requests time out, not only be refused.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=request_timeout_s) as r:
+                if r.status == 200:
+                    return True
+        except NOT_READY_YET:
+            pass
+        if time.monotonic() + pause_s >= deadline:
+            return False
+        time.sleep(pause_s)
 
 
 class Stack:
@@ -95,18 +125,11 @@ class Stack:
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")
         self.manage("planner_demo")
-        self.start("web", str(BIN / "gunicorn"), "planner.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-                   "--workers", str(self.web_workers), "--timeout", "120")
+        self.start("web", str(BIN / "gunicorn"), "planner.wsgi:application",
+                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.web_workers), "--timeout", "120")
         self.start_worker()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.base}/accounts/login/", timeout=5) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):  # refused, reset or timed out: not up yet
-                time.sleep(0.5)
-        raise AssertionError(f"gunicorn did not answer; log:\n{self.log('web')}")
+        if not wait_until_answers(f"{self.base}/accounts/login/", timeout_s=60):
+            raise AssertionError(f"gunicorn did not answer; log:\n{self.log('web')}")
 
     def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
         """A Celery worker as docker-compose runs it: one process per core (prefork's default)
@@ -138,7 +161,9 @@ class Stack:
 
     # ---------------------------------------------------------------- HTTP
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, method=method)
         if data is not None:
@@ -157,19 +182,25 @@ class Stack:
         assert status == 200, body
         return str(json.loads(body)["token"])
 
-    def browser_session(self, username: str = "demo", password: str = "demo-planner") -> urllib.request.OpenerDirector:
+    def browser_session(
+        self, username: str = "demo", password: str = "demo-planner"
+    ) -> urllib.request.OpenerDirector:
         """An HTTP client signed in through the login form (session cookie + CSRF)."""
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         opener.open(f"{self.base}/accounts/login/", timeout=30).read()
         csrf = next(c.value for c in jar if c.name == "csrftoken")
-        data = urllib.parse.urlencode({"username": username, "password": password, "csrfmiddlewaretoken": csrf}).encode()
-        req = urllib.request.Request(f"{self.base}/accounts/login/", data=data, headers={"Referer": f"{self.base}/accounts/login/"})
+        form = {"username": username, "password": password, "csrfmiddlewaretoken": csrf}
+        data = urllib.parse.urlencode(form).encode()
+        login = f"{self.base}/accounts/login/"
+        req = urllib.request.Request(login, data=data, headers={"Referer": login})
         opener.open(req, timeout=30).read()
         assert any(c.name == "sessionid" for c in jar), "login failed"
         return opener
 
-    def wait_for_run(self, token: str, run_id: int, timeout: float = 600) -> tuple[dict[str, Any], list[float]]:
+    def wait_for_run(
+        self, token: str, run_id: int, timeout: float = 600
+    ) -> tuple[dict[str, Any], list[float]]:
         seen: list[float] = []
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

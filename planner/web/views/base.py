@@ -47,7 +47,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "clusters": clusters,
         "workloads": workloads,
         "vm_type_count": vm_type_list(user=request.user, team=team).count(),
-        "active_runs": run_list(user=request.user, team=team).filter(status__in=["queued", "running"]).count(),
+        "active_runs": run_list(user=request.user, team=team)
+        .filter(status__in=["queued", "running"])
+        .count(),
     })
 
 
@@ -62,7 +64,9 @@ def team_new(request: HttpRequest) -> HttpResponse:
             attach_errors(form, exc)
         else:
             request.session[SESSION_KEY] = team.pk
-            messages.success(request, f"Team “{team.name}” created, with the papers' VM types in its catalogue.")
+            messages.success(
+                request, f"Team “{team.name}” created, with the papers' VM types in its catalogue."
+            )
             return redirect("web:dashboard")
     teams = list(team_list(user=request.user))
     return render(request, "web/team_new.html", {"form": form, "teams": teams},
@@ -77,6 +81,8 @@ def team_switch(request: HttpRequest) -> HttpResponse:
     target = request.POST.get("next") or "/"
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = "/"
+    if target.startswith("/teams/") and target.endswith("/members/"):  # the new team's members
+        return redirect("web:team-members", pk=request.session[SESSION_KEY])
     # Pages of objects belong to the previous team: go to the matching list instead.
     for prefix in ("/clusters/", "/workloads/", "/runs/"):
         if target.startswith(prefix) and target != prefix:
