@@ -152,6 +152,7 @@ def test_a_killed_worker_loses_no_part(stack: Stack) -> None:
 def test_cancelling_a_run_whose_worker_died_ends_it_at_once(stack: Stack) -> None:
     token = stack.token()
     status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token)
+    assert status == 201, body
     run_id = json.loads(body)["id"]
     wait_until(lambda: progress(stack, token, run_id)["status"] == "running", 120, "the run running", stack)
     kill_worker(stack)
@@ -167,6 +168,7 @@ def test_a_message_lost_with_the_broker_is_sent_again(stack: Stack) -> None:
     token = stack.token()
     kill_worker(stack)
     status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(60), "schedulers": ["edf-bfd"]}, token=token)
+    assert status == 201, body
     run_id = json.loads(body)["id"]
     # Redis restarted without persistence: the queued message is gone.
     stack_redis = redis.Redis(host="127.0.0.1", port=6379, db=int(stack.env["CELERY_BROKER_URL"].rsplit("/", 1)[1]))
