@@ -21,7 +21,7 @@ import pytest
 from django.urls import reverse
 
 from planner.core.errors import FieldError, InputError
-from planner.runs import kinds, services
+from planner.runs import kinds
 from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
 from planner.runs.models import Run, RunPart
 from scheduling import Scenario, lower_bound_cost
