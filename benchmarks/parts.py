@@ -1,0 +1,91 @@
+"""Benchmark of issue 6: a comparison's parts spread over the worker's processes.
+
+    python benchmarks/parts.py [--repeats 3] [--jobs 10000]
+
+Starts the production topology (PostgreSQL, Redis, gunicorn, a Celery worker with the
+embedded beat) as tests/e2e does, once with ``--concurrency=1`` and once with
+``--concurrency=2``, and times, from the API's POST to the run's end, a comparison of the
+five schedulers of paper 003 on the shipped 10,000-job workload on 1,400 VMs (or its first
+``--jobs`` jobs). Each setting runs ``--repeats`` times after one warm-up run. Needs
+PostgreSQL and Redis on 127.0.0.1. Prints markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+
+from planner_stack import Stack, missing_services  # noqa: E402
+
+from scheduling.importers import import_rm_csv  # noqa: E402
+from scheduling.presets import preset_vm_types  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data" / "rm-simulator"
+FIVE = ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]
+
+
+def one_run(stack: Stack, token: str, scenario: dict[str, object]) -> tuple[float, float]:
+    """(seconds from POST to the end, seconds the parts spent running in all)."""
+    t0 = time.monotonic()
+    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario, "schedulers": FIVE}, token=token)
+    assert status == 201, body
+    final, _ = stack.wait_for_run(token, json.loads(body)["id"], timeout=1800)
+    elapsed = time.monotonic() - t0
+    assert final["status"] == "succeeded", final
+    busy = sum(
+        (datetime.fromisoformat(part["finished_at"]) - datetime.fromisoformat(part["started_at"])).total_seconds()
+        for part in final["parts"]
+    )
+    return elapsed, busy
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--jobs", type=int, default=10_000)
+    args = p.parse_args()
+    if missing_services():
+        sys.exit(f"needs PostgreSQL and Redis on 127.0.0.1: missing {missing_services()}")
+    scenario = import_rm_csv((SHARED / "large-scale-workload_jobs_high_load.csv").read_text(),
+                             name="10,000 jobs on 1,400 VMs", vm_types=preset_vm_types("paper-003", scale=100))
+    scenario["jobs"] = scenario["jobs"][: args.jobs]
+    rows = []
+    for concurrency in (1, 2):
+        with tempfile.TemporaryDirectory() as tmp:
+            stack = Stack(Path(tmp), web_workers=1, worker_concurrency=concurrency)
+            try:
+                stack.up()
+                token = stack.token()
+                one_run(stack, token, scenario)  # warm-up: imports, first connections
+                times = [one_run(stack, token, scenario) for _ in range(args.repeats)]
+            finally:
+                stack.down()
+        rows.append((concurrency, times))
+        print(f"concurrency {concurrency}: {[round(t, 1) for t, _ in times]}", file=sys.stderr)
+    load = os.getloadavg()
+    print(f"## Parts in parallel: a five-scheduler comparison, {len(scenario['jobs']):,} jobs\n")
+    print(f"python {platform.python_version()}, {os.cpu_count()} cores; load average after: "
+          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
+    print("| worker processes | POST to end, median (s) | each run (s) | parts' running time, median (s) |")
+    print("|---|---|---|---|")
+    for concurrency, times in rows:
+        print(f"| {concurrency} | {statistics.median(t for t, _ in times):.1f} | "
+              f"{', '.join(f'{t:.1f}' for t, _ in times)} | {statistics.median(b for _, b in times):.1f} |")
+    one, two = (statistics.median(t for t, _ in times) for _, times in rows)
+    print(f"\nSpeed-up with two processes: {one / two:.2f}x.")
+
+
+if __name__ == "__main__":
+    main()
