@@ -18,6 +18,7 @@ from .serializers import (
     MemberUpdateSerializer,
     TeamInputSerializer,
     TeamOutputSerializer,
+    TeamUpdateSerializer,
 )
 
 
@@ -31,7 +32,7 @@ class TeamListApi(APIView):
     @extend_schema(request=TeamInputSerializer, responses={201: TeamOutputSerializer}, tags=["teams"])
     def post(self, request: Request) -> Response:
         data = validated(TeamInputSerializer, request)
-        team = services.team_create(owner=request.user, name=data["name"])
+        team = services.team_create(owner=request.user, name=data["name"], currency=data.get("currency", "$"))
         team = selectors.team_get(user=request.user, pk=team.pk)
         return Response(TeamOutputSerializer(team).data, status=status.HTTP_201_CREATED)
 
@@ -41,11 +42,11 @@ class TeamDetailApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         return Response(TeamOutputSerializer(selectors.team_get(user=request.user, pk=pk)).data)
 
-    @extend_schema(request=TeamInputSerializer, responses=TeamOutputSerializer, tags=["teams"])
+    @extend_schema(request=TeamUpdateSerializer, responses=TeamOutputSerializer, tags=["teams"])
     def patch(self, request: Request, pk: int) -> Response:
         team = selectors.team_get(user=request.user, pk=pk)
-        data = validated(TeamInputSerializer, request)
-        services.team_update(team=team, user=request.user, name=data["name"])
+        data = validated(TeamUpdateSerializer, request)
+        services.team_update(team=team, user=request.user, name=data.get("name"), currency=data.get("currency"))
         return Response(TeamOutputSerializer(selectors.team_get(user=request.user, pk=pk)).data)
 
 

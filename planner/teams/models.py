@@ -8,6 +8,8 @@ from django.db import models
 
 class Team(models.Model):
     name = models.CharField(max_length=100)
+    # How the team's money is shown (display only: prices are whatever unit the VM types use).
+    currency = models.CharField(max_length=8, default="$")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

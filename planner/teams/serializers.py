@@ -25,11 +25,18 @@ class TeamOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField()
     my_role = serializers.CharField(help_text="Your role in the team: owner or member.")
     member_count = serializers.IntegerField()
+    currency = serializers.CharField(help_text="How money is shown (display only), e.g. $, €, CHF.")
     created_at = serializers.DateTimeField()
 
 
 class TeamInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     name = serializers.CharField(max_length=100)
+    currency = serializers.CharField(max_length=8, required=False)
+
+
+class TeamUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=100, required=False)
+    currency = serializers.CharField(max_length=8, required=False)
 
 
 class MemberOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]

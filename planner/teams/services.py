@@ -14,22 +14,34 @@ from planner.core.names import clean_name
 from .access import require_member, require_owner
 from .models import Membership, Team
 
+CURRENCY_MAX_CHARS = 8
+
 
 @transaction.atomic
-def team_create(*, owner: Any, name: str) -> Team:
+def team_create(*, owner: Any, name: str, currency: Any = "$") -> Team:
     """A new team with ``owner`` as its owner and the papers' VM types in its catalogue."""
     from planner.catalogue.services import vm_types_seed_presets  # the catalogue depends on teams
 
-    team = Team.objects.create(name=clean_name(name))
+    team = Team.objects.create(
+        name=clean_name(name), currency=clean_name(currency, "currency", max_chars=CURRENCY_MAX_CHARS)
+    )
     Membership.objects.create(team=team, user=owner, role=Membership.Role.OWNER)
     vm_types_seed_presets(team=team, user=owner)
     return team
 
 
-def team_update(*, team: Team, user: Any, name: str) -> Team:
-    require_owner(user, team, action="rename the team")
-    team.name = clean_name(name)
-    team.save(update_fields=["name"])
+def team_update(*, team: Team, user: Any, name: Any = None, currency: Any = None) -> Team:
+    """Rename the team and/or set its currency symbol (display only: ``$``, ``€``, ``CHF``)."""
+    require_owner(user, team, action="change the team's settings")
+    fields = []
+    if name is not None:
+        team.name = clean_name(name)
+        fields.append("name")
+    if currency is not None:
+        team.currency = clean_name(currency, "currency", max_chars=CURRENCY_MAX_CHARS)
+        fields.append("currency")
+    if fields:
+        team.save(update_fields=fields)
     return team
 
 

@@ -64,6 +64,14 @@ class MemberRoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
 
 
+class TeamSettingsForm(forms.Form):
+    name = forms.CharField(max_length=100, label="Team name")
+    currency = forms.CharField(
+        max_length=8, label="Currency symbol",
+        help_text="How costs are shown on pages and in reports ($, €, CHF). Display only: prices stay as entered.",
+    )
+
+
 # --------------------------------------------------------------------------- catalogue
 
 

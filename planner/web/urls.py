@@ -13,6 +13,7 @@ urlpatterns = [
     path("team/switch/", base.team_switch, name="team-switch"),
     path("teams/new/", base.team_new, name="team-new"),
     path("teams/<int:pk>/members/", teams.team_members_page, name="team-members"),
+    path("teams/<int:pk>/settings/", teams.team_settings, name="team-settings"),
     path("teams/<int:pk>/members/<int:user_id>/role/", teams.team_member_role, name="team-member-role"),
     path("teams/<int:pk>/members/<int:user_id>/remove/", teams.team_member_remove, name="team-member-remove"),
     # VM type catalogue

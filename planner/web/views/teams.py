@@ -15,11 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planner.core.errors import InputError, field_errors
 from planner.teams.models import Membership, Team
 from planner.teams.selectors import membership_get, team_get, team_members
-from planner.teams.services import membership_create, membership_delete, membership_update
+from planner.teams.services import membership_create, membership_delete, membership_update, team_update
 
 from ..context import follow_team, team_page
 from ..errors import attach_errors
-from ..forms import MemberAddForm, MemberRoleForm
+from ..forms import MemberAddForm, MemberRoleForm, TeamSettingsForm
 
 
 def _page(
@@ -27,6 +27,7 @@ def _page(
     team: Team,
     *,
     add_form: MemberAddForm | None = None,
+    settings_form: TeamSettingsForm | None = None,
     failed: tuple[int, list[str]] | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -47,6 +48,7 @@ def _page(
         "is_owner": is_owner,
         "owner_count": sum(1 for r in rows if r["membership"].role == Membership.Role.OWNER),
         "add_form": add_form or MemberAddForm(),
+        "settings_form": settings_form or TeamSettingsForm(initial={"name": team.name, "currency": team.currency}),
     }, status=status)
 
 
@@ -108,3 +110,21 @@ def team_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpRespo
         return redirect("web:dashboard")
     messages.success(request, f"Removed {membership.user.get_username()} from the team.")
     return redirect("web:team-members", pk=pk)
+
+
+@team_page
+@require_POST
+def team_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Rename the team or change its currency symbol (owners)."""
+    team = team_get(user=request.user, pk=pk)
+    follow_team(request, team.pk)
+    form = TeamSettingsForm(request.POST)
+    if form.is_valid():
+        try:
+            team_update(team=team, user=request.user, **form.cleaned_data)
+        except InputError as exc:
+            attach_errors(form, exc)
+        else:
+            messages.success(request, "Saved the team's settings.")
+            return redirect("web:team-members", pk=pk)
+    return _page(request, team, settings_form=form, status=400)
