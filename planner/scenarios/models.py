@@ -7,10 +7,11 @@ from django.db import models
 
 from planner.catalogue.models import VMType
 from planner.teams.models import Team
+from scheduling import DEFAULT_RESOURCES, FieldError
 
 
 def default_resources() -> list[str]:
-    return ["cpu", "mem"]
+    return list(DEFAULT_RESOURCES)
 
 
 class Cluster(models.Model):
@@ -69,6 +70,10 @@ class Workload(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    #: Not stored: what the service that last checked this instance's jobs warned about
+    #: (:func:`scheduling.parse_workload`'s warnings, with document paths); empty when loaded.
+    warnings: tuple[FieldError, ...] = ()
 
     class Meta:
         ordering = ["name", "id"]

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from planner.teams.serializers import team_field
+from scheduling.importers import IMPORTERS
 
 from .models import Cluster
 
@@ -64,6 +65,31 @@ class WorkloadDetailOutputSerializer(WorkloadOutputSerializer):
     jobs = serializers.JSONField(help_text="The scenario document's jobs.")
 
 
+class WarningSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Valid, but probably not meant: a path into the document and what is odd there."""
+
+    path = serializers.CharField()
+    message = serializers.CharField()
+
+
+_WARNINGS_HELP = (
+    "What the saved jobs have that is valid but probably not meant (a deadline shorter than the "
+    "job's duration, a job without a framework beside declared ones), with document paths."
+)
+
+
+class WorkloadSavedOutputSerializer(WorkloadOutputSerializer):
+    """A workload just written (generated, imported), with the warnings of its jobs."""
+
+    warnings = WarningSerializer(many=True, read_only=True, help_text=_WARNINGS_HELP)
+
+
+class WorkloadDetailSavedOutputSerializer(WorkloadDetailOutputSerializer):
+    """A workload just written (created, changed), jobs included, with the warnings of its jobs."""
+
+    warnings = WarningSerializer(many=True, read_only=True, help_text=_WARNINGS_HELP)
+
+
 class WorkloadInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field()
     name = serializers.JSONField()
@@ -86,12 +112,24 @@ class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-a
     deadline_slack = serializers.ListField(child=serializers.FloatField(), required=False, help_text="[low, high]")
     frameworks = serializers.ListField(child=serializers.CharField(), required=False)
     start_s = serializers.FloatField(required=False)
+    cluster = serializers.IntegerField(
+        required=False,
+        help_text="A cluster of the workload's team: executors are drawn only in sizes that fit one of its "
+        "VM types the job's framework may use.",
+    )
 
 
 class WorkloadImportCsvSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    csv = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, help_text="The CSV text.")
-    file = serializers.FileField(required=False, help_text="Or the CSV as an uploaded file (multipart).")
-    format = serializers.ChoiceField(choices=["jobs", "rm-simulator"], default="jobs")
+    csv = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, help_text="The file's text (CSV, or JSON)."
+    )
+    file = serializers.FileField(required=False, help_text="Or the file, uploaded (multipart).")
+    format = serializers.ChoiceField(
+        choices=[(i.name, i.label) for i in IMPORTERS.values()], default="jobs", help_text="The importer."
+    )
+    options = serializers.JSONField(
+        required=False, default=None, help_text='The importer\'s options, e.g. {"with_deadlines": false}.'
+    )
     replace = serializers.BooleanField(default=True, help_text="Replace the jobs (default) or add to them.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -112,3 +150,4 @@ class ScenarioImportOutputSerializer(serializers.Serializer):  # type: ignore[ty
     vm_types_created = serializers.ListField(child=serializers.CharField())
     vm_types_reused = serializers.ListField(child=serializers.CharField())
     vm_types_renamed = serializers.DictField(child=serializers.CharField())
+    warnings = WarningSerializer(many=True, help_text=_WARNINGS_HELP)

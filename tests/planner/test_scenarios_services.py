@@ -13,7 +13,6 @@ from planner.catalogue.models import VMType
 from planner.core.errors import InputError
 from planner.scenarios import services
 from planner.scenarios.models import Cluster, ClusterEntry, Workload
-from planner.scenarios.services import workload_jobs_from_csv
 from planner.teams.models import Team
 from scheduling import ScenarioError, parse_scenario
 
@@ -128,38 +127,6 @@ def test_workload_update_failure_changes_nothing(workload: Workload, owner: Any)
     assert fresh.jobs == workload.jobs and fresh.job_count == 30
 
 
-def test_jobs_from_csv() -> None:
-    text = (
-        "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\n"
-        "j1,analytics,0,4,2,4,300,900\n"
-        "\n"
-        "j2,,60.5,2,1,2.5,120,\n"
-    )
-    assert workload_jobs_from_csv(text) == [
-        {"id": "j1", "framework": "analytics", "arrival_s": 0, "executors": 4, "executor": {"cpu": 2, "mem": 4},
-         "duration_s": 300, "deadline_s": 900},
-        {"id": "j2", "arrival_s": 60.5, "executors": 2, "executor": {"cpu": 1, "mem": 2.5}, "duration_s": 120},
-    ]
-
-
-@pytest.mark.parametrize(
-    "text, path",
-    [
-        ("", "csv"),
-        ("id,arrival_s,executors,duration_s\nj,0,1,5\n", "csv"),
-        ("id,arrival_s,cpu,duration_s\nj,0,1,5\n", "csv"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,two,5\n", "line 2, cpu"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,nan,5\n", "line 2, cpu"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,1\n", "line 2"),
-        ("id,arrival_s,executors,cpu,cpu,duration_s\n", "csv"),
-    ],
-)
-def test_jobs_from_csv_errors(text: str, path: str) -> None:
-    with pytest.raises(InputError) as exc:
-        workload_jobs_from_csv(text)
-    assert path in paths(exc.value), exc.value.errors
-
-
 def test_csv_import_adds_frameworks_and_validates(workload: Workload, owner: Any) -> None:
     text = "id,framework,arrival_s,executors,cpu,mem,duration_s\nj1,new-fw,0,1,1,1,10\nj2,analytics,5,1,1,1,10\n"
     w = services.workload_import_csv(workload=workload, user=owner, text=text)
@@ -168,7 +135,7 @@ def test_csv_import_adds_frameworks_and_validates(workload: Workload, owner: Any
     bad = "id,arrival_s,executors,cpu,mem,duration_s\nj1,0,1,1,1,-10\n"
     with pytest.raises(InputError) as exc:
         services.workload_import_csv(workload=w, user=owner, text=bad)
-    assert "jobs[0].duration_s" in paths(exc.value)
+    assert paths(exc.value) == {"line 2 (job j1), duration_s": "must be > 0"}  # the file's line, not jobs[0]
     assert Workload.objects.get(pk=w.pk).job_count == 2
 
 
@@ -190,7 +157,7 @@ def test_rm_simulator_errors_name_the_line(workload: Workload, owner: Any) -> No
         services.workload_import_csv(
             workload=workload, user=owner, text="job-id,C,M,E,T_A,T_est,T_D\njob-0,4,x,7,39,153,396\n", format="rm-simulator"
         )
-    assert "line 2, M" in paths(exc.value)
+    assert "line 2 (job job-0), M" in paths(exc.value)
 
 
 def test_generate_is_reproducible_and_adds_frameworks(workload: Workload, owner: Any) -> None:

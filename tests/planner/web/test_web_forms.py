@@ -204,7 +204,7 @@ def test_workload_csv_errors_name_the_line_and_change_nothing(owner_client, work
                                  {"csv": bad, "format": "jobs", "mode": "append"})
     assert response.status_code == 400
     errors = response.context["csv_form"].errors["csv"]
-    assert any("line 3, cpu" in e and "two" in e for e in errors), errors
+    assert any("line 3 (job new-2), cpu" in e and "two" in e for e in errors), errors
     assert response.context["open_panel"] == "csv"
     workload.refresh_from_db()
     assert workload.jobs == jobs_before
