@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from planner.core.errors import InputError
 from planner.scenarios import services
 from planner.scenarios.models import Cluster, ClusterEntry, Workload
 from planner.teams.models import Team
-from scheduling import ScenarioError, parse_scenario
+from scheduling import ScenarioError, parse_scenario, parse_workload
 
 pytestmark = pytest.mark.django_db
 
@@ -261,3 +262,76 @@ def test_invalid_import_stores_nothing(team: Team, owner: Any, scenario_doc: dic
         services.scenario_import(team=team, user=owner, doc=scenario_doc)
     assert "jobs[3].executor" in paths(exc.value)
     assert (VMType.objects.count(), Cluster.objects.count(), Workload.objects.count()) == counts
+
+
+# --------------------------------------------------------------------------- warnings, imports, fitting
+
+
+def test_services_return_warnings_without_blocking(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+    jobs = copy.deepcopy(scenario_doc["jobs"])
+    jobs[1]["deadline_s"] = jobs[1]["duration_s"] - 1
+    del jobs[2]["framework"]
+    w = services.workload_create(team=team, user=owner, name="w", frameworks=scenario_doc["frameworks"], jobs=jobs)
+    assert [x.path for x in w.warnings] == ["jobs[1].deadline_s", "jobs[2].framework"]
+    assert Workload.objects.get(pk=w.pk).job_count == 30  # saved all the same
+    w = services.workload_update(workload=w, user=owner, jobs=scenario_doc["jobs"])
+    assert w.warnings == ()
+
+
+def test_a_workload_is_checked_by_parse_workload_not_a_stand_in_cluster(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planner.scenarios.services import workloads
+
+    calls: list[Any] = []
+    monkeypatch.setattr(workloads, "parse_workload", lambda doc: calls.append(doc) or parse_workload(doc))
+    services.workload_create(team=team, user=owner, name="w", frameworks=[], jobs=[])
+    assert calls == [{"frameworks": [], "jobs": []}]  # the workload alone: no vm_types
+
+
+def test_appended_import_errors_name_the_line_not_the_index(workload: Workload, owner: Any) -> None:
+    text = "id,arrival_s,executors,cpu,mem,duration_s\nok,0,1,1,1,10\nbad,0,1,1,1,-10\n"
+    with pytest.raises(InputError) as exc:
+        services.workload_import(workload=workload, user=owner, text=text, replace=False)
+    assert paths(exc.value) == {"line 3 (job bad), duration_s": "must be > 0"}
+
+
+def test_import_of_a_scenario_document_adds_its_frameworks(
+    workload: Workload, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
+    doc = copy.deepcopy(scenario_doc)
+    doc["frameworks"].append({"name": "gpu", "weight": 3})
+    doc["jobs"][0]["framework"] = "gpu"
+    w = services.workload_import(workload=workload, user=owner, text=json.dumps(doc), format="scenario-json")
+    assert {f["name"]: f["weight"] for f in w.frameworks} == {"analytics": 1, "etl": 2, "gpu": 3}
+    with pytest.raises(InputError) as exc:
+        services.workload_import(workload=workload, user=owner, text="{}", format="swim")
+    assert paths(exc.value) == {"format": "must be one of jobs, rm-simulator, scenario-json"}
+
+
+def test_a_misfit_export_begins_with_a_summary(workload: Workload, cluster: Cluster, owner: Any) -> None:
+    jobs = copy.deepcopy(workload.jobs)
+    for job in jobs[:3]:
+        job["executor"]["cpu"] = 16
+    services.workload_update(workload=workload, user=owner, jobs=jobs)
+    with pytest.raises(ScenarioError) as exc:
+        services.scenario_document(cluster, workload)
+    assert str(exc.value.errors[0]) == (
+        "jobs: 3 of 30 jobs need an executor larger than any VM type: largest executor 16 cpu, largest VM 12 cpu"
+    )
+    assert [e.path for e in exc.value.errors[1:]] == ["jobs[0].executor", "jobs[1].executor", "jobs[2].executor"]
+
+
+def test_generate_fits_a_cluster_and_the_frameworks_allowed_types(
+    workload: Workload, owner: Any, team: Team
+) -> None:
+    mixed = services.cluster_create(team=team, user=owner, name="mixed",
+                                    entries=[{"vm_type": "m1.large", "count": 2}, {"vm_type": "m2.xlarge", "count": 1}])
+    frameworks = [{"name": "small-only", "allowed_vm_types": ["m1.large"]}, {"name": "any"}]
+    services.workload_update(workload=workload, user=owner, frameworks=frameworks, jobs=[])
+    spec = {"jobs": 200, "frameworks": ["small-only", "any"], "executors": [1, 12],
+            "executor": {"cpu": [1, 16], "mem": [1, 64]}}
+    w = services.workload_generate(workload=workload, user=owner, seed=4, spec=spec, cluster=mixed)
+    assert max(j["executor"]["cpu"] for j in w.jobs if j["framework"] == "small-only") <= 4
+    assert max(j["executor"]["cpu"] for j in w.jobs if j["framework"] == "any") == 12
+    services.scenario_document(mixed, w)  # every job fits: no error
