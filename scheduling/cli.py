@@ -69,7 +69,8 @@ def _read(path: str, fmt: str | None, raw_options: Sequence[str]) -> tuple[Impor
             else:
                 guessed = guess_importer(path, first)
                 if guessed is None:
-                    raise UsageError(f"{path}: cannot tell its format; give --format ({', '.join(IMPORTERS)})")
+                    formats = ", ".join(IMPORTERS)
+                    raise UsageError(f"{path}: cannot tell its format; give --format ({formats})")
                 importer = guessed
             options = importer.parse_options(
                 parse_overrides(raw_options, importer.options, path="--option"), path="--option"
@@ -105,7 +106,9 @@ def _load(args: argparse.Namespace) -> Scenario:
 
 def _options(args: argparse.Namespace, scenario: Scenario) -> SimulationOptions:
     overrides = parse_overrides(args.option or [], option_fields(scenario.resources), path="--option")
-    return SimulationOptions.from_dict(overrides, resources=scenario.resources, path="--option", base=scenario.options)
+    return SimulationOptions.from_dict(
+        overrides, resources=scenario.resources, path="--option", base=scenario.options
+    )
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -155,7 +158,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     scenario = _load(args)
     machines = sum(t.count for t in scenario.vm_types)
     print(
-        f"{args.source}: valid: {len(scenario.jobs)} jobs, {machines} machines of {len(scenario.vm_types)} types"
+        f"{args.source}: valid: {len(scenario.jobs)} jobs, "
+        f"{machines} machines of {len(scenario.vm_types)} types"
         + (f", {len(scenario.warnings)} warnings" if scenario.warnings else "")
     )
     return 0
@@ -199,7 +203,10 @@ def _source_arguments(p: argparse.ArgumentParser, *, metavar: str = "FILE", opti
         "--format", choices=list(IMPORTERS), help="the input's format (default: from its type and first line)"
     )
     p.add_argument(
-        "--preset", choices=sorted(VM_PRESETS), default="paper-003", help="the cluster of an input without one"
+        "--preset",
+        choices=sorted(VM_PRESETS),
+        default="paper-003",
+        help="the cluster of an input without one",
     )
     p.add_argument("--scale", type=int, default=1, help="multiply the preset's VM counts")
     p.add_argument("--name", help="the scenario's name (default: the document's, or the file's)")
@@ -224,7 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--html", metavar="FILE", help="also write a standalone page of Plotly charts")
     s.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
-    s.add_argument("--brief", action="store_true", help="leave timelines and per-VM intervals out of the JSON")
+    s.add_argument(
+        "--brief", action="store_true", help="leave timelines and per-VM intervals out of the JSON"
+    )
     s.add_argument("--compact", action="store_true", help="JSON without indentation")
     s.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     s.set_defaults(func=cmd_simulate)

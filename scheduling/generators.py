@@ -54,8 +54,17 @@ class WorkloadSpec:
 
 _PAIR_KEYS = ("executors", "duration_s", "deadline_slack")
 _SPEC_KEYS = (
-    "jobs", "arrival_rate_per_s", "executors", "executor", "integer_sizes", "duration_s",
-    "deadline_fraction", "deadline_slack", "frameworks", "start_s", "seed",
+    "jobs",
+    "arrival_rate_per_s",
+    "executors",
+    "executor",
+    "integer_sizes",
+    "duration_s",
+    "deadline_fraction",
+    "deadline_slack",
+    "frameworks",
+    "start_s",
+    "seed",
 )
 
 
@@ -89,12 +98,11 @@ def parse_generator_spec(data: Any) -> WorkloadSpec:
     --------
     >>> parse_generator_spec({"jobs": 20, "executor": {"cpu": [1, 2]}, "seed": 5}).executor
     {'cpu': (1, 2)}
-    >>> parse_generator_spec({"executors": [3, 1], "colour": "red"})
-    Traceback (most recent call last):
-    ...
-    scheduling.errors.ScenarioError: colour: unknown field (expected one of: arrival_rate_per_s, \
-deadline_fraction, deadline_slack, duration_s, executor, executors, frameworks, integer_sizes, jobs, seed, start_s)
-    executors: must be a range low..high with low >= 1 and high >= low
+    >>> try:
+    ...     parse_generator_spec({"executors": [3, 1], "colour": "red"})
+    ... except ScenarioError as exc:
+    ...     print([e.path for e in exc.errors])
+    ['colour', 'executors']
     """
     problems = Problems()
     if data is None:
@@ -147,7 +155,8 @@ def _executor_ranges(value: Any, problems: Problems) -> dict[str, tuple[float, f
     if not isinstance(value, Mapping) or not value or len(value) > LIMITS["resources"]:
         problems.add(
             "executor",
-            f'must map each of 1 to {int(LIMITS["resources"])} resources to a [low, high] range, e.g. {{"cpu": [1, 4]}}',
+            f"must map each of 1 to {int(LIMITS['resources'])} resources to a [low, high] range, "
+            '(e.g. {"cpu": [1, 4]})',
         )
         return None
     ranges = {}
@@ -165,7 +174,9 @@ def _executor_ranges(value: Any, problems: Problems) -> dict[str, tuple[float, f
 def _check(spec: WorkloadSpec, problems: Problems) -> None:
     """The value rules of the settings, whatever they were read from."""
 
-    def range_ok(path: str, lo: float, hi: float, minimum: float, maximum: float, exclusive: bool = False) -> None:
+    def range_ok(
+        path: str, lo: float, hi: float, minimum: float, maximum: float, exclusive: bool = False
+    ) -> None:
         bad_lo = lo <= minimum if exclusive else lo < minimum
         if not (np.isfinite(lo) and np.isfinite(hi)) or bad_lo or hi < lo:
             op = ">" if exclusive else ">="
@@ -227,7 +238,8 @@ class _Fit:
         self.scale = [max(hi - lo, 1.0) for lo, hi in spec.executor.values()]
         #: Per resource, the highest size worth drawing: the range's high, or the largest VM's.
         self.high = {
-            r: min(hi, max(h.capacity[k] for h in hosts)) for k, (r, (_, hi)) in enumerate(spec.executor.items())
+            r: min(hi, max(h.capacity[k] for h in hosts))
+            for k, (r, (_, hi)) in enumerate(spec.executor.items())
         }
         problems = Problems()
         self.hosts: dict[str | None, list[_Host]] = {}
@@ -241,7 +253,8 @@ class _Fit:
                 whose = f" framework {fw!r} may use" if fw is not None and allowed is not None else ""
                 problems.add(
                     "executor",
-                    f"the smallest executor of these ranges ({smallest}) fits no VM type{whose} of the cluster",
+                    f"the smallest executor of these ranges ({smallest}) "
+                    f"fits no VM type{whose} of the cluster",
                 )
             self.hosts[fw] = fitting
         problems.raise_if_any()
@@ -362,4 +375,6 @@ def synthetic_jobs(
     **kwargs: Any,
 ) -> list[dict[str, Any]]:
     """Draw jobs from a :class:`WorkloadSpec` given as keywords (see :func:`generate_jobs`)."""
-    return generate_jobs(WorkloadSpec(seed=seed, **kwargs), vm_types=vm_types, allowed_vm_types=allowed_vm_types)
+    return generate_jobs(
+        WorkloadSpec(seed=seed, **kwargs), vm_types=vm_types, allowed_vm_types=allowed_vm_types
+    )

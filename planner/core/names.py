@@ -24,10 +24,11 @@ def clean_name(value: Any, path: str = "name", *, max_chars: int = NAME_MAX_CHAR
 
     >>> clean_name("  Platform  ")
     'Platform'
-    >>> clean_name("\\ud800")
-    Traceback (most recent call last):
-    ...
-    planner.core.errors.InputError: name: must be valid Unicode text (U+D800 at position 1 is a lone surrogate)
+    >>> try:
+    ...     clean_name("\\ud800")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message)
+    must be valid Unicode text (U+D800 at position 1 is a lone surrogate)
     """
     if value is None:
         value = ""

@@ -42,9 +42,13 @@ class ClusterListApi(APIView):
     @extend_schema(parameters=[TEAM_PARAM], responses=ClusterOutputSerializer(many=True), tags=["clusters"])
     def get(self, request: Request) -> Response:
         qs = selectors.cluster_list(user=request.user, team=team_filter(request))
-        return paginated_response(request=request, view=self, queryset=qs, serializer_class=ClusterOutputSerializer)
+        return paginated_response(
+            request=request, view=self, queryset=qs, serializer_class=ClusterOutputSerializer
+        )
 
-    @extend_schema(request=ClusterInputSerializer, responses={201: ClusterOutputSerializer}, tags=["clusters"])
+    @extend_schema(
+        request=ClusterInputSerializer, responses={201: ClusterOutputSerializer}, tags=["clusters"]
+    )
     def post(self, request: Request) -> Response:
         data = validated(ClusterInputSerializer, request)
         team = team_or_default(user=request.user, team=data.pop("team", None))
@@ -84,7 +88,9 @@ class ClusterDetailApi(APIView):
 class ClusterExportApi(APIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("workload", int, required=True, description="The workload to run on this cluster."),
+            OpenApiParameter(
+                "workload", int, required=True, description="The workload to run on this cluster."
+            ),
             OpenApiParameter("download", bool, description="Send as a file attachment."),
         ],
         responses={200: OpenApiTypes.OBJECT},
@@ -100,7 +106,9 @@ class ClusterExportApi(APIView):
         doc = services.scenario_document(cluster, workload)
         response = Response(doc)
         if request.query_params.get("download") in ("1", "true", "yes"):
-            response["Content-Disposition"] = f'attachment; filename="scenario-{cluster.pk}-{workload.pk}.json"'
+            response["Content-Disposition"] = (
+                f'attachment; filename="scenario-{cluster.pk}-{workload.pk}.json"'
+            )
         return response
 
 
@@ -111,10 +119,14 @@ class WorkloadListApi(APIView):
     @extend_schema(parameters=[TEAM_PARAM], responses=WorkloadOutputSerializer(many=True), tags=["workloads"])
     def get(self, request: Request) -> Response:
         qs = selectors.workload_list(user=request.user, team=team_filter(request))
-        return paginated_response(request=request, view=self, queryset=qs, serializer_class=WorkloadOutputSerializer)
+        return paginated_response(
+            request=request, view=self, queryset=qs, serializer_class=WorkloadOutputSerializer
+        )
 
     @extend_schema(
-        request=WorkloadInputSerializer, responses={201: WorkloadDetailSavedOutputSerializer}, tags=["workloads"]
+        request=WorkloadInputSerializer,
+        responses={201: WorkloadDetailSavedOutputSerializer},
+        tags=["workloads"],
     )
     def post(self, request: Request) -> Response:
         data = validated(WorkloadInputSerializer, request)
@@ -128,11 +140,15 @@ class WorkloadDetailApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         return Response(WorkloadDetailOutputSerializer(selectors.workload_get(user=request.user, pk=pk)).data)
 
-    @extend_schema(request=WorkloadInputSerializer, responses=WorkloadDetailSavedOutputSerializer, tags=["workloads"])
+    @extend_schema(
+        request=WorkloadInputSerializer, responses=WorkloadDetailSavedOutputSerializer, tags=["workloads"]
+    )
     def put(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=False)
 
-    @extend_schema(request=WorkloadInputSerializer, responses=WorkloadDetailSavedOutputSerializer, tags=["workloads"])
+    @extend_schema(
+        request=WorkloadInputSerializer, responses=WorkloadDetailSavedOutputSerializer, tags=["workloads"]
+    )
     def patch(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=True)
 
@@ -187,7 +203,11 @@ class WorkloadImportCsvApi(APIView):
         data = validated(WorkloadImportCsvSerializer, request)
         text = data["csv"] if "csv" in data else _read_upload(data["file"])
         workload = services.workload_import(
-            workload=workload, user=request.user, text=text, format=data["format"], replace=data["replace"],
+            workload=workload,
+            user=request.user,
+            text=text,
+            format=data["format"],
+            replace=data["replace"],
             options=data["options"],
         )
         return Response(WorkloadSavedOutputSerializer(workload).data)
@@ -211,8 +231,12 @@ class ScenarioImportApi(APIView):
         request=ScenarioImportSerializer,
         responses={201: ScenarioImportOutputSerializer},
         parameters=[
-            OpenApiParameter("team", int, description="With a bare document: the team (default: your first)."),
-            OpenApiParameter("name", str, description="With a bare document: the name (default: the document's)."),
+            OpenApiParameter(
+                "team", int, description="With a bare document: the team (default: your first)."
+            ),
+            OpenApiParameter(
+                "name", str, description="With a bare document: the name (default: the document's)."
+            ),
         ],
         tags=["scenarios"],
         summary="A cluster and a workload from a scenario document",
@@ -231,7 +255,9 @@ class ScenarioImportApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         team = team_or_default(user=request.user, team=data.get("team"))
-        outcome = services.scenario_import(team=team, user=request.user, doc=data["scenario"], name=data.get("name"))
+        outcome = services.scenario_import(
+            team=team, user=request.user, doc=data["scenario"], name=data.get("name")
+        )
         payload = {
             "cluster": selectors.cluster_get(user=request.user, pk=outcome.cluster.pk),
             "workload": outcome.workload,

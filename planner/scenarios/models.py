@@ -48,7 +48,9 @@ class ClusterEntry(models.Model):
         ordering = ["cluster_id", "position", "id"]
         verbose_name_plural = "cluster entries"
         constraints = [
-            models.UniqueConstraint(fields=["cluster", "vm_type"], name="clusterentry_unique_vm_type_per_cluster")
+            models.UniqueConstraint(
+                fields=["cluster", "vm_type"], name="clusterentry_unique_vm_type_per_cluster"
+            )
         ]
 
     def __str__(self) -> str:

@@ -41,8 +41,12 @@ class ClusterInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field()
     name = serializers.JSONField()
     description = serializers.JSONField(required=False, default="")
-    resources = serializers.JSONField(required=False, allow_null=True, default=None, help_text='Resource names, default ["cpu", "mem"].')
-    options = serializers.JSONField(required=False, allow_null=True, default=None, help_text="Simulation options of the scenario.")
+    resources = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text='Resource names, default ["cpu", "mem"].'
+    )
+    options = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="Simulation options of the scenario."
+    )
     entries = serializers.JSONField(
         help_text='[{"vm_type": <id or name in the team\'s catalogue>, "count": n}, ...], in order.'
     )
@@ -94,8 +98,12 @@ class WorkloadInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field()
     name = serializers.JSONField()
     description = serializers.JSONField(required=False, default="")
-    frameworks = serializers.JSONField(required=False, allow_null=True, default=None, help_text="The scenario document's frameworks.")
-    jobs = serializers.JSONField(required=False, allow_null=True, default=None, help_text="The scenario document's jobs.")
+    frameworks = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="The scenario document's frameworks."
+    )
+    jobs = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="The scenario document's jobs."
+    )
 
 
 class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -103,13 +111,21 @@ class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-a
 
     seed = serializers.IntegerField(required=False, default=0)
     jobs = serializers.IntegerField(required=False, help_text="Number of jobs (default 100).")
-    arrival_rate_per_s = serializers.FloatField(required=False, help_text="Poisson arrival rate (default 0.05).")
-    executors = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="[low, high]")
+    arrival_rate_per_s = serializers.FloatField(
+        required=False, help_text="Poisson arrival rate (default 0.05)."
+    )
+    executors = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="[low, high]"
+    )
     executor = serializers.JSONField(required=False, help_text='{"cpu": [1, 6], "mem": [2, 12]}')
     integer_sizes = serializers.BooleanField(required=False)
-    duration_s = serializers.ListField(child=serializers.FloatField(), required=False, help_text="[low, high]")
+    duration_s = serializers.ListField(
+        child=serializers.FloatField(), required=False, help_text="[low, high]"
+    )
     deadline_fraction = serializers.FloatField(required=False)
-    deadline_slack = serializers.ListField(child=serializers.FloatField(), required=False, help_text="[low, high]")
+    deadline_slack = serializers.ListField(
+        child=serializers.FloatField(), required=False, help_text="[low, high]"
+    )
     frameworks = serializers.ListField(child=serializers.CharField(), required=False)
     start_s = serializers.FloatField(required=False)
     cluster = serializers.IntegerField(
@@ -140,7 +156,9 @@ class WorkloadImportCsvSerializer(serializers.Serializer):  # type: ignore[type-
 
 class ScenarioImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field()
-    name = serializers.JSONField(required=False, allow_null=True, default=None, help_text="Default: the document's name.")
+    name = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="Default: the document's name."
+    )
     scenario = serializers.JSONField(help_text="A version-1 scenario document.")
 
 

@@ -135,6 +135,10 @@ def grid_problems(
     """Errors or warnings for the editor: the document ``path`` (to find the cell), the
     ``message``, and the ``text`` to show (``job 4 (id j-17): executor.cpu: must be > 0``)."""
     return [
-        {"path": e.path, "message": e.message, "text": str(FieldError(grid_path(e.path, jobs, frameworks), e.message))}
+        {
+            "path": e.path,
+            "message": e.message,
+            "text": str(FieldError(grid_path(e.path, jobs, frameworks), e.message)),
+        }
         for e in errors
     ]

@@ -7,7 +7,7 @@ service's field errors back to the form's fields (``planner.web.errors.attach_er
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
@@ -281,7 +281,9 @@ class GeneratorForm(forms.Form):
     )
     executors_min = forms.IntegerField(initial=_SPEC.executors[0], label="Executors from")
     executors_max = forms.IntegerField(initial=_SPEC.executors[1], label="to")
-    duration_min = forms.FloatField(initial=_SPEC.duration_s[0], widget=NumberInput(), label="Duration from (s)")
+    duration_min = forms.FloatField(
+        initial=_SPEC.duration_s[0], widget=NumberInput(), label="Duration from (s)"
+    )
     duration_max = forms.FloatField(initial=_SPEC.duration_s[1], widget=NumberInput(), label="to")
     deadline_fraction = forms.FloatField(
         initial=_SPEC.deadline_fraction, widget=NumberInput(), label="Share of jobs with a deadline"
@@ -291,7 +293,9 @@ class GeneratorForm(forms.Form):
     )
     slack_max = forms.FloatField(initial=_SPEC.deadline_slack[1], widget=NumberInput(), label="to")
     frameworks = forms.CharField(required=False, help_text="Comma-separated; empty for none.")
-    integer_sizes = forms.BooleanField(required=False, initial=_SPEC.integer_sizes, label="Whole-number executor sizes")
+    integer_sizes = forms.BooleanField(
+        required=False, initial=_SPEC.integer_sizes, label="Whole-number executor sizes"
+    )
     seed = forms.IntegerField(initial=_SPEC.seed)
     cluster = forms.TypedChoiceField(
         coerce=int,
@@ -301,7 +305,9 @@ class GeneratorForm(forms.Form):
         help_text="Propose only executors that fit a VM type of this cluster the job's framework may use.",
     )
 
-    def __init__(self, *args: Any, resources: list[str], clusters: list[tuple[int, str]] = (), **kwargs: Any):
+    def __init__(
+        self, *args: Any, resources: list[str], clusters: Sequence[tuple[int, str]] = (), **kwargs: Any
+    ):
         super().__init__(*args, **kwargs)
         self.resources = list(resources) or list(DEFAULT_RESOURCES)
         self.fields["cluster"].choices = [("", "— any sizes —"), *clusters]  # type: ignore[attr-defined]

@@ -20,13 +20,12 @@ too.
 from __future__ import annotations
 
 import csv
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
 from ..scenario import LIMITS
-from .registry import Imported, Importer, bounded_lines, register, row_path
+from .registry import Imported, Importer, bounded_lines, number_from_text, register, row_path
 
 __all__ = ["JOB_COLUMNS", "read_jobs_csv"]
 
@@ -36,20 +35,15 @@ EXAMPLE_HEADER = "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s
 MAX_ERRORS = 100
 
 
-def _number(text: str) -> int | float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("not finite")
-    return int(value) if value.is_integer() and abs(value) < 2**53 else value
-
-
 def _header(rows: Iterable[list[str]]) -> list[str]:
     for row in rows:
         if row and any(cell.strip() for cell in row):
             header = [cell.strip() for cell in row]
             break
     else:
-        raise ScenarioError.single("csv", f"is empty; the first line must be a header such as {EXAMPLE_HEADER}")
+        raise ScenarioError.single(
+            "csv", f"is empty; the first line must be a header such as {EXAMPLE_HEADER}"
+        )
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
         raise ScenarioError.single("csv", f"the header repeats {', '.join(duplicates)}")
@@ -59,7 +53,9 @@ def _header(rows: Iterable[list[str]]) -> list[str]:
     if missing:
         raise ScenarioError.single("csv", f"the header lacks {', '.join(missing)}")
     if not [h for h in header if h not in JOB_COLUMNS]:
-        raise ScenarioError.single("csv", "the header names no resource column (one per resource, e.g. cpu,mem)")
+        raise ScenarioError.single(
+            "csv", "the header names no resource column (one per resource, e.g. cpu,mem)"
+        )
     return header
 
 
@@ -99,9 +95,11 @@ def read_jobs_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
                 if h not in cells or (h == "deadline_s" and not cells[h]):
                     continue
                 try:
-                    values[h] = _number(cells[h])
+                    values[h] = number_from_text(cells[h])
                 except ValueError:
-                    errors.append(FieldError(row_path(line, cells["id"], h), f"must be a number, got {cells[h]!r}"))
+                    errors.append(
+                        FieldError(row_path(line, cells["id"], h), f"must be a number, got {cells[h]!r}")
+                    )
                     ok = False
             if not ok:
                 continue
@@ -123,7 +121,9 @@ def read_jobs_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
     columns = {f"executor.{r}": r for r in resources}
     columns["executor"] = ", ".join(resources)
     return Imported(
-        document={"resources": resources, "frameworks": [], "jobs": jobs}, origins=tuple(origins), columns=columns
+        document={"resources": resources, "frameworks": [], "jobs": jobs},
+        origins=tuple(origins),
+        columns=columns,
     )
 
 

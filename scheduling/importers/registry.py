@@ -22,6 +22,7 @@ line 2 (job j1), duration_s: must be > 0
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ __all__ = [
     "Importer",
     "get_importer",
     "guess_importer",
+    "number_from_text",
     "register",
     "row_path",
 ]
@@ -84,6 +86,21 @@ class Imported:
             job_id = job.get("id") if isinstance(job, Mapping) else None
             out.append(FieldError(row_path(self.origins[k], job_id, self.columns.get(rest, rest)), e.message))
         return out
+
+
+def number_from_text(text: str) -> int | float:
+    """A number written in a file's cell: ``ValueError`` unless it is finite; whole numbers as ``int``.
+
+    The one rule of the text importers (a JSON document's numbers go through
+    :mod:`scheduling.numbers` instead).
+
+    >>> number_from_text(" 4 "), number_from_text("2.5"), number_from_text("1e3")
+    (4, 2.5, 1000)
+    """
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not finite")
+    return int(value) if value.is_integer() and abs(value) < 2**53 else value
 
 
 def row_path(origin: str, job_id: Any = None, column: str = "") -> str:

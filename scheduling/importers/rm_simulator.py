@@ -7,8 +7,9 @@ becomes ``T_D - T_A``.
 
 >>> text = "job-id,C,M,E,T_A,T_est,T_D\\njob-0,4,6,7,39,153,396\\n"
 >>> doc = import_rm_csv(text)
->>> doc["jobs"][0]
-{'id': 'job-0', 'arrival_s': 39, 'executors': 7, 'executor': {'cpu': 4, 'mem': 6}, 'duration_s': 153, 'deadline_s': 357}
+>>> job = doc["jobs"][0]
+>>> job["id"], job["executors"], job["executor"], job["arrival_s"], job["duration_s"], job["deadline_s"]
+('job-0', 7, {'cpu': 4, 'mem': 6}, 39, 153, 357)
 """
 
 from __future__ import annotations
@@ -21,24 +22,23 @@ from typing import Any
 from ..errors import FieldError, ScenarioError
 from ..presets import preset_vm_types
 from ..scenario import LIMITS, OptionField
-from .registry import Imported, Importer, bounded_lines, register, row_path
+from .registry import Imported, Importer, bounded_lines, number_from_text, register, row_path
 
 __all__ = ["COLUMNS", "import_rm_csv", "read_rm_csv"]
 
 COLUMNS = ("job-id", "C", "M", "E", "T_A", "T_est", "T_D")
 #: Where each field of a job comes from, for errors found after the import.
 _SOURCE_COLUMNS = {
-    "id": "job-id", "executor.cpu": "C", "executor.mem": "M", "executor": "C, M", "executors": "E",
-    "arrival_s": "T_A", "duration_s": "T_est", "deadline_s": "T_D",
+    "id": "job-id",
+    "executor.cpu": "C",
+    "executor.mem": "M",
+    "executor": "C, M",
+    "executors": "E",
+    "arrival_s": "T_A",
+    "duration_s": "T_est",
+    "deadline_s": "T_D",
 }
 MAX_ERRORS = 100
-
-
-def _num(text: str) -> int | float:
-    v = float(text)
-    if v != v or v in (float("inf"), float("-inf")):
-        raise ValueError("not finite")
-    return int(v) if v.is_integer() else v
 
 
 def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
@@ -56,7 +56,9 @@ def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
             raise ScenarioError.single("csv", "the file is empty") from None
         missing = [c for c in COLUMNS if c not in header]
         if missing:
-            raise ScenarioError.single("csv", f"missing columns: {', '.join(missing)} (expected {','.join(COLUMNS)})")
+            raise ScenarioError.single(
+                "csv", f"missing columns: {', '.join(missing)} (expected {','.join(COLUMNS)})"
+            )
         col = {c: header.index(c) for c in COLUMNS}
         jobs: list[dict[str, Any]] = []
         origins: list[str] = []
@@ -74,9 +76,11 @@ def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
             values: dict[str, Any] = {}
             for c in COLUMNS[1:]:
                 try:
-                    values[c] = _num(row[col[c]].strip())
+                    values[c] = number_from_text(row[col[c]])
                 except ValueError:
-                    errors.append(FieldError(row_path(line, job_id, c), f"must be a number, got {row[col[c]]!r}"))
+                    errors.append(
+                        FieldError(row_path(line, job_id, c), f"must be a number, got {row[col[c]]!r}")
+                    )
             if len(values) < len(COLUMNS) - 1:
                 continue
             job: dict[str, Any] = {
@@ -89,7 +93,9 @@ def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
             if with_deadlines:
                 relative = values["T_D"] - values["T_A"]
                 if relative <= 0:
-                    errors.append(FieldError(row_path(line, job_id, "T_D"), "the absolute deadline must come after T_A"))
+                    errors.append(
+                        FieldError(row_path(line, job_id, "T_D"), "the absolute deadline must come after T_A")
+                    )
                     continue
                 job["deadline_s"] = relative
             jobs.append(job)
@@ -143,7 +149,10 @@ IMPORTER = register(
         read=read_rm_csv,
         options=(
             OptionField(
-                name="with_deadlines", kind="boolean", label="Deadlines", default=True,
+                name="with_deadlines",
+                kind="boolean",
+                label="Deadlines",
+                default=True,
                 help="Give each job the deadline T_D - T_A (off: no deadlines).",
             ),
         ),

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
+from ..numbers import finite, integral
 from .limits import LIMITS
 
 __all__ = ["Problems", "name_problem", "shown", "text_problem"]
@@ -61,7 +62,11 @@ class Problems:
             raise ScenarioError(items)
 
     def warnings(self) -> tuple[FieldError, ...]:
-        extra = [FieldError("", f"... and {self.warnings_dropped} more warnings")] if self.warnings_dropped else []
+        extra = (
+            [FieldError("", f"... and {self.warnings_dropped} more warnings")]
+            if self.warnings_dropped
+            else []
+        )
         return (*self.warned, *extra)
 
 
@@ -70,7 +75,9 @@ def _encoding_problem(value: str) -> str | None:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
         char = value[exc.start]
-        return f"must be valid Unicode text (U+{ord(char):04X} at position {exc.start + 1} is a lone surrogate)"
+        return (
+            f"must be valid Unicode text (U+{ord(char):04X} at position {exc.start + 1} is a lone surrogate)"
+        )
     return None
 
 
@@ -165,16 +172,23 @@ def number(
     maximum: float | None = None,
     integer: bool = False,
 ) -> float | None:
-    """A finite number within the bounds (an ``int`` when ``integer``), else ``None``."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        problems.add(path, "must be an integer" if integer else "must be a number")
+    """A finite number within the bounds (an ``int`` when ``integer``), else ``None``.
+
+    What counts as a number is :mod:`scheduling.numbers`' rule (no booleans, no NaN).
+    """
+    read = integral(value) if integer else finite(value)
+    if read is None:
+        non_finite = isinstance(value, float) and not math.isfinite(value)
+        problems.add(
+            path,
+            "must be a finite number"
+            if non_finite
+            else "must be an integer"
+            if integer
+            else "must be a number",
+        )
         return None
-    if isinstance(value, float) and not math.isfinite(value):
-        problems.add(path, "must be a finite number")
-        return None
-    if integer and not float(value).is_integer():
-        problems.add(path, "must be an integer")
-        return None
+    value = read
     if minimum is not None:
         if exclusive and value <= minimum:
             problems.add(path, f"must be > {minimum:g}")
@@ -185,7 +199,7 @@ def number(
     if maximum is not None and value > maximum:
         problems.add(path, f"must be <= {maximum:g}")
         return None
-    return int(value) if integer else float(value)
+    return read
 
 
 def name(value: Any, path: str, problems: Problems, *, allow_int: bool = False) -> str | None:
@@ -218,7 +232,9 @@ def vector(
             problems.add(f"{path}.{r}", "is required")
             ok = False
             continue
-        v = number(value[r], f"{path}.{r}", problems, minimum=0, exclusive=positive, maximum=LIMITS["capacity"])
+        v = number(
+            value[r], f"{path}.{r}", problems, minimum=0, exclusive=positive, maximum=LIMITS["capacity"]
+        )
         if v is None:
             ok = False
         else:

@@ -146,9 +146,7 @@ class Scenario:
         return out
 
     def total_capacity(self) -> tuple[float, ...]:
-        return tuple(
-            sum(t.capacity[r] * t.count for t in self.vm_types) for r in range(len(self.resources))
-        )
+        return tuple(sum(t.capacity[r] * t.count for t in self.vm_types) for r in range(len(self.resources)))
 
     def to_dict(self) -> dict[str, Any]:
         """The scenario as a version-1 document; ``parse_scenario(s.to_dict()) == s``."""

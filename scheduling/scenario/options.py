@@ -142,36 +142,73 @@ _TIME_S = LIMITS["time_s"]
 #: Every run option, once. Defaults are the :class:`SimulationOptions` fields' own.
 OPTION_DECLARATIONS: tuple[OptionDeclaration, ...] = (
     OptionDeclaration(
-        "rut", "number", "RUT weight", "Resource Unification Threshold weight of the resource "
-        "(eq. 5 of paper 003); the weights of all resources sum to 1.", minimum=0, maximum=1, per_resource=True,
+        "rut",
+        "number",
+        "RUT weight",
+        "Resource Unification Threshold weight of the resource "
+        "(eq. 5 of paper 003); the weights of all resources sum to 1.",
+        minimum=0,
+        maximum=1,
+        per_resource=True,
     ),
     OptionDeclaration(
-        "ilp_time_limit_s", "number", "ILP time limit", "Seconds the exact placement may search per "
-        "scheduling pass before it keeps its best placement.", unit="s", minimum=0, exclusive_minimum=True,
+        "ilp_time_limit_s",
+        "number",
+        "ILP time limit",
+        "Seconds the exact placement may search per scheduling pass before it keeps its best placement.",
+        unit="s",
+        minimum=0,
+        exclusive_minimum=True,
         maximum=3600,
     ),
     OptionDeclaration(
-        "ilp_method", "choice", "ILP method", "How the exact placement is solved: knapsack covers, "
-        "an integer program, or one binary per executor.", choices=SimulationOptions.ILP_METHODS,
+        "ilp_method",
+        "choice",
+        "ILP method",
+        "How the exact placement is solved: knapsack covers, an integer program, or one binary per executor.",
+        choices=SimulationOptions.ILP_METHODS,
     ),
     OptionDeclaration(
-        "boot_time_s", "number", "Boot time", "Seconds from turning a VM on to its first executor; "
-        "they are billed.", unit="s", minimum=0, maximum=_TIME_S,
+        "boot_time_s",
+        "number",
+        "Boot time",
+        "Seconds from turning a VM on to its first executor; they are billed.",
+        unit="s",
+        minimum=0,
+        maximum=_TIME_S,
     ),
     OptionDeclaration(
-        "min_billed_s", "number", "Minimum billed period", "Each time a VM is on it is billed for at least "
-        "this long (0: exactly the seconds it is on).", unit="s", minimum=0, maximum=_TIME_S,
+        "min_billed_s",
+        "number",
+        "Minimum billed period",
+        "Each time a VM is on it is billed for at least this long (0: exactly the seconds it is on).",
+        unit="s",
+        minimum=0,
+        maximum=_TIME_S,
     ),
     OptionDeclaration(
-        "billing_granularity_s", "number", "Billing granularity", "Billed time is rounded up to a multiple "
-        "of this (3600: per started hour; 0: per second).", unit="s", minimum=0, maximum=_TIME_S,
+        "billing_granularity_s",
+        "number",
+        "Billing granularity",
+        "Billed time is rounded up to a multiple of this (3600: per started hour; 0: per second).",
+        unit="s",
+        minimum=0,
+        maximum=_TIME_S,
     ),
     OptionDeclaration(
-        "scheduling_interval_s", "number", "Scheduling interval", "Seconds between scheduling passes "
-        "(0: a pass at every arrival and completion).", unit="s", minimum=0, maximum=_TIME_S,
+        "scheduling_interval_s",
+        "number",
+        "Scheduling interval",
+        "Seconds between scheduling passes (0: a pass at every arrival and completion).",
+        unit="s",
+        minimum=0,
+        maximum=_TIME_S,
     ),
     OptionDeclaration(
-        "edf_backfill", "boolean", "EDF backfill", "A deadline job that fits may start while an earlier "
+        "edf_backfill",
+        "boolean",
+        "EDF backfill",
+        "A deadline job that fits may start while an earlier "
         "deadline job waits (Algorithm 1 of paper 003 makes the earliest deadline block the queue).",
     ),
 )
@@ -208,8 +245,13 @@ def option_fields(resources: Sequence[str]) -> list[OptionField]:
     out: list[OptionField] = []
     for d in OPTION_DECLARATIONS:
         common: dict[str, Any] = {
-            "kind": d.kind, "help": d.help, "unit": d.unit, "minimum": d.minimum,
-            "exclusive_minimum": d.exclusive_minimum, "maximum": d.maximum, "choices": d.choices,
+            "kind": d.kind,
+            "help": d.help,
+            "unit": d.unit,
+            "minimum": d.minimum,
+            "exclusive_minimum": d.exclusive_minimum,
+            "maximum": d.maximum,
+            "choices": d.choices,
         }
         if d.per_resource:
             out.extend(
@@ -231,7 +273,12 @@ def read_option(spec: OptionField | OptionDeclaration, value: Any, path: str, pr
     """One option's value checked against its declaration, else ``None`` (with the problem added)."""
     if spec.kind == "number":
         return number(
-            value, path, problems, minimum=spec.minimum, exclusive=spec.exclusive_minimum, maximum=spec.maximum
+            value,
+            path,
+            problems,
+            minimum=spec.minimum,
+            exclusive=spec.exclusive_minimum,
+            maximum=spec.maximum,
         )
     if spec.kind == "boolean":
         if isinstance(value, bool):

@@ -13,11 +13,10 @@ memory. Warnings (valid, but probably not meant) come back with the parse, with 
 ... })
 >>> workload.resources
 ('cpu', 'gpu')
->>> for w in workload.warnings:
-...     print(w)
-jobs[0].framework: names no framework, so the job joins an undeclared framework 'default' (weight 1); \
-the workload declares etl
-jobs[0].deadline_s: is shorter than the job's duration (300 s < 600 s): the job misses it even on an idle cluster
+>>> [w.path for w in workload.warnings]
+['jobs[0].framework', 'jobs[0].deadline_s']
+>>> print(workload.warnings[1].message)
+is shorter than the job's duration (300 s < 600 s): the job misses it even on an idle cluster
 """
 
 from __future__ import annotations
@@ -177,13 +176,17 @@ def parse_workload(doc: Any, *, resources: Sequence[str] | None = None) -> Workl
     frameworks = _parse_frameworks(raw_frameworks, chosen, None, problems)
     jobs = _parse_jobs(raw_jobs, chosen, frameworks, problems, present=True, required=False)
     problems.raise_if_any()
-    return Workload(resources=chosen, frameworks=tuple(frameworks), jobs=tuple(jobs), warnings=problems.warnings())
+    return Workload(
+        resources=chosen, frameworks=tuple(frameworks), jobs=tuple(jobs), warnings=problems.warnings()
+    )
 
 
 def read_json_text(text: str | bytes) -> Any:
     """JSON text as a document: no ``NaN`` or ``Infinity`` literals, at most the size limit."""
     if len(text) > LIMITS["document_bytes"]:
-        raise ScenarioError.single("", f"the document is larger than {int(LIMITS['document_bytes']) // 2**20} MB")
+        raise ScenarioError.single(
+            "", f"the document is larger than {int(LIMITS['document_bytes']) // 2**20} MB"
+        )
 
     def reject(token: str) -> Any:
         raise ValueError(f"{token} is not allowed; numbers must be finite")
@@ -246,9 +249,7 @@ def _infer_resources(frameworks: Any, jobs: Any, problems: Problems) -> tuple[st
 # --------------------------------------------------------------------------- sections
 
 
-def _parse_vm_types(
-    raw: Any, resources: tuple[str, ...], problems: Problems, present: bool
-) -> list[VMType]:
+def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, present: bool) -> list[VMType]:
     if not present:
         problems.add("vm_types", "is required")
         return []
@@ -291,11 +292,17 @@ def _parse_vm_types(
             problems.add(f"{p}.price_per_hour", "is required")
         else:
             price = number(
-                t["price_per_hour"], f"{p}.price_per_hour", problems, minimum=0, maximum=LIMITS["price_per_hour"]
+                t["price_per_hour"],
+                f"{p}.price_per_hour",
+                problems,
+                minimum=0,
+                maximum=LIMITS["price_per_hour"],
             )
         count = 1
         if "count" in t:
-            c = number(t["count"], f"{p}.count", problems, minimum=1, maximum=LIMITS["machines"], integer=True)
+            c = number(
+                t["count"], f"{p}.count", problems, minimum=1, maximum=LIMITS["machines"], integer=True
+            )
             count = int(c) if c is not None else 0
         machines += count
         if type_name is not None and capacity is not None and price is not None and count:
@@ -333,7 +340,9 @@ def _parse_frameworks(
             seen.add(fw_name)
         weight: float | None = 1.0
         if "weight" in f:
-            weight = number(f["weight"], f"{p}.weight", problems, minimum=0, exclusive=True, maximum=LIMITS["weight"])
+            weight = number(
+                f["weight"], f"{p}.weight", problems, minimum=0, exclusive=True, maximum=LIMITS["weight"]
+            )
         demand = None
         if "task_demand" in f and f["task_demand"] is not None:
             demand = vector(f["task_demand"], resources, f"{p}.task_demand", problems, positive=False)
@@ -431,13 +440,21 @@ def _parse_jobs(
         )
         executors = (
             number(
-                j["executors"], f"{p}.executors", problems,
-                minimum=1, maximum=LIMITS["executors_per_job"], integer=True,
+                j["executors"],
+                f"{p}.executors",
+                problems,
+                minimum=1,
+                maximum=LIMITS["executors_per_job"],
+                integer=True,
             )
             if "executors" in j
             else None
         )
-        executor = vector(j["executor"], resources, f"{p}.executor", problems, positive=False) if "executor" in j else None
+        executor = (
+            vector(j["executor"], resources, f"{p}.executor", problems, positive=False)
+            if "executor" in j
+            else None
+        )
         if executor is not None and not any(x > 0 for x in executor):
             problems.add(f"{p}.executor", "must demand some resource > 0")
             executor = None
@@ -448,7 +465,9 @@ def _parse_jobs(
         )
         deadline = None
         if "deadline_s" in j and j["deadline_s"] is not None:
-            deadline = number(j["deadline_s"], f"{p}.deadline_s", problems, minimum=0, exclusive=True, maximum=time_max)
+            deadline = number(
+                j["deadline_s"], f"{p}.deadline_s", problems, minimum=0, exclusive=True, maximum=time_max
+            )
             if deadline is None:
                 continue
         if job_id is None or arrival is None or executors is None or executor is None or duration is None:
@@ -461,8 +480,13 @@ def _parse_jobs(
             )
         out.append(
             Job(
-                id=job_id, framework=framework, arrival_s=arrival, executors=int(executors), executor=executor,
-                duration_s=duration, deadline_s=deadline,
+                id=job_id,
+                framework=framework,
+                arrival_s=arrival,
+                executors=int(executors),
+                executor=executor,
+                duration_s=duration,
+                deadline_s=deadline,
             )
         )
     return out
@@ -519,7 +543,8 @@ def _check_feasible(scenario: Scenario, problems: Problems) -> None:
         else:
             problems.add(
                 f"jobs[{i}].executors",
-                f"needs {scenario.jobs[i].executors} executors but the VMs it may use hold at most {room} at once",
+                f"needs {scenario.jobs[i].executors} executors "
+                f"but the VMs it may use hold at most {room} at once",
             )
 
 
@@ -527,7 +552,9 @@ def _misfit_summary(scenario: Scenario, misfits: list[int], crowded: list[tuple[
     jobs, resources = scenario.jobs, scenario.resources
     total = len(jobs)
     largest_vm = [max(t.capacity[r] for t in scenario.vm_types) for r in range(len(resources))]
-    too_big = [i for i in misfits if any(x > cap for x, cap in zip(jobs[i].executor, largest_vm, strict=True))]
+    too_big = [
+        i for i in misfits if any(x > cap for x, cap in zip(jobs[i].executor, largest_vm, strict=True))
+    ]
     lines = []
     if too_big:
         largest_executor = [max(jobs[i].executor[r] for i in too_big) for r in range(len(resources))]

@@ -50,40 +50,65 @@ def test_settings_are_checked_with_paths(data: dict[str, Any], path: str):
 
 def test_every_problem_is_reported_at_once():
     assert set(errors_of({"jobs": 0, "integer_sizes": "yes", "deadline_slack": [2, 1]})) == {
-        "jobs", "integer_sizes", "deadline_slack"
+        "jobs",
+        "integer_sizes",
+        "deadline_slack",
     }
 
 
 def test_parsed_settings_and_the_seed_reproduce_the_jobs():
-    spec = parse_generator_spec({"jobs": 20, "frameworks": ["a", "b", "a"], "seed": 5,
-                                 "executor": {"cpu": [1, 2], "mem": [1, 4]}})
+    spec = parse_generator_spec(
+        {"jobs": 20, "frameworks": ["a", "b", "a"], "seed": 5, "executor": {"cpu": [1, 2], "mem": [1, 4]}}
+    )
     assert spec.frameworks == ("a", "b") and spec.seed == 5
-    assert generate_jobs(spec) == generate_jobs(spec) != generate_jobs(WorkloadSpec(**{**spec.__dict__, "seed": 6}))
-    assert generate_jobs(spec) == synthetic_jobs(seed=5, jobs=20, frameworks=("a", "b"),
-                                                 executor={"cpu": (1, 2), "mem": (1, 4)})
+    assert (
+        generate_jobs(spec)
+        == generate_jobs(spec)
+        != generate_jobs(WorkloadSpec(**{**spec.__dict__, "seed": 6}))
+    )
+    assert generate_jobs(spec) == synthetic_jobs(
+        seed=5, jobs=20, frameworks=("a", "b"), executor={"cpu": (1, 2), "mem": (1, 4)}
+    )
 
 
 def _fits(job: dict[str, Any], cluster: list[dict[str, Any]], allowed: dict[str, list[str]]) -> bool:
     names = allowed.get(job.get("framework", ""))
     usable = [t for t in cluster if names is None or t["name"] in names]
     shape = tuple(job["executor"][r] for r in ("cpu", "mem"))
-    holdable = sum(executors_that_fit(tuple(t["capacity"][r] for r in ("cpu", "mem")), shape) * t["count"]
-                   for t in usable)
+    holdable = sum(
+        executors_that_fit(tuple(t["capacity"][r] for r in ("cpu", "mem")), shape) * t["count"]
+        for t in usable
+    )
     return 1 <= job["executors"] <= holdable
 
 
 def test_sizes_fit_the_chosen_cluster_and_the_frameworks_allowed_types():
     allowed = {"narrow": ["small"]}
-    jobs = synthetic_jobs(seed=1, jobs=300, executors=(1, 10), executor={"cpu": (1, 16), "mem": (1, 16)},
-                          frameworks=("narrow", "any"), vm_types=CLUSTER, allowed_vm_types=allowed)
+    jobs = synthetic_jobs(
+        seed=1,
+        jobs=300,
+        executors=(1, 10),
+        executor={"cpu": (1, 16), "mem": (1, 16)},
+        frameworks=("narrow", "any"),
+        vm_types=CLUSTER,
+        allowed_vm_types=allowed,
+    )
     assert all(_fits(j, CLUSTER, allowed) for j in jobs)
     assert max(j["executor"]["cpu"] for j in jobs if j["framework"] == "narrow") <= 4
     assert max(j["executor"]["cpu"] for j in jobs) == 12  # the wide VM's
-    doc = {"vm_types": CLUSTER, "frameworks": [{"name": "narrow", "allowed_vm_types": ["small"]}, {"name": "any"}],
-           "jobs": jobs}
+    doc = {
+        "vm_types": CLUSTER,
+        "frameworks": [{"name": "narrow", "allowed_vm_types": ["small"]}, {"name": "any"}],
+        "jobs": jobs,
+    }
     parse_scenario(doc)  # every job fits: no error
-    unfitted = synthetic_jobs(seed=1, jobs=300, executors=(1, 10), executor={"cpu": (1, 16), "mem": (1, 16)},
-                              frameworks=("narrow", "any"))
+    unfitted = synthetic_jobs(
+        seed=1,
+        jobs=300,
+        executors=(1, 10),
+        executor={"cpu": (1, 16), "mem": (1, 16)},
+        frameworks=("narrow", "any"),
+    )
     assert not all(_fits(j, CLUSTER, allowed) for j in unfitted)  # without the cluster, many would not
 
 
@@ -99,21 +124,37 @@ def test_ranges_no_vm_type_can_hold_are_refused():
         "executor: the smallest executor of these ranges (5 cpu, 12 mem) fits no VM type of the cluster"
     ]
     with pytest.raises(ScenarioError) as info:
-        synthetic_jobs(seed=1, jobs=5, executor={"cpu": (5, 8), "mem": (1, 2)}, frameworks=("narrow",),
-                       vm_types=CLUSTER, allowed_vm_types={"narrow": ["small"]})
+        synthetic_jobs(
+            seed=1,
+            jobs=5,
+            executor={"cpu": (5, 8), "mem": (1, 2)},
+            frameworks=("narrow",),
+            vm_types=CLUSTER,
+            allowed_vm_types={"narrow": ["small"]},
+        )
     assert "framework 'narrow' may use" in str(info.value)
 
 
 @settings(max_examples=40, deadline=None)
 @given(
-    caps=st.lists(st.tuples(st.integers(1, 16), st.integers(1, 64), st.integers(1, 3)), min_size=1, max_size=4),
+    caps=st.lists(
+        st.tuples(st.integers(1, 16), st.integers(1, 64), st.integers(1, 3)), min_size=1, max_size=4
+    ),
     cpu_high=st.integers(1, 24),
     mem_high=st.integers(1, 96),
     integer=st.booleans(),
     seed=st.integers(0, 2**32),
 )
 def test_every_generated_job_fits(caps, cpu_high, mem_high, integer, seed):
-    cluster = [{"name": f"t{k}", "capacity": {"cpu": c, "mem": m}, "count": n} for k, (c, m, n) in enumerate(caps)]
-    jobs = synthetic_jobs(seed=seed, jobs=40, executors=(1, 20), executor={"cpu": (1, cpu_high), "mem": (1, mem_high)},
-                          integer_sizes=integer, vm_types=cluster)
+    cluster = [
+        {"name": f"t{k}", "capacity": {"cpu": c, "mem": m}, "count": n} for k, (c, m, n) in enumerate(caps)
+    ]
+    jobs = synthetic_jobs(
+        seed=seed,
+        jobs=40,
+        executors=(1, 20),
+        executor={"cpu": (1, cpu_high), "mem": (1, mem_high)},
+        integer_sizes=integer,
+        vm_types=cluster,
+    )
     assert all(_fits(j, cluster, {}) for j in jobs)

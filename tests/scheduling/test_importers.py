@@ -50,9 +50,19 @@ def test_a_new_format_is_one_entry(monkeypatch: pytest.MonkeyPatch):
     from scheduling.importers import registry
 
     def read_swim(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
-        jobs = [{"id": f"s{k}", "arrival_s": float(t), "executors": 1, "executor": {"cpu": 1, "mem": 1},
-                 "duration_s": 10} for k, t in enumerate(line.strip() for line in lines if line.strip())]
-        return Imported({"frameworks": [], "jobs": jobs}, origins=tuple(f"line {k + 1}" for k in range(len(jobs))))
+        jobs = [
+            {
+                "id": f"s{k}",
+                "arrival_s": float(t),
+                "executors": 1,
+                "executor": {"cpu": 1, "mem": 1},
+                "duration_s": 10,
+            }
+            for k, t in enumerate(line.strip() for line in lines if line.strip())
+        ]
+        return Imported(
+            {"frameworks": [], "jobs": jobs}, origins=tuple(f"line {k + 1}" for k in range(len(jobs)))
+        )
 
     register(Importer(name="swim", label="SWIM", file_types=(".swim",), read=read_swim, help="test"))
     assert registry.guess_importer("trace.swim", "0").name == "swim"
@@ -99,9 +109,22 @@ def test_jobs_csv():
     )
     imported = JOBS_CSV.read_text(text)
     assert imported.jobs == [
-        {"id": "j1", "framework": "analytics", "arrival_s": 0, "executors": 4, "executor": {"cpu": 2, "mem": 4},
-         "duration_s": 300, "deadline_s": 900},
-        {"id": "j2", "arrival_s": 60.5, "executors": 2, "executor": {"cpu": 1, "mem": 2.5}, "duration_s": 120},
+        {
+            "id": "j1",
+            "framework": "analytics",
+            "arrival_s": 0,
+            "executors": 4,
+            "executor": {"cpu": 2, "mem": 4},
+            "duration_s": 300,
+            "deadline_s": 900,
+        },
+        {
+            "id": "j2",
+            "arrival_s": 60.5,
+            "executors": 2,
+            "executor": {"cpu": 1, "mem": 2.5},
+            "duration_s": 120,
+        },
     ]
     assert imported.origins == ("line 2", "line 4")
     assert imported.document["resources"] == ["cpu", "mem"]
@@ -110,17 +133,31 @@ def test_jobs_csv():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("", "csv: is empty; the first line must be a header such as "
-             "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s"),
-        ("id,arrival_s,executors,duration_s\nj,0,1,5\n", "csv: the header names no resource column "
-                                                          "(one per resource, e.g. cpu,mem)"),
+        (
+            "",
+            "csv: is empty; the first line must be a header such as "
+            "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s",
+        ),
+        (
+            "id,arrival_s,executors,duration_s\nj,0,1,5\n",
+            "csv: the header names no resource column (one per resource, e.g. cpu,mem)",
+        ),
         ("id,arrival_s,cpu,duration_s\nj,0,1,5\n", "csv: the header lacks executors"),
         ("id,arrival_s,executors,cpu,cpu,duration_s\n", "csv: the header repeats cpu"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,two,5\n", "line 2 (job j), cpu: must be a number, got 'two'"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,nan,5\n", "line 2 (job j), cpu: must be a number, got 'nan'"),
+        (
+            "id,arrival_s,executors,cpu,duration_s\nj,0,1,two,5\n",
+            "line 2 (job j), cpu: must be a number, got 'two'",
+        ),
+        (
+            "id,arrival_s,executors,cpu,duration_s\nj,0,1,nan,5\n",
+            "line 2 (job j), cpu: must be a number, got 'nan'",
+        ),
         ("id,arrival_s,executors,cpu,duration_s\nj,0,1,1\n", "line 2: has 4 columns, the header 5"),
         ("id,arrival_s,executors,cpu,duration_s\n,0,1,1,5\n", "line 2, id: must not be empty"),
-        ('id,arrival_s,executors,cpu,duration_s\n"a\nb",0,1,x,5\n', "line 3 (job a\\nb), cpu: must be a number, got 'x'"),
+        (
+            'id,arrival_s,executors,cpu,duration_s\n"a\nb",0,1,x,5\n',
+            "line 3 (job a\\nb), cpu: must be a number, got 'x'",
+        ),
     ],
 )
 def test_jobs_csv_errors_name_the_line_and_the_job(text: str, expected: str):
@@ -136,7 +173,10 @@ def test_a_file_is_read_line_by_line_and_bounded(monkeypatch: pytest.MonkeyPatch
 
 
 def test_validation_errors_of_imported_jobs_name_the_line_job_and_column():
-    text = "id,framework,arrival_s,executors,cpu,mem,duration_s\nok,,0,1,1,1,10\n\nj-17,,0,0,1,1,10\nj-18,,0,1,-1,1,10\n"
+    text = (
+        "id,framework,arrival_s,executors,cpu,mem,duration_s\n"
+        "ok,,0,1,1,1,10\n\nj-17,,0,0,1,1,10\nj-18,,0,1,-1,1,10\n"
+    )
     imported = JOBS_CSV.read_text(text)
     with pytest.raises(ScenarioError) as info:
         parse_workload(imported.document)
@@ -145,17 +185,24 @@ def test_validation_errors_of_imported_jobs_name_the_line_job_and_column():
         "line 5 (job j-18), cpu: must be >= 0",
     ]
     # Appended after 30 jobs a workload already had: the paths count from there.
-    shifted = [FieldError(f"jobs[{30 + k}].executor", "does not fit") for k in range(3)] + [FieldError("jobs[2].id", "x")]
+    shifted = [FieldError(f"jobs[{30 + k}].executor", "does not fit") for k in range(3)] + [
+        FieldError("jobs[2].id", "x")
+    ]
     assert [e.path for e in imported.locate(shifted, first_job=30)] == [
-        "line 2 (job ok), cpu, mem", "line 4 (job j-17), cpu, mem", "line 5 (job j-18), cpu, mem", "jobs[2].id",
+        "line 2 (job ok), cpu, mem",
+        "line 4 (job j-17), cpu, mem",
+        "line 5 (job j-18), cpu, mem",
+        "jobs[2].id",
     ]
 
 
-# --------------------------------------------------------------------------- RM-Simulator CSV and scenario JSON
+# ------------------------------------------------------------------- RM-Simulator CSV and scenario JSON
 
 
 def test_rm_simulator_errors_found_by_validation_name_its_columns():
-    text = "job-id,C,M,E,T_A,T_est,T_D\njob-0,4,6,7,39,153,396\njob-1,40,8,1,96,54,173\njob-2,4,6,0,96,54,173\n"
+    text = (
+        "job-id,C,M,E,T_A,T_est,T_D\njob-0,4,6,7,39,153,396\njob-1,40,8,1,96,54,173\njob-2,4,6,0,96,54,173\n"
+    )
     imported = RM_CSV.read_text(text)
     doc = {**imported.document, "vm_types": preset_vm_types("paper-003")}
     with pytest.raises(ScenarioError) as info:
@@ -167,7 +214,8 @@ def test_rm_simulator_errors_found_by_validation_name_its_columns():
     with pytest.raises(ScenarioError) as info:
         parse_scenario(doc)
     assert [str(e) for e in imported.locate(info.value.errors)] == [
-        "jobs: 1 of 2 jobs need an executor larger than any VM type: largest executor 40 cpu, largest VM 12 cpu",
+        "jobs: 1 of 2 jobs need an executor larger than any VM type: "
+        "largest executor 40 cpu, largest VM 12 cpu",
         "line 3 (job job-1), C, M: does not fit on any VM type the job's framework may use",
     ]
 
@@ -183,5 +231,7 @@ def test_scenario_json_keeps_document_paths():
     with pytest.raises(ScenarioError) as info:
         parse_scenario(imported.document)
     assert imported.locate(info.value.errors) == info.value.errors
-    assert error_list(get_importer("scenario-json").read_text, "[1, 2]") == ["the scenario must be a JSON object"]
+    assert error_list(get_importer("scenario-json").read_text, "[1, 2]") == [
+        "the scenario must be a JSON object"
+    ]
     assert error_list(get_importer("scenario-json").read_text, '{"a": NaN}')[0].startswith("not valid JSON")

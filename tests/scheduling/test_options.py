@@ -33,7 +33,9 @@ def test_rut_weights_are_one_field_per_resource_of_the_scenario(resources, weigh
     assert tuple(f.default for f in rut) == weights == SimulationOptions().rut_weights(resources)
 
 
-@pytest.mark.parametrize("field", [f for f in option_fields(RESOURCES) if f.kind == "number" and not f.resource])
+@pytest.mark.parametrize(
+    "field", [f for f in option_fields(RESOURCES) if f.kind == "number" and not f.resource]
+)
 def test_the_declared_bounds_are_the_bounds_applied(field):
     above = (field.maximum or 0) * 2 + 1
     with pytest.raises(ScenarioError) as info:
@@ -46,9 +48,9 @@ def test_the_declared_bounds_are_the_bounds_applied(field):
 
 def test_overrides_are_typed_by_the_declaration():
     fields = option_fields(("cpu", "gpu"))
-    assert parse_overrides(["rut.cpu=0.25, rut.gpu=0.75", "edf_backfill=no", "ilp_method=integer"], fields,
-                           path="x") == {"rut": {"cpu": 0.25, "gpu": 0.75}, "edf_backfill": False,
-                                         "ilp_method": "integer"}
+    assert parse_overrides(
+        ["rut.cpu=0.25, rut.gpu=0.75", "edf_backfill=no", "ilp_method=integer"], fields, path="x"
+    ) == {"rut": {"cpu": 0.25, "gpu": 0.75}, "edf_backfill": False, "ilp_method": "integer"}
     assert parse_overrides("boot_time_s=5,boot_time_s=7", fields, path="x") == {"boot_time_s": 7.0}
     assert parse_overrides("", fields, path="x") == {}
 
@@ -58,11 +60,21 @@ def test_overrides_are_typed_by_the_declaration():
     [
         ("boot_time_s", ["scheduler.boot_time_s: expected key=value, got 'boot_time_s'"]),
         ("boot_time_s=later", ["scheduler.boot_time_s: must be a number, got 'later'"]),
-        ("rut.gpu=1", ["scheduler.rut.gpu: unknown option (options: rut.cpu, rut.mem, ilp_time_limit_s, "
-                       "ilp_method, boot_time_s, min_billed_s, billing_granularity_s, scheduling_interval_s, "
-                       "edf_backfill)"]),
-        ("edf_backfill=maybe,ilp_method=magic", ["scheduler.edf_backfill: must be true or false",
-                                                 "scheduler.ilp_method: must be one of knapsack, integer, binary"]),
+        (
+            "rut.gpu=1",
+            [
+                "scheduler.rut.gpu: unknown option (options: rut.cpu, rut.mem, ilp_time_limit_s, "
+                "ilp_method, boot_time_s, min_billed_s, billing_granularity_s, scheduling_interval_s, "
+                "edf_backfill)"
+            ],
+        ),
+        (
+            "edf_backfill=maybe,ilp_method=magic",
+            [
+                "scheduler.edf_backfill: must be true or false",
+                "scheduler.ilp_method: must be one of knapsack, integer, binary",
+            ],
+        ),
     ],
 )
 def test_override_errors_have_paths(text, expected):
@@ -76,8 +88,9 @@ def test_scheduler_specs_use_the_same_parser_and_rules():
     spec = parse_scheduler("edf-ilp:ilp_time_limit_s=0.5,edf_backfill=true", resources=RESOURCES)
     assert (spec.options.ilp_time_limit_s, spec.options.edf_backfill) == (0.5, True)
     with pytest.raises(ScenarioError) as info:
-        parse_scheduler("edf-bfd:rut.cpu=0.5,rut.mem=0.6,ilp_time_limit_s=0", resources=RESOURCES,
-                        path="schedulers[2]")
+        parse_scheduler(
+            "edf-bfd:rut.cpu=0.5,rut.mem=0.6,ilp_time_limit_s=0", resources=RESOURCES, path="schedulers[2]"
+        )
     assert sorted(str(e) for e in info.value.errors) == [
         "schedulers[2].ilp_time_limit_s: must be > 0",
         "schedulers[2].rut: weights must sum to 1 (eq. 5 of paper 003), got 1.1",

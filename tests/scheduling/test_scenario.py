@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from scheduling import LIMITS, ScenarioError, SimulationOptions, load_scenario_json, name_problem, parse_scenario
+from scheduling import (
+    LIMITS,
+    ScenarioError,
+    SimulationOptions,
+    load_scenario_json,
+    name_problem,
+    parse_scenario,
+)
 from scheduling.importers import import_rm_csv
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "rm-simulator"
@@ -17,9 +24,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ISSUE_EXAMPLE = {
     "name": "Light load on the paper's cluster",
     "resources": ["cpu", "mem"],
-    "vm_types": [
-        {"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 6}
-    ],
+    "vm_types": [{"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 6}],
     "frameworks": [
         {
             "name": "analytics",
@@ -90,13 +95,28 @@ def test_every_error_is_collected_with_its_path():
 @pytest.mark.parametrize(
     ("mutate", "expected"),
     [
-        (lambda d: d["vm_types"][0].update(price_per_hour=float("nan")), "vm_types[0].price_per_hour: must be a finite number"),
-        (lambda d: d["vm_types"][0].update(price_per_hour=float("inf")), "vm_types[0].price_per_hour: must be a finite number"),
+        (
+            lambda d: d["vm_types"][0].update(price_per_hour=float("nan")),
+            "vm_types[0].price_per_hour: must be a finite number",
+        ),
+        (
+            lambda d: d["vm_types"][0].update(price_per_hour=float("inf")),
+            "vm_types[0].price_per_hour: must be a finite number",
+        ),
         (lambda d: d["vm_types"][0].update(count=0), "vm_types[0].count: must be >= 1"),
         (lambda d: d["vm_types"][0].update(count=True), "vm_types[0].count: must be an integer"),
-        (lambda d: d["vm_types"][0]["capacity"].update(cpu=1e12), "vm_types[0].capacity.cpu: must be <= 1e+09"),
-        (lambda d: d["vm_types"].append(dict(d["vm_types"][0])), "vm_types[1].name: duplicate VM type name 'm1.large'"),
-        (lambda d: d["frameworks"][0].update(allowed_vm_types=["m9"]), "frameworks[0].allowed_vm_types[0]: unknown VM type 'm9'"),
+        (
+            lambda d: d["vm_types"][0]["capacity"].update(cpu=1e12),
+            "vm_types[0].capacity.cpu: must be <= 1e+09",
+        ),
+        (
+            lambda d: d["vm_types"].append(dict(d["vm_types"][0])),
+            "vm_types[1].name: duplicate VM type name 'm1.large'",
+        ),
+        (
+            lambda d: d["frameworks"][0].update(allowed_vm_types=["m9"]),
+            "frameworks[0].allowed_vm_types[0]: unknown VM type 'm9'",
+        ),
         (lambda d: d["frameworks"][0].update(weight=0), "frameworks[0].weight: must be > 0"),
         (lambda d: d["jobs"][0].update(duration_s=0), "jobs[0].duration_s: must be > 0"),
         (lambda d: d["jobs"][0].update(deadline_s=-5), "jobs[0].deadline_s: must be > 0"),
@@ -104,13 +124,22 @@ def test_every_error_is_collected_with_its_path():
         (lambda d: d["jobs"][0]["executor"].pop("mem"), "jobs[0].executor.mem: is required"),
         (lambda d: d.update(resources=["cpu", "cpu"]), "resources: duplicate resource 'cpu'"),
         (lambda d: d.update(version=2), "version: unsupported version 2; this program reads version 1"),
-        (lambda d: d["jobs"][0]["executor"].update(cpu=5), "jobs[0].executor: does not fit on any VM type the job's framework may use"),
+        (
+            lambda d: d["jobs"][0]["executor"].update(cpu=5),
+            "jobs[0].executor: does not fit on any VM type the job's framework may use",
+        ),
         (
             lambda d: d["jobs"][0].update(executors=13),
             "jobs[0].executors: needs 13 executors but the VMs it may use hold at most 12 at once",
         ),
-        (lambda d: d.update(options={"rut": {"cpu": 0.5, "mem": 0.6}}), "options.rut: weights must sum to 1 (eq. 5 of paper 003), got 1.1"),
-        (lambda d: d.update(options={"ilp_method": "magic"}), "options.ilp_method: must be one of knapsack, integer, binary"),
+        (
+            lambda d: d.update(options={"rut": {"cpu": 0.5, "mem": 0.6}}),
+            "options.rut: weights must sum to 1 (eq. 5 of paper 003), got 1.1",
+        ),
+        (
+            lambda d: d.update(options={"ilp_method": "magic"}),
+            "options.ilp_method: must be one of knapsack, integer, binary",
+        ),
     ],
 )
 def test_bad_values_are_named(mutate, expected):
@@ -152,7 +181,9 @@ def test_json_loader_rejects_nan_literals_and_garbage():
 
 
 def test_options_parse_and_defaults():
-    opts = SimulationOptions.from_dict({"rut": {"cpu": 0.6, "mem": 0.4}, "boot_time_s": 30}, resources=("cpu", "mem"))
+    opts = SimulationOptions.from_dict(
+        {"rut": {"cpu": 0.6, "mem": 0.4}, "boot_time_s": 30}, resources=("cpu", "mem")
+    )
     assert opts.rut_weights(("cpu", "mem")) == (0.6, 0.4)
     assert opts.boot_time_s == 30
     assert SimulationOptions().rut_weights(("cpu", "mem")) == (0.8, 0.2)  # the paper's RUT
@@ -180,7 +211,9 @@ def test_rm_simulator_errors_name_lines():
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data is not beside the repository")
-@pytest.mark.parametrize("name", ["workload_jobs_low_load.csv", "workload_jobs_high_load.csv", "workload_jobs.csv"])
+@pytest.mark.parametrize(
+    "name", ["workload_jobs_low_load.csv", "workload_jobs_high_load.csv", "workload_jobs.csv"]
+)
 def test_shipped_workloads_import(name):
     sc = parse_scenario(import_rm_csv((DATA / name).read_text()))
     assert len(sc.jobs) in (1_000, 10_000)
@@ -251,9 +284,11 @@ def test_warnings_do_not_block_and_have_paths():
     doc["jobs"].append({k: v for k, v in doc["jobs"][0].items() if k != "framework"} | {"id": "j3"})
     scenario = parse_scenario(doc)
     assert [str(w) for w in scenario.warnings] == [
-        "jobs[1].deadline_s: is shorter than the job's duration (100 s < 300 s): the job misses it even on an "
+        "jobs[1].deadline_s: is shorter than the job's duration (100 s < 300 s): "
+        "the job misses it even on an "
         "idle cluster",
-        "jobs[2].framework: names no framework, so the job joins an undeclared framework 'default' (weight 1); "
+        "jobs[2].framework: names no framework, so the job joins an undeclared framework "
+        "'default' (weight 1); "
         "the workload declares analytics",
     ]
     assert len(scenario.jobs) == 3 and scenario.jobs[2].framework == "default"
@@ -289,14 +324,25 @@ def _cluster_of_12_cpus() -> dict:
 
 
 def _job(i: int, cpu: float, mem: float = 4, executors: int = 1, framework: str | None = None) -> dict:
-    job = {"id": f"j-{i}", "arrival_s": 0, "executors": executors, "executor": {"cpu": cpu, "mem": mem},
-           "duration_s": 60}
+    job = {
+        "id": f"j-{i}",
+        "arrival_s": 0,
+        "executors": executors,
+        "executor": {"cpu": cpu, "mem": mem},
+        "duration_s": 60,
+    }
     return job | ({"framework": framework} if framework else {})
 
 
 def test_a_workload_too_big_for_the_cluster_is_summarised_before_the_detail():
-    jobs = [_job(0, 2), _job(1, 16), _job(2, 3), _job(3, 14, mem=64), _job(4, 8, framework="small-only"),
-            _job(5, 4, executors=6)]
+    jobs = [
+        _job(0, 2),
+        _job(1, 16),
+        _job(2, 3),
+        _job(3, 14, mem=64),
+        _job(4, 8, framework="small-only"),
+        _job(5, 4, executors=6),
+    ]
     got = messages({**_cluster_of_12_cpus(), "jobs": jobs})
     assert got == [
         "jobs: 2 of 6 jobs need an executor larger than any VM type: largest executor 16 cpu and 64 mem, "
@@ -314,5 +360,9 @@ def test_a_workload_too_big_for_the_cluster_is_summarised_before_the_detail():
 def test_the_summary_names_only_the_resources_that_are_too_big():
     jobs = [_job(i, 16 if i % 3 == 0 else 2) for i in range(200)]
     got = messages({**_cluster_of_12_cpus(), "jobs": jobs})
-    assert got[0] == "jobs: 67 of 200 jobs need an executor larger than any VM type: largest executor 16 cpu, largest VM 12 cpu"
+    assert (
+        got[0]
+        == "jobs: 67 of 200 jobs need an executor larger than any VM type: "
+        "largest executor 16 cpu, largest VM 12 cpu"
+    )
     assert len(got) == 1 + 67

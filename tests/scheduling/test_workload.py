@@ -10,10 +10,23 @@ import pytest
 from scheduling import DEFAULT_RESOURCES, ScenarioError, Workload, parse_scenario, parse_workload
 
 JOBS = [
-    {"id": "j1", "framework": "etl", "arrival_s": 0, "executors": 2, "executor": {"cpu": 2, "mem": 4},
-     "duration_s": 60, "deadline_s": 600},
-    {"id": "j2", "framework": "etl", "arrival_s": 5, "executors": 1, "executor": {"cpu": 1, "mem": 1},
-     "duration_s": 30},
+    {
+        "id": "j1",
+        "framework": "etl",
+        "arrival_s": 0,
+        "executors": 2,
+        "executor": {"cpu": 2, "mem": 4},
+        "duration_s": 60,
+        "deadline_s": 600,
+    },
+    {
+        "id": "j2",
+        "framework": "etl",
+        "arrival_s": 5,
+        "executors": 1,
+        "executor": {"cpu": 1, "mem": 1},
+        "duration_s": 30,
+    },
 ]
 FRAMEWORKS = [{"name": "etl", "weight": 2, "allowed_vm_types": ["a-type-no-cluster-has-yet"]}]
 
@@ -73,8 +86,11 @@ def test_a_resource_name_that_cannot_be_stored_is_refused_where_it_first_appears
 def test_allowed_vm_types_must_be_names_even_without_a_cluster():
     frameworks = [{"name": "etl", "allowed_vm_types": ["ok", "\udc00", 3, "tab\there"]}]
     errors = errors_of({"frameworks": frameworks, "jobs": []})
-    assert set(errors) == {"frameworks[0].allowed_vm_types[1]", "frameworks[0].allowed_vm_types[2]",
-                           "frameworks[0].allowed_vm_types[3]"}
+    assert set(errors) == {
+        "frameworks[0].allowed_vm_types[1]",
+        "frameworks[0].allowed_vm_types[2]",
+        "frameworks[0].allowed_vm_types[3]",
+    }
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,9 @@ def _resolve_entries(team: Team, entries: Any) -> list[tuple[VMType, Any]]:
     if not isinstance(entries, list):
         raise InputError.single("entries", "must be a list of {vm_type, count} objects")
     if len(entries) > LIMITS["vm_types"]:
-        raise InputError.single("entries", f"has {len(entries)} entries; the limit is {int(LIMITS['vm_types']):,}")
+        raise InputError.single(
+            "entries", f"has {len(entries)} entries; the limit is {int(LIMITS['vm_types']):,}"
+        )
     catalogue = list(VMType.objects.filter(team=team))
     by_id = {t.pk: t for t in catalogue}
     by_name = {t.name: t for t in catalogue}
@@ -58,10 +60,17 @@ def _resolve_entries(team: Team, entries: Any) -> list[tuple[VMType, Any]]:
             errors.append(FieldError(f"{path}.vm_type", "is required"))
             continue
         if vm_type is None:
-            errors.append(FieldError(f"{path}.vm_type", f"the team has no VM type {ref!r} (give its id or name)"))
+            errors.append(
+                FieldError(f"{path}.vm_type", f"the team has no VM type {ref!r} (give its id or name)")
+            )
             continue
         if vm_type.pk in seen:
-            errors.append(FieldError(f"{path}.vm_type", f"VM type {vm_type.name!r} is already listed in entries[{seen[vm_type.pk]}]"))
+            errors.append(
+                FieldError(
+                    f"{path}.vm_type",
+                    f"VM type {vm_type.name!r} is already listed in entries[{seen[vm_type.pk]}]",
+                )
+            )
             continue
         seen[vm_type.pk] = i
         if "count" not in entry:
@@ -84,12 +93,16 @@ def _cluster_validate(resources: Any, pairs: list[tuple[VMType, Any]], options: 
         if path.startswith("vm_types[") and ".capacity" in path:  # the VM type lacks a resource
             index, _, rest = path[len("vm_types[") :].partition("]")
             vm_name = names[int(index)] if index.isdigit() and int(index) < len(names) else "?"
-            return FieldError(f"entries[{index}].vm_type", f"VM type {vm_name!r}: {rest.lstrip('.')}: {e.message}")
+            return FieldError(
+                f"entries[{index}].vm_type", f"VM type {vm_name!r}: {rest.lstrip('.')}: {e.message}"
+            )
         return FieldError(prefix_rewriter("vm_types", "entries")(path), e.message)
 
     doc = {
         "resources": resources,
-        "vm_types": [vm_type_entry(t, [r for r in resources if isinstance(r, str)], count) for t, count in pairs],
+        "vm_types": [
+            vm_type_entry(t, [r for r in resources if isinstance(r, str)], count) for t, count in pairs
+        ],
         "jobs": [],
         "options": options if options else None,
     }
@@ -130,7 +143,12 @@ def cluster_create(
     try:
         with transaction.atomic():
             cluster = Cluster.objects.create(
-                team=team, name=name, description=description, resources=list(resources), options=options, created_by=user
+                team=team,
+                name=name,
+                description=description,
+                resources=list(resources),
+                options=options,
+                created_by=user,
             )
     except IntegrityError:
         raise InputError.single("name", f"the team already has a cluster named {name!r}") from None

@@ -38,5 +38,6 @@ def vm_type_entry(vm_type: VMType, resources: Sequence[str], count: Any) -> dict
 def cluster_entries_replace(cluster: Cluster, pairs: list[tuple[VMType, Any]]) -> None:
     cluster.entries.all().delete()
     ClusterEntry.objects.bulk_create(
-        ClusterEntry(cluster=cluster, vm_type=t, count=int(count), position=i) for i, (t, count) in enumerate(pairs)
+        ClusterEntry(cluster=cluster, vm_type=t, count=int(count), position=i)
+        for i, (t, count) in enumerate(pairs)
     )

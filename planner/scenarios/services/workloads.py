@@ -109,7 +109,9 @@ def workload_update(
     new_description = workload.description if description is UNSET else clean_description(description)
     warnings = workload.warnings
     if frameworks is not UNSET or jobs is not UNSET:
-        new_frameworks = workload.frameworks if frameworks is UNSET else ([] if frameworks is None else frameworks)
+        new_frameworks = (
+            workload.frameworks if frameworks is UNSET else ([] if frameworks is None else frameworks)
+        )
         new_jobs = workload.jobs if jobs is UNSET else ([] if jobs is None else jobs)
         parsed = _workload_check(new_frameworks, new_jobs)
         warnings = parsed.warnings
@@ -161,9 +163,15 @@ def workload_import(
     all_jobs = jobs if replace else [*workload.jobs, *jobs]
     declared = list(workload.frameworks)
     known = {f.get("name") for f in declared if isinstance(f, Mapping)}
-    declared += [f for f in imported.document.get("frameworks") or [] if isinstance(f, Mapping) and f.get("name") not in known]
+    declared += [
+        f
+        for f in imported.document.get("frameworks") or []
+        if isinstance(f, Mapping) and f.get("name") not in known
+    ]
     try:
-        return workload_update(workload=workload, user=user, jobs=all_jobs, frameworks=frameworks_with(declared, all_jobs))
+        return workload_update(
+            workload=workload, user=user, jobs=all_jobs, frameworks=frameworks_with(declared, all_jobs)
+        )
     except InputError as exc:
         raise InputError(imported.locate(exc.errors, first_job=first_job)) from None
 
@@ -193,11 +201,15 @@ def workload_generate(
         if cluster.team_id != workload.team_id:
             raise InputError.single("cluster", "must belong to the workload's team")
         entries = cluster.entries.select_related("vm_type").order_by("position", "id")
-        vm_types = [{"name": e.vm_type.name, "capacity": dict(e.vm_type.capacity), "count": e.count} for e in entries]
+        vm_types = [
+            {"name": e.vm_type.name, "capacity": dict(e.vm_type.capacity), "count": e.count} for e in entries
+        ]
     allowed = {
         f["name"]: f["allowed_vm_types"]
         for f in workload.frameworks
-        if isinstance(f, Mapping) and isinstance(f.get("name"), str) and isinstance(f.get("allowed_vm_types"), list)
+        if isinstance(f, Mapping)
+        and isinstance(f.get("name"), str)
+        and isinstance(f.get("allowed_vm_types"), list)
     }
     with scenario_errors_as_input():
         parsed = parse_generator_spec({**(spec or {}), "seed": seed})

@@ -89,38 +89,54 @@ def _editor(
     can_change = may_change(request, workload)
     vm_types = list(vm_type_list(user=request.user, team=team).values_list("name", flat=True))
     clusters = _clusters(request)
-    return render(request, "web/workload_edit.html", {
-        "workload": workload,
-        "can_change": can_change,
-        "clusters": clusters,
-        "csv_form": csv_form or JobsCsvForm(),
-        "generator_form": generator_form or GeneratorForm(resources=list(workload.resources), clusters=clusters),
-        "open_panel": "csv" if csv_form is not None else "generator" if generator_form is not None else "",
-        "editor_config": {
-            "id": workload.pk,
-            "api": reverse("api:workload-detail", args=[workload.pk]),
-            "save": reverse("web:workload-edit", args=[workload.pk]),
-            "resources": list(workload.resources),
-            "frameworks": workload.frameworks,
-            "vm_types": vm_types,
+    return render(
+        request,
+        "web/workload_edit.html",
+        {
+            "workload": workload,
             "can_change": can_change,
-            "job_count": workload.job_count,
+            "clusters": clusters,
+            "csv_form": csv_form or JobsCsvForm(),
+            "generator_form": generator_form
+            or GeneratorForm(resources=list(workload.resources), clusters=clusters),
+            "open_panel": "csv"
+            if csv_form is not None
+            else "generator"
+            if generator_form is not None
+            else "",
+            "editor_config": {
+                "id": workload.pk,
+                "api": reverse("api:workload-detail", args=[workload.pk]),
+                "save": reverse("web:workload-edit", args=[workload.pk]),
+                "resources": list(workload.resources),
+                "frameworks": workload.frameworks,
+                "vm_types": vm_types,
+                "can_change": can_change,
+                "job_count": workload.job_count,
+            },
         },
-    }, status=status)
+        status=status,
+    )
 
 
 def _clusters(request: HttpRequest) -> list[tuple[int, str]]:
     return list(cluster_list(user=request.user, team=request.team).values_list("pk", "name"))  # type: ignore[attr-defined]
 
 
-def _warn(request: HttpRequest, warnings: Sequence[FieldError], jobs: Sequence[Any], frameworks: Sequence[Any]) -> None:
+def _warn(
+    request: HttpRequest, warnings: Sequence[FieldError], jobs: Sequence[Any], frameworks: Sequence[Any]
+) -> None:
     """The warnings of a save as one message, counted as the grid counts jobs."""
     if not warnings:
         return
     shown = grid_errors(warnings[:5], jobs, frameworks)
     more = f" (and {len(warnings) - 5} more)" if len(warnings) > 5 else ""
-    messages.warning(request, f"Saved, with {len(warnings)} warning{'s' if len(warnings) != 1 else ''}: "
-                     + "; ".join(str(w) for w in shown) + more)
+    messages.warning(
+        request,
+        f"Saved, with {len(warnings)} warning{'s' if len(warnings) != 1 else ''}: "
+        + "; ".join(str(w) for w in shown)
+        + more,
+    )
 
 
 @team_page
@@ -156,7 +172,9 @@ def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
     except RequestDataTooBig:
         return JsonResponse({"detail": "The workload is larger than the limit.", "errors": []}, status=413)
     except PermissionDenied as exc:
-        return JsonResponse({"detail": str(exc) or "You may not change this workload.", "errors": []}, status=403)
+        return JsonResponse(
+            {"detail": str(exc) or "You may not change this workload.", "errors": []}, status=403
+        )
     except (InputError, ScenarioError) as exc:
         errors = grid_problems(field_errors(exc), *_lists(body))
         return JsonResponse({"detail": "Not saved.", "errors": errors}, status=400)
@@ -184,17 +202,27 @@ def workload_csv(request: HttpRequest, pk: int) -> HttpResponse:
         replace = form.cleaned_data["mode"] == "replace"
         before = list(workload.jobs)
         try:
-            text = form.cleaned_data["csv"] if source == "csv" else read_upload(form.cleaned_data["file"], "file")
+            text = (
+                form.cleaned_data["csv"]
+                if source == "csv"
+                else read_upload(form.cleaned_data["file"], "file")
+            )
             workload = workload_import(
-                workload=workload, user=request.user, text=text, format=form.cleaned_data["format"],
-                replace=replace, options=form.importer_options(),
+                workload=workload,
+                user=request.user,
+                text=text,
+                format=form.cleaned_data["format"],
+                replace=replace,
+                options=form.importer_options(),
             )
         except (InputError, ScenarioError) as exc:
             # Errors about imported jobs are on their file's line; the others count as the grid does.
             attach_errors(form, grid_errors(field_errors(exc), before), form.field_for(source))
         else:
             added = workload.job_count - (0 if replace else len(before))
-            messages.success(request, f"Imported {added:,} jobs; the workload now has {workload.job_count:,}.")
+            messages.success(
+                request, f"Imported {added:,} jobs; the workload now has {workload.job_count:,}."
+            )
             _warn(request, workload.warnings, workload.jobs, workload.frameworks)
             return redirect("web:workload-edit", pk=workload.pk)
     return _editor(request, _workload_without_jobs(request, pk), csv_form=form, status=400)
@@ -212,7 +240,9 @@ def workload_generator(request: HttpRequest, pk: int) -> HttpResponse:
         cluster_pk = form.cleaned_data.get("cluster")
         try:
             cluster = cluster_get(user=request.user, pk=cluster_pk) if cluster_pk is not None else None
-            workload = workload_generate(workload=workload, user=request.user, seed=seed, spec=spec, cluster=cluster)
+            workload = workload_generate(
+                workload=workload, user=request.user, seed=seed, spec=spec, cluster=cluster
+            )
         except (InputError, ScenarioError) as exc:
             attach_errors(form, exc, form.field_for)
         else:
@@ -237,13 +267,17 @@ def workload_export(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         doc = scenario_document(cluster, workload)
     except (InputError, ScenarioError) as exc:
-        messages.error(request, f"This workload does not fit cluster “{cluster.name}”: " + _first(
-            grid_errors(field_errors(exc), workload.jobs, workload.frameworks)
-        ))
+        messages.error(
+            request,
+            f"This workload does not fit cluster “{cluster.name}”: "
+            + _first(grid_errors(field_errors(exc), workload.jobs, workload.frameworks)),
+        )
         return redirect("web:workload-edit", pk=workload.pk)
     body = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False).encode()
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    filename = f"scenario-{slugify(workload.name) or workload.pk}-on-{slugify(cluster.name) or cluster.pk}.json"
+    filename = (
+        f"scenario-{slugify(workload.name) or workload.pk}-on-{slugify(cluster.name) or cluster.pk}.json"
+    )
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
 
@@ -261,7 +295,9 @@ def workload_remove(request: HttpRequest, pk: int) -> HttpResponse:
     workload = _workload_without_jobs(request, pk)
     follow_team(request, workload.team_id)
     workload_delete(workload=workload, user=request.user)
-    messages.success(request, f"Deleted workload “{workload.name}”. Runs made from it keep their copy of the scenario.")
+    messages.success(
+        request, f"Deleted workload “{workload.name}”. Runs made from it keep their copy of the scenario."
+    )
     return redirect("web:workloads")
 
 
@@ -273,12 +309,17 @@ def scenario_upload(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         source = "file" if form.cleaned_data.get("file") else "document"
         try:
-            text: Any = form.cleaned_data["document"] if source == "document" else read_upload(
-                form.cleaned_data["file"], "file"
+            text: Any = (
+                form.cleaned_data["document"]
+                if source == "document"
+                else read_upload(form.cleaned_data["file"], "file")
             )
             doc = parse_json_document(text, source)
             outcome = scenario_import(
-                team=request.team, user=request.user, doc=doc, name=form.cleaned_data["name"] or None  # type: ignore[attr-defined]
+                team=request.team,
+                user=request.user,
+                doc=doc,
+                name=form.cleaned_data["name"] or None,  # type: ignore[attr-defined]
             )
         except (InputError, ScenarioError) as exc:
             attach_errors(form, exc, lambda path: "name" if path == "name" else source)
@@ -287,8 +328,11 @@ def scenario_upload(request: HttpRequest) -> HttpResponse:
             if outcome.vm_types_created:
                 parts.append(f"New VM types: {', '.join(outcome.vm_types_created)}.")
             if outcome.vm_types_renamed:
-                parts.append("Renamed (the name was taken by a different VM type): " + ", ".join(
-                    f"{old} → {new}" for old, new in outcome.vm_types_renamed.items()) + ".")
+                parts.append(
+                    "Renamed (the name was taken by a different VM type): "
+                    + ", ".join(f"{old} → {new}" for old, new in outcome.vm_types_renamed.items())
+                    + "."
+                )
             messages.success(request, " ".join(parts))
             _warn(request, outcome.warnings, outcome.workload.jobs, outcome.workload.frameworks)
             return redirect("web:workload-edit", pk=outcome.workload.pk)

@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 def save(client: Any, workload: Workload, body: Any) -> Any:
-    return client.post(reverse("web:workload-edit", args=[workload.pk]), json.dumps(body),
-                       content_type="application/json")
+    return client.post(
+        reverse("web:workload-edit", args=[workload.pk]), json.dumps(body), content_type="application/json"
+    )
 
 
 # --------------------------------------------------------------------------- grid paths: one place
@@ -45,7 +46,11 @@ def test_grid_problems_keep_the_document_path_for_the_cell():
     errors = [FieldError("jobs[3].executor.cpu", "must be > 0")]
     jobs = [{"id": f"j-{k}"} for k in range(14, 18)]
     assert grid_problems(errors, jobs) == [
-        {"path": "jobs[3].executor.cpu", "message": "must be > 0", "text": "job 4 (id j-17): executor.cpu: must be > 0"}
+        {
+            "path": "jobs[3].executor.cpu",
+            "message": "must be > 0",
+            "text": "job 4 (id j-17): executor.cpu: must be > 0",
+        }
     ]
     assert [str(e) for e in grid_errors(errors, jobs)] == ["job 4 (id j-17): executor.cpu: must be > 0"]
 
@@ -56,12 +61,16 @@ def test_grid_problems_keep_the_document_path_for_the_cell():
 def test_the_editor_saves_and_answers_with_warnings(owner_client: Any, workload: Workload):
     jobs = copy.deepcopy(workload.jobs)
     jobs[4]["deadline_s"] = 1
-    response = save(owner_client, workload, {"name": "Renamed", "frameworks": workload.frameworks, "jobs": jobs})
+    response = save(
+        owner_client, workload, {"name": "Renamed", "frameworks": workload.frameworks, "jobs": jobs}
+    )
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["name"] == "Renamed" and body["job_count"] == 30
     assert [w["path"] for w in body["warnings"]] == ["jobs[4].deadline_s"]
-    assert body["warnings"][0]["text"].startswith("job 5 (id job-4): deadline_s: is shorter than the job's duration")
+    assert body["warnings"][0]["text"].startswith(
+        "job 5 (id job-4): deadline_s: is shorter than the job's duration"
+    )
     assert Workload.objects.get(pk=workload.pk).jobs[4]["deadline_s"] == 1  # saved: a warning does not block
 
 
@@ -72,10 +81,16 @@ def test_editor_errors_count_jobs_as_the_grid_and_change_nothing(owner_client: A
     response = save(owner_client, workload, {"jobs": jobs})
     assert response.status_code == 400
     assert response.json()["errors"] == [
-        {"path": "jobs[3].executor.cpu", "message": "must be >= 0", "text": "job 4 (id j-17): executor.cpu: must be >= 0"}
+        {
+            "path": "jobs[3].executor.cpu",
+            "message": "must be >= 0",
+            "text": "job 4 (id j-17): executor.cpu: must be >= 0",
+        }
     ]
     response = save(owner_client, workload, {"name": ""})
-    assert response.json()["errors"] == [{"path": "name", "message": "must not be empty", "text": "name: must not be empty"}]
+    assert response.json()["errors"] == [
+        {"path": "name", "message": "must not be empty", "text": "name: must not be empty"}
+    ]
     assert Workload.objects.get(pk=workload.pk).jobs == workload.jobs
 
 
@@ -84,16 +99,19 @@ def test_editor_errors_count_jobs_as_the_grid_and_change_nothing(owner_client: A
     [("[1, 2]", ""), ('{"jobs": NaN}', ""), ('{"colour": "red"}', "colour"), ('{"jobs": "none"}', "jobs")],
 )
 def test_editor_bad_bodies_are_400s(owner_client: Any, workload: Workload, body: str, path: str):
-    response = owner_client.post(reverse("web:workload-edit", args=[workload.pk]), body,
-                                 content_type="application/json")
+    response = owner_client.post(
+        reverse("web:workload-edit", args=[workload.pk]), body, content_type="application/json"
+    )
     assert response.status_code == 400
     assert [e["path"] for e in response.json()["errors"]] == [path]
 
 
 def test_editor_save_refuses_a_lone_surrogate_and_stores_nothing(owner_client: Any, workload: Workload):
-    response = owner_client.post(reverse("web:workload-edit", args=[workload.pk]),
-                                 json.dumps({"jobs": [{**workload.jobs[0], "id": "\ud800"}]}),
-                                 content_type="application/json")
+    response = owner_client.post(
+        reverse("web:workload-edit", args=[workload.pk]),
+        json.dumps({"jobs": [{**workload.jobs[0], "id": "\ud800"}]}),
+        content_type="application/json",
+    )
     assert response.status_code == 400
     assert "lone surrogate" in response.json()["errors"][0]["text"]
     assert owner_client.get(reverse("web:workloads")).status_code == 200
@@ -109,8 +127,9 @@ def test_editor_save_is_for_those_who_may_change(client_for: Any, trio: Any, wor
 
 def test_the_editor_page_posts_to_itself(owner_client: Any, workload: Workload):
     page = owner_client.get(reverse("web:workload-edit", args=[workload.pk]))
-    config = json.loads(page.content.decode().split('id="workload-config" type="application/json">')[1]
-                        .split("</script>")[0])
+    config = json.loads(
+        page.content.decode().split('id="workload-config" type="application/json">')[1].split("</script>")[0]
+    )
     assert config["save"] == reverse("web:workload-edit", args=[workload.pk])
     assert 'id="save-warnings"' in page.content.decode()
 
@@ -128,23 +147,42 @@ def test_import_formats_and_options_come_from_the_registry(owner_client: Any, wo
     response = owner_client.post(url, {"csv": rm, "format": "rm-simulator", "mode": "replace"})
     assert response.status_code == 302  # the box unticked: no deadlines
     assert "deadline_s" not in Workload.objects.get(pk=workload.pk).jobs[0]
-    response = owner_client.post(url, {"csv": rm, "format": "rm-simulator", "mode": "replace",
-                                       "option_rm_simulator_with_deadlines": "on"})
+    response = owner_client.post(
+        url,
+        {"csv": rm, "format": "rm-simulator", "mode": "replace", "option_rm_simulator_with_deadlines": "on"},
+    )
     assert Workload.objects.get(pk=workload.pk).jobs[0]["deadline_s"] == 300
 
 
 def test_an_import_with_warnings_says_so(owner_client: Any, workload: Workload):
     csv = "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\nlate,etl,0,1,1,1,600,60\n"
-    response = owner_client.post(reverse("web:workload-csv", args=[workload.pk]),
-                                 {"csv": csv, "format": "jobs", "mode": "append"}, follow=True)
+    response = owner_client.post(
+        reverse("web:workload-csv", args=[workload.pk]),
+        {"csv": csv, "format": "jobs", "mode": "append"},
+        follow=True,
+    )
     text = response.content.decode()
     assert "Saved, with 1 warning: job 31 (id late): deadline_s: is shorter than the job" in text
 
 
-GENERATOR = {"jobs": "80", "arrival_rate_per_s": "0.05", "executors_min": "1", "executors_max": "12",
-             "duration_min": "10", "duration_max": "300", "deadline_fraction": "0.5", "slack_min": "1.2",
-             "slack_max": "3", "frameworks": "", "integer_sizes": "on", "seed": "7",
-             "res_cpu_min": "1", "res_cpu_max": "16", "res_mem_min": "1", "res_mem_max": "64"}
+GENERATOR = {
+    "jobs": "80",
+    "arrival_rate_per_s": "0.05",
+    "executors_min": "1",
+    "executors_max": "12",
+    "duration_min": "10",
+    "duration_max": "300",
+    "deadline_fraction": "0.5",
+    "slack_min": "1.2",
+    "slack_max": "3",
+    "frameworks": "",
+    "integer_sizes": "on",
+    "seed": "7",
+    "res_cpu_min": "1",
+    "res_cpu_max": "16",
+    "res_mem_min": "1",
+    "res_mem_max": "64",
+}
 
 
 def test_the_generator_fits_the_chosen_cluster(owner_client: Any, owner: Any, team: Any, workload: Workload):
@@ -162,12 +200,19 @@ def test_the_generator_fits_the_chosen_cluster(owner_client: Any, owner: Any, te
     assert "fits no VM type of the cluster" in response.context["generator_form"].errors["res_cpu_min"][0]
 
 
-def test_a_misfit_export_says_how_many_jobs_and_counts_rows(owner_client: Any, owner: Any, team: Any,
-                                                           workload: Workload):
-    tiny = cluster_create(team=team, user=owner, name="Too small", entries=[{"vm_type": "type-2", "count": 1}])
-    response = owner_client.get(reverse("web:workload-export", args=[workload.pk]), {"cluster": tiny.pk},
-                                follow=True)
+def test_a_misfit_export_says_how_many_jobs_and_counts_rows(
+    owner_client: Any, owner: Any, team: Any, workload: Workload
+):
+    tiny = cluster_create(
+        team=team, user=owner, name="Too small", entries=[{"vm_type": "type-2", "count": 1}]
+    )
+    response = owner_client.get(
+        reverse("web:workload-export", args=[workload.pk]), {"cluster": tiny.pk}, follow=True
+    )
     text = response.content.decode()
     assert "does not fit cluster “Too small”: jobs: 20 of 30 jobs need more executors at once than" in text
-    assert "; job 1 (id job-0): executors: needs 2 executors but the VMs it may use hold at most 1 at once;" in text
+    assert (
+        "; job 1 (id job-0): executors: needs 2 executors but the VMs it may use hold at most 1 at once;"
+        in text
+    )
     assert "(and 16 more)" in text
