@@ -471,3 +471,12 @@ def test_generate_fits_the_chosen_cluster(
         f"/api/workloads/{workload.pk}/generate/", {**spec, "cluster": "small"}, format="json"
     )
     assert errors_of(response) == {"cluster": "must be the id of a cluster"}
+
+
+def test_scenario_import_answers_with_warnings(
+    api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any]
+) -> None:
+    del scenario_doc["jobs"][0]["framework"]
+    response = api(owner).post("/api/scenarios/import/", scenario_doc, format="json")
+    assert response.status_code == 201
+    assert [w["path"] for w in response.json()["warnings"]] == ["jobs[0].framework"]

@@ -216,3 +216,15 @@ def test_a_misfit_export_says_how_many_jobs_and_counts_rows(
         in text
     )
     assert "(and 16 more)" in text
+
+
+def test_a_scenario_upload_with_warnings_says_so(owner_client: Any, scenario_doc: dict[str, Any]):
+    scenario_doc["jobs"][2]["deadline_s"] = 0.5
+    response = owner_client.post(
+        reverse("web:scenario-upload"), {"document": json.dumps(scenario_doc)}, follow=True
+    )
+    assert response.status_code == 200
+    assert (
+        "Saved, with 1 warning: job 3 (id job-2): deadline_s: is shorter than the job"
+        in response.content.decode()
+    )
