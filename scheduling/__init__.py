@@ -5,27 +5,47 @@ Plain Python (numpy, PuLP, the standard library), never Django. See ``docs/resul
 
 from .bounds import lower_bound_cost
 from .errors import FieldError, Infeasible, ScenarioError, SchedulingError, SolverTimeout
-from .scenario import LIMITS, Scenario, SimulationOptions, load_scenario_json, parse_scenario
+from .scenario import (
+    DEFAULT_RESOURCES,
+    LIMITS,
+    OptionField,
+    Scenario,
+    SimulationOptions,
+    Workload,
+    load_scenario_json,
+    name_problem,
+    option_fields,
+    parse_overrides,
+    parse_scenario,
+    parse_workload,
+)
 from .schedulers import ORDERINGS, PLACEMENTS, SCHEDULERS, parse_scheduler
 from .simulator import SimulationResult, compare, simulate
 
 __all__ = [
+    "DEFAULT_RESOURCES",
     "LIMITS",
     "ORDERINGS",
     "PLACEMENTS",
     "SCHEDULERS",
     "FieldError",
     "Infeasible",
+    "OptionField",
     "Scenario",
     "ScenarioError",
     "SchedulingError",
     "SimulationOptions",
     "SimulationResult",
     "SolverTimeout",
+    "Workload",
     "compare",
     "load_scenario_json",
     "lower_bound_cost",
+    "name_problem",
+    "option_fields",
+    "parse_overrides",
     "parse_scenario",
     "parse_scheduler",
+    "parse_workload",
     "simulate",
 ]

@@ -1,22 +1,27 @@
-"""Command line: ``python -m scheduling {simulate,validate,import-rm,generate} ...``.
+"""Command line: ``python -m scheduling {simulate,validate,import,import-rm,generate} ...``.
 
 Invalid input exits with status 2 and the validation messages on stderr, never a traceback.
+Warnings (valid input that is probably not meant) go to stderr as ``warning: <path>: ...``
+and do not change the exit status. Inputs other than a scenario JSON are read by the
+importers of :mod:`scheduling.importers` (``--format``, or guessed from the file).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from .errors import ScenarioError
+from .errors import FieldError, ScenarioError
 from .generators import synthetic_jobs
-from .importers import import_rm_csv
+from .importers import IMPORTERS, Imported, Importer, get_importer, guess_importer
 from .presets import VM_PRESETS, preset_vm_types
-from .scenario import LIMITS, SimulationOptions, load_scenario_json, parse_scenario
+from .scenario import LIMITS, Scenario, SimulationOptions, option_fields, parse_overrides, parse_scenario
 from .schedulers import SCHEDULERS
 from .simulator import compare
 
@@ -25,18 +30,19 @@ class UsageError(Exception):
     pass
 
 
-def _read(path: str) -> str:
+@contextmanager
+def _lines(path: str) -> Iterator[TextIO]:
+    """The file (``-``: standard input) as text lines, read as they are needed."""
     if path == "-":
-        return sys.stdin.read()
+        yield sys.stdin
+        return
     p = Path(path)
     if not p.is_file():
         raise UsageError(f"{path}: no such file")
     if p.stat().st_size > LIMITS["document_bytes"]:
         raise UsageError(f"{path}: larger than {int(LIMITS['document_bytes']) // 2**20} MB")
-    try:
-        return p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
+    with p.open(encoding="utf-8", newline="") as f:
+        yield f
 
 
 def _write(text: str, path: str | None) -> None:
@@ -48,38 +54,66 @@ def _write(text: str, path: str | None) -> None:
         Path(path).write_text(text, encoding="utf-8")
 
 
-def _load(path: str) -> Any:
-    text = _read(path)
-    if path.lower().endswith(".csv"):
-        return parse_scenario(import_rm_csv(text, name=Path(path).stem))
-    return load_scenario_json(text)
+def _warn(warnings: Iterable[FieldError]) -> None:
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
 
 
-def _options(args: argparse.Namespace, resources: tuple[str, ...], base: SimulationOptions) -> SimulationOptions:
-    raw: dict[str, Any] = {}
-    for item in args.option or []:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ScenarioError.single(f"--option {item}", "expected key=value")
-        if key.startswith("rut."):
-            raw.setdefault("rut", {})[key[4:]] = _number(value, f"--option {key}")
-        elif key in ("ilp_method", "edf_backfill"):
-            raw[key] = value
-        else:
-            raw[key] = _number(value, f"--option {key}")
-    return SimulationOptions.from_dict(raw, resources=resources, path="--option", base=base)
-
-
-def _number(value: str, path: str) -> float:
+def _read(path: str, fmt: str | None, raw_options: Sequence[str]) -> tuple[Importer, Imported]:
+    """Read ``path`` with the importer ``fmt`` (or the one its type and first line suggest)."""
     try:
-        return float(value)
-    except ValueError:
-        raise ScenarioError.single(path, f"must be a number, got {value!r}") from None
+        with _lines(path) as lines:
+            first = next(iter(lines), "")
+            if fmt is not None:
+                importer = get_importer(fmt, path="--format")
+            else:
+                guessed = guess_importer(path, first)
+                if guessed is None:
+                    formats = ", ".join(IMPORTERS)
+                    raise UsageError(f"{path}: cannot tell its format; give --format ({formats})")
+                importer = guessed
+            options = importer.parse_options(
+                parse_overrides(raw_options, importer.options, path="--option"), path="--option"
+            )
+            return importer, importer.read(itertools.chain([first], lines), options)
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+
+
+def _scenario(imported: Imported, args: argparse.Namespace) -> tuple[dict[str, Any], Scenario]:
+    """The document of what was read, on the preset cluster when it brought none, validated.
+
+    Errors about imported jobs name the file's line and column.
+    """
+    doc = {"version": 1, **imported.document}
+    if "vm_types" not in doc:
+        doc["name"] = args.name or Path(args.source).stem or "Imported workload"
+        doc["vm_types"] = preset_vm_types(args.preset, scale=args.scale)
+    elif args.name:
+        doc["name"] = args.name
+    try:
+        scenario = parse_scenario(doc)
+    except ScenarioError as exc:
+        raise ScenarioError(imported.locate(exc.errors)) from None
+    _warn(imported.locate(scenario.warnings))
+    return doc, scenario
+
+
+def _load(args: argparse.Namespace) -> Scenario:
+    _, imported = _read(args.source, args.format, [])
+    return _scenario(imported, args)[1]
+
+
+def _options(args: argparse.Namespace, scenario: Scenario) -> SimulationOptions:
+    overrides = parse_overrides(args.option or [], option_fields(scenario.resources), path="--option")
+    return SimulationOptions.from_dict(
+        overrides, resources=scenario.resources, path="--option", base=scenario.options
+    )
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    scenario = _load(args.scenario)
-    options = _options(args, scenario.resources, scenario.options)
+    scenario = _load(args)
+    options = _options(args, scenario)
     schedulers = args.scheduler or ["edf-bfd"]
     results = compare(scenario, schedulers=schedulers, options=options, seed=args.seed)
     docs = {name: r.to_dict() for name, r in results.items()}
@@ -91,7 +125,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             }
             for name, d in docs.items()
         }
-    _write(json.dumps({"scenario": scenario.name, "results": docs}, indent=None if args.compact else 1), args.output)
+    text = json.dumps({"scenario": scenario.name, "results": docs}, indent=None if args.compact else 1)
+    _write(text, args.output)
     if args.html:
         from .html_report import write_html_report  # plotly is imported only when asked for
 
@@ -120,21 +155,25 @@ def _table(docs: dict[str, dict[str, Any]]) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    scenario = _load(args.scenario)
+    scenario = _load(args)
     machines = sum(t.count for t in scenario.vm_types)
-    print(f"{args.scenario}: valid: {len(scenario.jobs)} jobs, {machines} machines of {len(scenario.vm_types)} types")
+    print(
+        f"{args.source}: valid: {len(scenario.jobs)} jobs, "
+        f"{machines} machines of {len(scenario.vm_types)} types"
+        + (f", {len(scenario.warnings)} warnings" if scenario.warnings else "")
+    )
     return 0
 
 
-def cmd_import_rm(args: argparse.Namespace) -> int:
-    vm_types = preset_vm_types(args.preset, scale=args.scale)
-    doc = import_rm_csv(_read(args.csv), name=args.name or Path(args.csv).stem, vm_types=vm_types)
-    parse_scenario(doc)  # the output is always a valid scenario
-    _write(json.dumps(doc, indent=1), args.output)
+def cmd_import(args: argparse.Namespace) -> int:
+    _, imported = _read(args.source, args.format, args.option or [])
+    doc, _ = _scenario(imported, args)  # the output is always a valid scenario
+    _write(json.dumps(doc, indent=None if len(imported.jobs) > 1000 else 1), args.output)
     return 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    vm_types = preset_vm_types(args.preset, scale=args.scale)
     jobs = synthetic_jobs(
         seed=args.seed,
         jobs=args.jobs,
@@ -144,25 +183,45 @@ def cmd_generate(args: argparse.Namespace) -> int:
         duration_s=(args.duration[0], args.duration[1]),
         deadline_fraction=args.deadline_fraction,
         frameworks=args.framework or (),
+        vm_types=vm_types,  # executors are proposed only in sizes the preset's VMs hold
     )
     doc = {
         "version": 1,
         "name": args.name or f"Synthetic workload (seed {args.seed})",
-        "vm_types": preset_vm_types(args.preset, scale=args.scale),
+        "vm_types": vm_types,
         "frameworks": [{"name": f} for f in args.framework or []],
         "jobs": jobs,
     }
-    parse_scenario(doc)
+    _warn(parse_scenario(doc).warnings)
     _write(json.dumps(doc, indent=None if args.jobs > 1000 else 1), args.output)
     return 0
+
+
+def _source_arguments(p: argparse.ArgumentParser, *, metavar: str = "FILE", options: str = "") -> None:
+    p.add_argument("source", metavar=metavar, help="the input file, - for stdin")
+    p.add_argument(
+        "--format", choices=list(IMPORTERS), help="the input's format (default: from its type and first line)"
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(VM_PRESETS),
+        default="paper-003",
+        help="the cluster of an input without one",
+    )
+    p.add_argument("--scale", type=int, default=1, help="multiply the preset's VM counts")
+    p.add_argument("--name", help="the scenario's name (default: the document's, or the file's)")
+    if options:
+        p.add_argument("--option", action="append", metavar="KEY=VALUE", help=options)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m scheduling", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
 
-    s = sub.add_parser("simulate", help="simulate schedulers on a scenario (JSON, or RM-Simulator CSV)")
-    s.add_argument("scenario", help="scenario JSON file (or .csv in the RM-Simulator format), - for stdin")
+    s = sub.add_parser("simulate", help="simulate schedulers on a scenario (JSON, or any importer's format)")
+    _source_arguments(
+        s, options="run option, repeatable or comma-separated: boot_time_s=30, rut.cpu=0.5,rut.mem=0.5"
+    )
     s.add_argument(
         "--scheduler",
         action="append",
@@ -170,25 +229,29 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"repeatable; named ({', '.join(SCHEDULERS)}) or <ordering>-<placement>[:key=value,...]",
     )
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--option", action="append", metavar="KEY=VALUE", help="run option, e.g. boot_time_s=30, rut.cpu=0.5")
     s.add_argument("--html", metavar="FILE", help="also write a standalone page of Plotly charts")
     s.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
-    s.add_argument("--brief", action="store_true", help="leave timelines and per-VM intervals out of the JSON")
+    s.add_argument(
+        "--brief", action="store_true", help="leave timelines and per-VM intervals out of the JSON"
+    )
     s.add_argument("--compact", action="store_true", help="JSON without indentation")
     s.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     s.set_defaults(func=cmd_simulate)
 
     v = sub.add_parser("validate", help="check a scenario and report every problem")
-    v.add_argument("scenario")
+    _source_arguments(v)
     v.set_defaults(func=cmd_validate)
 
-    i = sub.add_parser("import-rm", help="convert a paper-003 RM-Simulator CSV into a scenario")
-    i.add_argument("csv")
-    i.add_argument("--preset", choices=sorted(VM_PRESETS), default="paper-003")
-    i.add_argument("--scale", type=int, default=1, help="multiply the preset's VM counts")
-    i.add_argument("--name")
+    formats = "; ".join(f"{i.name}: {i.label}" for i in IMPORTERS.values())
+    i = sub.add_parser("import", help=f"convert an input into a scenario document ({formats})")
+    _source_arguments(i, options="an importer option, e.g. with_deadlines=false (rm-simulator)")
     i.add_argument("--output", "-o")
-    i.set_defaults(func=cmd_import_rm)
+    i.set_defaults(func=cmd_import)
+
+    rm = sub.add_parser("import-rm", help="the same as: import --format rm-simulator")
+    _source_arguments(rm, metavar="CSV", options="an importer option, e.g. with_deadlines=false")
+    rm.add_argument("--output", "-o")
+    rm.set_defaults(func=cmd_import, format="rm-simulator")
 
     g = sub.add_parser("generate", help="generate a synthetic scenario (Poisson arrivals; seeded)")
     g.add_argument("--jobs", type=int, default=100)

@@ -15,10 +15,9 @@ scheduling.errors.ScenarioError: scheduler: unknown ordering 'lifo' (orderings: 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from .errors import FieldError, ScenarioError
-from .scenario import SimulationOptions
+from .errors import ScenarioError
+from .scenario import SimulationOptions, option_fields, parse_overrides
 
 ORDERINGS = ("fifo", "edf", "morpheus")
 PLACEMENTS = ("bfd", "ilp", "consolidate", "spread")
@@ -32,14 +31,6 @@ SCHEDULERS: dict[str, tuple[str, str]] = {
     "edf-ilp": ("edf", "ilp"),  # Algorithm 1 + Algorithm 2
 }
 # ``edf-bfd:edf_backfill=true``: EDF where a waiting deadline job does not block later ones.
-
-_NUMERIC_OPTIONS = (
-    "ilp_time_limit_s",
-    "boot_time_s",
-    "min_billed_s",
-    "billing_granularity_s",
-    "scheduling_interval_s",
-)
 
 
 @dataclass(frozen=True)
@@ -57,7 +48,11 @@ def parse_scheduler(
     base: SimulationOptions | None = None,
     path: str = "scheduler",
 ) -> SchedulerSpec:
-    """Parse a scheduler spec; raises :class:`ScenarioError` naming ``path``."""
+    """Parse a scheduler spec; raises :class:`ScenarioError` naming ``path``.
+
+    The overrides after ``:`` are read by :func:`~scheduling.scenario.parse_overrides`
+    against the declared options of a scenario with ``resources``, over ``base``.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise ScenarioError.single(path, "must be a scheduler name such as edf-bfd")
     name, _, rest = spec.strip().partition(":")
@@ -76,38 +71,7 @@ def parse_scheduler(
                 f"unknown placement {placement!r} in {name!r} (placements: {', '.join(PLACEMENTS)}; "
                 f"named schedulers: {', '.join(SCHEDULERS)})",
             )
-    overrides: dict[str, Any] = {}
-    rut: dict[str, float] = {}
-    errors: list[FieldError] = []
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key, value = key.strip(), value.strip()
-        if not eq:
-            errors.append(FieldError(f"{path}.{key}", "expected key=value"))
-        elif key.startswith("rut."):
-            rut[key[4:]] = _to_number(value, f"{path}.{key}", errors)
-        elif key in _NUMERIC_OPTIONS:
-            overrides[key] = _to_number(value, f"{path}.{key}", errors)
-        elif key in ("ilp_method", "edf_backfill"):
-            overrides[key] = value
-        else:
-            errors.append(
-                FieldError(
-                    f"{path}.{key}",
-                    "unknown option (options: rut.<resource>, ilp_method, edf_backfill, " + ", ".join(_NUMERIC_OPTIONS) + ")",
-                )
-            )
-    if errors:
-        raise ScenarioError(errors)
-    if rut:
-        overrides["rut"] = rut
+    overrides = parse_overrides(rest, option_fields(resources), path=path)
     options = SimulationOptions.from_dict(overrides, resources=resources, path=path, base=base)
     return SchedulerSpec(spec=spec.strip(), ordering=ordering, placement=placement, options=options)
 
-
-def _to_number(value: str, path: str, errors: list[FieldError]) -> Any:
-    try:
-        return float(value)
-    except ValueError:
-        errors.append(FieldError(path, f"must be a number, got {value!r}"))
-        return value

@@ -1,37 +1,54 @@
-"""Names and descriptions of stored objects, checked like the scenario document's names."""
+"""Names and descriptions of stored objects, checked by the library's own rules.
+
+:func:`scheduling.name_problem` is the one rule for a name, so a cluster, a workload or a team
+can never be stored under a name the library would refuse in a scenario document (a lone
+surrogate such as ``"\\ud800"``, which no database can encode, among them).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
 
-from scheduling import LIMITS
+from scheduling import LIMITS, name_problem
+from scheduling.scenario import text_problem
 
 from .errors import InputError
 
 NAME_MAX_CHARS = int(LIMITS["name_chars"])
-DESCRIPTION_MAX_CHARS = 10_000
+DESCRIPTION_MAX_CHARS = int(LIMITS["description_chars"])
 
 
 def clean_name(value: Any, path: str = "name", *, max_chars: int = NAME_MAX_CHARS) -> str:
-    """A non-empty name without control characters, stripped of surrounding blanks."""
-    if not isinstance(value, str) or not value.strip():
-        raise InputError.single(path, "must not be empty")
-    value = value.strip()
-    if len(value) > max_chars:
-        raise InputError.single(path, f"must be at most {max_chars} characters")
-    if any(ord(c) < 32 for c in value):
-        raise InputError.single(path, "must not contain control characters")
+    """A name by the library's rule, stripped of surrounding blanks; :class:`InputError` at ``path``.
+
+    >>> clean_name("  Platform  ")
+    'Platform'
+    >>> try:
+    ...     clean_name("\\ud800")
+    ... except InputError as exc:
+    ...     print(exc.errors[0].message)
+    contains a lone surrogate (\\ud800 at character 1), which is not a character: text must be valid Unicode
+    """
+    if value is None:
+        value = ""
+    if isinstance(value, str):
+        value = value.strip()
+    problem = name_problem(value, max_chars=max_chars)
+    if problem is not None:
+        raise InputError.single(path, problem)
+    assert isinstance(value, str)
     return value
 
 
 def clean_description(value: Any, path: str = "description") -> str:
+    """Free text by the library's rule (any length up to the limit, storable); ``None`` is ``""``."""
     if value is None:
         return ""
-    if not isinstance(value, str):
-        raise InputError.single(path, "must be a string")
-    if len(value) > DESCRIPTION_MAX_CHARS:
-        raise InputError.single(path, f"must be at most {DESCRIPTION_MAX_CHARS:,} characters")
+    problem = text_problem(value, max_chars=DESCRIPTION_MAX_CHARS)
+    if problem is not None:
+        raise InputError.single(path, problem)
+    assert isinstance(value, str)
     return value
 
 

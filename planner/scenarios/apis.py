@@ -15,6 +15,7 @@ from planner.core.apis import request_object, team_filter, validated
 from planner.core.errors import InputError, PayloadTooLarge
 from planner.core.pagination import paginated_response
 from planner.teams.selectors import team_or_default
+from scheduling.importers import IMPORTERS
 
 from . import selectors, services
 from .serializers import (
@@ -23,10 +24,12 @@ from .serializers import (
     ScenarioImportOutputSerializer,
     ScenarioImportSerializer,
     WorkloadDetailOutputSerializer,
+    WorkloadDetailSavedOutputSerializer,
     WorkloadGenerateSerializer,
     WorkloadImportCsvSerializer,
     WorkloadInputSerializer,
     WorkloadOutputSerializer,
+    WorkloadSavedOutputSerializer,
 )
 
 TEAM_PARAM = OpenApiParameter("team", int, description="Only this team's objects.")
@@ -39,9 +42,13 @@ class ClusterListApi(APIView):
     @extend_schema(parameters=[TEAM_PARAM], responses=ClusterOutputSerializer(many=True), tags=["clusters"])
     def get(self, request: Request) -> Response:
         qs = selectors.cluster_list(user=request.user, team=team_filter(request))
-        return paginated_response(request=request, view=self, queryset=qs, serializer_class=ClusterOutputSerializer)
+        return paginated_response(
+            request=request, view=self, queryset=qs, serializer_class=ClusterOutputSerializer
+        )
 
-    @extend_schema(request=ClusterInputSerializer, responses={201: ClusterOutputSerializer}, tags=["clusters"])
+    @extend_schema(
+        request=ClusterInputSerializer, responses={201: ClusterOutputSerializer}, tags=["clusters"]
+    )
     def post(self, request: Request) -> Response:
         data = validated(ClusterInputSerializer, request)
         team = team_or_default(user=request.user, team=data.pop("team", None))
@@ -81,7 +88,9 @@ class ClusterDetailApi(APIView):
 class ClusterExportApi(APIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("workload", int, required=True, description="The workload to run on this cluster."),
+            OpenApiParameter(
+                "workload", int, required=True, description="The workload to run on this cluster."
+            ),
             OpenApiParameter("download", bool, description="Send as a file attachment."),
         ],
         responses={200: OpenApiTypes.OBJECT},
@@ -97,7 +106,9 @@ class ClusterExportApi(APIView):
         doc = services.scenario_document(cluster, workload)
         response = Response(doc)
         if request.query_params.get("download") in ("1", "true", "yes"):
-            response["Content-Disposition"] = f'attachment; filename="scenario-{cluster.pk}-{workload.pk}.json"'
+            response["Content-Disposition"] = (
+                f'attachment; filename="scenario-{cluster.pk}-{workload.pk}.json"'
+            )
         return response
 
 
@@ -108,14 +119,20 @@ class WorkloadListApi(APIView):
     @extend_schema(parameters=[TEAM_PARAM], responses=WorkloadOutputSerializer(many=True), tags=["workloads"])
     def get(self, request: Request) -> Response:
         qs = selectors.workload_list(user=request.user, team=team_filter(request))
-        return paginated_response(request=request, view=self, queryset=qs, serializer_class=WorkloadOutputSerializer)
+        return paginated_response(
+            request=request, view=self, queryset=qs, serializer_class=WorkloadOutputSerializer
+        )
 
-    @extend_schema(request=WorkloadInputSerializer, responses={201: WorkloadDetailOutputSerializer}, tags=["workloads"])
+    @extend_schema(
+        request=WorkloadInputSerializer,
+        responses={201: WorkloadDetailSavedOutputSerializer},
+        tags=["workloads"],
+    )
     def post(self, request: Request) -> Response:
         data = validated(WorkloadInputSerializer, request)
         team = team_or_default(user=request.user, team=data.pop("team", None))
         workload = services.workload_create(team=team, user=request.user, **data)
-        return Response(WorkloadDetailOutputSerializer(workload).data, status=status.HTTP_201_CREATED)
+        return Response(WorkloadDetailSavedOutputSerializer(workload).data, status=status.HTTP_201_CREATED)
 
 
 class WorkloadDetailApi(APIView):
@@ -123,11 +140,15 @@ class WorkloadDetailApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         return Response(WorkloadDetailOutputSerializer(selectors.workload_get(user=request.user, pk=pk)).data)
 
-    @extend_schema(request=WorkloadInputSerializer, responses=WorkloadDetailOutputSerializer, tags=["workloads"])
+    @extend_schema(
+        request=WorkloadInputSerializer, responses=WorkloadDetailSavedOutputSerializer, tags=["workloads"]
+    )
     def put(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=False)
 
-    @extend_schema(request=WorkloadInputSerializer, responses=WorkloadDetailOutputSerializer, tags=["workloads"])
+    @extend_schema(
+        request=WorkloadInputSerializer, responses=WorkloadDetailSavedOutputSerializer, tags=["workloads"]
+    )
     def patch(self, request: Request, pk: int) -> Response:
         return self._update(request, pk, partial=True)
 
@@ -136,7 +157,7 @@ class WorkloadDetailApi(APIView):
         data = validated(WorkloadInputSerializer, request, partial=partial)
         data.pop("team", None)
         workload = services.workload_update(workload=workload, user=request.user, **data)
-        return Response(WorkloadDetailOutputSerializer(workload).data)
+        return Response(WorkloadDetailSavedOutputSerializer(workload).data)
 
     @extend_schema(responses={204: None}, tags=["workloads"])
     def delete(self, request: Request, pk: int) -> Response:
@@ -147,7 +168,7 @@ class WorkloadDetailApi(APIView):
 class WorkloadGenerateApi(APIView):
     @extend_schema(
         request=WorkloadGenerateSerializer,
-        responses=WorkloadOutputSerializer,
+        responses=WorkloadSavedOutputSerializer,
         tags=["workloads"],
         summary="Replace the jobs with synthetic ones (same seed, same jobs)",
     )
@@ -155,29 +176,41 @@ class WorkloadGenerateApi(APIView):
         workload = selectors.workload_get(user=request.user, pk=pk)
         spec = request_object(request)
         seed = spec.pop("seed", 0)
-        workload = services.workload_generate(workload=workload, user=request.user, seed=seed, spec=spec)
-        return Response(WorkloadOutputSerializer(workload).data)
+        cluster_id = spec.pop("cluster", None)
+        cluster = None
+        if cluster_id is not None:
+            if isinstance(cluster_id, bool) or not isinstance(cluster_id, int):
+                raise InputError.single("cluster", "must be the id of a cluster")
+            cluster = selectors.cluster_get(user=request.user, pk=cluster_id)
+        workload = services.workload_generate(
+            workload=workload, user=request.user, seed=seed, spec=spec, cluster=cluster
+        )
+        return Response(WorkloadSavedOutputSerializer(workload).data)
 
 
 class WorkloadImportCsvApi(APIView):
     @extend_schema(
         request=WorkloadImportCsvSerializer,
-        responses=WorkloadOutputSerializer,
+        responses=WorkloadSavedOutputSerializer,
         tags=["workloads"],
-        summary="Replace (or extend) the jobs with those of a CSV",
-        description=(
-            "format `jobs`: header `id,framework,arrival_s,executors,<one column per resource>,duration_s,"
-            "deadline_s`; format `rm-simulator`: the paper-003 authors' `job-id,C,M,E,T_A,T_est,T_D`."
-        ),
+        summary="Replace (or extend) the jobs with those of a file (CSV, or a scenario document)",
+        description="Formats (the library's importers): "
+        + "; ".join(f"`{i.name}`: {i.help}" for i in IMPORTERS.values())
+        + " Errors about imported jobs name the file's line, the job and the column: `line 5 (job j-17), C`.",
     )
     def post(self, request: Request, pk: int) -> Response:
         workload = selectors.workload_get(user=request.user, pk=pk)
         data = validated(WorkloadImportCsvSerializer, request)
         text = data["csv"] if "csv" in data else _read_upload(data["file"])
-        workload = services.workload_import_csv(
-            workload=workload, user=request.user, text=text, format=data["format"], replace=data["replace"]
+        workload = services.workload_import(
+            workload=workload,
+            user=request.user,
+            text=text,
+            format=data["format"],
+            replace=data["replace"],
+            options=data["options"],
         )
-        return Response(WorkloadOutputSerializer(workload).data)
+        return Response(WorkloadSavedOutputSerializer(workload).data)
 
 
 def _read_upload(upload: Any) -> str:
@@ -198,8 +231,12 @@ class ScenarioImportApi(APIView):
         request=ScenarioImportSerializer,
         responses={201: ScenarioImportOutputSerializer},
         parameters=[
-            OpenApiParameter("team", int, description="With a bare document: the team (default: your first)."),
-            OpenApiParameter("name", str, description="With a bare document: the name (default: the document's)."),
+            OpenApiParameter(
+                "team", int, description="With a bare document: the team (default: your first)."
+            ),
+            OpenApiParameter(
+                "name", str, description="With a bare document: the name (default: the document's)."
+            ),
         ],
         tags=["scenarios"],
         summary="A cluster and a workload from a scenario document",
@@ -218,12 +255,15 @@ class ScenarioImportApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         team = team_or_default(user=request.user, team=data.get("team"))
-        outcome = services.scenario_import(team=team, user=request.user, doc=data["scenario"], name=data.get("name"))
+        outcome = services.scenario_import(
+            team=team, user=request.user, doc=data["scenario"], name=data.get("name")
+        )
         payload = {
             "cluster": selectors.cluster_get(user=request.user, pk=outcome.cluster.pk),
             "workload": outcome.workload,
             "vm_types_created": outcome.vm_types_created,
             "vm_types_reused": outcome.vm_types_reused,
             "vm_types_renamed": outcome.vm_types_renamed,
+            "warnings": outcome.warnings,
         }
         return Response(ScenarioImportOutputSerializer(payload).data, status=status.HTTP_201_CREATED)

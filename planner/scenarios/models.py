@@ -7,10 +7,11 @@ from django.db import models
 
 from planner.catalogue.models import VMType
 from planner.teams.models import Team
+from scheduling import DEFAULT_RESOURCES, FieldError
 
 
 def default_resources() -> list[str]:
-    return ["cpu", "mem"]
+    return list(DEFAULT_RESOURCES)
 
 
 class Cluster(models.Model):
@@ -47,7 +48,9 @@ class ClusterEntry(models.Model):
         ordering = ["cluster_id", "position", "id"]
         verbose_name_plural = "cluster entries"
         constraints = [
-            models.UniqueConstraint(fields=["cluster", "vm_type"], name="clusterentry_unique_vm_type_per_cluster")
+            models.UniqueConstraint(
+                fields=["cluster", "vm_type"], name="clusterentry_unique_vm_type_per_cluster"
+            )
         ]
 
     def __str__(self) -> str:
@@ -69,6 +72,10 @@ class Workload(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    #: Not stored: what the service that last checked this instance's jobs warned about
+    #: (:func:`scheduling.parse_workload`'s warnings, with document paths); empty when loaded.
+    warnings: tuple[FieldError, ...] = ()
 
     class Meta:
         ordering = ["name", "id"]

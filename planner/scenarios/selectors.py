@@ -18,7 +18,9 @@ def cluster_list(*, user: Any, team: Any = None) -> QuerySet[Cluster]:
         Cluster.objects.filter(team_id__in=team_ids_of(user))
         .select_related("created_by")
         .prefetch_related(
-            Prefetch("entries", queryset=ClusterEntry.objects.select_related("vm_type").order_by("position", "id"))
+            Prefetch(
+                "entries", queryset=ClusterEntry.objects.select_related("vm_type").order_by("position", "id")
+            )
         )
     )
     if team is not None:

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from planner.teams.serializers import team_field
+from scheduling.importers import IMPORTERS
 
 from .models import Cluster
 
@@ -40,8 +41,12 @@ class ClusterInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field()
     name = serializers.JSONField()
     description = serializers.JSONField(required=False, default="")
-    resources = serializers.JSONField(required=False, allow_null=True, default=None, help_text='Resource names, default ["cpu", "mem"].')
-    options = serializers.JSONField(required=False, allow_null=True, default=None, help_text="Simulation options of the scenario.")
+    resources = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text='Resource names, default ["cpu", "mem"].'
+    )
+    options = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="Simulation options of the scenario."
+    )
     entries = serializers.JSONField(
         help_text='[{"vm_type": <id or name in the team\'s catalogue>, "count": n}, ...], in order.'
     )
@@ -64,12 +69,41 @@ class WorkloadDetailOutputSerializer(WorkloadOutputSerializer):
     jobs = serializers.JSONField(help_text="The scenario document's jobs.")
 
 
+class WarningSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Valid, but probably not meant: a path into the document and what is odd there."""
+
+    path = serializers.CharField()
+    message = serializers.CharField()
+
+
+_WARNINGS_HELP = (
+    "What the saved jobs have that is valid but probably not meant (a deadline shorter than the "
+    "job's duration, a job without a framework beside declared ones), with document paths."
+)
+
+
+class WorkloadSavedOutputSerializer(WorkloadOutputSerializer):
+    """A workload just written (generated, imported), with the warnings of its jobs."""
+
+    warnings = WarningSerializer(many=True, read_only=True, help_text=_WARNINGS_HELP)
+
+
+class WorkloadDetailSavedOutputSerializer(WorkloadDetailOutputSerializer):
+    """A workload just written (created, changed), jobs included, with the warnings of its jobs."""
+
+    warnings = WarningSerializer(many=True, read_only=True, help_text=_WARNINGS_HELP)
+
+
 class WorkloadInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field()
     name = serializers.JSONField()
     description = serializers.JSONField(required=False, default="")
-    frameworks = serializers.JSONField(required=False, allow_null=True, default=None, help_text="The scenario document's frameworks.")
-    jobs = serializers.JSONField(required=False, allow_null=True, default=None, help_text="The scenario document's jobs.")
+    frameworks = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="The scenario document's frameworks."
+    )
+    jobs = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="The scenario document's jobs."
+    )
 
 
 class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -77,21 +111,41 @@ class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-a
 
     seed = serializers.IntegerField(required=False, default=0)
     jobs = serializers.IntegerField(required=False, help_text="Number of jobs (default 100).")
-    arrival_rate_per_s = serializers.FloatField(required=False, help_text="Poisson arrival rate (default 0.05).")
-    executors = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="[low, high]")
+    arrival_rate_per_s = serializers.FloatField(
+        required=False, help_text="Poisson arrival rate (default 0.05)."
+    )
+    executors = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="[low, high]"
+    )
     executor = serializers.JSONField(required=False, help_text='{"cpu": [1, 6], "mem": [2, 12]}')
     integer_sizes = serializers.BooleanField(required=False)
-    duration_s = serializers.ListField(child=serializers.FloatField(), required=False, help_text="[low, high]")
+    duration_s = serializers.ListField(
+        child=serializers.FloatField(), required=False, help_text="[low, high]"
+    )
     deadline_fraction = serializers.FloatField(required=False)
-    deadline_slack = serializers.ListField(child=serializers.FloatField(), required=False, help_text="[low, high]")
+    deadline_slack = serializers.ListField(
+        child=serializers.FloatField(), required=False, help_text="[low, high]"
+    )
     frameworks = serializers.ListField(child=serializers.CharField(), required=False)
     start_s = serializers.FloatField(required=False)
+    cluster = serializers.IntegerField(
+        required=False,
+        help_text="A cluster of the workload's team: executors are drawn only in sizes that fit one of its "
+        "VM types the job's framework may use.",
+    )
 
 
 class WorkloadImportCsvSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    csv = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, help_text="The CSV text.")
-    file = serializers.FileField(required=False, help_text="Or the CSV as an uploaded file (multipart).")
-    format = serializers.ChoiceField(choices=["jobs", "rm-simulator"], default="jobs")
+    csv = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, help_text="The file's text (CSV, or JSON)."
+    )
+    file = serializers.FileField(required=False, help_text="Or the file, uploaded (multipart).")
+    format = serializers.ChoiceField(
+        choices=[(i.name, i.label) for i in IMPORTERS.values()], default="jobs", help_text="The importer."
+    )
+    options = serializers.JSONField(
+        required=False, default=None, help_text='The importer\'s options, e.g. {"with_deadlines": false}.'
+    )
     replace = serializers.BooleanField(default=True, help_text="Replace the jobs (default) or add to them.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -102,7 +156,9 @@ class WorkloadImportCsvSerializer(serializers.Serializer):  # type: ignore[type-
 
 class ScenarioImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field()
-    name = serializers.JSONField(required=False, allow_null=True, default=None, help_text="Default: the document's name.")
+    name = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="Default: the document's name."
+    )
     scenario = serializers.JSONField(help_text="A version-1 scenario document.")
 
 
@@ -112,3 +168,4 @@ class ScenarioImportOutputSerializer(serializers.Serializer):  # type: ignore[ty
     vm_types_created = serializers.ListField(child=serializers.CharField())
     vm_types_reused = serializers.ListField(child=serializers.CharField())
     vm_types_renamed = serializers.DictField(child=serializers.CharField())
+    warnings = WarningSerializer(many=True, help_text=_WARNINGS_HELP)

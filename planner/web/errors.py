@@ -4,19 +4,25 @@ The services raise :class:`~planner.core.errors.InputError` (paths into the requ
 ``name``, ``entries[1].count``) and the library :class:`scheduling.ScenarioError` (paths
 into a scenario document: ``jobs[3].executor.cpu``). A page says which form field a path
 belongs to; the message keeps the part of the path below the field.
+
+Pages count jobs as the workload editor's grid does: :func:`grid_path` is the one place that
+turns ``jobs[3].executor.cpu`` into ``job 4 (id j-17): executor.cpu`` (rows from 1, and the
+job's id). The API keeps the document's paths; only what a page shows is translated.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from django import forms
 
 from planner.core.errors import field_errors
 from scheduling import FieldError
+from scheduling.scenario.checks import shown
 
-__all__ = ["attach_errors", "head", "row_of"]
+__all__ = ["attach_errors", "grid_errors", "grid_path", "grid_problems", "head", "row_of"]
 
 _HEAD = re.compile(r"[.\[]")
 _ROW = re.compile(r"^(?P<list>[A-Za-z_]+)\[(?P<index>\d+)\](?:\.(?P<rest>.*))?$")
@@ -84,3 +90,55 @@ def split_rows(
         else:
             rest.append(e)
     return rows, whole, rest
+
+
+_ITEM = re.compile(r"^(?P<list>jobs|frameworks)\[(?P<index>\d+)\](?:\.(?P<rest>.*))?$")
+
+
+def grid_path(path: str, jobs: Sequence[Any] = (), frameworks: Sequence[Any] = ()) -> str:
+    """A document path as the editor's grid counts: rows from 1, with the job's id.
+
+    ``jobs`` and ``frameworks`` are the lists the path points into (the ids come from
+    them); a row beyond them is shown by its number alone. Other paths are unchanged.
+
+    >>> grid_path("jobs[3].executor.cpu", [{"id": f"j-{k}"} for k in range(14, 18)])
+    'job 4 (id j-17): executor.cpu'
+    >>> grid_path("frameworks[0]", frameworks=[{"name": "etl"}]), grid_path("jobs[9]"), grid_path("name")
+    ('framework 1 (etl)', 'job 10', 'name')
+    """
+    m = _ITEM.match(path)
+    if m is None:
+        return path
+    index = int(m.group("index"))
+    items, key, noun = (jobs, "id", "job") if m.group("list") == "jobs" else (frameworks, "name", "framework")
+    item = items[index] if index < len(items) else None
+    label = item.get(key) if isinstance(item, Mapping) else None
+    if label is None or isinstance(label, bool) or not isinstance(label, str | int) or label == "":
+        where = f"{noun} {index + 1}"
+    elif noun == "job":
+        where = f"job {index + 1} (id {shown(label)})"
+    else:
+        where = f"framework {index + 1} ({shown(label)})"
+    return f"{where}: {m.group('rest')}" if m.group("rest") else where
+
+
+def grid_errors(
+    errors: Iterable[FieldError], jobs: Sequence[Any] = (), frameworks: Sequence[Any] = ()
+) -> list[FieldError]:
+    """``errors`` with their paths as the grid counts (:func:`grid_path`), for a page to show."""
+    return [FieldError(grid_path(e.path, jobs, frameworks), e.message) for e in errors]
+
+
+def grid_problems(
+    errors: Iterable[FieldError], jobs: Sequence[Any] = (), frameworks: Sequence[Any] = ()
+) -> list[dict[str, str]]:
+    """Errors or warnings for the editor: the document ``path`` (to find the cell), the
+    ``message``, and the ``text`` to show (``job 4 (id j-17): executor.cpu: must be > 0``)."""
+    return [
+        {
+            "path": e.path,
+            "message": e.message,
+            "text": str(FieldError(grid_path(e.path, jobs, frameworks), e.message)),
+        }
+        for e in errors
+    ]

@@ -7,6 +7,7 @@ service's field errors back to the form's fields (``planner.web.errors.attach_er
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
@@ -15,7 +16,9 @@ from django.core.files.uploadedfile import UploadedFile
 from planner.core.errors import InputError, field_errors
 from planner.core.parsers import JSONSyntaxError, loads_strict
 from planner.teams.models import Membership
-from scheduling import LIMITS, SCHEDULERS, SimulationOptions
+from scheduling import DEFAULT_RESOURCES, LIMITS, SCHEDULERS, OptionField, SimulationOptions
+from scheduling.generators import WorkloadSpec
+from scheduling.importers import IMPORTERS
 
 OPTIONAL_NUMBER = {"required": False, "localize": False}
 
@@ -197,12 +200,12 @@ class WorkloadForm(forms.Form):
 
 
 class JobsCsvForm(forms.Form):
-    """Jobs from CSV text or an uploaded file, in the planner's format or RM-Simulator's."""
+    """Jobs from pasted text or an uploaded file, in any format of the library's importer registry.
 
-    FORMATS = [
-        ("jobs", "Jobs (id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s)"),
-        ("rm-simulator", "Paper-003 RM-Simulator (job-id,C,M,E,T_A,T_est,T_D)"),
-    ]
+    Each importer's options get a field ``option_<format>_<name>`` (``scheduling.importers``
+    declares them); only the chosen format's options are passed on.
+    """
+
     csv = forms.CharField(
         required=False,
         strip=False,
@@ -212,14 +215,53 @@ class JobsCsvForm(forms.Form):
                            "j1,analytics,0,4,2,4,300,900\nj2,,60,2,1,2,120,",
         }),
         label="Paste CSV",
-        help_text="Header id,framework,arrival_s,executors, one column per resource, duration_s,deadline_s "
-        "(relative to arrival; empty for none). RM-Simulator: job-id,C,M,E,T_A,T_est,T_D.",
+        help_text=" ".join(f"{i.label}: {i.help}" for i in IMPORTERS.values()),
     )
-    file = forms.FileField(required=False, label="…or upload a CSV file")
-    format = forms.ChoiceField(choices=FORMATS, initial="jobs")
+    file = forms.FileField(required=False, label="…or upload a file")
+    format = forms.ChoiceField(choices=[(i.name, i.label) for i in IMPORTERS.values()], initial="jobs")
     mode = forms.ChoiceField(
-        choices=[("append", "Add to the jobs"), ("replace", "Replace the jobs")], initial="append", widget=forms.RadioSelect
+        choices=[("append", "Add to the jobs"), ("replace", "Replace the jobs")],
+        initial="append",
+        widget=forms.RadioSelect,
     )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for importer in IMPORTERS.values():
+            for option in importer.options:
+                self.fields[self._option_field(importer.name, option.name)] = option_form_field(
+                    option, label=f"{importer.label.split(' (')[0]}: {option.label}"
+                )
+
+    @staticmethod
+    def _option_field(fmt: str, name: str) -> str:
+        return f"option_{fmt}_{name}".replace("-", "_").replace(".", "_")
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[self._option_field(i.name, o.name)] for i in IMPORTERS.values() for o in i.options]
+
+    def importer_options(self) -> dict[str, Any]:
+        """The chosen format's options, as the importer reads them."""
+        importer = IMPORTERS[self.cleaned_data["format"]]
+        out = {}
+        for option in importer.options:
+            value = self.cleaned_data.get(self._option_field(importer.name, option.name))
+            if value is not None and value != "":
+                out[option.name] = value
+        return out
+
+    def field_for(self, source: str) -> Callable[[str], str | None]:
+        """Where an error of the import goes: its option's field, the format, else the text or the file."""
+        fmt = (getattr(self, "cleaned_data", None) or {}).get("format", "")
+
+        def where(path: str) -> str | None:
+            if path == "format":
+                return "format"
+            if path.startswith("options."):
+                return self._option_field(fmt, path.split(".", 1)[1])
+            return source
+
+        return where
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -230,33 +272,70 @@ class JobsCsvForm(forms.Form):
         return data
 
 
+def option_form_field(option: OptionField, *, label: str | None = None) -> forms.Field:
+    """A form field for an option the library declares (its kind, default, bounds and help)."""
+    common: dict[str, Any] = {"label": label or option.label, "help_text": option.help, "required": False}
+    if option.kind == "boolean":
+        return forms.BooleanField(initial=bool(option.default), **common)
+    if option.kind == "choice":
+        return forms.ChoiceField(choices=[(c, c) for c in option.choices], initial=option.default, **common)
+    unit = f" ({option.unit})" if option.unit else ""
+    common["label"] = f"{common['label']}{unit}"
+    return forms.FloatField(initial=option.default, widget=NumberInput(), localize=False, **common)
+
+
+_SPEC = WorkloadSpec()  # the generator's defaults: the form starts from them
+
+
 class GeneratorForm(forms.Form):
     """The synthetic generator's settings (``scheduling.generators.WorkloadSpec``).
 
-    One pair of min/max fields per resource of the workload (``res_cpu_min`` ...).
+    One pair of min/max fields per resource of the workload (``res_cpu_min`` ...). The
+    library checks the values (``scheduling.generators.parse_generator_spec``); the form
+    only reads them. ``cluster``: fit the executors to one of the team's clusters.
     """
 
-    jobs = forms.IntegerField(initial=100, min_value=1, max_value=int(LIMITS["jobs"]))
-    arrival_rate_per_s = forms.FloatField(initial=0.05, widget=NumberInput(), label="Arrival rate (jobs/s)")
-    executors_min = forms.IntegerField(initial=1, label="Executors from")
-    executors_max = forms.IntegerField(initial=8, label="to")
-    duration_min = forms.FloatField(initial=10, widget=NumberInput(), label="Duration from (s)")
-    duration_max = forms.FloatField(initial=300, widget=NumberInput(), label="to")
-    deadline_fraction = forms.FloatField(initial=0.5, widget=NumberInput(), label="Share of jobs with a deadline")
-    slack_min = forms.FloatField(initial=1.2, widget=NumberInput(), label="Deadline slack from (× duration)")
-    slack_max = forms.FloatField(initial=3.0, widget=NumberInput(), label="to")
+    jobs = forms.IntegerField(initial=_SPEC.jobs)
+    arrival_rate_per_s = forms.FloatField(
+        initial=_SPEC.arrival_rate_per_s, widget=NumberInput(), label="Arrival rate (jobs/s)"
+    )
+    executors_min = forms.IntegerField(initial=_SPEC.executors[0], label="Executors from")
+    executors_max = forms.IntegerField(initial=_SPEC.executors[1], label="to")
+    duration_min = forms.FloatField(
+        initial=_SPEC.duration_s[0], widget=NumberInput(), label="Duration from (s)"
+    )
+    duration_max = forms.FloatField(initial=_SPEC.duration_s[1], widget=NumberInput(), label="to")
+    deadline_fraction = forms.FloatField(
+        initial=_SPEC.deadline_fraction, widget=NumberInput(), label="Share of jobs with a deadline"
+    )
+    slack_min = forms.FloatField(
+        initial=_SPEC.deadline_slack[0], widget=NumberInput(), label="Deadline slack from (× duration)"
+    )
+    slack_max = forms.FloatField(initial=_SPEC.deadline_slack[1], widget=NumberInput(), label="to")
     frameworks = forms.CharField(required=False, help_text="Comma-separated; empty for none.")
-    integer_sizes = forms.BooleanField(required=False, initial=True, label="Whole-number executor sizes")
-    seed = forms.IntegerField(initial=0, min_value=0)
+    integer_sizes = forms.BooleanField(
+        required=False, initial=_SPEC.integer_sizes, label="Whole-number executor sizes"
+    )
+    seed = forms.IntegerField(initial=_SPEC.seed)
+    cluster = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label="Fit to cluster",
+        help_text="Propose only executors that fit a VM type of this cluster the job's framework may use.",
+    )
 
-    DEFAULT_RANGES = {"cpu": (1, 6), "mem": (2, 12)}
-
-    def __init__(self, *args: Any, resources: list[str], **kwargs: Any):
+    def __init__(
+        self, *args: Any, resources: list[str], clusters: Sequence[tuple[int, str]] = (), **kwargs: Any
+    ):
         super().__init__(*args, **kwargs)
-        self.resources = list(resources) or ["cpu", "mem"]
+        self.resources = list(resources) or list(DEFAULT_RESOURCES)
+        self.fields["cluster"].choices = [("", "— any sizes —"), *clusters]  # type: ignore[attr-defined]
         for r in self.resources:
-            low, high = self.DEFAULT_RANGES.get(r, (1, 4))
-            self.fields[f"res_{r}_min"] = forms.FloatField(initial=low, widget=NumberInput(), label=f"{r} per executor from")
+            low, high = _SPEC.executor.get(r, (1, 4))
+            self.fields[f"res_{r}_min"] = forms.FloatField(
+                initial=low, widget=NumberInput(), label=f"{r} per executor from"
+            )
             self.fields[f"res_{r}_max"] = forms.FloatField(initial=high, widget=NumberInput(), label="to")
 
     def resource_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
@@ -282,12 +361,15 @@ class GeneratorForm(forms.Form):
             "jobs": "jobs", "arrival_rate_per_s": "arrival_rate_per_s", "executors": "executors_min",
             "duration_s": "duration_min", "deadline_fraction": "deadline_fraction",
             "deadline_slack": "slack_min", "frameworks": "frameworks", "seed": "seed",
-            "integer_sizes": "integer_sizes",
+            "integer_sizes": "integer_sizes", "cluster": "cluster", "vm_types": "cluster",
         }
         if path in direct:
             return direct[path]
+        if path.startswith("frameworks["):
+            return "frameworks"
         if path.startswith("executor."):
-            return f"res_{path.split('.', 1)[1]}_min", True
+            field = f"res_{path.split('.', 1)[1]}_min"
+            return (field, True) if field in self.fields else None
         if path == "executor" and self.resources:
             return f"res_{self.resources[0]}_min"
         return None

@@ -7,28 +7,110 @@ becomes ``T_D - T_A``.
 
 >>> text = "job-id,C,M,E,T_A,T_est,T_D\\njob-0,4,6,7,39,153,396\\n"
 >>> doc = import_rm_csv(text)
->>> doc["jobs"][0]
-{'id': 'job-0', 'arrival_s': 39, 'executors': 7, 'executor': {'cpu': 4, 'mem': 6}, 'duration_s': 153, 'deadline_s': 357}
+>>> job = doc["jobs"][0]
+>>> job["id"], job["executors"], job["executor"], job["arrival_s"], job["duration_s"], job["deadline_s"]
+('job-0', 7, {'cpu': 4, 'mem': 6}, 39, 153, 357)
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
 from ..presets import preset_vm_types
-from ..scenario import LIMITS
+from ..scenario import LIMITS, OptionField
+from .registry import Imported, Importer, bounded_lines, number_from_text, register, row_path
+
+__all__ = ["COLUMNS", "import_rm_csv", "read_rm_csv"]
 
 COLUMNS = ("job-id", "C", "M", "E", "T_A", "T_est", "T_D")
+#: Where each field of a job comes from, for errors found after the import.
+_SOURCE_COLUMNS = {
+    "id": "job-id",
+    "executor.cpu": "C",
+    "executor.mem": "M",
+    "executor": "C, M",
+    "executors": "E",
+    "arrival_s": "T_A",
+    "duration_s": "T_est",
+    "deadline_s": "T_D",
+}
+MAX_ERRORS = 100
 
 
-def _num(text: str) -> int | float:
-    v = float(text)
-    if v != v or v in (float("inf"), float("-inf")):
-        raise ValueError("not finite")
-    return int(v) if v.is_integer() else v
+def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
+    """Read RM-Simulator CSV lines into jobs; ``options["with_deadlines"]`` keeps ``T_D``.
+
+    Errors name the file's line, the job and the column (``line 5 (job job-3), T_D: ...``).
+    """
+    with_deadlines = bool(options.get("with_deadlines", True))
+    reader = csv.reader(bounded_lines(lines, "csv"))
+    errors: list[FieldError] = []
+    try:
+        try:
+            header = [h.strip() for h in next(reader)]
+        except StopIteration:
+            raise ScenarioError.single("csv", "the file is empty") from None
+        missing = [c for c in COLUMNS if c not in header]
+        if missing:
+            raise ScenarioError.single(
+                "csv", f"missing columns: {', '.join(missing)} (expected {','.join(COLUMNS)})"
+            )
+        col = {c: header.index(c) for c in COLUMNS}
+        jobs: list[dict[str, Any]] = []
+        origins: list[str] = []
+        for row in reader:
+            line = f"line {reader.line_num}"
+            if not row or all(not c.strip() for c in row):
+                continue
+            if len(jobs) >= LIMITS["jobs"]:
+                errors.append(FieldError("csv", f"more than {int(LIMITS['jobs']):,} jobs"))
+                break
+            if len(row) < len(header):
+                errors.append(FieldError(line, f"has {len(row)} columns, expected {len(header)}"))
+                continue
+            job_id = row[col["job-id"]].strip()
+            values: dict[str, Any] = {}
+            for c in COLUMNS[1:]:
+                try:
+                    values[c] = number_from_text(row[col[c]])
+                except ValueError:
+                    errors.append(
+                        FieldError(row_path(line, job_id, c), f"must be a number, got {row[col[c]]!r}")
+                    )
+            if len(values) < len(COLUMNS) - 1:
+                continue
+            job: dict[str, Any] = {
+                "id": job_id,
+                "arrival_s": values["T_A"],
+                "executors": values["E"],
+                "executor": {"cpu": values["C"], "mem": values["M"]},
+                "duration_s": values["T_est"],
+            }
+            if with_deadlines:
+                relative = values["T_D"] - values["T_A"]
+                if relative <= 0:
+                    errors.append(
+                        FieldError(row_path(line, job_id, "T_D"), "the absolute deadline must come after T_A")
+                    )
+                    continue
+                job["deadline_s"] = relative
+            jobs.append(job)
+            origins.append(line)
+            if len(errors) > MAX_ERRORS:
+                break
+    except csv.Error as exc:
+        raise ScenarioError.single("csv", f"is not valid CSV: {exc}") from None
+    if errors:
+        raise ScenarioError(errors)
+    return Imported(
+        document={"resources": ["cpu", "mem"], "frameworks": [], "jobs": jobs},
+        origins=tuple(origins),
+        columns=_SOURCE_COLUMNS,
+    )
 
 
 def import_rm_csv(
@@ -40,60 +122,42 @@ def import_rm_csv(
 ) -> dict[str, Any]:
     """Convert RM-Simulator CSV text to a scenario document (validate it with ``parse_scenario``).
 
-    ``vm_types`` defaults to the paper's 14-VM cluster (Table 3). Errors name the CSV line
-    and column (``line 5, T_D: must be a number``).
+    ``vm_types`` defaults to the paper's 14-VM cluster (Table 3). Errors name the CSV line,
+    the job and the column (``line 5 (job job-3), T_D: must be a number``).
     """
-    reader = csv.reader(io.StringIO(text))
-    errors: list[FieldError] = []
-    try:
-        header = [h.strip() for h in next(reader)]
-    except StopIteration:
-        raise ScenarioError.single("csv", "the file is empty") from None
-    missing = [c for c in COLUMNS if c not in header]
-    if missing:
-        raise ScenarioError.single("csv", f"missing columns: {', '.join(missing)} (expected {','.join(COLUMNS)})")
-    col = {c: header.index(c) for c in COLUMNS}
-    jobs: list[dict[str, Any]] = []
-    for lineno, row in enumerate(reader, start=2):
-        if not row or all(not c.strip() for c in row):
-            continue
-        if len(jobs) >= LIMITS["jobs"]:
-            errors.append(FieldError("csv", f"more than {int(LIMITS['jobs']):,} jobs"))
-            break
-        if len(row) < len(header):
-            errors.append(FieldError(f"line {lineno}", f"has {len(row)} columns, expected {len(header)}"))
-            continue
-        values: dict[str, Any] = {}
-        for c in COLUMNS[1:]:
-            try:
-                values[c] = _num(row[col[c]].strip())
-            except ValueError:
-                errors.append(FieldError(f"line {lineno}, {c}", f"must be a number, got {row[col[c]]!r}"))
-        if len(values) < len(COLUMNS) - 1:
-            continue
-        job: dict[str, Any] = {
-            "id": row[col["job-id"]].strip(),
-            "arrival_s": values["T_A"],
-            "executors": values["E"],
-            "executor": {"cpu": values["C"], "mem": values["M"]},
-            "duration_s": values["T_est"],
-        }
-        if with_deadlines:
-            rel = values["T_D"] - values["T_A"]
-            if rel <= 0:
-                errors.append(FieldError(f"line {lineno}, T_D", "the absolute deadline must come after T_A"))
-                continue
-            job["deadline_s"] = rel
-        jobs.append(job)
-        if len(errors) > 100:
-            break
-    if errors:
-        raise ScenarioError(errors)
+    imported = read_rm_csv(io.StringIO(text), {"with_deadlines": with_deadlines})
     return {
         "version": 1,
         "name": name,
-        "resources": ["cpu", "mem"],
+        "resources": imported.document["resources"],
         "vm_types": vm_types if vm_types is not None else preset_vm_types("paper-003"),
-        "frameworks": [],
-        "jobs": jobs,
+        "frameworks": imported.document["frameworks"],
+        "jobs": imported.jobs,
     }
+
+
+def _looks_like_rm_csv(first_line: str) -> bool:
+    header = {cell.strip() for cell in first_line.lstrip("\ufeff").split(",")}
+    return set(COLUMNS) <= header
+
+
+IMPORTER = register(
+    Importer(
+        name="rm-simulator",
+        label="Paper-003 RM-Simulator (job-id,C,M,E,T_A,T_est,T_D)",
+        file_types=(".csv",),
+        read=read_rm_csv,
+        options=(
+            OptionField(
+                name="with_deadlines",
+                kind="boolean",
+                label="Deadlines",
+                default=True,
+                help="Give each job the deadline T_D - T_A (off: no deadlines).",
+            ),
+        ),
+        detect=_looks_like_rm_csv,
+        help="The paper-003 authors' Spark jobs: cores C and GB M per executor, E executors, arrival T_A, "
+        "estimated run time T_est and absolute deadline T_D (seconds).",
+    )
+)

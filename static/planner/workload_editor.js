@@ -1,9 +1,11 @@
-/* Workload editor: frameworks table and a paged jobs grid, saved through the API.
+/* Workload editor: frameworks table and a paged jobs grid, loaded from the API, saved to the page.
  *
  * The jobs live in memory as scenario-document objects; only one page of rows is in the
- * DOM at a time, so a workload of thousands of jobs stays responsive. Saving PATCHes
- * /api/workloads/<id>/ and maps the API's error paths (jobs[3].executor.cpu) back to
- * cells, rows and fields.
+ * DOM at a time, so a workload of thousands of jobs stays responsive. Saving POSTs the
+ * workload to the editor's own URL, which answers with each error and warning twice: its
+ * document path (jobs[3].executor.cpu), mapped back here to cells, rows and fields, and its
+ * text as the grid counts jobs (job 4 (id j-17): executor.cpu: ...), shown as it comes.
+ * Warnings do not block a save.
  */
 (function () {
   "use strict";
@@ -33,6 +35,7 @@
   const status = $("save-status");
   const saveButton = $("save-workload");
   const errorBox = $("save-errors");
+  const warningBox = $("save-warnings");
 
   // ------------------------------------------------------------------ columns and values
   function columns() {
@@ -388,28 +391,57 @@
     if (input) { input.focus(); input.scrollIntoView({ block: "center" }); }
   }
 
+  /* One problem as a list item; a job's links to its row. Returns [item, action or null]. */
+  function problemItem(e) {
+    const path = e.path || "";
+    const text = e.text || (path ? `${path}: ${e.message}` : e.message);
+    const m = JOB_PATH.exec(path);
+    if (!m) return [P.el("li", { text: text }), null];
+    const i = Number(m[1]);
+    const key = jobColumn(m[2], m[3]);
+    const link = P.el("a", { href: "#jobs-table", text: text, dataset: { jump: "1" } });
+    link.addEventListener("click", (ev) => { ev.preventDefault(); jumpTo(i, key); });
+    return [P.el("li", {}, [link]), [i, key]];
+  }
+
+  function problemList(problems) {
+    const list = P.el("ul");
+    problems.slice(0, 20).forEach((e) => list.append(problemItem(e)[0]));
+    if (problems.length > 20) list.append(P.el("li", { text: `… and ${problems.length - 20} more` }));
+    return list;
+  }
+
+  function showWarnings(warnings) {
+    if (!warnings || !warnings.length) {
+      warningBox.hidden = true;
+      return;
+    }
+    const n = warnings.length;
+    warningBox.replaceChildren(
+      P.el("strong", { text: `Saved, with ${n} warning${n === 1 ? "" : "s"} (valid, but probably not meant).` }),
+      problemList(warnings));
+    warningBox.hidden = false;
+  }
+
   function showErrors(errors) {
     state.jobErrors = new Map();
     state.fwErrors = new Map();
+    warningBox.hidden = true;
     for (const id of ["field-name", "field-description"]) {
       const box = $(id).querySelector(".field-error");
       box.hidden = true;
       $(id).classList.remove("has-error");
     }
-    const list = P.el("ul");
     let firstJob = null;
-    let shown = 0;
     for (const e of errors) {
       const path = e.path || "";
       let m = JOB_PATH.exec(path);
-      let action = null;
       if (m) {
         const i = Number(m[1]);
         const key = jobColumn(m[2], m[3]);
         if (!state.jobErrors.has(i)) state.jobErrors.set(i, new Map());
         state.jobErrors.get(i).set(key, e.message);
         if (firstJob === null) firstJob = [i, key];
-        action = () => jumpTo(i, key);
       } else if ((m = FW_PATH.exec(path))) {
         const i = Number(m[1]);
         if (!state.fwErrors.has(i)) state.fwErrors.set(i, new Map());
@@ -421,17 +453,9 @@
         box.textContent = e.message;
         box.hidden = false;
       }
-      if (shown < 20) {
-        const text = path ? `${path}: ${e.message}` : e.message;
-        list.append(P.el("li", {}, [action
-          ? P.el("a", { href: "#jobs-table", text: text, dataset: { jump: "1" } })
-          : document.createTextNode(text)]));
-        if (action) list.lastChild.firstChild.addEventListener("click", (ev) => { ev.preventDefault(); action(); });
-        shown += 1;
-      }
     }
-    if (errors.length > shown) list.append(P.el("li", { text: `… and ${errors.length - shown} more` }));
-    errorBox.replaceChildren(P.el("strong", { text: `Not saved: ${errors.length} problem${errors.length === 1 ? "" : "s"}.` }), list);
+    errorBox.replaceChildren(P.el("strong", { text: `Not saved: ${errors.length} problem${errors.length === 1 ? "" : "s"}.` }),
+      problemList(errors));
     errorBox.hidden = false;
     renderFrameworks();
     if (firstJob) jumpTo(firstJob[0], firstJob[1]);
@@ -467,8 +491,8 @@
     saveButton.textContent = "Saving…";
     let response;
     try {
-      response = await P.api(cfg.api, {
-        method: "PATCH",
+      response = await P.api(cfg.save, {
+        method: "POST",
         body: { name: $("wl-name").value, description: $("wl-description").value,
                 frameworks: state.frameworks, jobs: state.jobs },
       });
@@ -487,6 +511,7 @@
       renderHead();
       renderFrameworks();
       renderPage();
+      showWarnings(response.data.warnings);
       markClean(`Saved at ${new Date().toLocaleTimeString()}` + (added.length ? ` (declared ${added.join(", ")})` : ""));
       return;
     }

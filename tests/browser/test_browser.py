@@ -277,7 +277,7 @@ def create_workload(page: Any, base: str) -> str:
     cell.fill("-1")
     page.click("#save-workload")
     page.wait_for_selector("#jobs-table td.cell-error")
-    assert "jobs[3].executor.cpu" in page.locator("#save-errors").inner_text()
+    assert "job 4 (id job-3): executor.cpu: must be >= 0" in page.locator("#save-errors").inner_text()
     page.locator("#jobs-table tbody input[data-row='3'][data-key='r:cpu']").fill("2")
     page.click("#add-job")  # a new row, then a valid save
     page.click("#save-workload")

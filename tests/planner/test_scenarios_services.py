@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,8 @@ from planner.catalogue.models import VMType
 from planner.core.errors import InputError
 from planner.scenarios import services
 from planner.scenarios.models import Cluster, ClusterEntry, Workload
-from planner.scenarios.services import workload_jobs_from_csv
 from planner.teams.models import Team
-from scheduling import ScenarioError, parse_scenario
+from scheduling import ScenarioError, parse_scenario, parse_workload
 
 pytestmark = pytest.mark.django_db
 
@@ -32,9 +32,15 @@ def paths(exc: InputError | ScenarioError) -> dict[str, str]:
 def test_cluster_entries_by_name_or_id_keep_their_order(team: Team, owner: Any) -> None:
     big = VMType.objects.get(team=team, name="m2.xlarge")
     cluster = services.cluster_create(
-        team=team, user=owner, name="c", entries=[{"vm_type": big.pk, "count": 2}, {"vm_type": "m1.large", "count": 4}]
+        team=team,
+        user=owner,
+        name="c",
+        entries=[{"vm_type": big.pk, "count": 2}, {"vm_type": "m1.large", "count": 4}],
     )
-    assert [(e.vm_type.name, e.count) for e in cluster.entries.order_by("position")] == [("m2.xlarge", 2), ("m1.large", 4)]
+    assert [(e.vm_type.name, e.count) for e in cluster.entries.order_by("position")] == [
+        ("m2.xlarge", 2),
+        ("m1.large", 4),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -60,14 +66,20 @@ def test_cluster_entry_errors(team: Team, owner: Any, entries: Any, path: str) -
 def test_a_vm_type_of_another_team_is_unknown(team: Team, other_team: Team, owner: Any) -> None:
     foreign = VMType.objects.get(team=other_team, name="m1.large")
     with pytest.raises(InputError) as exc:
-        services.cluster_create(team=team, user=owner, name="c", entries=[{"vm_type": foreign.pk, "count": 1}])
+        services.cluster_create(
+            team=team, user=owner, name="c", entries=[{"vm_type": foreign.pk, "count": 1}]
+        )
     assert "entries[0].vm_type" in paths(exc.value)
 
 
 def test_cluster_resources_must_be_in_every_vm_type(team: Team, owner: Any) -> None:
     with pytest.raises(InputError) as exc:
         services.cluster_create(
-            team=team, user=owner, name="c", resources=["cpu", "mem", "gpu"], entries=[{"vm_type": "m1.large", "count": 1}]
+            team=team,
+            user=owner,
+            name="c",
+            resources=["cpu", "mem", "gpu"],
+            entries=[{"vm_type": "m1.large", "count": 1}],
         )
     assert paths(exc.value) == {"entries[0].vm_type": "VM type 'm1.large': capacity.gpu: is required"}
 
@@ -75,7 +87,11 @@ def test_cluster_resources_must_be_in_every_vm_type(team: Team, owner: Any) -> N
 def test_cluster_options_are_checked_by_the_library(team: Team, owner: Any) -> None:
     with pytest.raises(InputError) as exc:
         services.cluster_create(
-            team=team, user=owner, name="c", options={"rut": {"cpu": 0.5}}, entries=[{"vm_type": "m1.large", "count": 1}]
+            team=team,
+            user=owner,
+            name="c",
+            options={"rut": {"cpu": 0.5}},
+            entries=[{"vm_type": "m1.large", "count": 1}],
         )
     assert "options.rut" in paths(exc.value)
 
@@ -84,11 +100,15 @@ def test_cluster_update_replaces_entries_atomically(cluster: Cluster, owner: Any
     before = list(ClusterEntry.objects.filter(cluster=cluster).values_list("vm_type__name", "count"))
     with pytest.raises(InputError):
         services.cluster_update(
-            cluster=cluster, user=owner, entries=[{"vm_type": "m1.large", "count": 2}, {"vm_type": "ghost", "count": 1}]
+            cluster=cluster,
+            user=owner,
+            entries=[{"vm_type": "m1.large", "count": 2}, {"vm_type": "ghost", "count": 1}],
         )
     assert list(ClusterEntry.objects.filter(cluster=cluster).values_list("vm_type__name", "count")) == before
     services.cluster_update(cluster=cluster, user=owner, entries=[{"vm_type": "type-1", "count": 9}])
-    assert list(ClusterEntry.objects.filter(cluster=cluster).values_list("vm_type__name", "count")) == [("type-1", 9)]
+    assert list(ClusterEntry.objects.filter(cluster=cluster).values_list("vm_type__name", "count")) == [
+        ("type-1", 9)
+    ]
 
 
 def test_members_cannot_change_the_owners_cluster(cluster: Cluster, member: Any) -> None:
@@ -101,12 +121,16 @@ def test_members_cannot_change_the_owners_cluster(cluster: Cluster, member: Any)
 # --------------------------------------------------------------------------- workloads
 
 
-def test_workload_jobs_are_checked_with_document_paths(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_workload_jobs_are_checked_with_document_paths(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
     jobs = copy.deepcopy(scenario_doc["jobs"])
     jobs[3]["executor"]["cpu"] = -1
     jobs[5]["framework"] = "unknown-fw"
     with pytest.raises(InputError) as exc:
-        services.workload_create(team=team, user=owner, name="w", frameworks=scenario_doc["frameworks"], jobs=jobs)
+        services.workload_create(
+            team=team, user=owner, name="w", frameworks=scenario_doc["frameworks"], jobs=jobs
+        )
     errors = paths(exc.value)
     assert errors["jobs[3].executor.cpu"] == "must be >= 0"
     assert errors["jobs[5].framework"] == "unknown framework 'unknown-fw'"
@@ -116,7 +140,16 @@ def test_workload_jobs_are_checked_with_document_paths(team: Team, owner: Any, s
 
 def test_workload_accepts_allowed_vm_types_of_any_name(team: Team, owner: Any) -> None:
     frameworks = [{"name": "gpu-team", "allowed_vm_types": ["g4dn.xlarge"]}]
-    jobs = [{"id": "a", "framework": "gpu-team", "arrival_s": 0, "executors": 2, "executor": {"cpu": 1, "mem": 1}, "duration_s": 5}]
+    jobs = [
+        {
+            "id": "a",
+            "framework": "gpu-team",
+            "arrival_s": 0,
+            "executors": 2,
+            "executor": {"cpu": 1, "mem": 1},
+            "duration_s": 5,
+        }
+    ]
     w = services.workload_create(team=team, user=owner, name="w", frameworks=frameworks, jobs=jobs)
     assert (w.job_count, w.resources) == (1, ["cpu", "mem"])
 
@@ -128,47 +161,17 @@ def test_workload_update_failure_changes_nothing(workload: Workload, owner: Any)
     assert fresh.jobs == workload.jobs and fresh.job_count == 30
 
 
-def test_jobs_from_csv() -> None:
-    text = (
-        "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\n"
-        "j1,analytics,0,4,2,4,300,900\n"
-        "\n"
-        "j2,,60.5,2,1,2.5,120,\n"
-    )
-    assert workload_jobs_from_csv(text) == [
-        {"id": "j1", "framework": "analytics", "arrival_s": 0, "executors": 4, "executor": {"cpu": 2, "mem": 4},
-         "duration_s": 300, "deadline_s": 900},
-        {"id": "j2", "arrival_s": 60.5, "executors": 2, "executor": {"cpu": 1, "mem": 2.5}, "duration_s": 120},
-    ]
-
-
-@pytest.mark.parametrize(
-    "text, path",
-    [
-        ("", "csv"),
-        ("id,arrival_s,executors,duration_s\nj,0,1,5\n", "csv"),
-        ("id,arrival_s,cpu,duration_s\nj,0,1,5\n", "csv"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,two,5\n", "line 2, cpu"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,nan,5\n", "line 2, cpu"),
-        ("id,arrival_s,executors,cpu,duration_s\nj,0,1,1\n", "line 2"),
-        ("id,arrival_s,executors,cpu,cpu,duration_s\n", "csv"),
-    ],
-)
-def test_jobs_from_csv_errors(text: str, path: str) -> None:
-    with pytest.raises(InputError) as exc:
-        workload_jobs_from_csv(text)
-    assert path in paths(exc.value), exc.value.errors
-
-
 def test_csv_import_adds_frameworks_and_validates(workload: Workload, owner: Any) -> None:
-    text = "id,framework,arrival_s,executors,cpu,mem,duration_s\nj1,new-fw,0,1,1,1,10\nj2,analytics,5,1,1,1,10\n"
+    text = (
+        "id,framework,arrival_s,executors,cpu,mem,duration_s\nj1,new-fw,0,1,1,1,10\nj2,analytics,5,1,1,1,10\n"
+    )
     w = services.workload_import_csv(workload=workload, user=owner, text=text)
     assert w.job_count == 2
     assert [f["name"] for f in w.frameworks] == ["analytics", "etl", "new-fw"]
     bad = "id,arrival_s,executors,cpu,mem,duration_s\nj1,0,1,1,1,-10\n"
     with pytest.raises(InputError) as exc:
         services.workload_import_csv(workload=w, user=owner, text=bad)
-    assert "jobs[0].duration_s" in paths(exc.value)
+    assert paths(exc.value) == {"line 2 (job j1), duration_s": "must be > 0"}  # the file's line, not jobs[0]
     assert Workload.objects.get(pk=w.pk).job_count == 2
 
 
@@ -179,18 +182,29 @@ def test_csv_import_can_append(workload: Workload, owner: Any) -> None:
 
 
 def test_rm_simulator_import_of_the_demo_csv(workload: Workload, owner: Any) -> None:
-    w = services.workload_import_csv(workload=workload, user=owner, text=DEMO_CSV.read_text(), format="rm-simulator")
+    w = services.workload_import_csv(
+        workload=workload, user=owner, text=DEMO_CSV.read_text(), format="rm-simulator"
+    )
     assert w.job_count == 1000
-    assert w.jobs[0] == {"id": "job-0", "arrival_s": 39, "executors": 7, "executor": {"cpu": 4, "mem": 6},
-                         "duration_s": 153, "deadline_s": 357}
+    assert w.jobs[0] == {
+        "id": "job-0",
+        "arrival_s": 39,
+        "executors": 7,
+        "executor": {"cpu": 4, "mem": 6},
+        "duration_s": 153,
+        "deadline_s": 357,
+    }
 
 
 def test_rm_simulator_errors_name_the_line(workload: Workload, owner: Any) -> None:
     with pytest.raises(InputError) as exc:
         services.workload_import_csv(
-            workload=workload, user=owner, text="job-id,C,M,E,T_A,T_est,T_D\njob-0,4,x,7,39,153,396\n", format="rm-simulator"
+            workload=workload,
+            user=owner,
+            text="job-id,C,M,E,T_A,T_est,T_D\njob-0,4,x,7,39,153,396\n",
+            format="rm-simulator",
         )
-    assert "line 2, M" in paths(exc.value)
+    assert "line 2 (job job-0), M" in paths(exc.value)
 
 
 def test_generate_is_reproducible_and_adds_frameworks(workload: Workload, owner: Any) -> None:
@@ -236,11 +250,15 @@ def test_scenario_document_is_valid_and_complete(cluster: Cluster, workload: Wor
 
 
 def test_scenario_document_reports_jobs_that_do_not_fit(team: Team, owner: Any, workload: Workload) -> None:
-    small = services.cluster_create(team=team, user=owner, name="small", entries=[{"vm_type": "type-1", "count": 1}])
+    small = services.cluster_create(
+        team=team, user=owner, name="small", entries=[{"vm_type": "type-1", "count": 1}]
+    )
     services.workload_update(
         workload=workload,
         user=owner,
-        jobs=[{"id": "huge", "arrival_s": 0, "executors": 1, "executor": {"cpu": 64, "mem": 1}, "duration_s": 1}],
+        jobs=[
+            {"id": "huge", "arrival_s": 0, "executors": 1, "executor": {"cpu": 64, "mem": 1}, "duration_s": 1}
+        ],
     )
     with pytest.raises(ScenarioError) as exc:
         services.scenario_document(small, workload)
@@ -250,13 +268,20 @@ def test_scenario_document_reports_jobs_that_do_not_fit(team: Team, owner: Any, 
 def test_cluster_and_workload_of_different_teams_do_not_mix(
     cluster: Cluster, other_team: Team, outsider: Any, scenario_doc: dict[str, Any]
 ) -> None:
-    foreign = services.workload_create(team=other_team, user=outsider, name="w", jobs=scenario_doc["jobs"],
-                                       frameworks=scenario_doc["frameworks"])
+    foreign = services.workload_create(
+        team=other_team,
+        user=outsider,
+        name="w",
+        jobs=scenario_doc["jobs"],
+        frameworks=scenario_doc["frameworks"],
+    )
     with pytest.raises(InputError):
         services.scenario_document(cluster, foreign)
 
 
-def test_import_then_export_gives_the_same_scenario(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_import_then_export_gives_the_same_scenario(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
     scenario_doc["options"] = {"billing_granularity_s": 60}
     outcome = services.scenario_import(team=team, user=owner, doc=scenario_doc)
     assert outcome.vm_types_created == ["small", "big"]
@@ -268,8 +293,18 @@ def test_import_reuses_identical_vm_types_and_renames_different_ones(
     team: Team, owner: Any, scenario_doc: dict[str, Any]
 ) -> None:
     scenario_doc["vm_types"] = [
-        {"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 2},  # the preset
-        {"name": "m1.xlarge", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.99, "count": 2},  # other price
+        {
+            "name": "m1.large",
+            "capacity": {"cpu": 4, "mem": 16},
+            "price_per_hour": 0.24,
+            "count": 2,
+        },  # the preset
+        {
+            "name": "m1.xlarge",
+            "capacity": {"cpu": 8, "mem": 32},
+            "price_per_hour": 0.99,
+            "count": 2,
+        },  # other price
     ]
     scenario_doc["frameworks"][0]["allowed_vm_types"] = ["m1.xlarge"]
     outcome = services.scenario_import(team=team, user=owner, doc=scenario_doc, name="Imported")
@@ -288,9 +323,101 @@ def test_import_reuses_identical_vm_types_and_renames_different_ones(
 def test_invalid_import_stores_nothing(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
     scenario_doc["jobs"][3]["executor"]["cpu"] = 0
     scenario_doc["jobs"][3]["executor"]["mem"] = 0
-    scenario_doc["vm_types"].append({"name": "new-type", "capacity": {"cpu": 1, "mem": 1}, "price_per_hour": 1})
+    scenario_doc["vm_types"].append(
+        {"name": "new-type", "capacity": {"cpu": 1, "mem": 1}, "price_per_hour": 1}
+    )
     counts = (VMType.objects.count(), Cluster.objects.count(), Workload.objects.count())
     with pytest.raises(ScenarioError) as exc:
         services.scenario_import(team=team, user=owner, doc=scenario_doc)
     assert "jobs[3].executor" in paths(exc.value)
     assert (VMType.objects.count(), Cluster.objects.count(), Workload.objects.count()) == counts
+
+
+# --------------------------------------------------------------------------- warnings, imports, fitting
+
+
+def test_services_return_warnings_without_blocking(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
+    jobs = copy.deepcopy(scenario_doc["jobs"])
+    jobs[1]["deadline_s"] = jobs[1]["duration_s"] - 1
+    del jobs[2]["framework"]
+    w = services.workload_create(
+        team=team, user=owner, name="w", frameworks=scenario_doc["frameworks"], jobs=jobs
+    )
+    assert [x.path for x in w.warnings] == ["jobs[1].deadline_s", "jobs[2].framework"]
+    assert Workload.objects.get(pk=w.pk).job_count == 30  # saved all the same
+    w = services.workload_update(workload=w, user=owner, jobs=scenario_doc["jobs"])
+    assert w.warnings == ()
+
+
+def test_a_workload_is_checked_by_parse_workload_not_a_stand_in_cluster(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planner.scenarios.services import workloads
+
+    calls: list[Any] = []
+    monkeypatch.setattr(workloads, "parse_workload", lambda doc: calls.append(doc) or parse_workload(doc))
+    services.workload_create(team=team, user=owner, name="w", frameworks=[], jobs=[])
+    assert calls == [{"frameworks": [], "jobs": []}]  # the workload alone: no vm_types
+
+
+def test_appended_import_errors_name_the_line_not_the_index(workload: Workload, owner: Any) -> None:
+    text = "id,arrival_s,executors,cpu,mem,duration_s\nok,0,1,1,1,10\nbad,0,1,1,1,-10\n"
+    with pytest.raises(InputError) as exc:
+        services.workload_import(workload=workload, user=owner, text=text, replace=False)
+    assert paths(exc.value) == {"line 3 (job bad), duration_s": "must be > 0"}
+
+
+def test_import_of_a_scenario_document_adds_its_frameworks(
+    workload: Workload, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
+    doc = copy.deepcopy(scenario_doc)
+    doc["frameworks"].append({"name": "gpu", "weight": 3})
+    doc["jobs"][0]["framework"] = "gpu"
+    w = services.workload_import(workload=workload, user=owner, text=json.dumps(doc), format="scenario-json")
+    assert {f["name"]: f["weight"] for f in w.frameworks} == {"analytics": 1, "etl": 2, "gpu": 3}
+    with pytest.raises(InputError) as exc:
+        services.workload_import(workload=workload, user=owner, text="{}", format="swim")
+    assert paths(exc.value) == {"format": "must be one of jobs, rm-simulator, scenario-json"}
+
+
+def test_a_misfit_export_begins_with_a_summary(workload: Workload, cluster: Cluster, owner: Any) -> None:
+    jobs = copy.deepcopy(workload.jobs)
+    for job in jobs[:3]:
+        job["executor"]["cpu"] = 16
+    services.workload_update(workload=workload, user=owner, jobs=jobs)
+    with pytest.raises(ScenarioError) as exc:
+        services.scenario_document(cluster, workload)
+    assert str(exc.value.errors[0]) == (
+        "jobs: 3 of 30 jobs need an executor larger than any VM type: "
+        "largest executor 16 cpu, largest VM 12 cpu"
+    )
+    assert [e.path for e in exc.value.errors[1:]] == [
+        "jobs[0].executor",
+        "jobs[1].executor",
+        "jobs[2].executor",
+    ]
+
+
+def test_generate_fits_a_cluster_and_the_frameworks_allowed_types(
+    workload: Workload, owner: Any, team: Team
+) -> None:
+    mixed = services.cluster_create(
+        team=team,
+        user=owner,
+        name="mixed",
+        entries=[{"vm_type": "m1.large", "count": 2}, {"vm_type": "m2.xlarge", "count": 1}],
+    )
+    frameworks = [{"name": "small-only", "allowed_vm_types": ["m1.large"]}, {"name": "any"}]
+    services.workload_update(workload=workload, user=owner, frameworks=frameworks, jobs=[])
+    spec = {
+        "jobs": 200,
+        "frameworks": ["small-only", "any"],
+        "executors": [1, 12],
+        "executor": {"cpu": [1, 16], "mem": [1, 64]},
+    }
+    w = services.workload_generate(workload=workload, user=owner, seed=4, spec=spec, cluster=mixed)
+    assert max(j["executor"]["cpu"] for j in w.jobs if j["framework"] == "small-only") <= 4
+    assert max(j["executor"]["cpu"] for j in w.jobs if j["framework"] == "any") == 12
+    services.scenario_document(mixed, w)  # every job fits: no error

@@ -25,14 +25,30 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 def test_simulate_prints_results_for_each_scheduler(tmp_path):
     out = run(
-        "simulate", "examples/paper003-light.json",
-        "--scheduler", "fifo-spread", "--scheduler", "edf-bfd", "--scheduler", "edf-ilp", "--seed", "4", "--brief",
+        "simulate",
+        "examples/paper003-light.json",
+        "--scheduler",
+        "fifo-spread",
+        "--scheduler",
+        "edf-bfd",
+        "--scheduler",
+        "edf-ilp",
+        "--seed",
+        "4",
+        "--brief",
     )
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert list(doc["results"]) == ["fifo-spread", "edf-bfd", "edf-ilp"]
     for r in doc["results"].values():
-        for key in ("total_cost", "makespan_s", "deadline_jobs", "deadline_missed", "mean_completion_s", "lower_bound_cost"):
+        for key in (
+            "total_cost",
+            "makespan_s",
+            "deadline_jobs",
+            "deadline_missed",
+            "mean_completion_s",
+            "lower_bound_cost",
+        ):
             assert isinstance(r[key], (int, float))
         assert r["seed"] == 4
         assert len(r["jobs"]) == 1000
@@ -45,21 +61,47 @@ def test_simulate_prints_results_for_each_scheduler(tmp_path):
 
 def test_invalid_input_exits_2_with_messages_and_no_traceback(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 4}, "price_per_hour": 1}],
-                               "jobs": [{"id": "j", "arrival_s": 0, "executors": 1, "executor": {"cpu": -2, "mem": 1},
-                                         "duration_s": 5}]}))
+    bad.write_text(
+        json.dumps(
+            {
+                "vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 4}, "price_per_hour": 1}],
+                "jobs": [
+                    {
+                        "id": "j",
+                        "arrival_s": 0,
+                        "executors": 1,
+                        "executor": {"cpu": -2, "mem": 1},
+                        "duration_s": 5,
+                    }
+                ],
+            }
+        )
+    )
     out = run("simulate", str(bad))
     assert out.returncode == 2
     assert "jobs[0].executor.cpu: must be >= 0" in out.stderr
     assert "Traceback" not in out.stderr and out.stdout == ""
-    for args in (("simulate", str(tmp_path / "missing.json")), ("simulate", "examples/paper003-light.json", "--scheduler", "lifo-bfd")):
+    for args in (
+        ("simulate", str(tmp_path / "missing.json")),
+        ("simulate", "examples/paper003-light.json", "--scheduler", "lifo-bfd"),
+    ):
         out = run(*args)
         assert out.returncode == 2 and "error:" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_scenario_from_stdin_and_options():
     text = (ROOT / "examples" / "paper003-light.json").read_text()
-    out = run("simulate", "-", "--scheduler", "edf-bfd", "--option", "min_billed_s=3600", "--brief", "-q", stdin=text)
+    out = run(
+        "simulate",
+        "-",
+        "--scheduler",
+        "edf-bfd",
+        "--option",
+        "min_billed_s=3600",
+        "--brief",
+        "-q",
+        stdin=text,
+    )
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)["results"]["edf-bfd"]
     assert r["options"]["min_billed_s"] == 3600 and out.stderr == ""
@@ -73,7 +115,9 @@ def test_import_and_generate_round_trip(tmp_path):
     assert out.returncode == 0, out.stderr
     assert sum(t["count"] for t in json.loads(out.stdout)["vm_types"]) == 28
     gen = tmp_path / "g.json"
-    out = run("generate", "--jobs", "30", "--seed", "9", "--framework", "a", "--framework", "b", "-o", str(gen))
+    out = run(
+        "generate", "--jobs", "30", "--seed", "9", "--framework", "a", "--framework", "b", "-o", str(gen)
+    )
     assert out.returncode == 0, out.stderr
     again = run("generate", "--jobs", "30", "--seed", "9", "--framework", "a", "--framework", "b")
     assert json.loads(again.stdout) == json.loads(gen.read_text())
@@ -83,8 +127,20 @@ def test_import_and_generate_round_trip(tmp_path):
 def test_html_report(tmp_path):
     pytest.importorskip("plotly")
     page = tmp_path / "r.html"
-    out = run("simulate", "examples/paper003-light.json", "--scheduler", "fifo-spread", "--scheduler", "edf-bfd",
-              "--html", str(page), "-q", "--brief", "-o", str(tmp_path / "r.json"))
+    out = run(
+        "simulate",
+        "examples/paper003-light.json",
+        "--scheduler",
+        "fifo-spread",
+        "--scheduler",
+        "edf-bfd",
+        "--html",
+        str(page),
+        "-q",
+        "--brief",
+        "-o",
+        str(tmp_path / "r.json"),
+    )
     assert out.returncode == 0, out.stderr
     html = page.read_text()
     assert "fifo-spread" in html and "edf-bfd" in html
@@ -95,7 +151,102 @@ def test_html_report(tmp_path):
     from scheduling import compare, load_scenario_json
     from scheduling.html_report import render_html_report
 
-    full = compare(load_scenario_json((ROOT / "examples" / "paper003-light.json").read_text()),
-                   schedulers=["fifo-spread", "edf-bfd"])
+    full = compare(
+        load_scenario_json((ROOT / "examples" / "paper003-light.json").read_text()),
+        schedulers=["fifo-spread", "edf-bfd"],
+    )
     expected = render_html_report({k: v.to_dict() for k, v in full.items()})
     assert html.count('"hv"') == expected.count('"hv"') > 0  # every step trace, timelines included
+
+
+# ------------------------------------------------------------------- inputs: importers, names, warnings
+
+JOBS_CSV = (
+    "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\nj1,,0,2,2,4,300,900\nj2,,60,1,1,2,120,\n"
+)
+
+
+def test_the_jobs_csv_is_read_by_simulate_and_import(tmp_path):
+    path = tmp_path / "jobs.csv"
+    path.write_text(JOBS_CSV)
+    out = run("simulate", str(path), "--scheduler", "edf-bfd", "--brief", "-q", "--preset", "paper-000")
+    assert out.returncode == 0, out.stderr
+    assert len(json.loads(out.stdout)["results"]["edf-bfd"]["jobs"]) == 2
+    out = run("import", str(path), "--name", "two jobs")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["name"] == "two jobs" and [j["id"] for j in doc["jobs"]] == ["j1", "j2"]
+    assert sum(t["count"] for t in doc["vm_types"]) == 14  # the paper-003 preset by default
+
+
+def test_import_has_a_format_per_importer_and_options(tmp_path):
+    rm = tmp_path / "w.txt"
+    rm.write_text("job-id,C,M,E,T_A,T_est,T_D\njob-0,4,6,7,39,153,396\n")
+    out = run("import", str(rm), "--format", "rm-simulator", "--option", "with_deadlines=false")
+    assert out.returncode == 0, out.stderr
+    assert "deadline_s" not in json.loads(out.stdout)["jobs"][0]
+    out = run("import", str(rm))  # guessed from the header
+    assert json.loads(out.stdout)["jobs"][0]["deadline_s"] == 357
+    out = run("import", str(rm), "--option", "deadlines=no")
+    assert (
+        out.returncode == 2 and "--option.deadlines: unknown option (options: with_deadlines)" in out.stderr
+    )
+    doc = (ROOT / "examples" / "paper003-light.json").read_text()
+    out = run("import", "-", stdin=doc)
+    assert out.returncode == 0 and json.loads(out.stdout) == json.loads(doc)
+
+
+def test_csv_errors_name_the_line_and_the_job(tmp_path):
+    path = tmp_path / "jobs.csv"
+    path.write_text(JOBS_CSV + "\nj4,,0,1,64,2,10,\n")
+    out = run("validate", str(path))
+    assert out.returncode == 2
+    assert out.stderr.splitlines() == [
+        "error: jobs: 1 of 3 jobs need an executor larger than any VM type: "
+        "largest executor 64 cpu, largest VM 12 cpu",
+        "error: line 5 (job j4), cpu, mem: does not fit on any VM type the job's framework may use",
+    ]
+    path.write_text(JOBS_CSV + "j3,,0,0,1,2,10,\n")
+    out = run("validate", str(path))
+    assert (out.returncode, out.stderr.splitlines()) == (
+        2,
+        ["error: line 4 (job j3), executors: must be >= 1"],
+    )
+
+
+def test_a_name_that_cannot_be_stored_exits_2(tmp_path):
+    doc = json.loads((ROOT / "examples" / "paper003-light.json").read_text())
+    doc["vm_types"][1]["name"] = "\ud800"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))  # ensure_ascii: the file holds the escape \ud800, as a probe sends it
+    out = run("validate", str(path))
+    assert out.returncode == 2, out.stdout
+    assert (
+        "vm_types[1].name: contains a lone surrogate (\\ud800 at character 1), which is not a character: "
+        "text must be valid Unicode" in out.stderr
+    )
+
+
+def test_warnings_go_to_stderr_and_do_not_fail(tmp_path):
+    doc = json.loads((ROOT / "examples" / "paper003-light.json").read_text())
+    doc["jobs"][3]["deadline_s"] = 1
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(doc))
+    out = run("validate", str(path))
+    assert out.returncode == 0
+    assert out.stdout.strip().endswith("1 warnings")
+    assert out.stderr.startswith("warning: jobs[3].deadline_s: is shorter than the job's duration")
+
+
+def test_run_option_errors_name_the_option():
+    out = run("simulate", "examples/paper003-light.json", "--option", "boot_time_s=soon,rut.gpu=1", "-q")
+    assert out.returncode == 2
+    assert "error: --option.boot_time_s: must be a number, got 'soon'" in out.stderr
+    assert "error: --option.rut.gpu: unknown option" in out.stderr
+
+
+def test_generate_proposes_executors_the_preset_holds():
+    out = run("generate", "--jobs", "200", "--cpu", "1", "40", "--preset", "paper-000", "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    jobs = json.loads(out.stdout)["jobs"]
+    assert max(j["executor"]["cpu"] for j in jobs) == 8  # paper-000's largest server

@@ -1,18 +1,21 @@
-"""Workloads: a list, the editor (frameworks and a jobs grid), CSV, generator, JSON import/export.
+"""Workloads: a list, the editor (frameworks and a jobs grid), imports, generator, JSON import/export.
 
-The jobs grid is edited in the browser and saved through the API
-(``PATCH /api/workloads/<id>/``), whose ``errors`` paths (``jobs[3].executor.cpu``) the
-grid highlights row by row. Bulk operations (CSV, the generator, a scenario document) are
-plain forms handled here.
+The jobs grid is edited in the browser, loaded from the API (``GET /api/workloads/<id>/``)
+and saved by posting JSON to the editor's own page, which answers with the errors and
+warnings both as document paths (``jobs[3].executor.cpu``, for the grid to find the cell)
+and as the grid counts them (``job 4 (id j-17): executor.cpu``, to show). Bulk operations
+(an importer's file, the generator, a scenario document) are plain forms handled here.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -20,21 +23,23 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from planner.catalogue.selectors import vm_type_list
-from planner.core.errors import InputError
+from planner.core.errors import InputError, field_errors
 from planner.scenarios.models import Workload
 from planner.scenarios.selectors import cluster_get, cluster_list, workload_get, workload_list
+from planner.scenarios.serializers import WorkloadDetailOutputSerializer
 from planner.scenarios.services import (
     scenario_document,
     scenario_import,
     workload_create,
     workload_delete,
     workload_generate,
-    workload_import_csv,
+    workload_import,
+    workload_update,
 )
-from scheduling import ScenarioError
+from scheduling import FieldError, ScenarioError
 
 from ..context import follow_team, may_change, team_page
-from ..errors import attach_errors
+from ..errors import attach_errors, grid_errors, grid_problems
 from ..forms import (
     GeneratorForm,
     JobsCsvForm,
@@ -83,55 +88,142 @@ def _editor(
     team = request.team  # type: ignore[attr-defined]
     can_change = may_change(request, workload)
     vm_types = list(vm_type_list(user=request.user, team=team).values_list("name", flat=True))
-    clusters = list(cluster_list(user=request.user, team=team).values_list("pk", "name"))
-    return render(request, "web/workload_edit.html", {
-        "workload": workload,
-        "can_change": can_change,
-        "clusters": clusters,
-        "csv_form": csv_form or JobsCsvForm(),
-        "generator_form": generator_form or GeneratorForm(resources=list(workload.resources)),
-        "open_panel": "csv" if csv_form is not None else "generator" if generator_form is not None else "",
-        "editor_config": {
-            "id": workload.pk,
-            "api": reverse("api:workload-detail", args=[workload.pk]),
-            "resources": list(workload.resources),
-            "frameworks": workload.frameworks,
-            "vm_types": vm_types,
+    clusters = _clusters(request)
+    return render(
+        request,
+        "web/workload_edit.html",
+        {
+            "workload": workload,
             "can_change": can_change,
-            "job_count": workload.job_count,
+            "clusters": clusters,
+            "csv_form": csv_form or JobsCsvForm(),
+            "generator_form": generator_form
+            or GeneratorForm(resources=list(workload.resources), clusters=clusters),
+            "open_panel": "csv"
+            if csv_form is not None
+            else "generator"
+            if generator_form is not None
+            else "",
+            "editor_config": {
+                "id": workload.pk,
+                "api": reverse("api:workload-detail", args=[workload.pk]),
+                "save": reverse("web:workload-edit", args=[workload.pk]),
+                "resources": list(workload.resources),
+                "frameworks": workload.frameworks,
+                "vm_types": vm_types,
+                "can_change": can_change,
+                "job_count": workload.job_count,
+            },
         },
-    }, status=status)
+        status=status,
+    )
+
+
+def _clusters(request: HttpRequest) -> list[tuple[int, str]]:
+    return list(cluster_list(user=request.user, team=request.team).values_list("pk", "name"))  # type: ignore[attr-defined]
+
+
+def _warn(
+    request: HttpRequest, warnings: Sequence[FieldError], jobs: Sequence[Any], frameworks: Sequence[Any]
+) -> None:
+    """The warnings of a save as one message, counted as the grid counts jobs."""
+    if not warnings:
+        return
+    shown = grid_errors(warnings[:5], jobs, frameworks)
+    more = f" (and {len(warnings) - 5} more)" if len(warnings) > 5 else ""
+    messages.warning(
+        request,
+        f"Saved, with {len(warnings)} warning{'s' if len(warnings) != 1 else ''}: "
+        + "; ".join(str(w) for w in shown)
+        + more,
+    )
 
 
 @team_page
-@require_GET
+@require_http_methods(["GET", "POST"])
 def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The editor; a POST of JSON (``name``, ``description``, ``frameworks``, ``jobs``) saves it."""
+    if request.method == "POST":
+        return _workload_save(request, pk)
     workload = _workload_without_jobs(request, pk)
     follow_team(request, workload.team_id)
     return _editor(request, workload)
 
 
+_SAVED_FIELDS = ("name", "description", "frameworks", "jobs")
+
+
+def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
+    """Save the editor's JSON; errors and warnings come back with both paths (see the module)."""
+    workload = workload_get(user=request.user, pk=pk)
+    body: Any = {}
+    try:
+        try:
+            text = request.body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError.single("", "the body must be UTF-8 JSON") from None
+        body = parse_json_document(text, "")
+        if not isinstance(body, dict):
+            raise InputError.single("", "the body must be a JSON object")
+        unknown = [FieldError(str(k), "unknown field") for k in body if k not in _SAVED_FIELDS]
+        if unknown:
+            raise InputError(unknown)
+        workload = workload_update(workload=workload, user=request.user, **body)
+    except RequestDataTooBig:
+        return JsonResponse({"detail": "The workload is larger than the limit.", "errors": []}, status=413)
+    except PermissionDenied as exc:
+        return JsonResponse(
+            {"detail": str(exc) or "You may not change this workload.", "errors": []}, status=403
+        )
+    except (InputError, ScenarioError) as exc:
+        errors = grid_problems(field_errors(exc), *_lists(body))
+        return JsonResponse({"detail": "Not saved.", "errors": errors}, status=400)
+    data = dict(WorkloadDetailOutputSerializer(workload).data)
+    data["warnings"] = grid_problems(workload.warnings, workload.jobs, workload.frameworks)
+    return JsonResponse(data)
+
+
+def _lists(body: Any) -> tuple[list[Any], list[Any]]:
+    """The jobs and frameworks a posted body holds, for labelling its errors."""
+    jobs = body.get("jobs") if isinstance(body, dict) else None
+    frameworks = body.get("frameworks") if isinstance(body, dict) else None
+    return (jobs if isinstance(jobs, list) else [], frameworks if isinstance(frameworks, list) else [])
+
+
 @team_page
 @require_POST
 def workload_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    """Add (or replace) jobs from pasted or uploaded CSV, in the planner's or RM-Simulator's format."""
+    """Add (or replace) jobs from pasted or uploaded text, in any format of the importer registry."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
     form = JobsCsvForm(request.POST, request.FILES)
     if form.is_valid():
         source = "file" if form.cleaned_data.get("file") else "csv"
+        replace = form.cleaned_data["mode"] == "replace"
+        before = list(workload.jobs)
         try:
-            text = form.cleaned_data["csv"] if source == "csv" else read_upload(form.cleaned_data["file"], "file")
-            before = workload.job_count
-            workload = workload_import_csv(
-                workload=workload, user=request.user, text=text, format=form.cleaned_data["format"],
-                replace=form.cleaned_data["mode"] == "replace",
+            text = (
+                form.cleaned_data["csv"]
+                if source == "csv"
+                else read_upload(form.cleaned_data["file"], "file")
+            )
+            workload = workload_import(
+                workload=workload,
+                user=request.user,
+                text=text,
+                format=form.cleaned_data["format"],
+                replace=replace,
+                options=form.importer_options(),
             )
         except (InputError, ScenarioError) as exc:
-            attach_errors(form, exc, lambda path: "format" if path == "format" else source)
+            # Errors about imported jobs are on their file's line; the others count as the grid does.
+            attach_errors(form, grid_errors(field_errors(exc), before), form.field_for(source))
         else:
-            added = workload.job_count - (0 if form.cleaned_data["mode"] == "replace" else before)
-            messages.success(request, f"Imported {added:,} jobs; the workload now has {workload.job_count:,}.")
+            added = workload.job_count - (0 if replace else len(before))
+            messages.success(
+                request, f"Imported {added:,} jobs; the workload now has {workload.job_count:,}."
+            )
+            _warn(request, workload.warnings, workload.jobs, workload.frameworks)
             return redirect("web:workload-edit", pk=workload.pk)
     return _editor(request, _workload_without_jobs(request, pk), csv_form=form, status=400)
 
@@ -142,15 +234,21 @@ def workload_generator(request: HttpRequest, pk: int) -> HttpResponse:
     """Replace the jobs with synthetic ones (the same settings and seed give the same jobs)."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
-    form = GeneratorForm(request.POST, resources=list(workload.resources))
+    form = GeneratorForm(request.POST, resources=list(workload.resources), clusters=_clusters(request))
     if form.is_valid():
         seed, spec = form.spec()
+        cluster_pk = form.cleaned_data.get("cluster")
         try:
-            workload = workload_generate(workload=workload, user=request.user, seed=seed, spec=spec)
+            cluster = cluster_get(user=request.user, pk=cluster_pk) if cluster_pk is not None else None
+            workload = workload_generate(
+                workload=workload, user=request.user, seed=seed, spec=spec, cluster=cluster
+            )
         except (InputError, ScenarioError) as exc:
             attach_errors(form, exc, form.field_for)
         else:
-            messages.success(request, f"Generated {workload.job_count:,} jobs (seed {seed}).")
+            fitted = f", fitted to cluster “{cluster.name}”" if cluster is not None else ""
+            messages.success(request, f"Generated {workload.job_count:,} jobs (seed {seed}{fitted}).")
+            _warn(request, workload.warnings, workload.jobs, workload.frameworks)
             return redirect("web:workload-edit", pk=workload.pk)
     return _editor(request, _workload_without_jobs(request, pk), generator_form=form, status=400)
 
@@ -169,15 +267,26 @@ def workload_export(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         doc = scenario_document(cluster, workload)
     except (InputError, ScenarioError) as exc:
-        errors = getattr(exc, "errors", [])
-        shown = "; ".join(str(e) for e in errors[:5]) + (f" (and {len(errors) - 5} more)" if len(errors) > 5 else "")
-        messages.error(request, f"This workload does not fit cluster “{cluster.name}”: {shown}")
+        messages.error(
+            request,
+            f"This workload does not fit cluster “{cluster.name}”: "
+            + _first(grid_errors(field_errors(exc), workload.jobs, workload.frameworks)),
+        )
         return redirect("web:workload-edit", pk=workload.pk)
     body = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False).encode()
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    filename = f"scenario-{slugify(workload.name) or workload.pk}-on-{slugify(cluster.name) or cluster.pk}.json"
+    filename = (
+        f"scenario-{slugify(workload.name) or workload.pk}-on-{slugify(cluster.name) or cluster.pk}.json"
+    )
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
+
+
+def _first(errors: Iterable[FieldError], n: int = 5) -> str:
+    """The first ``n`` errors (a summary comes first), and how many more there are."""
+    errors = list(errors)
+    more = f" (and {len(errors) - n} more)" if len(errors) > n else ""
+    return "; ".join(str(e) for e in errors[:n]) + more
 
 
 @team_page
@@ -186,7 +295,9 @@ def workload_remove(request: HttpRequest, pk: int) -> HttpResponse:
     workload = _workload_without_jobs(request, pk)
     follow_team(request, workload.team_id)
     workload_delete(workload=workload, user=request.user)
-    messages.success(request, f"Deleted workload “{workload.name}”. Runs made from it keep their copy of the scenario.")
+    messages.success(
+        request, f"Deleted workload “{workload.name}”. Runs made from it keep their copy of the scenario."
+    )
     return redirect("web:workloads")
 
 
@@ -198,12 +309,17 @@ def scenario_upload(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         source = "file" if form.cleaned_data.get("file") else "document"
         try:
-            text: Any = form.cleaned_data["document"] if source == "document" else read_upload(
-                form.cleaned_data["file"], "file"
+            text: Any = (
+                form.cleaned_data["document"]
+                if source == "document"
+                else read_upload(form.cleaned_data["file"], "file")
             )
             doc = parse_json_document(text, source)
             outcome = scenario_import(
-                team=request.team, user=request.user, doc=doc, name=form.cleaned_data["name"] or None  # type: ignore[attr-defined]
+                team=request.team,
+                user=request.user,
+                doc=doc,
+                name=form.cleaned_data["name"] or None,  # type: ignore[attr-defined]
             )
         except (InputError, ScenarioError) as exc:
             attach_errors(form, exc, lambda path: "name" if path == "name" else source)
@@ -212,8 +328,12 @@ def scenario_upload(request: HttpRequest) -> HttpResponse:
             if outcome.vm_types_created:
                 parts.append(f"New VM types: {', '.join(outcome.vm_types_created)}.")
             if outcome.vm_types_renamed:
-                parts.append("Renamed (the name was taken by a different VM type): " + ", ".join(
-                    f"{old} → {new}" for old, new in outcome.vm_types_renamed.items()) + ".")
+                parts.append(
+                    "Renamed (the name was taken by a different VM type): "
+                    + ", ".join(f"{old} → {new}" for old, new in outcome.vm_types_renamed.items())
+                    + "."
+                )
             messages.success(request, " ".join(parts))
+            _warn(request, outcome.warnings, outcome.workload.jobs, outcome.workload.frameworks)
             return redirect("web:workload-edit", pk=outcome.workload.pk)
     return render(request, "web/scenario_upload.html", {"form": form}, status=400 if form.errors else 200)

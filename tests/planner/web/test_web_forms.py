@@ -164,7 +164,10 @@ def test_cluster_delete(owner_client, cluster):
 
 # --------------------------------------------------------------------------- workloads
 
-CSV = "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\nnew-1,analytics,10,2,1,2,60,300\nnew-2,,20,1,2,4,30,\n"
+CSV = (
+    "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\n"
+    "new-1,analytics,10,2,1,2,60,300\nnew-2,,20,1,2,4,30,\n"
+)
 
 
 def test_workload_create_and_name_errors(owner_client, workload):
@@ -204,15 +207,15 @@ def test_workload_csv_errors_name_the_line_and_change_nothing(owner_client, work
                                  {"csv": bad, "format": "jobs", "mode": "append"})
     assert response.status_code == 400
     errors = response.context["csv_form"].errors["csv"]
-    assert any("line 3, cpu" in e and "two" in e for e in errors), errors
+    assert any("line 3 (job new-2), cpu" in e and "two" in e for e in errors), errors
     assert response.context["open_panel"] == "csv"
     workload.refresh_from_db()
     assert workload.jobs == jobs_before
 
 
 def test_workload_csv_needs_text_or_a_file(owner_client, workload):
-    response = owner_client.post(reverse("web:workload-csv", args=[workload.pk]), {"csv": " ", "format": "jobs",
-                                                                                   "mode": "append"})
+    url = reverse("web:workload-csv", args=[workload.pk])
+    response = owner_client.post(url, {"csv": " ", "format": "jobs", "mode": "append"})
     assert response.status_code == 400
     assert response.context["csv_form"].non_field_errors()
 
@@ -227,7 +230,8 @@ def generator_post(**values):
 
 
 def test_workload_generator(owner_client, workload):
-    assert owner_client.post(reverse("web:workload-generate", args=[workload.pk]), generator_post()).status_code == 302
+    url = reverse("web:workload-generate", args=[workload.pk])
+    assert owner_client.post(url, generator_post()).status_code == 302
     workload.refresh_from_db()
     assert workload.job_count == 25
     assert {f["name"] for f in workload.frameworks} >= {"etl", "adhoc"}
@@ -243,7 +247,8 @@ def test_workload_generator(owner_client, workload):
 ])
 def test_workload_generator_errors_go_to_their_field(owner_client, workload, values, field):
     jobs_before = list(workload.jobs)
-    response = owner_client.post(reverse("web:workload-generate", args=[workload.pk]), generator_post(**values))
+    url = reverse("web:workload-generate", args=[workload.pk])
+    response = owner_client.post(url, generator_post(**values))
     assert response.status_code == 400
     assert response.context["generator_form"].errors.get(field), response.context["generator_form"].errors
     workload.refresh_from_db()
@@ -263,14 +268,17 @@ def test_workload_export_downloads_the_scenario(owner_client, workload, cluster)
 def test_workload_export_of_a_misfit_says_why(owner_client, owner, team, workload):
     from planner.scenarios.services import cluster_create
 
-    tiny = cluster_create(team=team, user=owner, name="Too small", entries=[{"vm_type": "type-2", "count": 1}])
-    response = owner_client.get(reverse("web:workload-export", args=[workload.pk]), {"cluster": tiny.pk}, follow=True)
+    entries = [{"vm_type": "type-2", "count": 1}]
+    tiny = cluster_create(team=team, user=owner, name="Too small", entries=entries)
+    url = reverse("web:workload-export", args=[workload.pk])
+    response = owner_client.get(url, {"cluster": tiny.pk}, follow=True)
     assert response.status_code == 200
     assert "does not fit cluster" in response.content.decode()
 
 
 def test_scenario_upload_creates_a_cluster_and_a_workload(owner_client, scenario_doc):
-    response = owner_client.post(reverse("web:scenario-upload"), {"document": json.dumps(scenario_doc), "name": "Imported"})
+    body = {"document": json.dumps(scenario_doc), "name": "Imported"}
+    response = owner_client.post(reverse("web:scenario-upload"), body)
     assert response.status_code == 302
     workload = Workload.objects.get(name="Imported")
     assert response["Location"] == reverse("web:workload-edit", args=[workload.pk])

@@ -1,0 +1,171 @@
+"""The scenario document of a cluster and a workload, and the import of a whole document.
+
+The export is checked by :func:`scheduling.parse_scenario`: a workload that does not fit the
+cluster raises :class:`scheduling.ScenarioError` with paths into the document, a summary
+first (``jobs: 83 of 200 jobs need an executor larger than any VM type: ...``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from planner.catalogue.models import VMType
+from planner.core.errors import InputError
+from planner.core.names import clean_name, free_name
+from planner.teams.access import require_member
+from planner.teams.models import Team
+from scheduling import LIMITS, FieldError, Scenario, parse_scenario
+
+from ..models import Cluster, Workload
+from .common import cluster_entries_replace, vm_type_entry
+
+__all__ = ["ScenarioImport", "scenario_document", "scenario_document_and_parsed", "scenario_import"]
+
+
+def _scenario_name(cluster: Cluster, workload: Workload) -> str:
+    if cluster.name == workload.name:
+        return cluster.name
+    name = f"{workload.name} on {cluster.name}"
+    return name if len(name) <= LIMITS["name_chars"] else name[: int(LIMITS["name_chars"]) - 1] + "…"
+
+
+def scenario_document_and_parsed(
+    cluster: Cluster, workload: Workload, *, name: str | None = None
+) -> tuple[dict[str, Any], Scenario]:
+    """The version-1 scenario document of a cluster and a workload, and its parsed form.
+
+    Raises :class:`scheduling.ScenarioError` (paths into the document) when the two do not
+    fit together, e.g. a job that fits on none of the cluster's VM types.
+    """
+    if cluster.team_id != workload.team_id:
+        raise InputError.single("workload", "must belong to the same team as the cluster")
+    entries = cluster.entries.select_related("vm_type").order_by("position", "id")
+    resources = list(cluster.resources)
+    doc: dict[str, Any] = {"version": 1, "name": name or _scenario_name(cluster, workload)}
+    description = workload.description or cluster.description
+    if description:
+        doc["description"] = description
+    doc["resources"] = resources
+    doc["vm_types"] = [vm_type_entry(e.vm_type, resources, e.count) for e in entries]
+    doc["frameworks"] = workload.frameworks
+    doc["jobs"] = workload.jobs
+    if cluster.options:
+        doc["options"] = cluster.options
+    return doc, parse_scenario(doc)
+
+
+def scenario_document(cluster: Cluster, workload: Workload, *, name: str | None = None) -> dict[str, Any]:
+    """The validated version-1 scenario document of a cluster and a workload (the export)."""
+    return scenario_document_and_parsed(cluster, workload, name=name)[0]
+
+
+@dataclass
+class ScenarioImport:
+    """What :func:`scenario_import` made."""
+
+    cluster: Cluster
+    workload: Workload
+    vm_types_created: list[str] = field(default_factory=list)
+    vm_types_reused: list[str] = field(default_factory=list)
+    # A document's VM type whose name the team already uses for a different VM type is
+    # created under a free name; frameworks' allowed_vm_types follow the new name.
+    vm_types_renamed: dict[str, str] = field(default_factory=dict)
+    # What the document has that is valid but probably not meant, with document paths.
+    warnings: tuple[FieldError, ...] = ()
+
+
+def _same_vm_type(vm_type: VMType, entry: Mapping[str, Any]) -> bool:
+    return dict(vm_type.capacity) == dict(entry["capacity"]) and float(vm_type.price_per_hour) == float(
+        entry["price_per_hour"]
+    )
+
+
+def _same_vm_type_named_like(catalogue: Mapping[str, VMType], entry: Mapping[str, Any]) -> VMType | None:
+    """A VM type named ``entry["name"]`` or ``entry["name"] (k)`` with the same capacity and price."""
+    name = entry["name"]
+    suffixed = re.compile(re.escape(name) + r" \((\d+)\)")
+    candidates = [(0, catalogue[name])] if name in catalogue else []
+    for other, vm_type in catalogue.items():
+        match = suffixed.fullmatch(other)
+        if match:
+            candidates.append((int(match.group(1)), vm_type))
+    return next((t for _, t in sorted(candidates, key=lambda c: c[0]) if _same_vm_type(t, entry)), None)
+
+
+@transaction.atomic
+def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> ScenarioImport:
+    """A cluster and a workload (in one transaction) from a version-1 scenario document.
+
+    VM types are taken from the team's catalogue when one of the same name (or the same
+    name with a suffix such as `` (2)``, from an earlier import) has the same capacity and
+    price; otherwise they are created, under a suffixed name (``m1.large (2)``) when the
+    name is taken by a different VM type. Existing VM types are never changed.
+    """
+    require_member(user, team)
+    scenario = parse_scenario(doc)  # ScenarioError: paths into the document
+    canonical = scenario.to_dict()
+    base_name = clean_name(name if name is not None else scenario.name)
+    outcome_created: list[str] = []
+    outcome_reused: list[str] = []
+    renamed: dict[str, str] = {}
+    catalogue = {t.name: t for t in VMType.objects.select_for_update().filter(team=team)}
+    pairs: list[tuple[VMType, int]] = []
+    for entry in canonical["vm_types"]:
+        same = _same_vm_type_named_like(catalogue, entry)
+        if same is not None:  # the catalogue has it (perhaps from an earlier import, renamed)
+            outcome_reused.append(same.name)
+            if same.name != entry["name"]:
+                renamed[entry["name"]] = same.name
+            pairs.append((same, entry["count"]))
+            continue
+        vm_name = free_name(entry["name"], catalogue.keys())
+        if vm_name != entry["name"]:
+            renamed[entry["name"]] = vm_name
+        vm_type = VMType.objects.create(
+            team=team,
+            name=vm_name,
+            capacity=dict(entry["capacity"]),
+            price_per_hour=float(entry["price_per_hour"]),
+            description=f"Imported with the scenario {scenario.name!r}",
+            created_by=user,
+        )
+        catalogue[vm_name] = vm_type
+        outcome_created.append(vm_name)
+        pairs.append((vm_type, entry["count"]))
+    frameworks = canonical["frameworks"]
+    if renamed:
+        for f in frameworks:
+            if f.get("allowed_vm_types") is not None:
+                f["allowed_vm_types"] = [renamed.get(n, n) for n in f["allowed_vm_types"]]
+    cluster = Cluster.objects.create(
+        team=team,
+        name=free_name(base_name, set(Cluster.objects.filter(team=team).values_list("name", flat=True))),
+        description=scenario.description,
+        resources=list(canonical["resources"]),
+        options=canonical.get("options") or {},
+        created_by=user,
+    )
+    cluster_entries_replace(cluster, list(pairs))
+    workload = Workload.objects.create(
+        team=team,
+        name=free_name(base_name, set(Workload.objects.filter(team=team).values_list("name", flat=True))),
+        description=scenario.description,
+        frameworks=frameworks,
+        jobs=canonical["jobs"],
+        job_count=len(canonical["jobs"]),
+        resources=list(canonical["resources"]),
+        created_by=user,
+    )
+    return ScenarioImport(
+        cluster=cluster,
+        workload=workload,
+        vm_types_created=outcome_created,
+        vm_types_reused=outcome_reused,
+        vm_types_renamed=renamed,
+        warnings=scenario.warnings,
+    )

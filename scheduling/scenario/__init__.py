@@ -1,0 +1,69 @@
+"""The scenario document (JSON, version 1): parsing, validation and serialisation.
+
+A scenario describes a cluster (VM types with capacities, hourly prices and counts), the
+frameworks (tenants) that share it and their jobs; a workload is the frameworks and jobs
+alone. The package has five parts:
+
+* :mod:`~scheduling.scenario.limits`: the version, the default resources and the size limits;
+* :mod:`~scheduling.scenario.checks`: the rules fields are read by, the name rule among them;
+* :mod:`~scheduling.scenario.options`: run options, declared once (:func:`option_fields`)
+  and overridden with ``key=value`` text (:func:`parse_overrides`);
+* :mod:`~scheduling.scenario.document`: the dataclasses (:class:`Scenario`, :class:`Workload`, ...);
+* :mod:`~scheduling.scenario.validation`: :func:`parse_scenario` and :func:`parse_workload`.
+
+Example
+-------
+>>> doc = {
+...     "name": "tiny",
+...     "vm_types": [{"name": "small", "capacity": {"cpu": 4, "mem": 16},
+...                   "price_per_hour": 0.24, "count": 2}],
+...     "jobs": [{"id": "j1", "arrival_s": 0, "executors": 2,
+...               "executor": {"cpu": 2, "mem": 4}, "duration_s": 60}],
+... }
+>>> scenario = parse_scenario(doc)
+>>> scenario.resources, scenario.machine_names()
+(('cpu', 'mem'), ['small#1', 'small#2'])
+>>> parse_scenario({**doc, "jobs": [{**doc["jobs"][0], "executors": 0}]})
+Traceback (most recent call last):
+...
+scheduling.errors.ScenarioError: jobs[0].executors: must be >= 1
+"""
+
+from .checks import name_problem, text_problem
+from .document import Framework, Job, Scenario, VMType, Workload
+from .limits import DEFAULT_RESOURCES, LIMITS, SCENARIO_VERSION
+from .options import (
+    OPTION_DECLARATIONS,
+    OptionDeclaration,
+    OptionField,
+    SimulationOptions,
+    option_fields,
+    parse_overrides,
+    read_option_values,
+)
+from .validation import executors_that_fit, load_scenario_json, parse_scenario, parse_workload, read_json_text
+
+__all__ = [
+    "DEFAULT_RESOURCES",
+    "LIMITS",
+    "OPTION_DECLARATIONS",
+    "SCENARIO_VERSION",
+    "Framework",
+    "Job",
+    "OptionDeclaration",
+    "OptionField",
+    "Scenario",
+    "SimulationOptions",
+    "VMType",
+    "Workload",
+    "executors_that_fit",
+    "load_scenario_json",
+    "name_problem",
+    "option_fields",
+    "parse_overrides",
+    "parse_scenario",
+    "parse_workload",
+    "read_json_text",
+    "read_option_values",
+    "text_problem",
+]

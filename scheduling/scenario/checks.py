@@ -1,0 +1,257 @@
+"""The rules every field of a document is read by: names, numbers, lists, per-resource amounts.
+
+Readers add a :class:`~scheduling.errors.FieldError` to a :class:`Problems` collector and
+return ``None`` instead of raising, so that one pass finds *every* problem. The name rule
+is public (:func:`name_problem`): the planner checks the names it stores with it, so a
+name the library refuses can never be stored.
+
+>>> name_problem("m1.large") is None
+True
+>>> print(name_problem("\\ud800"))
+contains a lone surrogate (\ud800 at character 1), which is not a character: text must be valid Unicode
+>>> name_problem("   ")
+'must not be empty'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..errors import FieldError, ScenarioError
+from ..jsontext import surrogate_message
+from ..numbers import finite, integral
+from .limits import LIMITS
+
+__all__ = ["Problems", "name_problem", "shown", "text_problem"]
+
+_CONTROL = re.compile(r"[\x00-\x1f]")
+
+
+class Problems:
+    """Collects errors and warnings; stops *collecting* (not checking) past the report limit.
+
+    Errors make a document invalid (:meth:`raise_if_any`); warnings do not block anything
+    and come back with a valid parse.
+    """
+
+    def __init__(self) -> None:
+        self.items: list[FieldError] = []
+        self.dropped = 0
+        self.warned: list[FieldError] = []
+        self.warnings_dropped = 0
+
+    def add(self, path: str, message: str) -> None:
+        if len(self.items) < LIMITS["errors_reported"]:
+            self.items.append(FieldError(path, message))
+        else:
+            self.dropped += 1
+
+    def warn(self, path: str, message: str) -> None:
+        if len(self.warned) < LIMITS["errors_reported"]:
+            self.warned.append(FieldError(path, message))
+        else:
+            self.warnings_dropped += 1
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            items = list(self.items)
+            if self.dropped:
+                items.append(FieldError("", f"... and {self.dropped} more errors"))
+            raise ScenarioError(items)
+
+    def warnings(self) -> tuple[FieldError, ...]:
+        extra = (
+            [FieldError("", f"... and {self.warnings_dropped} more warnings")]
+            if self.warnings_dropped
+            else []
+        )
+        return (*self.warned, *extra)
+
+
+def _encoding_problem(value: str) -> str | None:
+    # The only text a Python string holds that UTF-8 cannot write: lone surrogates (jsontext).
+    return surrogate_message(value)
+
+
+def name_problem(value: Any, *, max_chars: int | None = None) -> str | None:
+    """What is wrong with ``value`` as a name, or ``None`` if it is a good one.
+
+    The one rule for every name: VM types, frameworks, job ids, resources, scenarios, and
+    the planner's clusters, workloads and teams. A name is a non-blank string of at most
+    ``max_chars`` characters (default ``LIMITS["name_chars"]``) without control characters
+    that can be written as UTF-8 (so no lone surrogate such as ``"\\ud800"``, which JSON
+    can carry but no database or file can store).
+
+    Parameters
+    ----------
+    value
+        The candidate name, as read from a document or a request.
+    max_chars
+        The longest name allowed.
+
+    Returns
+    -------
+    str or None
+        The message to show after the field's path (``must not be empty``), or ``None``.
+
+    Examples
+    --------
+    >>> [name_problem(v) for v in ("etl", "", 3)]
+    [None, 'must not be empty', 'must be a string']
+    >>> name_problem("x" * 101)
+    'must be at most 100 characters'
+    """
+    limit = int(LIMITS["name_chars"]) if max_chars is None else max_chars
+    if not isinstance(value, str):
+        return "must be a string"
+    if not value.strip():
+        return "must not be empty"
+    if len(value) > limit:
+        return f"must be at most {limit} characters"
+    if _CONTROL.search(value):
+        return "must not contain control characters"
+    return _encoding_problem(value)
+
+
+def text_problem(value: Any, *, max_chars: int | None = None) -> str | None:
+    """What is wrong with ``value`` as free text (a description), or ``None``.
+
+    Free text may be empty and may hold line breaks, but it must be a string of at most
+    ``max_chars`` characters (default ``LIMITS["description_chars"]``) that can be
+    written as UTF-8.
+
+    >>> text_problem("two\\nlines") is None, text_problem("\\udfff")[:25]
+    (True, 'contains a lone surrogate')
+    """
+    limit = int(LIMITS["description_chars"]) if max_chars is None else max_chars
+    if not isinstance(value, str):
+        return "must be a string"
+    if len(value) > limit:
+        return f"must be at most {limit:,} characters"
+    return _encoding_problem(value)
+
+
+def shown(key: Any) -> str:
+    """A key of the input as it may appear in a path: escaped if it cannot be printed or stored.
+
+    >>> shown("cpu"), shown("\\ud800"), shown(7)
+    ('cpu', '\\\\ud800', '7')
+    """
+    text = str(key)
+    if _CONTROL.search(text) or _encoding_problem(text) is not None:
+        return repr(text)[1:-1]
+    return text
+
+
+# --------------------------------------------------------------------------- readers
+
+
+def unknown_keys(data: Mapping[Any, Any], known: Iterable[str], path: str, problems: Problems) -> None:
+    expected = set(known)
+    for key in data:
+        if key not in expected:
+            where = f"{path}.{shown(key)}" if path else shown(key)
+            problems.add(where, f"unknown field (expected one of: {', '.join(sorted(expected))})")
+
+
+def number(
+    value: Any,
+    path: str,
+    problems: Problems,
+    *,
+    minimum: float | None = None,
+    exclusive: bool = False,
+    maximum: float | None = None,
+    integer: bool = False,
+) -> float | None:
+    """A finite number within the bounds (an ``int`` when ``integer``), else ``None``.
+
+    What counts as a number is :mod:`scheduling.numbers`' rule (no booleans, no NaN).
+    """
+    read = integral(value) if integer else finite(value)
+    if read is None:
+        non_finite = isinstance(value, float) and not math.isfinite(value)
+        problems.add(
+            path,
+            "must be a finite number"
+            if non_finite
+            else "must be an integer"
+            if integer
+            else "must be a number",
+        )
+        return None
+    value = read
+    if minimum is not None:
+        if exclusive and value <= minimum:
+            problems.add(path, f"must be > {minimum:g}")
+            return None
+        if not exclusive and value < minimum:
+            problems.add(path, f"must be >= {minimum:g}")
+            return None
+    if maximum is not None and value > maximum:
+        problems.add(path, f"must be <= {maximum:g}")
+        return None
+    return read
+
+
+def name(value: Any, path: str, problems: Problems, *, allow_int: bool = False) -> str | None:
+    """A name by :func:`name_problem`; job ids may also be integers (``17`` reads as ``"17"``)."""
+    if allow_int and isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    problem = name_problem(value)
+    if problem is not None:
+        problems.add(path, problem)
+        return None
+    assert isinstance(value, str)
+    return value
+
+
+def vector(
+    value: Any, resources: tuple[str, ...], path: str, problems: Problems, *, positive: bool
+) -> tuple[float, ...] | None:
+    """A per-resource amount such as ``{"cpu": 2, "mem": 4}``; every resource is required."""
+    if not isinstance(value, Mapping):
+        problems.add(path, f"must be an object with {', '.join(resources)}")
+        return None
+    ok = True
+    for key in value:
+        if key not in resources:
+            problems.add(f"{path}.{shown(key)}", f"unknown resource (resources are {', '.join(resources)})")
+            ok = False
+    out = []
+    for r in resources:
+        if r not in value:
+            problems.add(f"{path}.{r}", "is required")
+            ok = False
+            continue
+        v = number(
+            value[r], f"{path}.{r}", problems, minimum=0, exclusive=positive, maximum=LIMITS["capacity"]
+        )
+        if v is None:
+            ok = False
+        else:
+            out.append(v)
+    return tuple(out) if ok else None
+
+
+def listed(value: Any, path: str, problems: Problems, limit_key: str) -> list[Any] | None:
+    """A JSON list of at most ``LIMITS[limit_key]`` entries, else ``None``."""
+    if not isinstance(value, list):
+        problems.add(path, "must be a list")
+        return None
+    if len(value) > LIMITS[limit_key]:
+        problems.add(path, f"has {len(value)} entries; the limit is {int(LIMITS[limit_key]):,}")
+        return None
+    return value
+
+
+def plain(x: float) -> float | int:
+    """Integers stay integers in JSON (``4`` rather than ``4.0``).
+
+    >>> plain(4.0), plain(2.5)
+    (4, 2.5)
+    """
+    return int(x) if float(x).is_integer() and abs(x) < 2**53 else float(x)
