@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import UploadedFile
 from planner.core.errors import InputError, field_errors
 from planner.core.parsers import JSONSyntaxError, loads_strict
 from planner.teams.models import Membership
-from scheduling import DEFAULT_RESOURCES, LIMITS, SCHEDULERS, OptionField, SimulationOptions
+from scheduling import DEFAULT_RESOURCES, LIMITS, SCHEDULERS, OptionField, option_fields
 from scheduling.generators import WorkloadSpec
 from scheduling.importers import IMPORTERS
 
@@ -49,6 +49,81 @@ def parse_json_document(text: str, field: str) -> Any:
 class NumberInput(forms.NumberInput):
     def __init__(self, attrs: dict[str, Any] | None = None):
         super().__init__(attrs={"step": "any", **(attrs or {})})
+
+
+# --------------------------------------------------------------------------- declared options
+
+
+def option_form_field(option: OptionField, *, label: str | None = None) -> forms.Field:
+    """A form field for an option the library declares (its kind, default, bounds and help)."""
+    common: dict[str, Any] = {"label": label or option.label, "help_text": option.help, "required": False}
+    if option.kind == "boolean":
+        return forms.BooleanField(initial=bool(option.default), **common)
+    if option.kind == "choice":
+        return forms.ChoiceField(choices=[(c, c) for c in option.choices], initial=option.default, **common)
+    unit = f" ({option.unit})" if option.unit else ""
+    common["label"] = f"{common['label']}{unit}"
+    return forms.FloatField(initial=option.default, widget=NumberInput(), localize=False, **common)
+
+
+def field_name(option: OptionField) -> str:
+    """``rut.cpu`` -> ``rut_cpu``: a form field's name for a declared option."""
+    return option.name.replace(".", "_")
+
+
+class DeclaredOptionsForm(forms.Form):
+    """A form with one field per option the library declares (``scheduling.option_fields``).
+
+    Every field is optional and starts empty: an empty field keeps the scenario's own value
+    (the declared default is shown as a placeholder); a ticked box sets a flag. Subclasses
+    call :meth:`add_options`, read the overrides with :meth:`declared_options` and send the
+    service's ``options.<name>`` errors back with :meth:`option_field_for`.
+    """
+
+    declared: dict[str, OptionField]
+
+    def add_options(self, options: Sequence[OptionField]) -> None:
+        self.declared = {}
+        for option in options:
+            field = option_form_field(option)
+            field.initial = None
+            if isinstance(field, forms.ChoiceField) and not isinstance(field, forms.TypedChoiceField):
+                field.choices = [("", f"default ({option.default})"), *field.choices]
+            elif option.kind == "number":
+                field.widget.attrs["placeholder"] = f"{option.default:g}"
+            self.fields[field_name(option)] = field
+            self.declared[field_name(option)] = option
+
+    def option_bound_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.declared]
+
+    def option_errors(self) -> bool:
+        """Whether any option field has an error (the page opens their section)."""
+        return any(name in self.errors for name in self.declared)
+
+    def declared_options(self) -> dict[str, Any]:
+        """The overrides given: ``{"rut": {"cpu": 0.7}, "ilp_method": "integer", ...}``."""
+        out: dict[str, Any] = {}
+        for name, option in self.declared.items():
+            value = self.cleaned_data.get(name)
+            if value in (None, "") or (option.kind == "boolean" and not value):
+                continue  # empty: the scenario's own value; an unticked box keeps it too
+            if option.resource is not None:
+                out.setdefault(option.name.split(".", 1)[0], {})[option.resource] = value
+            else:
+                out[option.name] = value
+        return out
+
+    def option_field_for(self, path: str) -> str | None:
+        """The field of ``options.rut.cpu`` (``rut_cpu``), of ``options.rut`` (its first field), ..."""
+        if not path.startswith("options."):
+            return None
+        name = path[len("options."):]
+        for field, option in self.declared.items():
+            if option.name == name:
+                return field
+        group = [f for f, o in self.declared.items() if o.name.split(".", 1)[0] == name.split(".", 1)[0]]
+        return group[0] if group else None
 
 
 # --------------------------------------------------------------------------- teams
@@ -123,39 +198,35 @@ class VMTypeForm(forms.Form):
 # --------------------------------------------------------------------------- clusters
 
 
-class ClusterForm(forms.Form):
+#: The scenario options a cluster keeps as its defaults (billing and timing; the rest are per run).
+CLUSTER_OPTIONS = ("boot_time_s", "min_billed_s", "billing_granularity_s", "scheduling_interval_s")
+
+
+class ClusterForm(DeclaredOptionsForm):
     name = forms.CharField(max_length=200, required=False)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
     resources = forms.CharField(
-        required=False, initial="cpu, mem", help_text="The resources the scenario models, comma-separated."
-    )
-    boot_time_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Boot time (s)")
-    min_billed_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Minimum billed period (s)")
-    billing_granularity_s = forms.FloatField(
-        **OPTIONAL_NUMBER, widget=NumberInput(), label="Billing granularity (s)"
-    )
-    scheduling_interval_s = forms.FloatField(
-        **OPTIONAL_NUMBER, widget=NumberInput(), label="Scheduling interval (s)"
+        required=False, initial=", ".join(DEFAULT_RESOURCES),
+        help_text="The resources the scenario models, comma-separated.",
     )
 
-    OPTION_FIELDS = ("boot_time_s", "min_billed_s", "billing_granularity_s", "scheduling_interval_s")
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.add_options([o for o in option_fields(DEFAULT_RESOURCES) if o.name in CLUSTER_OPTIONS])
 
     def resource_list(self) -> list[str]:
         raw = self.cleaned_data.get("resources") or ""
-        return [r.strip() for r in raw.split(",") if r.strip()] or ["cpu", "mem"]
+        return [r.strip() for r in raw.split(",") if r.strip()] or list(DEFAULT_RESOURCES)
 
     def options(self, existing: dict[str, Any] | None = None) -> dict[str, Any]:
         """The cluster's scenario options: the fields given here over any others it had."""
-        out = {k: v for k, v in (existing or {}).items() if k not in self.OPTION_FIELDS}
-        for key in self.OPTION_FIELDS:
-            if self.cleaned_data.get(key) is not None:
-                out[key] = self.cleaned_data[key]
+        out = {k: v for k, v in (existing or {}).items() if k not in CLUSTER_OPTIONS}
+        out.update(self.declared_options())
         return out
 
     def field_for(self, path: str) -> str | None:
         if path.startswith("options."):
-            key = path.split(".", 1)[1].split(".")[0]
-            return key if key in self.OPTION_FIELDS else None
+            return self.option_field_for(path)
         return path.split("[")[0] if path.split("[")[0] in ("name", "description", "resources") else None
 
 
@@ -272,18 +343,6 @@ class JobsCsvForm(forms.Form):
         return data
 
 
-def option_form_field(option: OptionField, *, label: str | None = None) -> forms.Field:
-    """A form field for an option the library declares (its kind, default, bounds and help)."""
-    common: dict[str, Any] = {"label": label or option.label, "help_text": option.help, "required": False}
-    if option.kind == "boolean":
-        return forms.BooleanField(initial=bool(option.default), **common)
-    if option.kind == "choice":
-        return forms.ChoiceField(choices=[(c, c) for c in option.choices], initial=option.default, **common)
-    unit = f" ({option.unit})" if option.unit else ""
-    common["label"] = f"{common['label']}{unit}"
-    return forms.FloatField(initial=option.default, widget=NumberInput(), localize=False, **common)
-
-
 _SPEC = WorkloadSpec()  # the generator's defaults: the form starts from them
 
 
@@ -397,12 +456,11 @@ class ScenarioUploadForm(forms.Form):
 # --------------------------------------------------------------------------- runs
 
 
-class RunForm(forms.Form):
+class RunForm(DeclaredOptionsForm):
     """A comparison: a stored cluster and workload (or a scenario document) and schedulers."""
 
     SOURCES = [("stored", "A cluster and a workload"), ("document", "A scenario JSON document")]
     NAMED = [(name, name) for name in SCHEDULERS]
-    ILP_METHODS = [("", "default (knapsack)")] + [(m, m) for m in SimulationOptions.ILP_METHODS]
 
     source = forms.ChoiceField(choices=SOURCES, initial="stored", widget=forms.RadioSelect)
     cluster = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
@@ -428,24 +486,11 @@ class RunForm(forms.Form):
     baseline = forms.CharField(required=False, help_text="The scheduler savings are measured against.")
     seed = forms.IntegerField(initial=0, min_value=0, max_value=2**63 - 1)
     name = forms.CharField(required=False, max_length=200, help_text="Default: scenario and schedulers.")
-    rut_cpu = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="RUT weight cpu")
-    rut_mem = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="RUT weight mem")
-    ilp_time_limit_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="ILP time limit (s)")
-    ilp_method = forms.ChoiceField(choices=ILP_METHODS, required=False, label="ILP method")
-    boot_time_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Boot time (s)")
-    min_billed_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Minimum billed period (s)")
-    billing_granularity_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Billing granularity (s)")
-    scheduling_interval_s = forms.FloatField(**OPTIONAL_NUMBER, widget=NumberInput(), label="Scheduling interval (s)")
-    edf_backfill = forms.BooleanField(
-        required=False, label="EDF backfill",
-        help_text="A deadline job that fits may start while an earlier one waits (Algorithm 1 blocks).",
-    )
-
-    OPTION_FIELDS = ("ilp_time_limit_s", "ilp_method", "boot_time_s", "min_billed_s", "billing_granularity_s",
-                     "scheduling_interval_s")
-
-    def __init__(self, *args: Any, clusters: list[Any], workloads: list[Any], **kwargs: Any):
+    def __init__(self, *args: Any, clusters: list[Any], workloads: list[Any],
+                 resources: Sequence[str] = DEFAULT_RESOURCES, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        # Every run option the library declares, a RUT weight per resource the team uses.
+        self.add_options(option_fields(resources))
         self.fields["cluster"].choices = [("", "— choose a cluster —")] + [
             (c.pk, c.name) for c in clusters
         ]
@@ -480,16 +525,7 @@ class RunForm(forms.Form):
 
     def options(self) -> dict[str, Any] | None:
         """SimulationOptions overrides, or ``None`` for the scenario's own options."""
-        d = self.cleaned_data
-        out: dict[str, Any] = {}
-        if d.get("rut_cpu") is not None or d.get("rut_mem") is not None:
-            out["rut"] = {k: v for k, v in (("cpu", d.get("rut_cpu")), ("mem", d.get("rut_mem"))) if v is not None}
-        for key in self.OPTION_FIELDS:
-            if d.get(key) not in (None, ""):
-                out[key] = d[key]
-        if d.get("edf_backfill"):  # unticked keeps the scenario's own setting
-            out["edf_backfill"] = True
-        return out or None
+        return self.declared_options() or None
 
     def add_service_errors(self, exc: BaseException) -> None:
         """Attach the errors of ``run_start`` to the fields that caused them.
@@ -513,14 +549,10 @@ class RunForm(forms.Form):
                     spec = custom[k] if k < len(custom) else "?"
                     self.add_error("custom", f"line {k + 1} ({spec}): {detail}")
                 continue
-            if path.startswith("options.rut"):
-                self.add_error("rut_mem" if path.endswith(".mem") else "rut_cpu", message)
+            option_field = self.option_field_for(path)
+            if option_field is not None:
+                self.add_error(option_field, message)
                 continue
-            if path.startswith("options."):
-                key = path.split(".")[1]
-                if key in self.OPTION_FIELDS:
-                    self.add_error(key, message if path == f"options.{key}" else str(e))
-                    continue
             if path in ("schedulers", "baseline", "seed", "name", "cluster", "workload"):
                 self.add_error(path, message)
             elif self.cleaned_data.get("source") == "document":

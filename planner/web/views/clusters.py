@@ -18,7 +18,7 @@ from scheduling import ScenarioError
 
 from ..context import follow_team, may_change, team_page
 from ..errors import attach_errors, split_rows
-from ..forms import ClusterForm, entries_for_service, entry_rows
+from ..forms import CLUSTER_OPTIONS, ClusterForm, entries_for_service, entry_rows
 from ..presentation import cluster_totals
 
 
@@ -40,7 +40,7 @@ def _initial(cluster: Cluster) -> dict[str, Any]:
     initial: dict[str, Any] = {
         "name": cluster.name, "description": cluster.description, "resources": ", ".join(cluster.resources),
     }
-    initial.update({k: v for k, v in cluster.options.items() if k in ClusterForm.OPTION_FIELDS})
+    initial.update({k: v for k, v in cluster.options.items() if k in CLUSTER_OPTIONS})
     return initial
 
 
@@ -60,7 +60,7 @@ def _editor(
         ],
         "can_change": cluster is None or may_change(request, cluster),
         "other_options": {k: v for k, v in (cluster.options if cluster else {}).items()
-                          if k not in ClusterForm.OPTION_FIELDS},
+                          if k not in CLUSTER_OPTIONS},
     }, status=status)
 
 

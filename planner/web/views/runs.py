@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError
 from planner.runs.kinds import get_kind
 from planner.runs.models import Run
@@ -26,7 +27,7 @@ from planner.runs.reporting import run_report as build_run_report
 from planner.runs.selectors import run_get, run_list, run_parts, run_summaries
 from planner.runs.services import run_cancel, run_delete, run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
-from scheduling import SCHEDULERS, ScenarioError
+from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError
 
 from ..context import follow_team, may_change, team_page
 from ..forms import RunForm, parse_json_document, read_upload
@@ -72,12 +73,23 @@ def _choices(request: HttpRequest) -> tuple[list[Any], list[Any]]:
     return clusters, workloads
 
 
+def _resources(request: HttpRequest) -> list[str]:
+    """The resources of the team's VM types (the defaults first): one RUT weight field each."""
+    names = dict.fromkeys(DEFAULT_RESOURCES)
+    for capacity in vm_type_list(user=request.user, team=request.team).values_list(  # type: ignore[attr-defined]
+        "capacity", flat=True
+    ):
+        names.update(dict.fromkeys(capacity or {}))
+    return list(names)
+
+
 @team_page
 @require_http_methods(["GET", "POST"])
 def run_new(request: HttpRequest) -> HttpResponse:
     clusters, workloads = _choices(request)
     if request.method == "POST":
-        form = RunForm(request.POST, request.FILES, clusters=clusters, workloads=workloads)
+        form = RunForm(request.POST, request.FILES, clusters=clusters, workloads=workloads,
+                       resources=_resources(request))
         if form.is_valid():
             run = _start(request, form, clusters, workloads)
             if run is not None:
@@ -92,7 +104,7 @@ def run_new(request: HttpRequest) -> HttpResponse:
         for key in ("cluster", "workload"):
             if request.GET.get(key, "").isdigit():
                 initial[key] = int(request.GET[key])
-        form = RunForm(initial=initial, clusters=clusters, workloads=workloads)
+        form = RunForm(initial=initial, clusters=clusters, workloads=workloads, resources=_resources(request))
     return render(request, "web/run_new.html", {
         "form": form,
         "named_schedulers": list(SCHEDULERS),

@@ -388,3 +388,34 @@ def test_new_comparison_of_a_misfit_workload_blames_the_workload(owner_client, o
     assert response.status_code == 400
     assert response.context["form"].errors["workload"]
     assert not Run.objects.exists()
+
+
+def test_the_run_form_offers_every_declared_option_and_a_rut_weight_per_resource(
+    owner_client, owner, team, scenario_doc, django_capture_on_commit_callbacks
+):
+    from unittest import mock
+
+    from planner.catalogue.services import vm_type_create
+    from scheduling import option_fields
+
+    vm_type_create(team=team, user=owner, name="g1", capacity={"cpu": 8, "mem": 32, "gpu": 1}, price_per_hour=2.0)
+    form = owner_client.get(reverse("web:run-new")).context["form"]
+    expected = [o.name.replace(".", "_") for o in option_fields(("cpu", "mem", "gpu"))]
+    assert [f.name for f in form.option_bound_fields()] == expected
+    assert "rut_gpu" in expected and form.fields["ilp_time_limit_s"].widget.attrs["placeholder"] == "10"
+
+    doc = {**scenario_doc, "resources": ["cpu", "mem", "gpu"],
+           "vm_types": [{"name": "g1", "capacity": {"cpu": 8, "mem": 32, "gpu": 1}, "price_per_hour": 2.0, "count": 4}]}
+    doc["jobs"] = [{**j, "executor": {**j["executor"], "gpu": 0}} for j in doc["jobs"]]
+    with mock.patch("planner.runs.tasks.run_part_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
+        response = owner_client.post(reverse("web:run-new"), {
+            "source": "document", "document": json.dumps(doc), "schedulers": ["edf-bfd"], "seed": "0",
+            "rut_cpu": "0.5", "rut_mem": "0.3", "rut_gpu": "0.2"})
+    assert response.status_code == 302, response.context["form"].errors
+    assert Run.objects.get().options["options"] == {"rut": {"cpu": 0.5, "mem": 0.3, "gpu": 0.2}}
+
+    response = owner_client.post(reverse("web:run-new"), {
+        "source": "document", "document": json.dumps(doc), "schedulers": ["edf-bfd"], "seed": "0",
+        "rut_cpu": "0.5", "rut_gpu": "0.2"})
+    assert response.status_code == 400
+    assert "sum to 1" in response.context["form"].errors["rut_cpu"][0]
