@@ -72,7 +72,7 @@
     if (!row) return;
     const base = run.costs[baseline];
     const label = row.querySelector(".js-saving-label");
-    if (label) label.textContent = `Saving vs ${baseline} (%)`;
+    if (label) label.textContent = `Saving vs ${baseline}`;
     let best = null;
     const savings = {};
     for (const s of run.schedulers) {
@@ -92,8 +92,6 @@
 
   // ------------------------------------------------------------------ charts
   const C = window.PlannerCharts;
-  const escapedNames = run.schedulers.map((s) => run.escaped[s]);
-  const colours = run.schedulers.map((s) => run.colours[s]);
   const status = document.getElementById("charts-status");
   let figures = null;
   let view = "overlay";
@@ -127,16 +125,8 @@
       picker.hidden = keys.length < 2;
       return C.draw(block, figures[pick.value || keys[0]]);
     }
-    const figure = figures[keys[0]];
-    if (block.dataset.kind === "active") {
-      return view === "overlay" && escapedNames.length > 1
-        ? C.draw(block, C.activeTotals(figure, escapedNames, colours))
-        : C.draw(block, figure);
-    }
-    if (view === "multiples" && block.dataset.split && escapedNames.length > 1) {
-      return C.drawGrid(block, C.split(figure, escapedNames));
-    }
-    return C.draw(block, figure);
+    // Every view is a figure of the library ("<key>@multiples", "<key>@raw"); the default otherwise.
+    return C.draw(block, C.figureFor(figures, keys[0], view === "overlay" ? null : view));
   }
 
   function renderAll() {

@@ -56,7 +56,7 @@ def test_summary_table_marks_no_best_where_values_read_the_same():
 
 def test_summary_table_with_an_unknown_baseline_uses_the_first():
     table = presentation.summary_table({"a": SUMMARY_A, "b": SUMMARY_B}, "gone")
-    assert table[1]["label"] == "Saving vs a (%)"
+    assert table[1]["label"] == "Saving vs a"  # the unit is in the values ("+15.0%")
     assert presentation.summary_table({}, None) == []
 
 
