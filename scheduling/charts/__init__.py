@@ -103,7 +103,8 @@ def all_figures(
       ``active_vms@multiples`` (one panel per scheduler, stacked by VM type);
     * ``cost_breakdown`` (per VM type), ``cost_by_framework``, ``cost_by_hour``, ``deadlines``,
       ``completion``, ``completion@multiples``;
-    * ``fairness:<scheduler>`` for each result with a fairness section;
+    * ``fairness:<scheduler>`` (means over windows), ``fairness:<scheduler>@raw`` for each
+      result with a fairness section;
     * ``gantt:<scheduler>``: the first page of each scheduler's Gantt chart
       (:func:`gantt_figure` with ``page=`` draws the others; ``layout.meta`` says how many).
 
@@ -124,7 +125,8 @@ def all_figures(
     currency : str, default "$"
         Symbol of money axes (display only).
     only : collection of str, optional
-        Build only these keys (``fairness:`` and ``gantt:`` stand for every scheduler's).
+        Build only these keys (``fairness:`` and ``gantt:`` stand for every scheduler's
+        default view).
     """
     n = max(1, len(results))
     points = max_points or max(400, min(2000, 4000 // n))
@@ -149,7 +151,8 @@ def all_figures(
     }
     for name, r in results.items():
         if r.get("fairness"):
-            builders[f"fairness:{name}"] = partial(fairness_figure, r, max_points=points)
+            builders[f"fairness:{name}"] = partial(fairness_figure, r, view="mean")
+            builders[f"fairness:{name}@raw"] = partial(fairness_figure, r, max_points=points)
     for name, r in results.items():
         builders[f"gantt:{name}"] = partial(gantt_figure, r, jobs)
     wanted = set(only) if only is not None else None
@@ -158,7 +161,7 @@ def all_figures(
         if key.endswith("@multiples") and key != "active_vms@multiples" and not several:
             continue
         prefix = key.split(":", 1)[0] + ":" if ":" in key else None
-        if wanted is not None and key not in wanted and prefix not in wanted:
+        if wanted is not None and key not in wanted and not (prefix in wanted and "@" not in key):
             continue
         figures[key] = build()
     return figures

@@ -225,7 +225,7 @@ def gantt_figure(result: Result, max_jobs: int = JOBS_PER_PAGE, *, page: int = 0
                   f" (page {page + 1} of {len(pages)})")
     layout = base_layout(
         title, height=int(min(2400, max(320, 160 + 22 * top))), barmode="overlay", bargap=0,
-        xaxis=axis(f"Time ({unit})", rangemode="tozero"),
+        xaxis=axis(f"Time ({unit})", range=[start_s / divisor, max(end_s, start_s + 1.0) / divisor]),
         yaxis=axis("VM", tickvals=[rows[v][0] + rows[v][1] / 2 for v in vms], ticktext=[text(v) for v in vms],
                    range=[top, 0.0], showgrid=False, zeroline=False),
         hovermode="closest", meta=meta,

@@ -13,7 +13,7 @@ wherever it is drawn.
 * **A name keeps its colour across runs and pages.** The named schedulers have fixed
   colours; any other name gets the palette colour at a stable hash of the name (BLAKE2b of
   its UTF-8 text, not Python's salted ``hash``), so ``etl`` has the same colour in every run
-  whatever other frameworks it meets.
+  and on every page, unless a chart holds a name that hashes to the same colour (below).
 * **No clash in one chart.** When two names of one call land on the same colour, the name
   that sorts later takes the next free colour of the palette (fixed names first, then the
   others in sorted order, so the outcome does not depend on the order the names are given).
@@ -85,9 +85,11 @@ PALETTES: dict[Kind, Palette] = {
     "vm_type": Palette(
         colours=("#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#AA4499"),
     ),
-    # Paul Tol's light scheme (pale grey left out): filled bars with white edges.
+    # Paul Tol's light scheme, keeping six that differ from each other and read on white
+    # (light yellow, light cyan and olive left out), with a light purple: lighter than the
+    # schedulers' colours, so a framework never reads as a scheduler.
     "framework": Palette(
-        colours=("#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#44BB99", "#BBCC33", "#AAAA00"),
+        colours=("#EE8866", "#BBCC33", "#77AADD", "#C2A5CF", "#FFAABB", "#44BB99"),
     ),
     # Paul Tol's high-contrast scheme: blue and red differ in lightness too.
     "outcome": Palette(
@@ -99,7 +101,9 @@ PALETTES: dict[Kind, Palette] = {
 
 def _slot(name: str, size: int) -> int:
     """A stable position for ``name`` in a palette of ``size`` colours."""
-    digest = hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    # Any stable hash would do; this one puts the usual tenant names (etl, analytics, batch,
+    # ml) on four different colours of the framework palette.
+    digest = hashlib.blake2b(name.encode("utf-8", "surrogatepass")).digest()[:8]
     return int.from_bytes(digest, "big") % size
 
 

@@ -353,13 +353,17 @@ FAIRNESS_CAPTION = (
 )
 
 
-def fairness_figure(result: Result, *, max_points: int = 2000) -> Figure:
+def fairness_figure(
+    result: Result, *, view: Literal["raw", "mean"] = "raw", max_points: int = 2000
+) -> Figure:
     """Each framework's dominant share against its fair share, for one scheduler.
 
     The share is a solid step line, the fair share a dashed step line of the same colour,
     and the shortfall (share below fair share while two or more frameworks have pending
     work) is shaded; the legend gives each framework's unfairness area. A caption under the
-    title explains "contention", "share·s" and the fair-share line.
+    title explains "contention", "share·s" and the fair-share line. ``view="mean"`` draws
+    the means over windows (the readable view of a long run): the shaded band is then the
+    mean shortfall above the mean share, so its area is still the unfairness area.
 
     Raises
     ------
@@ -380,7 +384,9 @@ def fairness_figure(result: Result, *, max_points: int = 2000) -> Figure:
     summary = {str(k): v for k, v in (fairness.get("frameworks") or {}).items()}
     names = list(dict.fromkeys([*summary, *share]))
     colours_ = framework_colours(result)
+    span = (finite(t[-1]) or 0.0) - (finite(t[0]) or 0.0) if t else 0.0
     divisor, unit = time_unit((finite(t[-1]) or 0.0) if t else 0.0)
+    window_s = window_duration(span, WINDOWS)
     # Contention: at least two frameworks have pending work (a fair share > 0).
     pending = sum((np.nan_to_num(f) > 0).astype(int) for f in fair.values()) if fair else np.zeros(len(t))
     contention = np.asarray(pending) >= 2
@@ -391,8 +397,11 @@ def fairness_figure(result: Result, *, max_points: int = 2000) -> Figure:
         s = share[fw]
         f = fair.get(fw, np.full(len(t), np.nan))
         short = contention & (np.nan_to_num(s) < np.nan_to_num(f))
-        upper = np.where(short, f, s)
-        kt, ys = downsample_step(t, {"s": s, "f": f, "u": upper}, max_points)
+        if view == "mean":
+            kt, ys = window_mean_step(t, {"s": s, "f": f, "d": np.where(short, f - s, 0.0)}, window_s)
+            ys["u"] = [(a or 0.0) + (d or 0.0) for a, d in zip(ys["s"], ys["d"], strict=True)]
+        else:
+            kt, ys = downsample_step(t, {"s": s, "f": f, "u": np.where(short, f, s)}, max_points)
         x = _scale(kt, divisor)
         info = summary.get(fw) or {}
         area = finite(info.get("unfairness_area"))
@@ -421,12 +430,16 @@ def fairness_figure(result: Result, *, max_points: int = 2000) -> Figure:
     title = f"Fairness ({text(result.get('scheduler', ''))})"
     if contention_s is not None:
         title += f" — contention {fmt(contention_s / divisor)} {unit}"
+    words = FAIRNESS_CAPTION
+    if view == "mean":
+        title += f": mean over {_window_words(window_s)} windows"
+        words += "<br>Means over windows: the band is the mean shortfall, so its area is the same."
     layout = base_layout(
         title, hovermode="x unified", height=500,
         xaxis=axis(f"Time ({unit})"),
         yaxis=axis("Dominant share", tickformat=".0%", range=[0, 1.05]),
     )
-    caption(layout, FAIRNESS_CAPTION)
+    caption(layout, words)
     return {"data": data, "layout": layout}
 
 

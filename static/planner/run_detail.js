@@ -98,7 +98,7 @@
 
   function blockFigures(block) {
     if (block.dataset.prefix) {
-      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix));
+      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix) && !k.includes("@"));
     }
     return figures[block.dataset.figure] ? [block.dataset.figure] : [];
   }
@@ -116,14 +116,14 @@
       const pick = block.querySelector(".js-pick");
       if (view === "multiples" && block.dataset.prefix === "fairness:") {
         picker.hidden = true;
-        return C.drawGrid(block, keys.map((k) => figures[k]));
+        return C.drawGrid(block, keys.map((k) => C.figureFor(figures, k, view)));
       }
       if (!pick.options.length) {
         for (const k of keys) pick.append(new Option(k.slice(block.dataset.prefix.length), k));
         pick.addEventListener("change", () => render(block));
       }
       picker.hidden = keys.length < 2;
-      return C.draw(block, figures[pick.value || keys[0]]);
+      return C.draw(block, C.figureFor(figures, pick.value || keys[0], view === "overlay" ? null : view));
     }
     // Every view is a figure of the library ("<key>@multiples", "<key>@raw"); the default otherwise.
     return C.draw(block, C.figureFor(figures, keys[0], view === "overlay" ? null : view));

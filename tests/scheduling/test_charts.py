@@ -387,7 +387,7 @@ def test_all_figures_keys_and_json(results: dict[str, Any]) -> None:
         "cumulative_cost", "cumulative_cost@multiples", "utilisation", "utilisation@raw",
         "utilisation@multiples", "active_vms", "active_vms@raw", "active_vms@multiples", "cost_breakdown",
         "cost_by_framework", "cost_by_hour", "deadlines", "completion", "completion@multiples",
-        "fairness:edf-bfd", "gantt:edf-bfd", "gantt:fifo-spread",
+        "fairness:edf-bfd", "fairness:edf-bfd@raw", "gantt:edf-bfd", "gantt:fifo-spread",
     ]
     for fig in figs.values():
         _valid(fig)
@@ -507,6 +507,19 @@ def test_fairness_chart_explains_its_words(results: dict[str, Any]) -> None:
     assert fig["layout"]["margin"]["t"] > 60  # room for the caption under the title
 
 
+def test_fairness_mean_view_keeps_the_unfairness_area(results: dict[str, Any]) -> None:
+    fig = fairness_figure(results["edf-bfd"], view="mean")
+    _valid(fig)
+    assert "mean over 10-s windows" in fig["layout"]["title"]["text"]
+    share, band = fig["data"][0], fig["data"][1]
+    assert band["fill"] == "tonexty" and "75 share·s" in band["name"]
+    x = np.asarray(share["x"]) * 60  # minutes -> s
+    gap = np.asarray(band["y"]) - np.asarray(share["y"])
+    # analytics: 0.25 below its fair share for the 300 s of contention = 75 share·s.
+    assert float(np.sum(gap[:-1] * np.diff(x))) == pytest.approx(75.0, rel=1e-3)
+    assert all_figures(results)["fairness:edf-bfd"] == fig
+
+
 # --------------------------------------------------------------------------- palettes
 
 
@@ -546,18 +559,25 @@ def test_the_orange_clash_of_issue_7_is_gone() -> None:
 
 
 def test_names_keep_their_colour_across_runs() -> None:
-    alone = colours("framework", ["etl"])["etl"]
-    for others in (["analytics"], ["batch", "ml", "web"], ["zz-" + str(k) for k in range(3)]):
-        assert colours("framework", [*others, "etl"])["etl"] == alone or len(others) >= 3
-        assert colours("framework", ["etl", *others]) == colours("framework", [*others, "etl"])
+    alone = {name: colours("framework", [name])[name] for name in ("etl", "analytics", "batch", "ml")}
+    assert len(set(alone.values())) == 4  # the usual tenants do not collide
+    # Met with other names, each keeps its own colour, whatever the order.
+    for names in (["etl", "analytics"], ["ml", "etl", "batch"], ["analytics", "batch", "ml", "etl"]):
+        assert colours("framework", names) == {n: alone[n] for n in names}
+        assert colours("framework", names) == colours("framework", list(reversed(names)))
+    # A name that hashes onto a colour already drawn moves, the one sorting first keeps it.
+    rival = next(f"tenant-{k}" for k in range(100) if colours("framework", [f"tenant-{k}"])[f"tenant-{k}"]
+                 == alone["etl"])
+    both = colours("framework", ["etl", rival])
+    assert both["etl"] == alone["etl"] and both[rival] != alone["etl"]
     assert colours("scheduler", ["edf-bfd", "x"])["edf-bfd"] == "#D55E00"  # fixed colours stay
     spec = "edf-bfd:rut.cpu=0.5"
     assert colours("scheduler", [spec])[spec] not in PALETTES["scheduler"].fixed.values()
 
 
 def test_no_two_names_of_a_chart_share_a_colour() -> None:
-    names = [f"framework-{k}" for k in range(8)]
-    assert len(set(colours("framework", names).values())) == 8
+    names = [f"framework-{k}" for k in range(len(PALETTES["framework"].colours))]
+    assert len(set(colours("framework", names).values())) == len(names)
     specs = ["fifo-spread", "edf-bfd", *(f"edf-bfd:rut.cpu=0.{k}" for k in range(1, 4))]
     assert len(set(colours("scheduler", specs).values())) == 5
 
