@@ -70,7 +70,9 @@ class ReportFormat:
 #: Every format, by name: ``FORMATS[name].build(content) -> bytes``.
 FORMATS: dict[str, ReportFormat] = {
     "csv": ReportFormat(build_csv, "text/csv; charset=utf-8", ".csv"),
-    "xlsx": ReportFormat(build_xlsx, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ".xlsx"),
+    "xlsx": ReportFormat(
+        build_xlsx, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ".xlsx"
+    ),
     "pdf": ReportFormat(build_pdf, "application/pdf", ".pdf"),
 }
 

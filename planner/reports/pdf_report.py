@@ -57,8 +57,9 @@ _RC: Any = {  # Any: matplotlib types rc keys as a Literal union
 }
 
 
-def fit_text(text: str, width_in: float, size: float, *, min_size: float = 9.0, max_lines: int = 2) -> tuple[str,
-                                                                                                             float]:
+def fit_text(
+    text: str, width_in: float, size: float, *, min_size: float = 9.0, max_lines: int = 2
+) -> tuple[str, float]:
     """``text`` wrapped to ``width_in`` inches: shrunk down to ``min_size`` points to fit in
     ``max_lines`` lines, then cut with an ellipsis (bold sans-serif, about 0.62 em a character).
 
@@ -123,23 +124,37 @@ def _cheapest_line(content: ReportContent) -> str | None:
     return line
 
 
-def _draw_table(ax: Axes, rows: list[ComparisonRow], variants: list[str], all_variants: list[str],
-                baseline: str | None) -> None:
+def _draw_table(
+    ax: Axes, rows: list[ComparisonRow], variants: list[str], all_variants: list[str], baseline: str | None
+) -> None:
     columns = [all_variants.index(v) for v in variants]
     label_w = 0.3
     col_w = min(0.16, (1.0 - label_w) / max(1, len(variants)))
     # Cells wrap at spaces to the column's width (about 0.62 em a character at 8.5 pt).
     chars = max(8, int(col_w * ax.get_position().width * PAGE_SIZE[0] * 72 / (0.62 * 8.5)))
-    text = [[textwrap.fill(row["cells"][k]["shown"], chars, break_long_words=False) for k in columns]
-            for row in rows]
-    header = ["\n".join(textwrap.wrap(v + (" (baseline)" if v == baseline else ""), 18,
-                                      break_long_words=True)) or v for v in variants]
+    text = [
+        [textwrap.fill(row["cells"][k]["shown"], chars, break_long_words=False) for k in columns]
+        for row in rows
+    ]
+    header = [
+        "\n".join(textwrap.wrap(v + (" (baseline)" if v == baseline else ""), 18, break_long_words=True)) or v
+        for v in variants
+    ]
     header_lines = max((h.count("\n") + 1 for h in header), default=1)
     label_lines = [textwrap.fill(row["label"], 44) for row in rows]
-    lines_of = [max([lbl.count("\n") + 1] + [t.count("\n") + 1 for t in cells])
-                for lbl, cells in zip(label_lines, text, strict=True)]
-    tbl = ax.table(cellText=text, rowLabels=label_lines, colLabels=header, cellLoc="right", rowLoc="left",
-                   colLoc="center", loc="upper right")
+    lines_of = [
+        max([lbl.count("\n") + 1] + [t.count("\n") + 1 for t in cells])
+        for lbl, cells in zip(label_lines, text, strict=True)
+    ]
+    tbl = ax.table(
+        cellText=text,
+        rowLabels=label_lines,
+        colLabels=header,
+        cellLoc="right",
+        rowLoc="left",
+        colLoc="center",
+        loc="upper right",
+    )
     tbl.auto_set_font_size(False)
     tbl.set_fontsize(8.5)
     n_units = sum(max(1.0, 0.8 * lines) for lines in lines_of) + max(1.3, 0.8 * header_lines + 0.5)
@@ -181,8 +196,15 @@ def _summary_pages(content: ReportContent) -> list[Figure]:
                 y -= 0.03
             line = _cheapest_line(content)
             if line is not None:
-                fig.text(_MARGIN, y - 0.005, textwrap.shorten(line, 130, placeholder="…"), fontsize=11,
-                         fontweight="bold", color=_GOOD_TEXT, va="top")
+                fig.text(
+                    _MARGIN,
+                    y - 0.005,
+                    textwrap.shorten(line, 130, placeholder="…"),
+                    fontsize=11,
+                    fontweight="bold",
+                    color=_GOOD_TEXT,
+                    va="top",
+                )
                 y -= 0.045
         if not chunk:
             fig.text(_MARGIN, y, "This run has no results.", fontsize=11, va="top")
@@ -192,8 +214,14 @@ def _summary_pages(content: ReportContent) -> list[Figure]:
             ax.axis("off")
             _draw_table(ax, comparison["rows"], chunk, variants, comparison["baseline"])
             for k, note in enumerate(notes):
-                fig.text(_MARGIN, 0.05 + 0.022 * (len(notes) - k), textwrap.shorten(note, 190, placeholder="…"),
-                         fontsize=7.5, color="#555555", va="top")
+                fig.text(
+                    _MARGIN,
+                    0.05 + 0.022 * (len(notes) - k),
+                    textwrap.shorten(note, 190, placeholder="…"),
+                    fontsize=7.5,
+                    color="#555555",
+                    va="top",
+                )
         pages.append(fig)
     return pages
 
@@ -205,10 +233,14 @@ def _figure_page(plotly: Mapping[str, Any]) -> Figure:
     fig = Figure(figsize=PAGE_SIZE)
     layout = plotly.get("layout") or {}
     top = _heading(fig, plain_text((layout.get("title") or {}).get("text")) or "Chart")
-    captions = [a for a in layout.get("annotations") or [] if a.get("xref") == "paper" and a.get("yref") == "paper"]
+    captions = [
+        a for a in layout.get("annotations") or [] if a.get("xref") == "paper" and a.get("yref") == "paper"
+    ]
     caption_lines = sum(plain_text(a.get("text")).count("\n") + 1 for a in captions)
     # Room for the caption above the plot, the legend below it.
-    legend_rows = math.ceil(sum(1 for t in plotly.get("data") or [] if t.get("showlegend", True) is not False) / 4)
+    legend_rows = math.ceil(
+        sum(1 for t in plotly.get("data") or [] if t.get("showlegend", True) is not False) / 4
+    )
     bottom = 0.1 + 0.028 * min(legend_rows, 5)
     plot_top = top - 0.02 - 0.03 * caption_lines
     draw_figure(fig, plotly, (0.08, bottom, 0.88, max(0.25, plot_top - bottom)))

@@ -42,8 +42,12 @@ PlotlyFigure = Mapping[str, Any]
 Rect = tuple[float, float, float, float]  # left, bottom, width, height in figure fractions
 
 _DASHES: dict[str, Any] = {
-    "solid": "-", "dash": (0, (5, 3)), "dot": (0, (1, 2)), "dashdot": (0, (5, 2, 1, 2)),
-    "longdash": (0, (9, 3)), "longdashdot": (0, (9, 3, 1, 3)),
+    "solid": "-",
+    "dash": (0, (5, 3)),
+    "dot": (0, (1, 2)),
+    "dashdot": (0, (5, 2, 1, 2)),
+    "longdash": (0, (9, 3)),
+    "longdashdot": (0, (9, 3, 1, 3)),
 }
 _PX = 0.75  # Plotly sizes are CSS pixels; matplotlib's are points
 
@@ -74,8 +78,10 @@ def colour(value: Any, default: str = "#444444") -> Any:
 
 
 def _numbers(values: Sequence[Any] | None) -> np.ndarray:
-    return np.array([v if isinstance(v, int | float) and not isinstance(v, bool) else np.nan
-                     for v in values or []], dtype=float)
+    return np.array(
+        [v if isinstance(v, int | float) and not isinstance(v, bool) else np.nan for v in values or []],
+        dtype=float,
+    )
 
 
 def _axis_key(ref: str, letter: str) -> str:
@@ -104,12 +110,16 @@ class _Panel:
         return np.array(out, dtype=float)
 
 
-def _panels(fig: Figure, layout: Mapping[str, Any], traces: Sequence[Mapping[str, Any]], rect: Rect) -> dict[
-        tuple[str, str], _Panel]:
+def _panels(
+    fig: Figure, layout: Mapping[str, Any], traces: Sequence[Mapping[str, Any]], rect: Rect
+) -> dict[tuple[str, str], _Panel]:
     """One matplotlib Axes per pair of Plotly axes, placed by their domains inside ``rect``."""
     pairs: list[tuple[str, str]] = []
     for trace in traces:
-        pair = (_axis_key(str(trace.get("xaxis") or "x"), "x"), _axis_key(str(trace.get("yaxis") or "y"), "y"))
+        pair = (
+            _axis_key(str(trace.get("xaxis") or "x"), "x"),
+            _axis_key(str(trace.get("yaxis") or "y"), "y"),
+        )
         if pair not in pairs:
             pairs.append(pair)
     for key, spec in layout.items():
@@ -125,7 +135,12 @@ def _panels(fig: Figure, layout: Mapping[str, Any], traces: Sequence[Mapping[str
     for x_key, y_key in pairs:
         xd = (layout.get(x_key) or {}).get("domain") or [0.0, 1.0]
         yd = (layout.get(y_key) or {}).get("domain") or [0.0, 1.0]
-        box = (left + width * xd[0], bottom + height * yd[0], width * (xd[1] - xd[0]), height * (yd[1] - yd[0]))
+        box = (
+            left + width * xd[0],
+            bottom + height * yd[0],
+            width * (xd[1] - xd[0]),
+            height * (yd[1] - yd[0]),
+        )
         matches = (layout.get(x_key) or {}).get("matches")
         share = first_x.get(_axis_key(str(matches), "x")) if matches else None
         ax = fig.add_axes(box, sharex=share)
@@ -165,25 +180,50 @@ def _scatter(panel: _Panel, trace: Mapping[str, Any], categorical: bool) -> Any:
         face = colour(trace.get("fillcolor") or line.get("color"))
         if stack and trace.get("fillcolor") is None:
             face = colour(line.get("color"))
-        handle = ax.fill_between(x, lower, y, step="post" if shape == "steps-post" else None, color=face, linewidth=0,
-                                 alpha=None if isinstance(face, tuple) else (0.85 if stack else 0.35))
+        handle = ax.fill_between(
+            x,
+            lower,
+            y,
+            step="post" if shape == "steps-post" else None,
+            color=face,
+            linewidth=0,
+            alpha=None if isinstance(face, tuple) else (0.85 if stack else 0.35),
+        )
     width = float(line.get("width", 2)) * _PX
     if "lines" in mode and width > 0:
-        (handle_line,) = ax.plot(x, y, drawstyle=shape, color=colour(line.get("color")), linewidth=width,
-                                 linestyle=_DASHES.get(str(line.get("dash") or "solid"), "-"))
+        (handle_line,) = ax.plot(
+            x,
+            y,
+            drawstyle=shape,
+            color=colour(line.get("color")),
+            linewidth=width,
+            linestyle=_DASHES.get(str(line.get("dash") or "solid"), "-"),
+        )
         handle = handle if stack else handle_line
     if "markers" in mode:
         marker = trace.get("marker") or {}
         symbol = "_" if str(marker.get("symbol", "")).startswith("line-ew") else "o"
         size = float(marker.get("size", 6)) * _PX
-        handle = ax.scatter(x, y, marker=symbol, s=size ** 2, color=colour(marker.get("color")),
-                            linewidths=float((marker.get("line") or {}).get("width", 1)) * 1.5, zorder=3)
+        handle = ax.scatter(
+            x,
+            y,
+            marker=symbol,
+            s=size**2,
+            color=colour(marker.get("color")),
+            linewidths=float((marker.get("line") or {}).get("width", 1)) * 1.5,
+            zorder=3,
+        )
     panel.last_y = y
     return handle
 
 
-def _bar(panel: _Panel, trace: Mapping[str, Any], layout: Mapping[str, Any], categorical: bool,
-         group: tuple[int, int]) -> Any:
+def _bar(
+    panel: _Panel,
+    trace: Mapping[str, Any],
+    layout: Mapping[str, Any],
+    categorical: bool,
+    group: tuple[int, int],
+) -> Any:
     ax = panel.ax
     marker = trace.get("marker") or {}
     face = colour(marker.get("color"), "#888888")
@@ -196,9 +236,17 @@ def _bar(panel: _Panel, trace: Mapping[str, Any], layout: Mapping[str, Any], cat
         base = _numbers(trace.get("base")) if trace.get("base") is not None else np.zeros(y.size)
         thickness: Any = trace.get("width", 0.8)
         thickness = _numbers(thickness) if isinstance(thickness, list) else float(thickness)
-        return ax.barh(y, length, left=base, height=thickness, color=face, alpha=alpha, hatch=hatch,
-                       edgecolor=colour(edge.get("color"), "none") if edge else "none",
-                       linewidth=float(edge.get("width", 0)) * _PX)
+        return ax.barh(
+            y,
+            length,
+            left=base,
+            height=thickness,
+            color=face,
+            alpha=alpha,
+            hatch=hatch,
+            edgecolor=colour(edge.get("color"), "none") if edge else "none",
+            linewidth=float(edge.get("width", 0)) * _PX,
+        )
     x = panel.x_positions(trace.get("x") or [], categorical)
     y = np.nan_to_num(_numbers(trace.get("y")))
     mode = layout.get("barmode")
@@ -209,12 +257,23 @@ def _bar(panel: _Panel, trace: Mapping[str, Any], layout: Mapping[str, Any], cat
     else:
         width = 0.6
     bottom = np.array([panel.bar_bottoms.get(int(i), 0.0) for i in range(x.size)]) if mode == "stack" else 0.0
-    bars = ax.bar(x, y, width, bottom=bottom, color=face, alpha=alpha, hatch=hatch,
-                  edgecolor="#888888" if hatch else "white", linewidth=0 if mode == "group" else 0.5)
+    bars = ax.bar(
+        x,
+        y,
+        width,
+        bottom=bottom,
+        color=face,
+        alpha=alpha,
+        hatch=hatch,
+        edgecolor="#888888" if hatch else "white",
+        linewidth=0 if mode == "group" else 0.5,
+    )
     if trace.get("text") is not None and mode == "stack":
         for xi, yi, b, label in zip(x, y, np.broadcast_to(bottom, y.shape), trace["text"], strict=False):
             if yi > 0:
-                ax.text(xi, b + yi / 2, plain_text(label), ha="center", va="center", fontsize=7, color="white")
+                ax.text(
+                    xi, b + yi / 2, plain_text(label), ha="center", va="center", fontsize=7, color="white"
+                )
     if mode == "stack":
         for i, yi in enumerate(y):
             panel.bar_bottoms[i] = panel.bar_bottoms.get(i, 0.0) + float(yi)
@@ -267,8 +326,9 @@ def _zero_or_low(ax: Axes, letter: str) -> float:
     return 0.0 if data_low >= 0 else float(low)
 
 
-def _annotations(fig: Figure, layout: Mapping[str, Any], panels: Mapping[tuple[str, str], _Panel],
-                 rect: Rect) -> None:
+def _annotations(
+    fig: Figure, layout: Mapping[str, Any], panels: Mapping[tuple[str, str], _Panel], rect: Rect
+) -> None:
     left, bottom, width, height = rect
     for note in layout.get("annotations") or []:
         text = plain_text(note.get("text"))
@@ -278,7 +338,8 @@ def _annotations(fig: Figure, layout: Mapping[str, Any], panels: Mapping[tuple[s
         kwargs: dict[str, Any] = {
             "ha": {"left": "left", "right": "right"}.get(str(note.get("xanchor")), "center"),
             "va": {"top": "top", "bottom": "bottom"}.get(str(note.get("yanchor")), "center"),
-            "fontsize": float(font.get("size", 11)) * _PX, "color": colour(font.get("color"), "#222222"),
+            "fontsize": float(font.get("size", 11)) * _PX,
+            "color": colour(font.get("color"), "#222222"),
         }
         if note.get("xref") == "paper" and note.get("yref") == "paper":
             # A caption above the plot: the PDF page puts it under the page title.
@@ -294,23 +355,40 @@ def _annotations(fig: Figure, layout: Mapping[str, Any], panels: Mapping[tuple[s
         x_pos = float(panel.categories[str(x)]) if str(x) in panel.categories else x
         if not isinstance(x_pos, int | float) or not isinstance(note.get("y"), int | float):
             continue
-        panel.ax.annotate(text, (x_pos, float(note["y"])), xytext=(0, 2 if kwargs["va"] == "bottom" else 0),
-                          textcoords="offset points", **kwargs)
+        panel.ax.annotate(
+            text,
+            (x_pos, float(note["y"])),
+            xytext=(0, 2 if kwargs["va"] == "bottom" else 0),
+            textcoords="offset points",
+            **kwargs,
+        )
 
 
 def _shapes(layout: Mapping[str, Any], panels: Mapping[tuple[str, str], _Panel]) -> None:
     for shape in layout.get("shapes") or []:
-        panel = panels.get((_axis_key(str(shape.get("xref") or "x"), "x"),
-                            _axis_key(str(shape.get("yref") or "y"), "y")))
+        panel = panels.get(
+            (_axis_key(str(shape.get("xref") or "x"), "x"), _axis_key(str(shape.get("yref") or "y"), "y"))
+        )
         if panel is None:
             continue
         line = shape.get("line") or {}
         x0, x1, y0, y1 = (float(shape.get(k, 0)) for k in ("x0", "x1", "y0", "y1"))
-        style = {"color": colour(line.get("color")), "linewidth": float(line.get("width", 1)) * _PX,
-                 "linestyle": _DASHES.get(str(line.get("dash") or "solid"), "-")}
+        style = {
+            "color": colour(line.get("color")),
+            "linewidth": float(line.get("width", 1)) * _PX,
+            "linestyle": _DASHES.get(str(line.get("dash") or "solid"), "-"),
+        }
         if shape.get("type") == "rect":
-            panel.ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=colour(shape.get("fillcolor"), "none"),
-                                         edgecolor=style["color"], linewidth=style["linewidth"]))
+            panel.ax.add_patch(
+                Rectangle(
+                    (x0, y0),
+                    x1 - x0,
+                    y1 - y0,
+                    facecolor=colour(shape.get("fillcolor"), "none"),
+                    edgecolor=style["color"],
+                    linewidth=style["linewidth"],
+                )
+            )
         else:
             panel.ax.plot([x0, x1], [y0, y1], **style)
 
@@ -330,13 +408,20 @@ def draw_figure(fig: Figure, plotly: PlotlyFigure, rect: Rect, *, legend: bool =
     bar_groups: dict[str, list[Mapping[str, Any]]] = {}
     for trace in traces:
         if trace.get("type") == "bar" and trace.get("orientation") != "h":
-            pair = (_axis_key(str(trace.get("xaxis") or "x"), "x"), _axis_key(str(trace.get("yaxis") or "y"), "y"))
+            pair = (
+                _axis_key(str(trace.get("xaxis") or "x"), "x"),
+                _axis_key(str(trace.get("yaxis") or "y"), "y"),
+            )
             bar_groups.setdefault(pair[0] + pair[1], []).append(trace)
     for trace in traces:
-        pair = (_axis_key(str(trace.get("xaxis") or "x"), "x"), _axis_key(str(trace.get("yaxis") or "y"), "y"))
+        pair = (
+            _axis_key(str(trace.get("xaxis") or "x"), "x"),
+            _axis_key(str(trace.get("yaxis") or "y"), "y"),
+        )
         panel = panels[pair]
         categorical = (layout.get(pair[0]) or {}).get("type") == "category" or any(
-            isinstance(v, str) for v in (trace.get("x") or [])[:1])
+            isinstance(v, str) for v in (trace.get("x") or [])[:1]
+        )
         if trace.get("type") == "bar":
             group = bar_groups.get(pair[0] + pair[1], [])
             index = next((i for i, t in enumerate(group) if t is trace), 0)
@@ -344,7 +429,12 @@ def draw_figure(fig: Figure, plotly: PlotlyFigure, rect: Rect, *, legend: bool =
         else:
             handle = _scatter(panel, trace, categorical)
         label = _legend_label(trace)
-        if handle is not None and trace.get("showlegend", True) is not False and label and label not in handles:
+        if (
+            handle is not None
+            and trace.get("showlegend", True) is not False
+            and label
+            and label not in handles
+        ):
             handles[label] = _legend_handle(trace)
     for panel in panels.values():
         panel.ax.grid(True, color="#E5E5E5", linewidth=0.6)
@@ -357,9 +447,15 @@ def draw_figure(fig: Figure, plotly: PlotlyFigure, rect: Rect, *, legend: bool =
     _shapes(layout, panels)
     if legend and handles and layout.get("showlegend", True) is not False:
         left, bottom, _, _ = rect
-        fig.legend(handles=list(handles.values()), labels=list(handles), loc="upper left",
-                   bbox_to_anchor=(left, bottom - 0.075), ncol=max(1, min(4, len(handles))), frameon=False,
-                   fontsize=8)
+        fig.legend(
+            handles=list(handles.values()),
+            labels=list(handles),
+            loc="upper left",
+            bbox_to_anchor=(left, bottom - 0.075),
+            ncol=max(1, min(4, len(handles))),
+            frameon=False,
+            fontsize=8,
+        )
     order = sorted(panels.values(), key=lambda p: -p.ax.get_position().y1)
     return [p.ax for p in order]
 
@@ -368,13 +464,29 @@ def _legend_handle(trace: Mapping[str, Any]) -> Any:
     """A legend key drawn like the trace: a line with its dash, or a filled patch."""
     line = trace.get("line") or {}
     marker = trace.get("marker") or {}
-    if trace.get("type") == "bar" or trace.get("stackgroup") or (trace.get("fill") and not line.get("width", 2)):
+    if (
+        trace.get("type") == "bar"
+        or trace.get("stackgroup")
+        or (trace.get("fill") and not line.get("width", 2))
+    ):
         face = colour(marker.get("color") or trace.get("fillcolor") or line.get("color"), "#888888")
         hatch = "//" if (marker.get("pattern") or {}).get("shape") else None
         return Patch(facecolor=face, hatch=hatch, edgecolor="#888888" if hatch else "none")
     if "markers" in str(trace.get("mode")) and "lines" not in str(trace.get("mode")):
         symbol = "_" if str(marker.get("symbol", "")).startswith("line-ew") else "o"
-        return Line2D([], [], color=colour(marker.get("color")), marker=symbol, linestyle="none", markersize=12,
-                      markeredgewidth=2)
-    return Line2D([], [], color=colour(line.get("color")), linewidth=max(1.0, float(line.get("width", 2)) * _PX),
-                  linestyle=_DASHES.get(str(line.get("dash") or "solid"), "-"))
+        return Line2D(
+            [],
+            [],
+            color=colour(marker.get("color")),
+            marker=symbol,
+            linestyle="none",
+            markersize=12,
+            markeredgewidth=2,
+        )
+    return Line2D(
+        [],
+        [],
+        color=colour(line.get("color")),
+        linewidth=max(1.0, float(line.get("width", 2)) * _PX),
+        linestyle=_DASHES.get(str(line.get("dash") or "solid"), "-"),
+    )

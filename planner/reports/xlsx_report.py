@@ -176,9 +176,13 @@ def _bar_chart(fig: Figure, data: _ChartData, ws_title: str) -> list[ChartBase]:
         chart.grouping = "stacked"
         chart.overlap = 100
     for trace in bars:
-        col = data.add(_plain(trace.get("name")), [v if isinstance(v, int | float) else None for v in trace["y"]])
-        chart.add_data(Reference(_Sheet(ws_title), min_col=col, min_row=1, max_row=len(categories) + 1),
-                       titles_from_data=True)
+        col = data.add(
+            _plain(trace.get("name")), [v if isinstance(v, int | float) else None for v in trace["y"]]
+        )
+        chart.add_data(
+            Reference(_Sheet(ws_title), min_col=col, min_row=1, max_row=len(categories) + 1),
+            titles_from_data=True,
+        )
         colour = _hex((trace.get("marker") or {}).get("color"))
         if colour:
             chart.series[-1].graphicalProperties.solidFill = colour
@@ -207,24 +211,36 @@ def _line_charts(fig: Figure, data: _ChartData, ws_title: str) -> list[ChartBase
     for trace in lines:
         by_axis.setdefault(str(trace.get("yaxis") or "y"), []).append(trace)
     x_keys = sorted((k for k in layout if re.fullmatch(r"xaxis\d*", k)), key=lambda k: int(k[5:] or 1))
-    x_title = next((_plain((layout[k].get("title") or {}).get("text")) for k in reversed(x_keys)
-                    if (layout[k].get("title") or {}).get("text")), "")
+    x_title = next(
+        (
+            _plain((layout[k].get("title") or {}).get("text"))
+            for k in reversed(x_keys)
+            if (layout[k].get("title") or {}).get("text")
+        ),
+        "",
+    )
     charts: list[ChartBase] = []
     for ref, traces in by_axis.items():
         axis = layout.get("yaxis" + ref[1:]) or {}
         chart = ScatterChart()
         chart.style = 13
         for trace in traces:
-            xs, ys = _steps(list(trace.get("x") or []), list(trace.get("y") or []),
-                            str((trace.get("line") or {}).get("shape") or "linear"))
+            xs, ys = _steps(
+                list(trace.get("x") or []),
+                list(trace.get("y") or []),
+                str((trace.get("line") or {}).get("shape") or "linear"),
+            )
             if axis.get("tickformat", "").endswith("%"):
                 ys = [v * 100 if isinstance(v, int | float) else None for v in ys]
             name = _plain(trace.get("name"))
             x_col = data.add(f"{name}: x", xs)
             y_col = data.add(name, ys)
             sheet = _Sheet(ws_title)
-            series = Series(Reference(sheet, min_col=y_col, min_row=1, max_row=len(ys) + 1),
-                            Reference(sheet, min_col=x_col, min_row=2, max_row=len(xs) + 1), title_from_data=True)
+            series = Series(
+                Reference(sheet, min_col=y_col, min_row=1, max_row=len(ys) + 1),
+                Reference(sheet, min_col=x_col, min_row=2, max_row=len(xs) + 1),
+                title_from_data=True,
+            )
             series.marker.symbol = "none"
             series.smooth = False
             colour = _hex((trace.get("line") or {}).get("color"))
@@ -287,7 +303,9 @@ def build_xlsx(content: ReportContent, *, max_records: int = XLSX_MAX_JOB_ROWS) 
     tables = list(content.tables)
     details: list[list[Cell]] = [[], ["Run"], *([label, value] for label, value in content.details)]
     summary_ws = wb.create_sheet(_sheet_name(tables[0].title if tables else "Summary", taken))
-    written = _write_table(summary_ws, tables[0], f"{TITLE}: {title}", content.currency, details) if tables else 0
+    written = (
+        _write_table(summary_ws, tables[0], f"{TITLE}: {title}", content.currency, details) if tables else 0
+    )
     chart_data = _ChartData()
     for k, chart in enumerate(_charts(content, chart_data)):
         summary_ws.add_chart(chart, f"A{written + 3 + k * _CHART_ROWS}")
@@ -295,7 +313,9 @@ def build_xlsx(content: ReportContent, *, max_records: int = XLSX_MAX_JOB_ROWS) 
         _write_table(wb.create_sheet(_sheet_name(table.title, taken)), table, table.title, content.currency)
     if content.records is not None:
         records = content.records(max_records)
-        _write_table(wb.create_sheet(_sheet_name(records.title, taken)), records, records.title, content.currency)
+        _write_table(
+            wb.create_sheet(_sheet_name(records.title, taken)), records, records.title, content.currency
+        )
     if chart_data.columns:
         ws = wb.create_sheet(_sheet_name(CHART_DATA_SHEET, taken))
         for row in chart_data.rows():

@@ -143,7 +143,9 @@ def _prefixed(results: Mapping[str, Mapping[str, Any]], prefix: str) -> dict[str
 
 
 def _merge_lower_bounds(
-    figure: dict[str, Any], results_a: Mapping[str, Mapping[str, Any]], results_b: Mapping[str, Mapping[str, Any]]
+    figure: dict[str, Any],
+    results_a: Mapping[str, Mapping[str, Any]],
+    results_b: Mapping[str, Mapping[str, Any]],
 ) -> None:
     """One dashed lower-bound line per distinct bound, labelled with the runs it belongs to.
 
@@ -169,8 +171,9 @@ def _merge_lower_bounds(
             "line": {"color": "#444444", "dash": "dash" if "A" in runs else "dashdot", "width": 1.5},
             "hovertemplate": f"{label}<extra></extra>",
         })
-        annotations.append({"x": x_end, "y": value, "xref": "x", "yref": "y", "text": label, "showarrow": False,
-                            "xanchor": "right", "yanchor": "bottom", "font": {"size": 11, "color": "#444444"}})
+        annotations.append({"x": x_end, "y": value, "xref": "x", "yref": "y", "text": label,
+                            "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                            "font": {"size": 11, "color": "#444444"}})
     figure["data"] = data
     layout["annotations"] = annotations
 

@@ -22,22 +22,27 @@
     const legend = node.querySelector(".legend");
     const size = node._fullLayout && node._fullLayout._size;
     const spec = node.layout && node.layout.legend;
-    if (!legend || !size || !spec || spec.orientation !== "h" || !(spec.y < 0)) return Promise.resolve();
+    if (!legend || !size || !spec || spec.orientation !== "h" || !(spec.y < 0)) {
+      return Promise.resolve();
+    }
     let bottom = -Infinity;
-    for (const text of node.querySelectorAll(".xtick text, .g-xtitle text, [class^='g-x'][class$='title'] text")) {
+    const labels = ".xtick text, .g-xtitle text, [class^='g-x'][class$='title'] text";
+    for (const text of node.querySelectorAll(labels)) {
       bottom = Math.max(bottom, text.getBoundingClientRect().bottom);
     }
     const top = legend.getBoundingClientRect().top;
     const overlap = bottom + 6 - top;
     if (!Number.isFinite(overlap) || overlap <= 0 || attempt > 2) return Promise.resolve();
-    return window.Plotly.relayout(node, { "legend.y": spec.y - overlap / size.h }).then(() => clearLegend(node, attempt + 1));
+    return window.Plotly.relayout(node, { "legend.y": spec.y - overlap / size.h })
+      .then(() => clearLegend(node, attempt + 1));
   }
 
   function draw(container, figure, extraLayout) {
     const node = P.el("div", { class: "plot" });
     container.append(node);
     const layout = tidy(Object.assign(clone(figure.layout || {}), extraLayout || {}));
-    return window.Plotly.newPlot(node, clone(figure.data || []), layout, CONFIG).then(() => clearLegend(node, 0));
+    return window.Plotly.newPlot(node, clone(figure.data || []), layout, CONFIG)
+      .then(() => clearLegend(node, 0));
   }
 
   function clear(container) {

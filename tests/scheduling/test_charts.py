@@ -54,7 +54,8 @@ T = [0.0, 100.0, 200.0, 400.0, 600.0, 700.0]
 
 
 def _job(jid: str, fw: str, arrival: float, start: float, finish: float, executors: int,
-         cpu: float, mem: float, placement: dict[str, int], deadline: float | None, cost: float) -> dict[str, Any]:
+         cpu: float, mem: float, placement: dict[str, int], deadline: float | None,
+         cost: float) -> dict[str, Any]:
     return {
         "id": jid, "framework": fw, "arrival_s": arrival, "start_s": start, "finish_s": finish,
         "wait_s": start - arrival, "completion_s": finish - arrival, "executors": executors,
@@ -90,7 +91,8 @@ def tiny_result(scheduler: str = "edf-bfd") -> dict[str, Any]:
             _job("j3", "analytics", 200.0, 400.0, 700.0, 1, 4, 8, {"big#1": 1}, None, 0.05),
         ],
         "vm_intervals": [
-            {"vm": "small#1", "vm_type": "small", "on_s": 0.0, "off_s": 600.0, "billed_s": 600.0, "cost": 0.06},
+            {"vm": "small#1", "vm_type": "small", "on_s": 0.0, "off_s": 600.0, "billed_s": 600.0,
+             "cost": 0.06},
             {"vm": "big#1", "vm_type": "big", "on_s": 100.0, "off_s": 700.0, "billed_s": 600.0, "cost": 0.12},
         ],
         "timeline": {
@@ -107,10 +109,12 @@ def tiny_result(scheduler: str = "edf-bfd") -> dict[str, Any]:
         "fairness": {
             "t": list(T),
             "share": {"analytics": [0.25, 0.25, 0.25, 0.5, 0.25, 0.0], "etl": [0.0, 0.5, 0.5, 0.0, 0.0, 0.0]},
-            "fair_share": {"analytics": [1.0, 0.5, 0.5, 1.0, 1.0, 0.0], "etl": [0.0, 0.5, 0.5, 0.0, 0.0, 0.0]},
+            "fair_share": {"analytics": [1.0, 0.5, 0.5, 1.0, 1.0, 0.0],
+                           "etl": [0.0, 0.5, 0.5, 0.0, 0.0, 0.0]},
             "contention_s": 300.0,
             "frameworks": {
-                "analytics": {"weight": 1.0, "unfairness_area": 75.0, "received_pct": 50.0, "unfairness_pct": 50.0},
+                "analytics": {"weight": 1.0, "unfairness_area": 75.0, "received_pct": 50.0,
+                              "unfairness_pct": 50.0},
                 "etl": {"weight": 1.0, "unfairness_area": 0.0, "received_pct": 100.0, "unfairness_pct": 0.0},
             },
         },
@@ -269,7 +273,8 @@ def test_fairness_shading_only_below_fair_share_during_contention(results: dict[
     assert all(tr["line"]["shape"] == "hv" for tr in fig["data"])
     assert fig["data"][2]["line"]["dash"] == "dash"
     # Shaded where the upper edge differs from the share: 100-400 s only, up to 0.5.
-    shaded = [(round(x * 60), lo, hi) for x, lo, hi in zip(shade["x"], share["y"], shade["y"], strict=True) if hi != lo]
+    shaded = [(round(x * 60), lo, hi)
+              for x, lo, hi in zip(shade["x"], share["y"], shade["y"], strict=True) if hi != lo]
     assert shaded == [(100, 0.25, 0.5), (200, 0.25, 0.5)]
     etl_shade = fig["data"][4]
     assert etl_shade["y"] == fig["data"][3]["y"]  # etl gets its fair share: nothing shaded
@@ -283,7 +288,8 @@ def _bars(fig: dict[str, Any]) -> list[tuple[str, float, float, float, float, st
     for tr in fig["data"]:
         if tr["name"] == "VM on":
             continue
-        for y, w, base, x, cd in zip(tr["y"], tr["width"], tr["base"], tr["x"], tr["customdata"], strict=True):
+        columns = (tr["y"], tr["width"], tr["base"], tr["x"], tr["customdata"])
+        for y, w, base, x, cd in zip(*columns, strict=True):
             out.append((tr["name"], y, w, base, base + x, cd[0]))
     return out
 
@@ -586,7 +592,8 @@ def test_every_figure_draws_each_thing_in_its_own_colour(results: dict[str, Any]
     res = copy.deepcopy(results)
     for r in res.values():  # the clash of issue 7, in one run
         r["vm_types"][1]["name"] = "m1.xlarge"
-        r["cost_by_vm_type"] = {"small": r["cost_by_vm_type"]["small"], "m1.xlarge": r["cost_by_vm_type"]["big"]}
+        costs = r["cost_by_vm_type"]
+        r["cost_by_vm_type"] = {"small": costs["small"], "m1.xlarge": costs["big"]}
         r["timeline"]["active_vms"]["m1.xlarge"] = r["timeline"]["active_vms"].pop("big")
     for key, fig in all_figures(res).items():
         for colour, things in _figure_colours(fig).items():
@@ -624,8 +631,8 @@ def test_html_report_table_is_the_presenters(results: dict[str, Any]) -> None:
             cls = ' class="best"' if cell["best"] else ""
             assert f"<td{cls}>{cell['shown']}</td>" in doc
     assert "€0.1800" in doc and "<td>baseline</td>" in doc
-    assert "eq. 12" in doc and "%" not in next(r for r in table["rows"] if r["key"] == "deadline_violation_eq12")[
-        "cells"][0]["shown"]
+    eq12 = next(r for r in table["rows"] if r["key"] == "deadline_violation_eq12")
+    assert "eq. 12" in doc and "%" not in eq12["cells"][0]["shown"]
 
 
 def test_html_report_escapes_malicious_names(results: dict[str, Any]) -> None:

@@ -85,7 +85,7 @@ def test_best_only_where_the_shown_values_differ() -> None:
     assert rows["total_cost"]["best"] == ["b"] and _cells(rows["total_cost"], "best")["b"]
     assert rows["makespan_s"]["best"] == []  # all 1 h 00 min
     assert rows["mean_completion_s"]["best"] == ["a", "c"]
-    waits = {"x": {**A, "mean_wait_s": 0.01}, "y": {**A, "mean_wait_s": 0.02}, "z": {**A, "mean_wait_s": 0.04}}
+    waits = {name: {**A, "mean_wait_s": wait} for name, wait in (("x", 0.01), ("y", 0.02), ("z", 0.04))}
     assert _rows(comparison_table(waits))["mean_wait_s"]["best"] == []  # all read "0.0 s"
     assert rows["ilp_fallbacks"]["best"] == []  # one value only: nothing to compare it with
     assert _cells(rows["ilp_fallbacks"], "shown") == {"a": "—", "b": "2 / 12 decisions", "c": "—"}

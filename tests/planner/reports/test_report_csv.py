@@ -118,7 +118,10 @@ def test_sensible_precision_and_currency(results: dict[str, dict[str, Any]], met
     assert float(summary[0][1]) == round(results[spec]["total_cost"], 2)
     header, jobs = _section(rows, "Jobs")
     assert re.fullmatch(r"\d+", jobs[0][header.index("Start (s)")])
-    assert ["Units", "times in seconds from the scenario's start; money in the VM types' price unit (€)"] in rows
+    assert [
+        "Units",
+        "times in seconds from the scenario's start; money in the VM types' price unit (€)",
+    ] in rows
 
 
 def test_jobs_section(results: dict[str, dict[str, Any]], meta: dict[str, Any], names: Any) -> None:

@@ -62,8 +62,18 @@ def test_pdf_is_deterministic(pdf: bytes, results: dict[str, dict[str, Any]]) ->
     assert run_report_pdf(META, results, "fifo-spread") == pdf
 
 
-def test_more_schedulers_add_summary_pages(run_schedulers: Callable[[list[str]], dict[str, dict[str, Any]]]) -> None:
-    specs = ["fifo-spread", "fifo-consolidate", "fifo-bfd", "edf-spread", "edf-consolidate", "edf-bfd", "morpheus"]
+def test_more_schedulers_add_summary_pages(
+    run_schedulers: Callable[[list[str]], dict[str, dict[str, Any]]],
+) -> None:
+    specs = [
+        "fifo-spread",
+        "fifo-consolidate",
+        "fifo-bfd",
+        "edf-spread",
+        "edf-consolidate",
+        "edf-bfd",
+        "morpheus",
+    ]
     res = run_schedulers(specs)
     content = cost_report({"run_name": "seven"}, res)
     data = build_pdf(content)
@@ -131,8 +141,11 @@ def test_summary_table_is_the_presenters(results: dict[str, dict[str, Any]]) -> 
 
 
 def _lines(page: Figure) -> list[tuple[str, list[float]]]:
-    return [(to_hex(line.get_color()).upper(), [float(v) for v in line.get_ydata()])  # type: ignore[union-attr]
-            for ax in page.axes for line in ax.get_lines()]
+    return [
+        (to_hex(line.get_color()).upper(), [float(v) for v in line.get_ydata()])  # type: ignore[union-attr]
+        for ax in page.axes
+        for line in ax.get_lines()
+    ]
 
 
 def test_pdf_draws_the_pages_figures(results: dict[str, dict[str, Any]]) -> None:

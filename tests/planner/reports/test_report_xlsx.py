@@ -98,7 +98,8 @@ def test_formats_and_layout(workbook_bytes: bytes) -> None:
     for name in SHEETS[1:-1]:
         sheet = wb[name]
         assert (
-            sheet.freeze_panes == f"A{_header_row(sheet, 'Hour' if name == 'Cost per hour' else 'Scheduler') + 1}"
+            sheet.freeze_panes
+            == f"A{_header_row(sheet, 'Hour' if name == 'Cost per hour' else 'Scheduler') + 1}"
         )
 
 
@@ -155,14 +156,18 @@ def test_native_charts_of_cost_and_utilisation_on_the_summary_sheet(
             assert trace["marker"]["color"].lstrip("#").upper() in bar
     lines = [x for x in charts.values() if "<scatterChart>" in x]
     assert all("whole cluster" in x for x in lines)
-    assert sorted(r for r in results["edf-bfd"]["resources"] for x in lines if f"Utilisation ({r})" in x) == sorted(
-        results["edf-bfd"]["resources"])
+    assert sorted(
+        r for r in results["edf-bfd"]["resources"] for x in lines if f"Utilisation ({r})" in x
+    ) == sorted(results["edf-bfd"]["resources"])
     wb = load_workbook(io.BytesIO(workbook_bytes))
     data = wb["Chart data"]
     headers = [c.value for c in data[1] if c.value is not None]
     assert "Scheduler" in headers and any(str(h).startswith("edf-bfd") for h in headers)
     # Utilisation is written in percent for the chart (the figure's .0% axis).
     column = headers.index("edf-bfd") + 1
-    values = [r[0] for r in data.iter_rows(min_row=2, min_col=column, max_col=column, values_only=True)
-              if r[0] is not None]
+    values = [
+        r[0]
+        for r in data.iter_rows(min_row=2, min_col=column, max_col=column, values_only=True)
+        if r[0] is not None
+    ]
     assert values and max(values) <= 100 and max(values) > 1
