@@ -109,8 +109,10 @@ def _table(docs: dict[str, dict[str, Any]]) -> str:
     rows = [["scheduler", *table["variants"]]]
     rows += [[row["label"], *(cell["shown"] for cell in row["cells"])] for row in table["rows"]]
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    lines = ["  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
-             for r in rows]
+    lines = [
+        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
+        for r in rows
+    ]
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -133,14 +133,14 @@ def file_value(value: float | None, unit: str) -> float | int | None:
 def format_duration(seconds: float | None) -> str:
     """A duration for people: ``42.0 s``, ``5 min 03 s``, ``2 h 07 min``, ``3 d 04 h``.
 
-    >>> [format_duration(s) for s in (42, 303, 7620, 273600, None)]
-    ['42.0 s', '5 min 03 s', '2 h 07 min', '3 d 04 h', '—']
+    >>> [format_duration(s) for s in (42, 303, 7620, 273600, None, -1e-9, -90)]
+    ['42.0 s', '5 min 03 s', '2 h 07 min', '3 d 04 h', '—', '0.0 s', '−1 min 30 s']
     """
     if seconds is None:
         return MISSING
     s = float(seconds) + 0.0  # + 0.0 turns -0.0 into 0.0
-    if s < 0:
-        return "−" + format_duration(-s)
+    if s < 0:  # a rounding of a tiny negative is no "−0.0 s"
+        return format_duration(-s) if round(-s, 1) == 0 else "−" + format_duration(-s)
     if s < 60:
         return f"{s:.1f} s"
     whole = round(s)
@@ -166,32 +166,38 @@ def format_money(value: float | None, currency: str = "") -> str:
     return ("−" if value < 0 else "") + currency + digits
 
 
+#: How a page writes a value of each unit (the magnitude; :func:`show` adds the sign).
+_TEXT: dict[str, Callable[[float, str], str]] = {
+    "money": lambda v, currency: format_money(v, currency),
+    "price": lambda v, currency: format_money(v, currency) + "/h",
+    "seconds": lambda v, _: format_duration(v),
+    "percent": lambda v, _: f"{v:.1f}%",
+    "ratio": lambda v, _: f"{v:.2f}",
+    "hours": lambda v, _: f"{v:,.2f} h",
+    "count": lambda v, _: f"{v:,.0f}",
+    "text": lambda v, _: f"{v:g}",
+}
+
+
 def show(value: float | None, unit: str, currency: str = "$", *, signed: bool = False) -> str:
-    """``value`` as a page shows it in ``unit`` (``—`` when missing).
+    """``value`` as a page shows it in ``unit`` (``—`` when missing; no sign on what reads as 0).
 
     >>> show(12.345, "percent"), show(-3.0, "percent", signed=True), show(0.5, "money", "£", signed=True)
     ('12.3%', '−3.0%', '+£0.5000')
     >>> show(1.5, "ratio"), show(7620, "seconds"), show(12, "count"), show(0.0116, "price")
     ('1.50', '2 h 07 min', '12', '$0.0116/h')
+    >>> show(-0.0004, "percent", signed=True), show(0.0004, "percent", signed=True)
+    ('0.0%', '0.0%')
     """
     if value is None:
         return MISSING
-    sign = "+" if signed and value > 0 else ""
-    if unit == "money":
-        return sign + format_money(value, currency)
-    if unit == "price":
-        return f"{format_money(value, currency)}/h"
-    if unit == "seconds":
-        return sign + format_duration(value)
-    if unit == "percent":
-        return f"{sign}{value:.1f}%".replace("-", "−")
-    if unit == "ratio":
-        return f"{sign}{value:.2f}".replace("-", "−")
-    if unit == "hours":
-        return f"{sign}{value:,.2f} h".replace("-", "−")
-    if unit == "count":
-        return f"{sign}{value:,.0f}".replace("-", "−")
-    return f"{value:g}"
+    text_of = _TEXT.get(unit, _TEXT["text"])
+    text = text_of(abs(value), currency)
+    if text == text_of(0.0, currency):
+        return text
+    if value < 0:
+        return "−" + text
+    return ("+" if signed else "") + text
 
 
 # --------------------------------------------------------------------------- metrics
