@@ -99,7 +99,6 @@ class _Panel:
         self.stack_top: dict[str, np.ndarray] = {}
         self.bar_bottoms: dict[int, float] = {}
         self.last_y: np.ndarray | None = None
-        self.n_bar_traces = 0
 
     def x_positions(self, xs: Sequence[Any], categorical: bool) -> np.ndarray:
         if not categorical:

@@ -20,7 +20,7 @@ matplotlib (``planner.reports.plotly_mpl``): one definition of every chart.
 >>> r = {"scheduler": "edf-bfd", "resources": ["cpu"], "total_cost": 0.5,
 ...      "lower_bound_cost": 0.4, "timeline": {"t": [0.0, 60.0], "utilisation": {"cpu": [0.5, 0.0]},
 ...      "active_vms": {"small": [1, 0]}, "cumulative_cost": [0.0, 0.5]}}
->>> fig = utilisation_figure({"edf-bfd": r})
+>>> fig = utilisation_figure({"edf-bfd": r}, view="raw")
 >>> [(tr["name"], tr["line"]["shape"], tr["y"]) for tr in fig["data"]]
 [('edf-bfd', 'hv', [0.5, 0.0])]
 >>> len(json.dumps(fig)) > 0

@@ -110,7 +110,7 @@ def utilisation_figure(
     resource: str | None = None,
     *,
     of_on: bool = False,
-    view: View = "raw",
+    view: View = "mean",
     max_points: int = 2000,
 ) -> Figure:
     """Utilisation of each resource over time.
@@ -124,9 +124,10 @@ def utilisation_figure(
     of_on : bool, default False
         Plot ``utilisation_of_on`` (used / capacity of the VMs switched on) instead of
         ``utilisation`` (used / capacity of the whole cluster, what the run page shows).
-    view : {"raw", "mean", "multiples"}, default "raw"
-        ``raw`` and ``mean``: one row per resource, one line per scheduler (``mean``: the
-        step mean over windows); ``multiples``: one row per scheduler, one line per resource.
+    view : {"mean", "raw", "multiples"}, default "mean"
+        ``mean`` (readable) and ``raw``: one row per resource, one line per scheduler
+        (``mean``: the step mean over windows); ``multiples``: one row per scheduler, one
+        line per resource, at full detail.
     max_points : int, default 2000
         Points per trace after :func:`~scheduling.charts.downsample_step`.
     """
@@ -204,7 +205,7 @@ def active_vms_figure(
     results: Mapping[str, Result],
     *,
     mode: Literal["stacked", "total"] = "stacked",
-    view: Literal["mean", "raw"] = "raw",
+    view: Literal["mean", "raw"] = "mean",
     max_points: int = 2000,
 ) -> Figure:
     """Active (switched-on) VMs over time.

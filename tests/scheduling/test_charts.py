@@ -215,7 +215,7 @@ def test_downsample_step_properties(values: list[int], max_points: int) -> None:
 
 
 def test_utilisation_one_row_per_resource_one_hv_trace_per_scheduler(results: dict[str, Any]) -> None:
-    fig = utilisation_figure(results)
+    fig = utilisation_figure(results, view="raw")
     _valid(fig)
     assert len(fig["data"]) == 4  # 2 resources x 2 schedulers
     assert [tr["name"] for tr in fig["data"]] == ["edf-bfd", "fifo-spread"] * 2
@@ -225,7 +225,7 @@ def test_utilisation_one_row_per_resource_one_hv_trace_per_scheduler(results: di
     assert fig["data"][0]["y"] == [0.25, 0.75, 0.75, 0.5, 0.25, 0.0]
     assert fig["data"][0]["x"] == pytest.approx([t / 60 for t in T], abs=1e-5)  # 700 s: axis in minutes
     assert fig["layout"]["xaxis2"]["title"]["text"] == "Time (min)"
-    single = utilisation_figure(results, "mem", of_on=True)
+    single = utilisation_figure(results, "mem", of_on=True, view="raw")
     assert [tr["y"][0] for tr in single["data"]] == [0.5, 0.5]
 
 
@@ -245,7 +245,7 @@ def test_active_vms_stacked_per_type_and_total_per_scheduler(results: dict[str, 
     assert [tr["name"] for tr in fig["data"]] == ["small", "big", "small", "big"]
     assert all(tr["line"]["shape"] == "hv" and tr["stackgroup"] for tr in fig["data"])
     assert fig["data"][1]["y"] == [0, 1, 1, 1, 1, 0]
-    total = active_vms_figure({"edf-bfd": results["edf-bfd"]}, mode="total")
+    total = active_vms_figure({"edf-bfd": results["edf-bfd"]}, mode="total", view="raw")
     assert len(total["data"]) == 1 and total["data"][0]["y"] == [1, 2, 2, 2, 1, 0]
 
 
