@@ -171,3 +171,16 @@ def test_another_kind_of_run_brings_its_own_metrics() -> None:
                              metrics=fairness)
     assert [(r["key"], r["best"]) for r in table["rows"]] == [("unfairness", ["drf"])]
     assert headline({"unfairness_area": 1.0, "total_cost": 5.0}, fairness) == {"unfairness_area": 1.0}
+
+
+def test_the_cli_summary_is_the_presenters() -> None:
+    from scheduling.cli import _table
+
+    lines = _table({name: dict(h) for name, h in RUN.items()}).splitlines()
+    assert lines[0].split() == ["scheduler", "a", "b", "c"]
+    table = comparison_table(RUN)
+    for line, row in zip(lines[1:], table["rows"], strict=True):
+        assert line.startswith(row["label"])
+        assert line.endswith(row["cells"][-1]["shown"])
+    saving = next(line for line in lines if line.startswith("Saving vs a"))
+    assert "baseline" in saving and "+20.0%" in saving
