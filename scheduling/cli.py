@@ -137,21 +137,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _table(docs: dict[str, dict[str, Any]]) -> str:
-    rows = [("scheduler", "cost", "vs bound", "makespan s", "missed/deadline", "mean completion s")]
-    for name, d in docs.items():
-        gap = d["gap_to_lower_bound"]
-        rows.append(
-            (
-                name,
-                f"{d['total_cost']:.4f}",
-                "-" if gap is None else f"+{100 * gap:.1f}%",
-                f"{d['makespan_s']:.0f}",
-                f"{d['deadline_missed']}/{d['deadline_jobs']}",
-                f"{d['mean_completion_s']:.1f}",
-            )
-        )
+    """The comparison table (:func:`scheduling.presenter.comparison_table`) as aligned text."""
+    from .presenter import comparison_table
+
+    table = comparison_table(docs)
+    rows = [["scheduler", *table["variants"]]]
+    rows += [[row["label"], *(cell["shown"] for cell in row["cells"])] for row in table["rows"]]
     widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
+    lines = [
+        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
+        for r in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

@@ -1,5 +1,9 @@
 """A standalone HTML report of simulation results: comparison table and every chart.
 
+The table comes from :func:`scheduling.presenter.comparison_table` and the charts from
+:func:`scheduling.charts.all_figures`, as on the run page; buttons switch the timelines
+between their readable default, full detail and small multiples.
+
 The file works offline: plotly.js is inlined from the installed ``plotly`` package and
 the figures are embedded as JSON. Every user-supplied string (title, scheduler, VM type,
 framework and job names) is escaped: with :func:`html.escape` in the page, and with
@@ -25,10 +29,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .charts import all_figures, scheduler_colours, summary_rows
-from .charts._common import Result, num
+from .charts import VIEWS, all_figures, scheduler_colours
+from .charts._common import Result
+from .numbers import finite, integral
+from .presenter import comparison_table
 
 __all__ = ["render_html_report", "write_html_report"]
+
+_VIEW_LABELS = {"raw": "Full detail", "multiples": "Small multiples"}
 
 _CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif;
@@ -42,6 +50,9 @@ thead th { border-bottom: 2px solid #888; }
 td.best { font-weight: 600; background: #eef7ee; }
 .swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 0.35em; }
 .chart { width: 100%; margin: 0 0 2rem; }
+p.note { color: #555; font-size: 0.85rem; margin: 0.2rem 0; }
+.views button { margin-left: 0.3rem; }
+.views button[aria-pressed="true"] { font-weight: 600; }
 """
 
 
@@ -54,39 +65,39 @@ def _json_for_script(value: Any) -> str:
     )
 
 
-def _summary_table(results: Mapping[str, Result], baseline: str | None) -> str:
+def _summary_table(results: Mapping[str, Result], baseline: str | None, currency: str) -> str:
+    table = comparison_table(results, baseline=baseline, currency=currency)
     colours = scheduler_colours(results)
     head = "".join(
         f'<th scope="col"><span class="swatch" style="background:{colours[n]}"></span>{html.escape(n)}</th>'
         for n in results
     )
     lines = [f'<table class="summary"><thead><tr><th scope="col">Metric</th>{head}</tr></thead><tbody>']
-    for row in summary_rows(results, baseline=baseline):
-        numbers = {n: v for n, v in row["raw"].items() if v is not None}
-        best: set[str] = set()
-        if row["better"] and len(numbers) > 1 and len(set(numbers.values())) > 1:
-            target = min(numbers.values()) if row["better"] == "lower" else max(numbers.values())
-            best = {n for n, v in numbers.items() if v == target}
+    notes: list[str] = []
+    for row in table["rows"]:
         cells = "".join(
-            ('<td class="best">' if n in best else "<td>") + html.escape(row["values"][n]) + "</td>"
-            for n in results
+            ('<td class="best">' if cell["best"] else "<td>") + html.escape(cell["shown"]) + "</td>"
+            for cell in row["cells"]
         )
         lines.append(f'<tr><th scope="row">{html.escape(row["label"])}</th>{cells}</tr>')
+        if row["note"] and row["note"] not in notes:
+            notes.append(row["note"])
     lines.append("</tbody></table>")
+    lines.append("".join(f'<p class="note">{html.escape(note)}</p>' for note in notes))
     return "\n".join(lines)
 
 
 def _meta(results: Mapping[str, Result]) -> str:
     first = next(iter(results.values()), {})
-    jobs = first.get("jobs_total", len(first.get("jobs") or []))
+    jobs = integral(first.get("jobs_total")) or 0
     vm_types = ", ".join(
-        f"{html.escape(str(vt.get('name')))} ×{int(vt.get('count') or 0)}"
-        f" at {num(vt.get('price_per_hour')) or 0:g}/h"
+        f"{html.escape(str(vt.get('name')))} ×{integral(vt.get('count')) or 0}"
+        f" at {finite(vt.get('price_per_hour')) or 0:g}/h"
         for vt in first.get("vm_types") or []
     )
     parts = [
         f"{len(results)} scheduler(s)",
-        f"{int(num(jobs) or 0):,} jobs",
+        f"{jobs:,} jobs",
         f"seed {html.escape(str(first.get('seed', 0)))}",
     ]
     if vm_types:
@@ -99,25 +110,45 @@ def render_html_report(
     title: str = "Cluster what-if report",
     *,
     baseline: str | None = None,
-    max_points: int = 2000,
-    max_jobs: int = 500,
+    currency: str = "$",
+    max_points: int | None = None,
+    max_jobs: int | None = None,
 ) -> str:
     """The report as one HTML string (see :func:`write_html_report`)."""
     from plotly.offline import get_plotlyjs
 
-    figures = all_figures(results, max_points=max_points, max_jobs=max_jobs)
+    figures = all_figures(results, max_points=max_points, max_jobs=max_jobs, currency=currency)
+    charts = [key for key in figures if "@" not in key]
     divs = "\n".join(
         f'<div class="chart" id="chart-{i}" data-figure="{html.escape(key)}"></div>'
-        for i, key in enumerate(figures)
+        for i, key in enumerate(charts)
     )
-    payload = _json_for_script([{"id": f"chart-{i}", "figure": fig} for i, fig in enumerate(figures.values())])
+    buttons = "".join(
+        f'<button type="button" data-view="{view}" aria-pressed="{str(not view).lower()}">{label}</button>'
+        for view, label in (("", "Readable"), *((v, _VIEW_LABELS[v]) for v in VIEWS))
+    )
+    payload = _json_for_script({
+        "figures": figures, "charts": [{"id": f"chart-{i}", "key": key} for i, key in enumerate(charts)],
+    })
+    # Layout only: each chart draws its figure in the chosen view, or its default.
     script = (
         "(function () {\n"
-        "  var figures = JSON.parse(document.getElementById('figures-data').textContent);\n"
+        "  var data = JSON.parse(document.getElementById('figures-data').textContent);\n"
         "  var config = {responsive: true, displaylogo: false};\n"
-        "  figures.forEach(function (f) {\n"
-        "    Plotly.newPlot(f.id, f.figure.data, f.figure.layout, config);\n"
+        "  var buttons = document.querySelectorAll('.views button');\n"
+        "  function draw(view) {\n"
+        "    data.charts.forEach(function (c) {\n"
+        "      var fig = (view && data.figures[c.key + '@' + view]) || data.figures[c.key];\n"
+        "      Plotly.react(c.id, fig.data, fig.layout, config);\n"
+        "    });\n"
+        "    buttons.forEach(function (b) {\n"
+        "      b.setAttribute('aria-pressed', String(b.dataset.view === view));\n"
+        "    });\n"
+        "  }\n"
+        "  buttons.forEach(function (b) {\n"
+        "    b.addEventListener('click', function () { draw(b.dataset.view); });\n"
         "  });\n"
+        "  draw('');\n"
         "})();"
     )
     return (
@@ -127,8 +158,8 @@ def render_html_report(
         f'<script type="text/javascript">{get_plotlyjs()}</script>\n'
         "</head>\n<body>\n"
         f"<h1>{html.escape(title)}</h1>\n<p class=\"meta\">{_meta(results)}</p>\n"
-        f"<h2>Comparison</h2>\n{_summary_table(results, baseline)}\n"
-        f"<h2>Charts</h2>\n{divs}\n"
+        f"<h2>Comparison</h2>\n{_summary_table(results, baseline, currency)}\n"
+        f'<h2>Charts</h2>\n<p class="views">Timelines: {buttons}</p>\n{divs}\n'
         f'<script type="application/json" id="figures-data">{payload}</script>\n'
         f"<script>{script}</script>\n"
         "</body>\n</html>\n"
@@ -141,8 +172,9 @@ def write_html_report(
     title: str = "Cluster what-if report",
     *,
     baseline: str | None = None,
-    max_points: int = 2000,
-    max_jobs: int = 500,
+    currency: str = "$",
+    max_points: int | None = None,
+    max_jobs: int | None = None,
 ) -> None:
     """Write ONE standalone HTML file with the comparison table and every figure.
 
@@ -156,10 +188,14 @@ def write_html_report(
         Page title, typically the scenario's name (escaped).
     baseline : str, optional
         Scheduler the saving row is measured against; the first one by default.
-    max_points, max_jobs : int
+    currency : str, default "$"
+        Symbol shown with money (display only).
+    max_points, max_jobs : int, optional
         Passed to :func:`scheduling.charts.all_figures`.
     """
-    document = render_html_report(results, title, baseline=baseline, max_points=max_points, max_jobs=max_jobs)
+    document = render_html_report(
+        results, title, baseline=baseline, currency=currency, max_points=max_points, max_jobs=max_jobs
+    )
     target = Path(path)
     tmp = target.with_name(f".{target.name}.tmp")
     tmp.write_text(document, encoding="utf-8")

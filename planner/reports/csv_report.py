@@ -1,8 +1,11 @@
-"""A run's cost report as one CSV file, sections one under the other.
+"""A report as one CSV file, sections one under the other.
 
-UTF-8 with a byte order mark so Excel detects the encoding. Text that a spreadsheet could
-read as a formula (starting with ``=``, ``+``, ``-``, ``@``, tab, CR or LF) is prefixed
-with ``'``; numbers are written as numbers, so a negative saving stays a number.
+UTF-8 with a byte order mark so Excel detects the encoding. Numbers are rounded as the
+presenter's units say (:func:`scheduling.presenter.file_value`: cents for money, whole
+seconds for times) and headers name their unit and the currency (``Total cost ($)``).
+Text that a spreadsheet could read as a formula (starting with ``=``, ``+``, ``-``, ``@``,
+tab, CR or LF) is prefixed with ``'``; numbers are written as numbers, so a negative
+saving stays a number.
 """
 
 from __future__ import annotations
@@ -12,28 +15,55 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
-from .tables import Cell, Table, meta_rows, neutralise, report_tables
+from scheduling.presenter import file_value
 
-__all__ = ["run_report_csv"]
+from .content import ReportContent
+from .cost import cost_report
+from .tables import MAX_JOB_ROWS, Cell, Table, neutralise
+
+__all__ = ["build_csv", "run_report_csv"]
 
 TITLE = "Cluster What-If Planner - run report"
 
 
-def _cell(value: Cell) -> str | int | float:
+def _cell(value: Cell, unit: str = "text") -> str | int | float:
     if value is None:
         return ""
     if isinstance(value, str):
         return neutralise(value)
-    return value  # int / float: written by the csv module as a number (repr)
+    rounded = file_value(value, unit)
+    return "" if rounded is None else rounded  # int / float: written as a number
 
 
-def _write_table(writer: Any, table: Table) -> None:
+def _write_table(writer: Any, table: Table, currency: str) -> None:
     writer.writerow([_cell(table.title)])
     for note in table.notes:
         writer.writerow([_cell(note)])
-    writer.writerow([_cell(c.label) for c in table.columns])
+    writer.writerow([_cell(label) for label in table.header(currency)])
+    units = [c.unit for c in table.columns]
     for row in table.rows:
-        writer.writerow([_cell(v) for v in row])
+        writer.writerow([_cell(v, u) for v, u in zip(row, units, strict=False)])
+
+
+def build_csv(content: ReportContent, *, include_records: bool = False) -> bytes:
+    """The report as CSV bytes (UTF-8 with BOM).
+
+    Sections, separated by an empty line: the run's description (label, value), then each
+    of ``content.tables`` and, with ``include_records``, the records table (jobs); each
+    section is a title line, optional note lines, a header line and the rows.
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow([TITLE])
+    for label, value in content.details:
+        writer.writerow([_cell(label), _cell(value)])
+    tables = list(content.tables)
+    if include_records and content.records is not None:
+        tables.append(content.records(MAX_JOB_ROWS))
+    for table in tables:
+        writer.writerow([])
+        _write_table(writer, table, content.currency)
+    return buf.getvalue().encode("utf-8-sig")
 
 
 def run_report_csv(
@@ -41,35 +71,18 @@ def run_report_csv(
     results: Mapping[str, Mapping[str, Any]],
     baseline: str | None,
     *,
+    currency: str = "$",
     include_jobs: bool = False,
 ) -> bytes:
-    """The run's report as CSV bytes (UTF-8 with BOM).
+    """A cost comparison's report as CSV: :func:`build_csv` of :func:`~planner.reports.cost.cost_report`.
 
-    Sections, separated by an empty line: the run's description (label, value), then
-    ``Summary``, ``Cost per VM type``, ``Cost per framework``, ``Cost per hour`` and, with
-    ``include_jobs``, ``Jobs``; each section is a title line, optional note lines, a
-    header line and the rows.
-
-    Parameters
-    ----------
-    meta : mapping
-        ``run_name``, ``scenario_name``, ``created_at``, ``run_id`` (all optional).
-    results : mapping of str to dict
-        Result documents keyed by scheduler spec.
-    baseline : str or None
-        The scheduler savings are measured against; ``None`` = the first one.
+    Sections: the run's description, ``Summary``, ``Cost per VM type``, ``Cost per
+    framework``, ``Cost per hour`` and, with ``include_jobs``, ``Jobs``.
 
     Raises
     ------
     ValueError
         If ``baseline`` is not one of ``results``.
     """
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow([TITLE])
-    for label, value in meta_rows(meta, results, baseline):
-        writer.writerow([_cell(label), _cell(value)])
-    for table in report_tables(results, baseline, include_jobs=include_jobs):
-        writer.writerow([])
-        _write_table(writer, table)
-    return buf.getvalue().encode("utf-8-sig")
+    content = cost_report(meta, results, baseline=baseline, currency=currency, figures=())
+    return build_csv(content, include_records=include_jobs)

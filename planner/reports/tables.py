@@ -1,25 +1,31 @@
-"""The cost tables every report format shares, built from result documents.
+"""Tables of a report: the :class:`Table` layout type and the cost kind's detail tables.
 
 Pure functions: they read a run's results (``dict[str, dict]``: scheduler spec -> the
-document of ``SimulationResult.to_dict()``, see docs/results.md) and return
-:class:`Table` objects of plain cells (``str``, ``int``, ``float`` or ``None``). The CSV,
-XLSX and PDF writers only lay them out.
+document of ``SimulationResult.to_dict()``, see docs/results.md; per-job detail through
+:mod:`scheduling.result_document`) and return :class:`Table` objects of plain cells
+(``str``, ``int``, ``float`` or ``None``). The CSV, XLSX and PDF writers only lay them out.
 
-Units: times are seconds from the scenario's start; costs are in the price unit of the
-VM types (prices are per hour); percentages are in percent (``12.5`` means 12.5 %).
+Every column has a unit of :data:`scheduling.presenter.UNITS`: the writers take the
+label's unit suffix (``Cost ($)``), the CSV precision and the XLSX number format from it.
+The summary table is not computed here: :func:`summary_table` lays out the presenter's
+comparison (:func:`scheduling.presenter.comparison_table`), savings included.
 
+>>> from scheduling.presenter import comparison_table
 >>> r = {"total_cost": 8.0, "lower_bound_cost": 6.0, "gap_to_lower_bound": 1 / 3}
->>> t = summary_table({"fifo": {**r, "total_cost": 10.0}, "edf": r}, baseline="fifo")
->>> t.column("saving_pct").label, t.rows[1][t.index("saving_pct")]
-('Saving vs fifo (%)', 20.0)
+>>> t = summary_table(comparison_table({"fifo": {**r, "total_cost": 10.0}, "edf": r}, detail=True))
+>>> t.column("saving_pct").label, t.rows[1][t.index("saving_pct")], t.header()[t.index("saving")]
+('Saving vs fifo', 20.0, 'Money saved vs fifo ($)')
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
+
+from scheduling.numbers import finite, integral
+from scheduling.presenter import Comparison, labelled
+from scheduling.result_document import iter_jobs, job_count
 
 __all__ = [
     "DANGEROUS_PREFIXES",
@@ -27,26 +33,18 @@ __all__ = [
     "UNUSED_CAPACITY",
     "Cell",
     "Column",
-    "ColumnKind",
     "Table",
     "framework_table",
     "hourly_table",
     "jobs_table",
-    "meta_rows",
     "neutralise",
     "placement_text",
-    "report_tables",
-    "resolve_baseline",
     "summary_table",
     "vm_type_table",
 ]
 
 #: A table cell: text, a number, or ``None`` (blank: not applicable / unknown).
 Cell = str | int | float | None
-
-#: How a column's numbers are meant: the XLSX writer picks number formats from it, the
-#: PDF writer picks text formats. ``pct`` values are in percent (12.5 = 12.5 %).
-ColumnKind = Literal["text", "int", "number", "money", "price", "pct", "seconds", "hours"]
 
 #: Leading characters that make a spreadsheet read a text cell as a formula (OWASP CSV
 #: injection): ``=``, ``+``, ``-``, ``@``, tab, carriage return and line feed.
@@ -74,8 +72,8 @@ class Column:
     """One column of a :class:`Table`."""
 
     key: str  #: stable identifier, e.g. ``"total_cost"``
-    label: str  #: header text, e.g. ``"Total cost"``
-    kind: ColumnKind = "text"
+    label: str  #: header text without its unit, e.g. ``"Total cost"``
+    unit: str = "text"  #: a key of :data:`scheduling.presenter.UNITS`
 
 
 @dataclass
@@ -103,21 +101,12 @@ class Table:
         i = self.index(key)
         return [row[i] for row in self.rows]
 
+    def header(self, currency: str = "$") -> list[str]:
+        """Column labels as files write them, with their units: ``Cost ($)``, ``Makespan (s)``."""
+        return [labelled(c.label, c.unit, currency) for c in self.columns]
+
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _num(value: Any) -> float | None:
-    """A finite number as float, else ``None`` (bools, strings, NaN and infinities too)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    v = float(value)
-    return v if math.isfinite(v) else None
-
-
-def _int(value: Any) -> int | None:
-    v = _num(value)
-    return int(v) if v is not None and v == int(v) else None
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -134,70 +123,6 @@ def _pct(part: float | None, whole: float | None) -> float | None:
     return part / whole * 100.0
 
 
-def resolve_baseline(results: Mapping[str, Mapping[str, Any]], baseline: str | None) -> str | None:
-    """The scheduler savings are measured against.
-
-    ``None`` picks the first scheduler of ``results`` (``None`` when there are none).
-
-    Raises
-    ------
-    ValueError
-        If ``baseline`` is given but is not one of the run's schedulers.
-    """
-    if baseline is None:
-        return next(iter(results), None)
-    if baseline not in results:
-        raise ValueError(f"baseline {baseline!r} is not one of the run's schedulers: {', '.join(results)}")
-    return baseline
-
-
-def scenario_name(meta: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]]) -> str:
-    """The scenario's name from ``meta``, else from the first result, else ``""``."""
-    name = meta.get("scenario_name")
-    if name is None:
-        for r in results.values():
-            if isinstance(r.get("scenario_name"), str):
-                return str(r["scenario_name"])
-        return ""
-    return str(name)
-
-
-def meta_rows(
-    meta: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]], baseline: str | None
-) -> list[tuple[str, Cell]]:
-    """The report's header block: ``(label, value)`` pairs describing the run.
-
-    ``meta`` is e.g. ``{"run_name": ..., "scenario_name": ..., "created_at": ..., "run_id": 12}``;
-    every key is optional. Raises ``ValueError`` like :func:`resolve_baseline`.
-    """
-    base = resolve_baseline(results, baseline)
-    rows: list[tuple[str, Cell]] = [
-        ("Run", str(meta.get("run_name") or "")),
-        ("Run id", _run_id(meta.get("run_id"))),
-        ("Scenario", scenario_name(meta, results)),
-        ("Created at", str(meta.get("created_at") or "")),
-        ("Schedulers", ", ".join(results)),
-        ("Baseline", base or ""),
-        ("Jobs", _jobs_total(results)),
-        ("Units", "times in seconds from the scenario's start; costs in the VM types' price unit"),
-    ]
-    return rows
-
-
-def _run_id(value: Any) -> Cell:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return "" if value is None else str(value)
-
-
-def _jobs_total(results: Mapping[str, Mapping[str, Any]]) -> int | None:
-    for r in results.values():
-        n = _int(r.get("jobs_total"))
-        if n is not None:
-            return n
-    return None
-
-
 def _vm_types(results: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float | None, int | None]]:
     """Every VM type of the run, ``(name, price per hour, count)``, in scenario order."""
     seen: dict[str, tuple[str, float | None, int | None]] = {}
@@ -206,7 +131,7 @@ def _vm_types(results: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
             vt = _mapping(vt)
             name = vt.get("name")
             if isinstance(name, str) and name not in seen:
-                seen[name] = (name, _num(vt.get("price_per_hour")), _int(vt.get("count")))
+                seen[name] = (name, finite(vt.get("price_per_hour")), integral(vt.get("count")))
     for r in results.values():
         for key in (*_mapping(r.get("cost_by_vm_type")), *_mapping(r.get("vm_hours_by_type"))):
             if isinstance(key, str) and key not in seen:
@@ -217,59 +142,23 @@ def _vm_types(results: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
 # --------------------------------------------------------------------------- tables
 
 
-def summary_table(results: Mapping[str, Mapping[str, Any]], baseline: str | None) -> Table:
-    """One row per scheduler: cost, saving vs the baseline, lower bound, time and deadline measures.
+def summary_table(comparison: Comparison, variant_label: str = "Scheduler") -> Table:
+    """The presenter's comparison laid out for files: one row per variant, one column per metric.
 
-    Saving = baseline's total cost - this scheduler's (negative when it costs more); in %
-    of the baseline's cost. Raises ``ValueError`` like :func:`resolve_baseline`.
+    Cells are the raw values (files round them by unit); the baseline's own saving is the
+    text ``baseline``. The rows' notes (what a saving, the gap or eq. 12 mean) become the
+    table's notes.
     """
-    base = resolve_baseline(results, baseline)
-    base_cost = _num(results[base].get("total_cost")) if base is not None else None
-    vs = f" vs {base}" if base else ""
-    columns = [
-        Column("scheduler", "Scheduler"),
-        Column("total_cost", "Total cost", "money"),
-        Column("saving_pct", f"Saving{vs} (%)", "pct"),
-        Column("saving", f"Saving{vs}", "money"),
-        Column("lower_bound_cost", "Lower bound", "money"),
-        Column("gap_pct", "Gap to lower bound (%)", "pct"),
-        Column("makespan_s", "Makespan (s)", "seconds"),
-        Column("jobs_total", "Jobs", "int"),
-        Column("deadline_jobs", "Deadline jobs", "int"),
-        Column("deadline_missed", "Deadlines missed", "int"),
-        Column("deadline_miss_pct", "Deadlines missed (%)", "pct"),
-        Column("deadline_violation_eq12_pct", "Deadline violation, eq. 12 (%)", "pct"),
-        Column("mean_completion_s", "Mean completion (s)", "seconds"),
-        Column("mean_wait_s", "Mean wait (s)", "seconds"),
-        Column("ilp_fallbacks", "ILP fallbacks", "int"),
-    ]
+    columns = [Column("scheduler", variant_label)]
+    columns += [Column(row["key"], row["label"], row["unit"]) for row in comparison["rows"]]
     rows: list[list[Cell]] = []
-    for spec, r in results.items():
-        cost = _num(r.get("total_cost"))
-        saving = base_cost - cost if base_cost is not None and cost is not None else None
-        gap = _num(r.get("gap_to_lower_bound"))
-        ilp = r.get("ilp")
-        fallbacks = _int(ilp.get("fallbacks")) if isinstance(ilp, Mapping) else None
-        rows.append(
-            [
-                spec,
-                cost,
-                _pct(saving, base_cost),
-                saving,
-                _num(r.get("lower_bound_cost")),
-                gap * 100.0 if gap is not None else None,
-                _num(r.get("makespan_s")),
-                _int(r.get("jobs_total")),
-                _int(r.get("deadline_jobs")),
-                _int(r.get("deadline_missed")),
-                _num(r.get("deadline_miss_pct")),
-                _num(r.get("deadline_violation_eq12_pct")),
-                _num(r.get("mean_completion_s")),
-                _num(r.get("mean_wait_s")),
-                fallbacks,
-            ]
-        )
-    notes = [f"Saving is measured against {base}; a negative saving costs more."] if base else []
+    for k, variant in enumerate(comparison["variants"]):
+        cells: list[Cell] = [variant]
+        for row in comparison["rows"]:
+            cell = row["cells"][k]
+            cells.append("baseline" if row["relative"] and cell["baseline"] else cell["raw"])
+        rows.append(cells)
+    notes = list(dict.fromkeys(row["note"] for row in comparison["rows"] if row["note"]))
     return Table("summary", "Summary", columns, rows, notes)
 
 
@@ -283,20 +172,20 @@ def vm_type_table(results: Mapping[str, Mapping[str, Any]]) -> Table:
         Column("scheduler", "Scheduler"),
         Column("vm_type", "VM type"),
         Column("price_per_hour", "Price per hour", "price"),
-        Column("count", "Machines", "int"),
+        Column("count", "Machines", "count"),
         Column("vm_hours", "VM-hours", "hours"),
         Column("cost", "Cost", "money"),
-        Column("share_pct", "Share of scheduler's cost (%)", "pct"),
+        Column("share_pct", "Share of scheduler's cost", "percent"),
     ]
     types = _vm_types(results)
     rows: list[list[Cell]] = []
     for spec, r in results.items():
         costs = _mapping(r.get("cost_by_vm_type"))
         hours = _mapping(r.get("vm_hours_by_type"))
-        total = _num(r.get("total_cost"))
+        total = finite(r.get("total_cost"))
         for name, price, count in types:
-            cost = _num(costs.get(name, 0.0))
-            rows.append([spec, name, price, count, _num(hours.get(name, 0.0)), cost, _pct(cost, total)])
+            cost = finite(costs.get(name, 0.0))
+            rows.append([spec, name, price, count, finite(hours.get(name, 0.0)), cost, _pct(cost, total)])
     return Table("vm_types", "Cost per VM type", columns, rows)
 
 
@@ -310,7 +199,7 @@ def framework_table(results: Mapping[str, Mapping[str, Any]]) -> Table:
         Column("scheduler", "Scheduler"),
         Column("framework", "Framework"),
         Column("cost", "Cost", "money"),
-        Column("share_pct", "Share of scheduler's cost (%)", "pct"),
+        Column("share_pct", "Share of scheduler's cost", "percent"),
     ]
     names: list[str] = []
     for r in results.values():
@@ -322,9 +211,9 @@ def framework_table(results: Mapping[str, Mapping[str, Any]]) -> Table:
     rows: list[list[Cell]] = []
     for spec, r in results.items():
         costs = _mapping(r.get("cost_by_framework"))
-        total = _num(r.get("total_cost"))
+        total = finite(r.get("total_cost"))
         for name in names:
-            cost = _num(costs.get(name, 0.0))
+            cost = finite(costs.get(name, 0.0))
             rows.append([spec, name, cost, _pct(cost, total)])
     return Table(
         "frameworks",
@@ -340,9 +229,9 @@ def hourly_table(results: Mapping[str, Mapping[str, Any]]) -> Table:
 
     Hours past a scheduler's last billed hour cost 0.
     """
-    columns = [Column("hour", "Hour", "int"), Column("from_s", "From (s)", "seconds")]
+    columns = [Column("hour", "Hour", "count"), Column("from_s", "From", "seconds")]
     columns += [Column(f"cost:{spec}", spec, "money") for spec in results]
-    series = [[_num(v) for v in _sequence(r.get("cost_by_hour"))] for r in results.values()]
+    series = [[finite(v) for v in _sequence(r.get("cost_by_hour"))] for r in results.values()]
     n = max((len(s) for s in series), default=0)
     rows: list[list[Cell]] = []
     for h in range(n):
@@ -359,6 +248,11 @@ def placement_text(placement: Any) -> str:
     return "; ".join(f"{vm} x{n}" for vm, n in _mapping(placement).items())
 
 
+def _job_count(r: Mapping[str, Any]) -> int:
+    jobs = r.get("jobs")
+    return job_count(r) if isinstance(jobs, Mapping | list | tuple) else 0
+
+
 def jobs_table(results: Mapping[str, Mapping[str, Any]], max_rows: int = MAX_JOB_ROWS) -> Table:
     """One row per (scheduler, job) with its times, deadline outcome, cost and placement.
 
@@ -369,19 +263,19 @@ def jobs_table(results: Mapping[str, Mapping[str, Any]], max_rows: int = MAX_JOB
         Column("scheduler", "Scheduler"),
         Column("job", "Job"),
         Column("framework", "Framework"),
-        Column("arrival_s", "Arrival (s)", "seconds"),
-        Column("start_s", "Start (s)", "seconds"),
-        Column("finish_s", "Finish (s)", "seconds"),
-        Column("wait_s", "Wait (s)", "seconds"),
-        Column("completion_s", "Completion (s)", "seconds"),
-        Column("executors", "Executors", "int"),
-        Column("deadline_s", "Deadline (s)", "seconds"),
+        Column("arrival_s", "Arrival", "seconds"),
+        Column("start_s", "Start", "seconds"),
+        Column("finish_s", "Finish", "seconds"),
+        Column("wait_s", "Wait", "seconds"),
+        Column("completion_s", "Completion", "seconds"),
+        Column("executors", "Executors", "count"),
+        Column("deadline_s", "Deadline", "seconds"),
         Column("met_deadline", "Met deadline"),
         Column("cost", "Cost", "money"),
         Column("placement", "Placement"),
     ]
     rows: list[list[Cell]] = []
-    counts = {spec: len(_sequence(r.get("jobs"))) for spec, r in results.items()}
+    counts = {spec: _job_count(r) for spec, r in results.items()}
     total = sum(counts.values())
     # A cut shares the rows fairly between schedulers (smallest first, leftovers passed on),
     # so that every scheduler's first jobs can be compared side by side.
@@ -391,23 +285,25 @@ def jobs_table(results: Mapping[str, Mapping[str, Any]], max_rows: int = MAX_JOB
         quota[spec] = min(counts[spec], left // (len(counts) - k))
         left -= quota[spec]
     for spec, r in results.items():
-        for j in list(_sequence(r.get("jobs")))[: quota[spec]]:
-            j = _mapping(j)
+        if not quota[spec]:
+            continue
+        for job in iter_jobs(r, 0, quota[spec]):
+            j = _mapping(job)
             met = j.get("met_deadline")
             rows.append(
                 [
                     spec,
                     str(j.get("id", "")),
                     str(j.get("framework", "")),
-                    _num(j.get("arrival_s")),
-                    _num(j.get("start_s")),
-                    _num(j.get("finish_s")),
-                    _num(j.get("wait_s")),
-                    _num(j.get("completion_s")),
-                    _int(j.get("executors")),
-                    _num(j.get("deadline_s")),
+                    finite(j.get("arrival_s")),
+                    finite(j.get("start_s")),
+                    finite(j.get("finish_s")),
+                    finite(j.get("wait_s")),
+                    finite(j.get("completion_s")),
+                    integral(j.get("executors")),
+                    finite(j.get("deadline_s")),
                     "yes" if met is True else "no" if met is False else "",
-                    _num(j.get("cost")),
+                    finite(j.get("cost")),
                     placement_text(j.get("placement")),
                 ]
             )
@@ -418,22 +314,3 @@ def jobs_table(results: Mapping[str, Mapping[str, Any]], max_rows: int = MAX_JOB
             "the run's result documents (API: /api/runs/<id>/results/<scheduler>/)."
         )
     return Table("jobs", "Jobs", columns, rows, notes)
-
-
-def report_tables(
-    results: Mapping[str, Mapping[str, Any]],
-    baseline: str | None,
-    *,
-    include_jobs: bool = False,
-    max_job_rows: int = MAX_JOB_ROWS,
-) -> list[Table]:
-    """Summary, per VM type, per framework, per hour and optionally jobs, in that order."""
-    tables = [
-        summary_table(results, baseline),
-        vm_type_table(results),
-        framework_table(results),
-        hourly_table(results),
-    ]
-    if include_jobs:
-        tables.append(jobs_table(results, max_job_rows))
-    return tables

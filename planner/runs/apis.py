@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponse
+from typing import Any
+
+from django.http import Http404, HttpResponse
 from django.utils.http import content_disposition_header
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import status
@@ -11,10 +13,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from planner.core.apis import team_filter, validated
+from planner.core.errors import InputError
 from planner.core.pagination import paginated_response
 from planner.teams.selectors import team_or_default
 
 from . import selectors, services
+from .kinds import get_kind
 from .models import Run
 from .reporting import run_report
 from .serializers import RunCreateSerializer, RunFiguresSerializer, RunOutputSerializer, RunProgressSerializer
@@ -111,6 +115,35 @@ class RunFiguresApi(APIView):
         return Response(RunFiguresSerializer({"id": run.pk, "status": run.status, "figures": figures}).data)
 
 
+class RunFigurePageApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("figure", str, description="A paged figure's key, e.g. gantt:edf-bfd."),
+            OpenApiParameter("page", int, description="0 is the first page (the one in /figures/)."),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+        tags=["runs"],
+        summary="One page of a paged figure (a Gantt chart's later jobs)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        run = selectors.run_get(user=request.user, pk=pk)
+        key = request.query_params.get("figure") or ""
+        raw_page = request.query_params.get("page") or "0"
+        if not raw_page.isdigit():
+            raise InputError.single("page", "must be a whole number >= 0")
+
+        def load(variant: str) -> Any:
+            return selectors.run_result_get(user=request.user, run_pk=pk, variant=variant).result
+
+        try:
+            figure = get_kind(run.kind).figure_page(key, int(raw_page), load=load, currency=selectors.run_currency(run))
+        except ValueError as exc:
+            raise InputError.single("page", str(exc)) from None
+        if figure is None:
+            raise Http404(f"No paged figure {key!r} in this run.")
+        return Response(figure)
+
+
 class RunScenarioApi(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, tags=["runs"], summary="The scenario document the run used")
     def get(self, request: Request, pk: int) -> Response:
@@ -129,7 +162,8 @@ class RunReportApi(APIView):
     )
     def get(self, request: Request, pk: int, fmt: str) -> HttpResponse:
         run = selectors.run_get(user=request.user, pk=pk)
-        report = run_report(run=run, fmt=fmt, baseline=request.query_params.get("baseline"))
+        report = run_report(run=run, fmt=fmt, baseline=request.query_params.get("baseline"),
+                            currency=selectors.run_currency(run))
         response = HttpResponse(report.body, content_type=report.content_type)
         response["Content-Disposition"] = content_disposition_header(True, report.filename)
         response["Cache-Control"] = "private, no-store"

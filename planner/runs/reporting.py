@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.http import Http404
 from django.utils.text import slugify
 
-from planner.reports import CONTENT_TYPES
+from planner.reports import FORMATS
 
 from .kinds import get_kind
 from .models import Run
@@ -55,6 +55,6 @@ def run_report(*, run: Run, fmt: str, baseline: str | None = None, currency: str
         "status": run.status,
     }
     chosen = kind.baseline(list(results), run.options, baseline)
-    body = kind.report(fmt, meta=meta, results=results, options=run.options, baseline=chosen, currency=currency)
-    content_type, extension = CONTENT_TYPES[fmt]
-    return Report(body, content_type, report_filename(run, extension))
+    content = kind.report(meta=meta, results=results, options=run.options, baseline=chosen, currency=currency)
+    fmt_ = FORMATS[fmt]
+    return Report(fmt_.build(content), fmt_.content_type, report_filename(run, fmt_.extension))

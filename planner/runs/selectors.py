@@ -24,7 +24,9 @@ def run_list(*, user: Any, team: Any = None, status: str | None = None, kind: st
         .defer("scenario", "figures", "context")
         .select_related("created_by")
         # Names only: the workload's row holds its jobs, which lists and pages must not load.
-        .annotate(cluster_name=F("cluster__name"), workload_name=F("workload__name"))
+        .annotate(
+            cluster_name=F("cluster__name"), workload_name=F("workload__name"), currency=F("team__currency")
+        )
         .prefetch_related(
             Prefetch("results", queryset=RunResult.objects.defer("result").order_by("position", "id")),
             Prefetch("parts", queryset=RunPart.objects.only("id", "run_id", "position", "label", "status")),
@@ -37,6 +39,11 @@ def run_list(*, user: Any, team: Any = None, status: str | None = None, kind: st
     if kind:
         qs = qs.filter(kind=kind)
     return qs.order_by("-created_at", "-id")
+
+
+def run_currency(run: Run) -> str:
+    """How a run's money is shown: its team's currency symbol (annotated by :func:`run_list`)."""
+    return str(getattr(run, "currency", None) or "$")
 
 
 def run_get(*, user: Any, pk: Any) -> Run:

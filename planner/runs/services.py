@@ -225,11 +225,11 @@ def run_figures_store(run_id: int) -> dict[str, Any] | None:
     """
     from .selectors import run_results
 
-    run = Run.objects.only("id", "kind").filter(pk=run_id).first()
+    run = Run.objects.only("id", "kind", "team__currency").select_related("team").filter(pk=run_id).first()
     if run is None:
         return None
     try:
-        figures = get_kind(run.kind).figures(run_results(run=run))
+        figures = get_kind(run.kind).figures(run_results(run=run), currency=run.team.currency)
     except Exception:
         logger.exception("run %s: building the figures failed", run_id)
         return None

@@ -41,7 +41,13 @@ def team_update(*, team: Team, user: Any, name: Any = None, currency: Any = None
         team.currency = clean_name(currency, "currency", max_chars=CURRENCY_MAX_CHARS)
         fields.append("currency")
     if fields:
-        team.save(update_fields=fields)
+        with transaction.atomic():
+            if "currency" in fields and Team.objects.filter(pk=team.pk).exclude(currency=team.currency).exists():
+                # The runs' cached figures label money in the old symbol: built again when next shown.
+                from planner.runs.models import Run  # runs depend on teams
+
+                Run.objects.filter(team=team).update(figures=None)
+            team.save(update_fields=fields)
     return team
 
 

@@ -16,7 +16,6 @@ from scheduling.charts import (
     format_duration,
     format_money,
     scheduler_colours,
-    summary_rows,
     utilisation_figure,
 )
 
@@ -25,7 +24,6 @@ __all__ = [
     "compare_deltas",
     "compare_figures",
     "escaped",
-    "summary_table",
 ]
 
 
@@ -55,60 +53,6 @@ def cluster_totals(entries: Iterable[tuple[Mapping[str, Any], float, int]]) -> d
 
 
 # --------------------------------------------------------------------------- run summary
-
-
-def _as_result(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored ``RunResult.summary`` in the shape :func:`summary_rows` reads."""
-    # -0.0 (a rounding of a tiny negative) would show as "-0.0 s".
-    doc = {k: (0.0 if isinstance(v, float) and v == 0 else v) for k, v in summary.items()}
-    if summary.get("ilp_decisions") is not None:
-        doc["ilp"] = {"decisions": summary.get("ilp_decisions"), "fallbacks": summary.get("ilp_fallbacks")}
-    else:
-        doc["ilp"] = None
-    return doc
-
-
-def summary_table(summaries: Mapping[str, Mapping[str, Any]], baseline: str | None) -> list[dict[str, Any]]:
-    """The run page's comparison table from the results' summaries (never the full results).
-
-    Each row: ``key``, ``label``, ``better`` and ``cells`` (``scheduler``, ``value``,
-    ``raw``, ``best``: the best value of the row when the schedulers differ).
-    """
-    if not summaries:
-        return []
-    if baseline not in summaries:
-        baseline = next(iter(summaries))
-    rows = summary_rows({name: _as_result(s) for name, s in summaries.items()}, baseline)
-    out = []
-    for row in rows:
-        raw, shown = row["raw"], row["values"]
-        numbers = [v for v in raw.values() if v is not None]
-        best_value = None
-        if row["key"] == "saving_pct":
-            best_value = max(numbers) if numbers and max(numbers) > 0 else None
-        elif row["better"] and numbers:
-            best_value = min(numbers) if row["better"] == "lower" else max(numbers)
-        best_text = next((shown[n] for n in summaries if best_value is not None and raw[n] == best_value), None)
-        # Best only where it shows: cells that read the same as everything else are not "best".
-        if best_text is not None and all(shown[n] == best_text for n in summaries):
-            best_text = None
-        cells = [
-            {"scheduler": name, "value": shown[name], "raw": raw[name],
-             "best": best_text is not None and shown[name] == best_text and raw[name] is not None}
-            for name in summaries
-        ]
-        out.append({"key": row["key"], "label": row["label"], "better": row["better"], "cells": cells})
-    return out
-
-
-def cheapest(summaries: Mapping[str, Mapping[str, Any]]) -> tuple[str, float] | None:
-    """The scheduler with the lowest total cost, and that cost."""
-    costs = [(float(s["total_cost"]), name) for name, s in summaries.items()
-             if isinstance(s.get("total_cost"), (int, float))]
-    if not costs:
-        return None
-    cost, name = min(costs)
-    return name, cost
 
 
 # --------------------------------------------------------------------------- compare two runs
@@ -173,7 +117,9 @@ def _prefixed(results: Mapping[str, Mapping[str, Any]], prefix: str) -> dict[str
 
 
 def _merge_lower_bounds(
-    figure: dict[str, Any], results_a: Mapping[str, Mapping[str, Any]], results_b: Mapping[str, Mapping[str, Any]]
+    figure: dict[str, Any],
+    results_a: Mapping[str, Mapping[str, Any]],
+    results_b: Mapping[str, Mapping[str, Any]],
 ) -> None:
     """One dashed lower-bound line per distinct bound, labelled with the runs it belongs to.
 
@@ -199,8 +145,9 @@ def _merge_lower_bounds(
             "line": {"color": "#444444", "dash": "dash" if "A" in runs else "dashdot", "width": 1.5},
             "hovertemplate": f"{label}<extra></extra>",
         })
-        annotations.append({"x": x_end, "y": value, "xref": "x", "yref": "y", "text": label, "showarrow": False,
-                            "xanchor": "right", "yanchor": "bottom", "font": {"size": 11, "color": "#444444"}})
+        annotations.append({"x": x_end, "y": value, "xref": "x", "yref": "y", "text": label,
+                            "showarrow": False, "xanchor": "right", "yanchor": "bottom",
+                            "font": {"size": 11, "color": "#444444"}})
     figure["data"] = data
     layout["annotations"] = annotations
 

@@ -1,19 +1,18 @@
 """Charts of simulation results, as plain Plotly figure dicts.
 
 Every function here is pure: it reads result documents (``SimulationResult.to_dict()``,
-see docs/results.md) and returns ``{"data": [...], "layout": {...}}`` made of plain
-Python lists, floats, ints and strings, which passes ``json.dumps(fig, allow_nan=False)``.
-The CLI writes them into a standalone HTML file (:mod:`scheduling.html_report`); the web
-planner serialises them to JSON and draws them with Plotly.js.
+see docs/results.md; per-job and per-VM detail through :mod:`scheduling.result_document`)
+and returns ``{"data": [...], "layout": {...}}`` made of plain Python lists, floats, ints
+and strings, which passes ``json.dumps(fig, allow_nan=False)``. The run page draws them
+with Plotly.js, the CLI writes them into a standalone HTML file
+(:mod:`scheduling.html_report`) and the PDF report draws the very same dicts with
+matplotlib (``planner.reports.plotly_mpl``): one definition of every chart.
 
-* Figures of several schedulers take ``results: dict[str, dict]`` keyed by scheduler
-  spec and draw one trace per scheduler, each scheduler in the same colour everywhere
-  (:func:`scheduler_colours`).
-* Timelines are downsampled on the server (:func:`downsample_step`,
-  :func:`downsample_linear`) to at most ``max_points`` points per trace, keeping peaks
-  and troughs: with the defaults, :func:`all_figures` of a 10,000-job run is about
-  0.6 MB of JSON, a three-scheduler comparison about 1.7 MB (pass a smaller
-  ``max_points`` / ``max_jobs`` for more schedulers).
+* Colours come from :mod:`scheduling.charts.palettes` (one colour-blind-safe palette per
+  kind of thing; a name keeps its colour everywhere).
+* Time axes pick their unit (s, min, h) from the span; timelines are downsampled on the
+  server (:func:`downsample_step`, :func:`downsample_linear`) keeping peaks and troughs,
+  or smoothed on purpose (:func:`window_mean_step`) for the readable default view.
 * User-supplied strings (scenario, job, framework, VM type names) are HTML-escaped in
   figure text: Plotly.js renders text as pseudo-HTML and decodes ``&lt;`` and friends.
 
@@ -21,7 +20,7 @@ planner serialises them to JSON and draws them with Plotly.js.
 >>> r = {"scheduler": "edf-bfd", "resources": ["cpu"], "total_cost": 0.5,
 ...      "lower_bound_cost": 0.4, "timeline": {"t": [0.0, 60.0], "utilisation": {"cpu": [0.5, 0.0]},
 ...      "active_vms": {"small": [1, 0]}, "cumulative_cost": [0.0, 0.5]}}
->>> fig = utilisation_figure({"edf-bfd": r})
+>>> fig = utilisation_figure({"edf-bfd": r}, view="raw")
 >>> [(tr["name"], tr["line"]["shape"], tr["y"]) for tr in fig["data"]]
 [('edf-bfd', 'hv', [0.5, 0.0])]
 >>> len(json.dumps(fig)) > 0
@@ -30,64 +29,139 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
+from functools import partial
 
-from ._common import Figure, Result, scheduler_colours
-from .downsample import downsample_linear, downsample_step
-from .outcomes import completion_figure, cost_breakdown_figure, deadline_figure, gantt_figure
-from .summary import SummaryRow, format_duration, format_money, summary_rows
-from .timelines import active_vms_figure, cumulative_cost_figure, fairness_figure, utilisation_figure
+from ..presenter import format_duration, format_money
+from ._common import Figure, Result, framework_colours, scheduler_colours
+from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
+from .downsample import downsample_linear, downsample_step, window_duration, window_mean_step
+from .outcomes import GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
+from .palettes import colours
+from .timelines import View, active_vms_figure, cumulative_cost_figure, fairness_figure, utilisation_figure
 
 __all__ = [
+    "VIEWS",
     "Figure",
-    "SummaryRow",
+    "GanttPage",
+    "View",
     "active_vms_figure",
     "all_figures",
+    "colours",
     "completion_figure",
     "cost_breakdown_figure",
+    "cost_by_framework_figure",
+    "cost_by_hour_figure",
     "cumulative_cost_figure",
     "deadline_figure",
     "downsample_linear",
     "downsample_step",
     "fairness_figure",
+    "figure_for",
     "format_duration",
     "format_money",
+    "framework_colours",
     "gantt_figure",
+    "gantt_pages",
     "scheduler_colours",
-    "summary_rows",
     "utilisation_figure",
+    "window_duration",
+    "window_mean_step",
 ]
+
+#: The views a figure key may have besides its default, as ``<key>@<view>`` keys.
+VIEWS = ("raw", "multiples")
+
+
+def figure_for(figures: Mapping[str, Figure], key: str, view: str | None = None) -> Figure | None:
+    """The figure ``key`` in ``view`` (``raw``, ``multiples``), else its default, else ``None``.
+
+    >>> figure_for({"utilisation": {"data": []}}, "utilisation", "raw")
+    {'data': []}
+    """
+    if view and f"{key}@{view}" in figures:
+        return figures[f"{key}@{view}"]
+    return figures.get(key)
 
 
 def all_figures(
-    results: Mapping[str, Result], *, max_points: int = 2000, max_jobs: int = 500
+    results: Mapping[str, Result],
+    *,
+    max_points: int | None = None,
+    max_jobs: int | None = None,
+    currency: str = "$",
+    only: Collection[str] | None = None,
 ) -> dict[str, Figure]:
     """Every figure of a comparison, keyed by a stable name, in display order.
 
-    Keys: ``utilisation``, ``active_vms``, ``cumulative_cost``, ``cost_breakdown``,
-    ``completion``, ``deadlines``, then ``fairness:<scheduler>`` for each result with a
-    fairness section and ``gantt:<scheduler>`` for each result.
+    Keys (``<key>`` is the readable default, ``<key>@<view>`` another view of it):
+
+    * ``cumulative_cost`` (lines overlaid), ``cumulative_cost@multiples``;
+    * ``utilisation`` (of the whole cluster, step mean over windows), ``utilisation@raw``
+      (full detail), ``utilisation@multiples`` (one panel per scheduler);
+    * ``active_vms`` (total per scheduler, step mean over windows), ``active_vms@raw``,
+      ``active_vms@multiples`` (one panel per scheduler, stacked by VM type);
+    * ``cost_breakdown`` (per VM type), ``cost_by_framework``, ``cost_by_hour``, ``deadlines``,
+      ``completion``, ``completion@multiples``;
+    * ``fairness:<scheduler>`` (means over windows), ``fairness:<scheduler>@raw`` for each
+      result with a fairness section;
+    * ``gantt:<scheduler>``: the first page of each scheduler's Gantt chart
+      (:func:`gantt_figure` with ``page=`` draws the others; ``layout.meta`` says how many).
+
+    ``cumulative_cost@multiples``, ``utilisation@multiples`` and ``completion@multiples``
+    exist only for two schedulers or more; ``active_vms@multiples`` (the only view by VM
+    type) always does.
 
     Parameters
     ----------
     results : mapping of str to dict
         Result documents keyed by scheduler spec.
-    max_points : int, default 2000
-        Points per timeline trace after downsampling.
-    max_jobs : int, default 500
-        Jobs drawn per Gantt chart.
+    max_points : int, optional
+        Points per timeline trace after downsampling; by default 4,000 shared out between
+        the schedulers (at least 400, at most 2,000), which keeps a 10,000-job,
+        five-scheduler run near 1 MB of JSON (goal: under 2 MB).
+    max_jobs : int, optional
+        Jobs per Gantt page; by default 1,000 shared out (at least 100, at most 300).
+    currency : str, default "$"
+        Symbol of money axes (display only).
+    only : collection of str, optional
+        Build only these keys (``fairness:`` and ``gantt:`` stand for every scheduler's
+        default view).
     """
-    figures: dict[str, Figure] = {
-        "utilisation": utilisation_figure(results, max_points=max_points),
-        "active_vms": active_vms_figure(results, max_points=max_points),
-        "cumulative_cost": cumulative_cost_figure(results, max_points=max_points),
-        "cost_breakdown": cost_breakdown_figure(results),
-        "completion": completion_figure(results, max_points=max_points),
-        "deadlines": deadline_figure(results),
+    n = max(1, len(results))
+    points = max_points or max(400, min(2000, 4000 // n))
+    jobs = max_jobs or max(100, min(300, 1000 // n))
+    several = len(results) > 1
+    builders: dict[str, Callable[[], Figure]] = {
+        "cumulative_cost": lambda: cumulative_cost_figure(results, max_points=points, currency=currency),
+        "cumulative_cost@multiples": lambda: cumulative_cost_figure(
+            results, view="multiples", max_points=points, currency=currency),
+        "utilisation": lambda: utilisation_figure(results, view="mean"),
+        "utilisation@raw": lambda: utilisation_figure(results, view="raw", max_points=points),
+        "utilisation@multiples": lambda: utilisation_figure(results, view="multiples", max_points=points),
+        "active_vms": lambda: active_vms_figure(results, mode="total", view="mean"),
+        "active_vms@raw": lambda: active_vms_figure(results, mode="total", view="raw", max_points=points),
+        "active_vms@multiples": lambda: active_vms_figure(results, mode="stacked", max_points=points),
+        "cost_breakdown": lambda: cost_breakdown_figure(results, currency=currency),
+        "cost_by_framework": lambda: cost_by_framework_figure(results, currency=currency),
+        "cost_by_hour": lambda: cost_by_hour_figure(results, currency=currency),
+        "deadlines": lambda: deadline_figure(results),
+        "completion": lambda: completion_figure(results, max_points=points),
+        "completion@multiples": lambda: completion_figure(results, view="multiples", max_points=points),
     }
     for name, r in results.items():
         if r.get("fairness"):
-            figures[f"fairness:{name}"] = fairness_figure(r, max_points=max_points)
+            builders[f"fairness:{name}"] = partial(fairness_figure, r, view="mean")
+            builders[f"fairness:{name}@raw"] = partial(fairness_figure, r, max_points=points)
     for name, r in results.items():
-        figures[f"gantt:{name}"] = gantt_figure(r, max_jobs=max_jobs)
+        builders[f"gantt:{name}"] = partial(gantt_figure, r, jobs)
+    wanted = set(only) if only is not None else None
+    figures: dict[str, Figure] = {}
+    for key, build in builders.items():
+        if key.endswith("@multiples") and key != "active_vms@multiples" and not several:
+            continue
+        prefix = key.split(":", 1)[0] + ":" if ":" in key else None
+        if wanted is not None and key not in wanted and not (prefix in wanted and "@" not in key):
+            continue
+        figures[key] = build()
     return figures

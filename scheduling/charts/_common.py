@@ -1,76 +1,49 @@
-"""Shared helpers of the chart builders: colours, units, escaping and JSON-safe numbers."""
+"""Shared helpers of the chart builders: units, escaping, layout and JSON-safe numbers.
+
+Colours come from :mod:`scheduling.charts.palettes` only.
+"""
 
 from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+
+from ..numbers import finite
+from ..result_document import job_column
+from .palettes import colours
 
 #: A Plotly figure as plain JSON-ready data: ``{"data": [...], "layout": {...}}``.
 Figure = dict[str, Any]
 #: A result document, ``SimulationResult.to_dict()`` (see docs/results.md).
 Result = Mapping[str, Any]
 
-#: Fixed colours of the named schedulers, so that a scheduler keeps its colour on every page.
-#: Okabe-Ito colours (readable by colour-blind viewers), yellow left out (unreadable on white).
-SCHEDULER_COLOURS: dict[str, str] = {
-    "fifo-spread": "#0072B2",
-    "fifo-consolidate": "#56B4E9",
-    "morpheus": "#009E73",
-    "edf-bfd": "#D55E00",
-    "edf-ilp": "#CC79A7",
-}
-#: Colours given, in order of appearance, to the schedulers without a fixed colour.
-EXTRA_SCHEDULER_COLOURS: tuple[str, ...] = (
-    "#E69F00", "#000000", "#8C564B", "#7F7F7F", "#17BECF", "#BCBD22", "#9467BD", "#1F3A93",
-)
-#: Colours of frameworks (tenants), by sorted name (Tableau 10).
-FRAMEWORK_COLOURS: tuple[str, ...] = (
-    "#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F",
-    "#EDC948", "#B07AA1", "#FF9DA7", "#9C755F", "#BAB0AC",
-)
-#: Colours of VM types, in the order the scenario lists them.
-VM_TYPE_COLOURS: tuple[str, ...] = (
-    "#1B9E77", "#D95F02", "#7570B3", "#E7298A", "#66A61E",
-    "#E6AB02", "#A6761D", "#666666", "#1F78B4", "#B2DF8A",
-)
-MET_COLOUR = "#009E73"
-MISSED_COLOUR = "#D55E00"
-LOWER_BOUND_COLOUR = "#444444"
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
 
 
 def scheduler_colours(names: Iterable[str]) -> dict[str, str]:
-    """Colour of each scheduler: fixed for the named schedulers, then a palette in order.
+    """Colour of each scheduler (:func:`scheduling.charts.palettes.colours`).
 
-    >>> scheduler_colours(["edf-bfd:rut.cpu=0.5", "edf-bfd"])
-    {'edf-bfd:rut.cpu=0.5': '#E69F00', 'edf-bfd': '#D55E00'}
+    >>> scheduler_colours(["edf-bfd", "fifo-spread"])
+    {'edf-bfd': '#D55E00', 'fifo-spread': '#0072B2'}
     """
-    out: dict[str, str] = {}
-    k = 0
-    for name in names:
-        if name in SCHEDULER_COLOURS:
-            out[name] = SCHEDULER_COLOURS[name]
-        else:
-            out[name] = EXTRA_SCHEDULER_COLOURS[k % len(EXTRA_SCHEDULER_COLOURS)]
-            k += 1
-    return out
+    return colours("scheduler", names)
 
 
-def palette_map(names: Iterable[str], palette: Sequence[str]) -> dict[str, str]:
-    """Colour names from ``palette`` in the order given, cycling when there are more names."""
-    return {name: palette[i % len(palette)] for i, name in enumerate(dict.fromkeys(names))}
+def framework_names(result: Result) -> list[str]:
+    """The frameworks of a result (its jobs' and its fairness section's), sorted."""
+    names = {str(f if f is not None else "default") for f in job_column(result, "framework")}
+    fairness = result.get("fairness") or {}
+    names.update(str(f) for f in (fairness.get("frameworks") or {}))
+    return sorted(names)
 
 
 def framework_colours(result: Result) -> dict[str, str]:
-    """Colour of each framework of a result, by sorted name (the same in every figure)."""
-    names = {str(j.get("framework", "default")) for j in result.get("jobs") or []}
-    fairness = result.get("fairness") or {}
-    names.update(str(f) for f in (fairness.get("frameworks") or {}))
-    return palette_map(sorted(names), FRAMEWORK_COLOURS)
+    """Colour of each framework of a result (the same in every figure and every run)."""
+    return colours("framework", framework_names(result))
 
 
 def vm_type_names(results: Mapping[str, Result]) -> list[str]:
@@ -153,17 +126,6 @@ def clock(seconds: float) -> str:
 D3_NUM = ",.4~r"
 
 
-def num(value: Any) -> float | None:
-    """A plain float, or ``None`` for missing / non-finite values."""
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        return None
-    return x if math.isfinite(x) else None
-
-
 def base_layout(title: str, *, height: int = 420, **extra: Any) -> dict[str, Any]:
     """Layout shared by every figure: title, font, margins, legend, white background."""
     layout: dict[str, Any] = {
@@ -182,10 +144,23 @@ def base_layout(title: str, *, height: int = 420, **extra: Any) -> dict[str, Any
     return layout
 
 
+def caption(layout: dict[str, Any], lines: str) -> None:
+    """Put an explanation under the figure's title (paper coordinates, above the plot)."""
+    layout.setdefault("annotations", []).append({
+        "text": lines, "xref": "paper", "yref": "paper", "x": 0, "y": 1.0, "xanchor": "left",
+        "yanchor": "bottom", "yshift": 6, "showarrow": False, "align": "left",
+        "font": {"size": 11, "color": "#555555"},
+    })
+    margin = layout.setdefault("margin", {})
+    margin["t"] = max(int(margin.get("t", 60)), 60 + 16 * (lines.count("<br>") + 1))
+
+
 def axis(title: str, **extra: Any) -> dict[str, Any]:
     """An axis with a title, light grid lines and a visible zero line."""
+    # automargin + standoff: the title is pushed clear of the tick labels, however wide they are.
     ax: dict[str, Any] = {
-        "title": {"text": title},
+        "title": {"text": title, "standoff": 10},
+        "automargin": True,
         "showgrid": True,
         "gridcolor": "#E5E5E5",
         "zeroline": True,
@@ -226,5 +201,5 @@ def timeline_end(results: Iterable[Result]) -> float:
     for r in results:
         t = (r.get("timeline") or {}).get("t") or []
         if t:
-            end = max(end, num(t[-1]) or 0.0)
+            end = max(end, finite(t[-1]) or 0.0)
     return end

@@ -12,6 +12,7 @@ on, a second ``conftest`` module name in a sibling test folder clashes on import
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
@@ -363,10 +364,21 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     page.select_option("#baseline-select", "fifo-spread")
     page.wait_for_function("document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"fifo-spread\"]')"
                            ".textContent.trim() === 'baseline'")
+    # The chart views are the library's figures: readable (means over windows), full detail, small
+    # multiples (one panel per scheduler).
+    def utilisation_title() -> str:
+        return str(page.evaluate("document.querySelector('#charts [data-figure=utilisation] .js-plotly-plot')"
+                                 ".layout.title.text"))
+
+    readable = utilisation_title()
+    page.click("button[data-view=raw]")
+    page.wait_for_function(f"document.querySelector('#charts [data-figure=utilisation] .js-plotly-plot')"
+                           f".layout.title.text !== {json.dumps(readable)}")
     page.click("button[data-view=multiples]")
     page.wait_for_selector("#charts .chart-grid .js-plotly-plot")
-    page.click("button[data-view=overlay]")
+    page.click("button[data-view=readable]")
     page.wait_for_function("!document.querySelector('#charts .chart-grid')")
+    assert utilisation_title() == readable
     no_console_errors(page)
     screenshot("run")
 

@@ -21,10 +21,21 @@ import pytest
 from django.urls import reverse
 
 from planner.core.errors import FieldError, InputError
+from planner.reports import ReportContent
+from planner.reports.tables import summary_table
 from planner.runs import kinds
 from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
 from planner.runs.models import Run, RunPart
 from scheduling import Scenario, lower_bound_cost
+from scheduling.numbers import finite
+from scheduling.presenter import Metric, comparison_table
+
+#: The kind's one row in the presenter's table: its own metric list, the presenter's machinery.
+LADDER_METRICS = (
+    Metric("lower_bound_cost", "Lower bound", "money", ("lower_bound_cost",),
+           lambda h, _base: finite(h.get("lower_bound_cost")), better="lower",
+           note="No schedule of the repriced cluster can cost less."),
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +47,7 @@ class LadderKind(RunKind):
     label = "Price ladder"
     variant_name = "factor"
     results_template = "tests/ladder.html"
-    report_formats = ("csv",)
+    report_formats = ("csv", "pdf")
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
         factors = params.get("factors")
@@ -71,25 +82,26 @@ class LadderKind(RunKind):
 
     def table(self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any],
               baseline: str | None, currency: str) -> dict[str, Any]:
-        return {"rows": [{"variant": v, "shown": f"{currency}{s['lower_bound_cost']:.4f}"}
-                         for v, s in summaries.items()]}
+        return dict(comparison_table(summaries, baseline=baseline, currency=currency, metrics=LADDER_METRICS))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
         top = max(s["lower_bound_cost"] for s in summaries.values())
         return Headline(f"{currency}{top:.2f}", "highest bound")
 
-    def figures(self, results: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+    def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         return {"ladder": {"data": [{"type": "bar", "x": list(results),
-                                     "y": [r["lower_bound_cost"] for r in results.values()]}], "layout": {}}}
+                                     "y": [r["lower_bound_cost"] for r in results.values()]}],
+                           "layout": {"title": {"text": f"Lower bound ({currency})"}}}}
 
-    def report(self, fmt: str, *, meta: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]],
-               options: Mapping[str, Any], baseline: str | None, currency: str) -> bytes:
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["factor", f"lower bound ({currency})"])
-        for r in results.values():
-            writer.writerow([r["factor"], f"{r['lower_bound_cost']:.6f}"])
-        return out.getvalue().encode()
+    def report(self, *, meta: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]],
+               options: Mapping[str, Any], baseline: str | None, currency: str) -> ReportContent:
+        comparison = comparison_table(results, baseline=baseline, currency=currency, metrics=LADDER_METRICS,
+                                      detail=True)
+        return ReportContent(
+            title=str(meta["run_name"]), subtitle="Price ladder", details=[("Factors", str(options["factors"]))],
+            comparison=comparison, tables=[summary_table(comparison, "Factor")],
+            figures=self.figures(results, currency=currency) or {}, currency=currency,
+        )
 
     def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
                      currency: str) -> dict[str, Any]:
@@ -134,14 +146,20 @@ def test_a_new_kind_goes_end_to_end_without_shared_code(
     assert "Price ladder" in listing and f"${2 * base:.2f}" in listing and "highest bound" in listing
     page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
     assert 'id="ladder-results"' in page and "3 factors" in page
-    assert re.search(r'data-variant="x2"><th>x2</th><td>\$' + re.escape(f"{2 * base:.4f}"), page)
+    assert re.search(r'data-variant="x2"><th>x2</th><td>\$' + re.escape(f"{2 * base:.2f}"), page)
     assert "Price ladder" in page and "[1, 2, 0.5]" in page
 
-    # A report, by the API and by the page; a format the kind does not offer is a 404.
-    body = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode()
-    assert body.splitlines()[0] == "factor,lower bound ($)" and len(body.splitlines()) == 4
+    # Reports: the kind supplies the content, the shared formats lay it out; a format the
+    # kind does not offer is a 404.
+    body = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(body)))
+    header = next(r for r in rows if r and r[0] == "Factor")
+    section = rows[rows.index(header) + 1: rows.index(header) + 4]
+    assert [r[0] for r in section] == ["x1", "x2", "x0.5"]
+    assert [float(r[1]) for r in section] == pytest.approx([base, 2 * base, base / 2], abs=0.005)
     assert client.get(reverse("web:run-report", args=[run.pk, "csv"])).status_code == 200
-    assert api(owner).get(f"/api/runs/{run.pk}/report/pdf/").status_code == 404
+    assert api(owner).get(f"/api/runs/{run.pk}/report/pdf/").content.startswith(b"%PDF")
+    assert api(owner).get(f"/api/runs/{run.pk}/report/xlsx/").status_code == 404
 
 
 def test_a_kinds_own_validation_names_its_fields(

@@ -37,19 +37,25 @@ from scheduling.charts import (
     downsample_linear,
     downsample_step,
     fairness_figure,
+    figure_for,
     gantt_figure,
+    gantt_pages,
     scheduler_colours,
-    summary_rows,
     utilisation_figure,
+    window_mean_step,
 )
+from scheduling.charts.palettes import GREY, LOWER_BOUND, PALETTES, UNUSED, colours
 from scheduling.html_report import render_html_report, write_html_report
+from scheduling.presenter import comparison_table
+from scheduling.result_document import to_columnar
 
 EVIL = "<script>alert(1)</script>"
 T = [0.0, 100.0, 200.0, 400.0, 600.0, 700.0]
 
 
 def _job(jid: str, fw: str, arrival: float, start: float, finish: float, executors: int,
-         cpu: float, mem: float, placement: dict[str, int], deadline: float | None, cost: float) -> dict[str, Any]:
+         cpu: float, mem: float, placement: dict[str, int], deadline: float | None,
+         cost: float) -> dict[str, Any]:
     return {
         "id": jid, "framework": fw, "arrival_s": arrival, "start_s": start, "finish_s": finish,
         "wait_s": start - arrival, "completion_s": finish - arrival, "executors": executors,
@@ -85,7 +91,8 @@ def tiny_result(scheduler: str = "edf-bfd") -> dict[str, Any]:
             _job("j3", "analytics", 200.0, 400.0, 700.0, 1, 4, 8, {"big#1": 1}, None, 0.05),
         ],
         "vm_intervals": [
-            {"vm": "small#1", "vm_type": "small", "on_s": 0.0, "off_s": 600.0, "billed_s": 600.0, "cost": 0.06},
+            {"vm": "small#1", "vm_type": "small", "on_s": 0.0, "off_s": 600.0, "billed_s": 600.0,
+             "cost": 0.06},
             {"vm": "big#1", "vm_type": "big", "on_s": 100.0, "off_s": 700.0, "billed_s": 600.0, "cost": 0.12},
         ],
         "timeline": {
@@ -102,10 +109,12 @@ def tiny_result(scheduler: str = "edf-bfd") -> dict[str, Any]:
         "fairness": {
             "t": list(T),
             "share": {"analytics": [0.25, 0.25, 0.25, 0.5, 0.25, 0.0], "etl": [0.0, 0.5, 0.5, 0.0, 0.0, 0.0]},
-            "fair_share": {"analytics": [1.0, 0.5, 0.5, 1.0, 1.0, 0.0], "etl": [0.0, 0.5, 0.5, 0.0, 0.0, 0.0]},
+            "fair_share": {"analytics": [1.0, 0.5, 0.5, 1.0, 1.0, 0.0],
+                           "etl": [0.0, 0.5, 0.5, 0.0, 0.0, 0.0]},
             "contention_s": 300.0,
             "frameworks": {
-                "analytics": {"weight": 1.0, "unfairness_area": 75.0, "received_pct": 50.0, "unfairness_pct": 50.0},
+                "analytics": {"weight": 1.0, "unfairness_area": 75.0, "received_pct": 50.0,
+                              "unfairness_pct": 50.0},
                 "etl": {"weight": 1.0, "unfairness_area": 0.0, "received_pct": 100.0, "unfairness_pct": 0.0},
             },
         },
@@ -206,7 +215,7 @@ def test_downsample_step_properties(values: list[int], max_points: int) -> None:
 
 
 def test_utilisation_one_row_per_resource_one_hv_trace_per_scheduler(results: dict[str, Any]) -> None:
-    fig = utilisation_figure(results)
+    fig = utilisation_figure(results, view="raw")
     _valid(fig)
     assert len(fig["data"]) == 4  # 2 resources x 2 schedulers
     assert [tr["name"] for tr in fig["data"]] == ["edf-bfd", "fifo-spread"] * 2
@@ -216,7 +225,7 @@ def test_utilisation_one_row_per_resource_one_hv_trace_per_scheduler(results: di
     assert fig["data"][0]["y"] == [0.25, 0.75, 0.75, 0.5, 0.25, 0.0]
     assert fig["data"][0]["x"] == pytest.approx([t / 60 for t in T], abs=1e-5)  # 700 s: axis in minutes
     assert fig["layout"]["xaxis2"]["title"]["text"] == "Time (min)"
-    single = utilisation_figure(results, "mem", of_on=True)
+    single = utilisation_figure(results, "mem", of_on=True, view="raw")
     assert [tr["y"][0] for tr in single["data"]] == [0.5, 0.5]
 
 
@@ -236,7 +245,7 @@ def test_active_vms_stacked_per_type_and_total_per_scheduler(results: dict[str, 
     assert [tr["name"] for tr in fig["data"]] == ["small", "big", "small", "big"]
     assert all(tr["line"]["shape"] == "hv" and tr["stackgroup"] for tr in fig["data"])
     assert fig["data"][1]["y"] == [0, 1, 1, 1, 1, 0]
-    total = active_vms_figure({"edf-bfd": results["edf-bfd"]}, mode="total")
+    total = active_vms_figure({"edf-bfd": results["edf-bfd"]}, mode="total", view="raw")
     assert len(total["data"]) == 1 and total["data"][0]["y"] == [1, 2, 2, 2, 1, 0]
 
 
@@ -264,7 +273,8 @@ def test_fairness_shading_only_below_fair_share_during_contention(results: dict[
     assert all(tr["line"]["shape"] == "hv" for tr in fig["data"])
     assert fig["data"][2]["line"]["dash"] == "dash"
     # Shaded where the upper edge differs from the share: 100-400 s only, up to 0.5.
-    shaded = [(round(x * 60), lo, hi) for x, lo, hi in zip(shade["x"], share["y"], shade["y"], strict=True) if hi != lo]
+    shaded = [(round(x * 60), lo, hi)
+              for x, lo, hi in zip(shade["x"], share["y"], shade["y"], strict=True) if hi != lo]
     assert shaded == [(100, 0.25, 0.5), (200, 0.25, 0.5)]
     etl_shade = fig["data"][4]
     assert etl_shade["y"] == fig["data"][3]["y"]  # etl gets its fair share: nothing shaded
@@ -272,21 +282,91 @@ def test_fairness_shading_only_below_fair_share_during_contention(results: dict[
         fairness_figure(results["fifo-spread"])
 
 
+def _bars(fig: dict[str, Any]) -> list[tuple[str, float, float, float, float, str]]:
+    """Every executor bar as (framework, y centre, thickness, start, finish, job id)."""
+    out = []
+    for tr in fig["data"]:
+        if tr["name"] == "VM on":
+            continue
+        columns = (tr["y"], tr["width"], tr["base"], tr["x"], tr["customdata"])
+        for y, w, base, x, cd in zip(*columns, strict=True):
+            out.append((tr["name"], y, w, base, base + x, cd[0]))
+    return out
+
+
 def test_gantt_bars_per_job_and_vm_coloured_by_framework(results: dict[str, Any]) -> None:
     fig = gantt_figure(results["edf-bfd"])
     _valid(fig)
     bars = {tr["name"]: tr for tr in fig["data"] if tr["name"] != "VM on"}
     assert set(bars) == {"analytics", "etl"}
-    assert bars["analytics"]["y"] == ["small#1", "big#1"]
+    assert fig["layout"]["yaxis"]["ticktext"] == ["small#1", "big#1"]
+    # j1: its 2 executors on small#1 in 2 adjacent lanes, one bar; j3 follows j2 on big#1.
+    assert [cd[0] for cd in bars["analytics"]["customdata"]] == ["j1", "j3"]
     assert bars["analytics"]["base"] == pytest.approx([0.0, 400.0 / 60], abs=1e-5)  # minutes
     assert bars["analytics"]["x"] == pytest.approx([10.0, 5.0])
-    assert bars["analytics"]["customdata"][1] == ["j3", 1, "0:06:40", "0:11:40"]
+    assert bars["analytics"]["customdata"][1] == ["j3", 1, "big#1", "0:06:40", "0:11:40"]
     assert bars["analytics"]["marker"]["color"] != bars["etl"]["marker"]["color"]
-    assert fig["layout"]["yaxis"]["categoryarray"] == ["small#1", "big#1"]
-    assert "first" not in fig["layout"]["title"]["text"]
-    capped = gantt_figure(results["edf-bfd"], max_jobs=2)
-    assert sum(len(tr["y"]) for tr in capped["data"] if tr["name"] != "VM on") == 2
-    assert "first 2 of 3 jobs" in capped["layout"]["title"]["text"]
+    assert "jobs" not in fig["layout"]["title"]["text"]
+    assert fig["layout"]["meta"] == {"page": 0, "pages": 1, "jobs": 3, "jobs_per_page": 300,
+                                     "first_job": 1, "last_job": 3}
+
+
+def test_gantt_gives_each_concurrent_executor_its_own_lane() -> None:
+    # One VM: a (2 executors, 0-100 s), b (1, 50-150 s), c (1, 100-200 s): at most 3 at once.
+    res = tiny_result()
+    res["jobs"] = [
+        _job("a", "analytics", 0, 0, 100, 2, 1, 1, {"small#1": 2}, None, 0.0),
+        _job("b", "etl", 0, 50, 150, 1, 1, 1, {"small#1": 1}, None, 0.0),
+        _job("c", "etl", 0, 100, 200, 1, 1, 1, {"small#1": 1}, None, 0.0),
+    ]
+    res["vm_intervals"] = [{"vm": "small#1", "vm_type": "small", "on_s": 0.0, "off_s": 200.0,
+                            "billed_s": 200.0, "cost": 0.02}]
+    fig = gantt_figure(res)
+    _valid(fig)
+    bars = _bars(fig)
+    assert sorted(b[5] for b in bars) == ["a", "b", "c"]  # a's two adjacent lanes are one bar
+    # No two bars overlap in time and in height: each concurrent executor has its own lane.
+    for i, p in enumerate(bars):
+        for q in bars[i + 1:]:
+            overlap_t = min(p[4], q[4]) - max(p[3], q[3]) > 1e-9
+            overlap_y = abs(p[1] - q[1]) < (p[2] + q[2]) / 2 - 1e-9
+            assert not (overlap_t and overlap_y), (p, q)
+    a = next(b for b in bars if b[5] == "a")
+    b = next(b for b in bars if b[5] == "b")
+    assert a[2] == pytest.approx(2 * b[2])  # a is two lanes thick
+    # c reuses a's first lane (free from 100 s on), so it sits within a's thickness.
+    c = next(b for b in bars if b[5] == "c")
+    assert abs(c[1] - a[1]) < a[2] / 2
+    # Bars stay inside their VM's row (the row of the only tick).
+    top, bottom = fig["layout"]["yaxis"]["range"][1], fig["layout"]["yaxis"]["range"][0]
+    assert all(top <= y - w / 2 and y + w / 2 <= bottom for _, y, w, *_ in bars)
+
+
+def test_gantt_pages_show_every_job_and_say_what_is_cut() -> None:
+    res = _big_result("edf-bfd", 1_000, 3)
+    pages = gantt_pages(res, 300)
+    assert [(p["first_job"], p["last_job"]) for p in pages] == [(1, 300), (301, 600), (601, 900), (901, 1000)]
+    seen: list[str] = []
+    for p in pages:
+        fig = gantt_figure(res, 300, page=p["page"])
+        ids = {b[5] for b in _bars(fig)}
+        seen += sorted(ids)
+        assert f"jobs {p['first_job']:,}–{p['last_job']:,} of 1,000" in fig["layout"]["title"]["text"]
+        assert fig["layout"]["meta"]["pages"] == 4
+        assert any("other pages" in a["text"] for a in fig["layout"]["annotations"])
+    assert len(seen) == len(set(seen)) == 1_000  # every job, once
+    with pytest.raises(ValueError, match="page"):
+        gantt_figure(res, 300, page=4)
+
+
+def test_figures_read_columnar_documents(results: dict[str, Any]) -> None:
+    # Format 2 (columnar) and the older list layout give the same figures.
+    columnar = {name: to_columnar(r) for name, r in results.items()}
+    assert isinstance(columnar["edf-bfd"]["jobs"], dict)
+    assert gantt_figure(columnar["edf-bfd"]) == gantt_figure(results["edf-bfd"])
+    assert completion_figure(columnar) == completion_figure(results)
+    assert fairness_figure(columnar["edf-bfd"]) == fairness_figure(results["edf-bfd"])
+    assert all_figures(columnar) == all_figures(results)
 
 
 def test_completion_deadline_and_cost_breakdown(results: dict[str, Any]) -> None:
@@ -307,33 +387,20 @@ def test_completion_deadline_and_cost_breakdown(results: dict[str, Any]) -> None
     assert cb["layout"]["barmode"] == "stack"
 
 
-def test_summary_rows(results: dict[str, Any]) -> None:
-    rows = {r["key"]: r for r in summary_rows(results, baseline="fifo-spread")}
-    assert list(rows) == [
-        "total_cost", "saving_pct", "gap_to_lower_bound_pct", "makespan_s", "deadline_miss_pct",
-        "deadline_violation_eq12_pct", "mean_completion_s", "mean_wait_s", "ilp_fallbacks",
-    ]
-    assert rows["total_cost"]["values"] == {"edf-bfd": "0.1800", "fifo-spread": "0.2400"}
-    assert rows["saving_pct"]["raw"]["edf-bfd"] == pytest.approx(25.0)
-    assert rows["saving_pct"]["values"] == {"edf-bfd": "+25.0%", "fifo-spread": "baseline"}
-    assert rows["gap_to_lower_bound_pct"]["values"]["edf-bfd"] == "20.0%"
-    assert rows["makespan_s"]["values"]["edf-bfd"] == "11 min 40 s"
-    assert rows["deadline_miss_pct"]["values"]["edf-bfd"] == "1 / 2 (50.0%)"
-    assert rows["deadline_violation_eq12_pct"]["values"]["edf-bfd"] == "100.0%"
-    assert rows["ilp_fallbacks"]["values"] == {"edf-bfd": "—", "fifo-spread": "1 / 3 decisions"}
-    assert summary_rows(results)[1]["values"]["edf-bfd"] == "baseline"  # first scheduler by default
-    with pytest.raises(ValueError, match="baseline"):
-        summary_rows(results, baseline="nope")
-
-
 def test_all_figures_keys_and_json(results: dict[str, Any]) -> None:
     figs = all_figures(results)
     assert list(figs) == [
-        "utilisation", "active_vms", "cumulative_cost", "cost_breakdown", "completion", "deadlines",
-        "fairness:edf-bfd", "gantt:edf-bfd", "gantt:fifo-spread",
+        "cumulative_cost", "cumulative_cost@multiples", "utilisation", "utilisation@raw",
+        "utilisation@multiples", "active_vms", "active_vms@raw", "active_vms@multiples", "cost_breakdown",
+        "cost_by_framework", "cost_by_hour", "deadlines", "completion", "completion@multiples",
+        "fairness:edf-bfd", "fairness:edf-bfd@raw", "gantt:edf-bfd", "gantt:fifo-spread",
     ]
     for fig in figs.values():
         _valid(fig)
+    one = all_figures({"edf-bfd": results["edf-bfd"]})
+    assert not any(k.endswith("@multiples") and k != "active_vms@multiples" for k in one)
+    assert figure_for(one, "utilisation", "multiples") is one["utilisation"]
+    assert figure_for(one, "utilisation", "raw") is one["utilisation@raw"]
 
 
 def _big_result(name: str, n_jobs: int, seed: int) -> dict[str, Any]:
@@ -364,16 +431,175 @@ def _big_result(name: str, n_jobs: int, seed: int) -> dict[str, Any]:
     return res
 
 
-def test_ten_thousand_jobs_stay_under_two_megabytes() -> None:
-    results = {name: _big_result(name, 10_000, seed) for seed, name in enumerate(["edf-bfd", "morpheus", "fifo-spread"])}
+FIVE = ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]
+
+
+def test_ten_thousand_jobs_five_schedulers_stay_under_two_megabytes() -> None:
+    results = {name: _big_result(name, 10_000, seed) for seed, name in enumerate(FIVE)}
     raw = len(json.dumps(results))
     figs = all_figures(results)
-    size = len(json.dumps(figs, allow_nan=False))
+    size = len(json.dumps(figs, allow_nan=False, separators=(",", ":")))
     assert size < 2_000_000 < raw
     for fig in figs.values():
         for tr in fig["data"]:
             assert len(tr.get("x") or []) <= 2000
-    assert "first 500 of 10,000 jobs" in figs["gantt:edf-bfd"]["layout"]["title"]["text"]
+    assert "jobs 1–200 of 10,000" in figs["gantt:edf-bfd"]["layout"]["title"]["text"]
+    assert figs["gantt:edf-bfd"]["layout"]["meta"]["pages"] == 50
+
+
+# --------------------------------------------------------------------------- readable charts
+
+
+def test_window_mean_keeps_the_area() -> None:
+    # cpu of the tiny result: 0.25, 0.75, 0.75, 0.5, 0.25 over 100, 100, 200, 200, 100 s: area 375 share·s.
+    t, ys = window_mean_step(T, {"u": [0.25, 0.75, 0.75, 0.5, 0.25, 0.0]}, window_s=350.0)
+    assert t == [0.0, 350.0, 700.0]
+    # 0-350 s: 25 + 75 + 150 * 0.75 = 212.5 -> 0.6071; 350-700 s: 37.5 + 100 + 25 = 162.5 -> 0.4643.
+    assert ys["u"] == pytest.approx([212.5 / 350, 162.5 / 350, 162.5 / 350])
+    rng = np.random.default_rng(4)
+    tt = np.sort(rng.uniform(0, 50_000, 20_000))
+    y = rng.uniform(0, 1, tt.size)
+    kt, ky = window_mean_step(tt, {"y": y}, 600.0)
+    area = float(np.sum(y[:-1] * np.diff(tt)))
+    assert float(np.sum(np.asarray(ky["y"][:-1]) * np.diff(kt))) == pytest.approx(area)
+    assert len(kt) == int(np.ceil((tt[-1] - tt[0]) / 600)) + 1
+
+
+def test_utilisation_views(results: dict[str, Any]) -> None:
+    mean = utilisation_figure(results, view="mean")
+    assert "of the whole cluster" in mean["layout"]["title"]["text"]
+    assert "mean over 10-s windows" in mean["layout"]["title"]["text"]  # 700 s: 70 windows of 10 s
+    cpu = next(tr for tr in mean["data"] if tr["name"] == "edf-bfd")
+    x = np.asarray(cpu["x"]) * 60  # minutes -> s
+    assert float(np.sum(np.asarray(cpu["y"][:-1]) * np.diff(x))) == pytest.approx(375.0, rel=1e-4)
+    multiples = utilisation_figure(results, view="multiples")
+    _valid(multiples)
+    # One panel per scheduler, one line per resource (told apart by dash) in the scheduler's colour.
+    assert {tr["yaxis"] for tr in multiples["data"]} == {"y", "y2"}
+    assert [tr["name"] for tr in multiples["data"]] == [
+        "edf-bfd · cpu", "edf-bfd · mem", "fifo-spread · cpu", "fifo-spread · mem"]
+    assert [tr["line"]["dash"] for tr in multiples["data"]] == ["solid", "dash"] * 2
+    assert multiples["layout"]["yaxis"]["title"]["text"] == "edf-bfd"
+
+
+def test_total_active_vms_come_from_the_library(results: dict[str, Any]) -> None:
+    raw = all_figures(results)["active_vms@raw"]
+    assert [(tr["name"], tr["y"]) for tr in raw["data"]] == [
+        ("edf-bfd", [1, 2, 2, 2, 1, 0]), ("fifo-spread", [1, 2, 2, 2, 1, 0])]
+    mean = all_figures(results)["active_vms"]
+    # VM-seconds are kept: small#1 600 s + big#1 600 s = 1,200 VM-s.
+    tr = mean["data"][0]
+    x = np.asarray(tr["x"]) * 60
+    assert float(np.sum(np.asarray(tr["y"][:-1]) * np.diff(x))) == pytest.approx(1200.0, rel=1e-4)
+    by_type = all_figures(results)["active_vms@multiples"]
+    assert {tr["stackgroup"] for tr in by_type["data"]} == {"row0", "row1"}
+
+
+def test_axis_titles_clear_the_tick_labels(results: dict[str, Any]) -> None:
+    for key, fig in all_figures(results).items():
+        for name, spec in fig["layout"].items():
+            if name.startswith(("xaxis", "yaxis")):
+                assert spec["automargin"] is True, (key, name)
+                assert spec["title"]["standoff"] > 0, (key, name)
+
+
+def test_fairness_chart_explains_its_words(results: dict[str, Any]) -> None:
+    fig = fairness_figure(results["edf-bfd"])
+    caption = " ".join(a["text"] for a in fig["layout"]["annotations"])
+    for words in ("Contention", "share·s", "fair share", "weight"):
+        assert words in caption
+    hovers = " ".join(tr["hovertemplate"] for tr in fig["data"])
+    assert "share × seconds" in hovers and "weights of frameworks with work waiting" in hovers
+    assert fig["layout"]["margin"]["t"] > 60  # room for the caption under the title
+
+
+def test_fairness_mean_view_keeps_the_unfairness_area(results: dict[str, Any]) -> None:
+    fig = fairness_figure(results["edf-bfd"], view="mean")
+    _valid(fig)
+    assert "mean over 10-s windows" in fig["layout"]["title"]["text"]
+    share, band = fig["data"][0], fig["data"][1]
+    assert band["fill"] == "tonexty" and "75 share·s" in band["name"]
+    x = np.asarray(share["x"]) * 60  # minutes -> s
+    gap = np.asarray(band["y"]) - np.asarray(share["y"])
+    # analytics: 0.25 below its fair share for the 300 s of contention = 75 share·s.
+    assert float(np.sum(gap[:-1] * np.diff(x))) == pytest.approx(75.0, rel=1e-3)
+    assert all_figures(results)["fairness:edf-bfd"] == fig
+
+
+# --------------------------------------------------------------------------- palettes
+
+
+def _figure_colours(fig: dict[str, Any]) -> dict[str, set[str]]:
+    """Colour -> the names drawn in it (traces, and tick labels coloured by scheduler)."""
+    out: dict[str, set[str]] = {}
+    for tr in fig["data"]:
+        colour = (tr.get("line") or {}).get("color") or (tr.get("marker") or {}).get("color")
+        if isinstance(colour, str) and colour.startswith("#") and tr.get("name"):
+            # "edf-bfd · cpu", "edf-bfd (total 0.18)", "etl: share" are all one thing.
+            thing = str(tr["name"]).split(" (")[0].split(":")[0].split(" · ")[0]
+            out.setdefault(colour.upper(), set()).add(thing)
+    ticks = fig["layout"].get("xaxis", {}).get("ticktext") or []
+    for tick in ticks:
+        found = re.search(r"color:(#[0-9A-Fa-f]{6})\"><b>(.*?)</b>", tick)
+        if found:
+            out.setdefault(found.group(1).upper(), set()).add("scheduler " + found.group(2))
+    return out
+
+
+def test_palettes_are_colour_blind_safe_sets_that_never_share_a_colour() -> None:
+    seen: dict[str, str] = {}
+    for kind, palette in PALETTES.items():
+        assert len(set(palette.colours)) == len(palette.colours) >= 3
+        assert set(palette.fixed.values()) <= set(palette.colours)
+        for c in palette.colours:
+            assert c not in seen, (c, kind, seen.get(c))
+            seen[c] = kind
+    assert not {LOWER_BOUND, UNUSED, GREY} & set(seen)
+
+
+def test_the_orange_clash_of_issue_7_is_gone() -> None:
+    # edf-bfd, the framework etl, m1.xlarge and "Missed" were all orange.
+    drawn = [colours("scheduler", ["edf-bfd"])["edf-bfd"], colours("framework", ["etl"])["etl"],
+             colours("vm_type", ["m1.xlarge"])["m1.xlarge"], colours("outcome", ["Missed"])["Missed"]]
+    assert len(set(drawn)) == 4
+
+
+def test_names_keep_their_colour_across_runs() -> None:
+    alone = {name: colours("framework", [name])[name] for name in ("etl", "analytics", "batch", "ml")}
+    assert len(set(alone.values())) == 4  # the usual tenants do not collide
+    # Met with other names, each keeps its own colour, whatever the order.
+    for names in (["etl", "analytics"], ["ml", "etl", "batch"], ["analytics", "batch", "ml", "etl"]):
+        assert colours("framework", names) == {n: alone[n] for n in names}
+        assert colours("framework", names) == colours("framework", list(reversed(names)))
+    # A name that hashes onto a colour already drawn moves, the one sorting first keeps it.
+    rival = next(f"tenant-{k}" for k in range(100) if colours("framework", [f"tenant-{k}"])[f"tenant-{k}"]
+                 == alone["etl"])
+    both = colours("framework", ["etl", rival])
+    assert both["etl"] == alone["etl"] and both[rival] != alone["etl"]
+    assert colours("scheduler", ["edf-bfd", "x"])["edf-bfd"] == "#D55E00"  # fixed colours stay
+    spec = "edf-bfd:rut.cpu=0.5"
+    assert colours("scheduler", [spec])[spec] not in PALETTES["scheduler"].fixed.values()
+
+
+def test_no_two_names_of_a_chart_share_a_colour() -> None:
+    names = [f"framework-{k}" for k in range(len(PALETTES["framework"].colours))]
+    assert len(set(colours("framework", names).values())) == len(names)
+    specs = ["fifo-spread", "edf-bfd", *(f"edf-bfd:rut.cpu=0.{k}" for k in range(1, 4))]
+    assert len(set(colours("scheduler", specs).values())) == 5
+
+
+def test_every_figure_draws_each_thing_in_its_own_colour(results: dict[str, Any]) -> None:
+    res = copy.deepcopy(results)
+    for r in res.values():  # the clash of issue 7, in one run
+        r["vm_types"][1]["name"] = "m1.xlarge"
+        costs = r["cost_by_vm_type"]
+        r["cost_by_vm_type"] = {"small": costs["small"], "m1.xlarge": costs["big"]}
+        r["timeline"]["active_vms"]["m1.xlarge"] = r["timeline"]["active_vms"].pop("big")
+    for key, fig in all_figures(res).items():
+        for colour, things in _figure_colours(fig).items():
+            assert len(things) == 1, (key, colour, things)
+    cost = _figure_colours(all_figures(res)["cost_breakdown"])
+    assert cost[PALETTES["scheduler"].fixed["edf-bfd"]] == {"scheduler edf-bfd"}
 
 
 # --------------------------------------------------------------------------- HTML report
@@ -384,14 +610,29 @@ def test_html_report_is_standalone_one_div_per_figure(results: dict[str, Any], t
     write_html_report(path, results, title="Tiny & cheap")
     doc = path.read_text(encoding="utf-8")
     figs = all_figures(results)
-    assert len(re.findall(r'<div class="chart" id="chart-\d+"', doc)) == len(figs)
+    defaults = [k for k in figs if "@" not in k]
+    assert len(re.findall(r'<div class="chart" id="chart-\d+"', doc)) == len(defaults)
     assert "<title>Tiny &amp; cheap</title>" in doc
-    assert "Plotly.newPlot" in doc and len(doc) > 3_000_000  # plotly.js is inlined
+    assert "Plotly.react" in doc and len(doc) > 3_000_000  # plotly.js is inlined
     assert not re.search(r"<script[^>]+src=", doc)  # no network access
-    assert "Total cost ($)" in doc and "fifo-spread" in doc
+    assert 'data-view="raw"' in doc and 'data-view="multiples"' in doc
     payload = re.search(r'<script type="application/json" id="figures-data">(.*?)</script>', doc, re.S)
     assert payload is not None
-    assert len(json.loads(payload.group(1))) == len(figs)
+    data = json.loads(payload.group(1))
+    assert data["figures"] == json.loads(json.dumps(figs)) and [c["key"] for c in data["charts"]] == defaults
+
+
+def test_html_report_table_is_the_presenters(results: dict[str, Any]) -> None:
+    doc = render_html_report(results, title="t", baseline="fifo-spread", currency="€")
+    table = comparison_table(results, baseline="fifo-spread", currency="€")
+    for row in table["rows"]:
+        assert f'<th scope="row">{row["label"]}</th>' in doc
+        for cell in row["cells"]:
+            cls = ' class="best"' if cell["best"] else ""
+            assert f"<td{cls}>{cell['shown']}</td>" in doc
+    assert "€0.1800" in doc and "<td>baseline</td>" in doc
+    eq12 = next(r for r in table["rows"] if r["key"] == "deadline_violation_eq12")
+    assert "eq. 12" in doc and "%" not in eq12["cells"][0]["shown"]
 
 
 def test_html_report_escapes_malicious_names(results: dict[str, Any]) -> None:
@@ -411,7 +652,7 @@ def test_html_report_escapes_malicious_names(results: dict[str, Any]) -> None:
     # Inside the figures, names are escaped for Plotly's pseudo-HTML text too.
     payload = re.search(r'id="figures-data">(.*?)</script>', doc, re.S)
     assert payload is not None
-    figures = json.loads(payload.group(1))
+    figures = list(json.loads(payload.group(1))["figures"].values())  # keys are looked up, never shown
     assert EVIL not in json.dumps(figures, ensure_ascii=False)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in json.dumps(figures, ensure_ascii=False)
 
@@ -443,9 +684,8 @@ def test_real_simulator_results_build_every_figure(tmp_path: Any) -> None:
     assert {"utilisation", "gantt:edf-bfd", "fairness:edf-bfd"} <= set(figs)
     for fig in figs.values():
         _valid(fig)
-    assert len(summary_rows(results)) == 9
     path = tmp_path / "real.html"
     write_html_report(path, results, title=scenario.name)
     doc = path.read_text(encoding="utf-8")
-    assert doc.count('class="chart"') == len(figs)
+    assert doc.count('class="chart"') == len([k for k in figs if "@" not in k])
     assert "tiny &lt;two tenants&gt;" in doc

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from planner.core.errors import InputError
 
 if TYPE_CHECKING:
+    from planner.reports import ReportContent
     from scheduling import Scenario
 
     from ..models import Run
@@ -98,7 +99,8 @@ class RunKind(abc.ABC):
     results_template: str = ""
     #: Static scripts the results section needs, after the shared run-page script.
     scripts: tuple[str, ...] = ()
-    #: Report formats offered for download (``report(fmt=...)``), in display order.
+    #: Report formats offered for download (names of ``planner.reports.FORMATS``), in display
+    #: order; every format lays out what :meth:`report` supplies.
     report_formats: tuple[str, ...] = ()
     #: The URL name of a page that starts a run of this kind, or ``None`` (API only).
     new_run_url: str | None = None
@@ -160,22 +162,33 @@ class RunKind(abc.ABC):
         """The run's outcome in the run list (``None``: nothing to show)."""
         return None
 
-    def figures(self, results: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
-        """The run's figures from its full result documents (``None``: no charts)."""
+    def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
+        """The run's figures from its full result documents (``None``: no charts).
+
+        Cached on the run when it ends (in the team's currency: a change of currency clears
+        the cache of the team's runs)."""
+        return None
+
+    def figure_page(
+        self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], currency: str
+    ) -> dict[str, Any] | None:
+        """Page ``page`` of a paged figure (``key`` as in :meth:`figures`; page 0 is the cached
+        one), ``None`` when ``key`` has no pages. ``load(variant)`` reads one full result
+        document. Raise ``ValueError`` for a page that does not exist."""
         return None
 
     def report(
         self,
-        fmt: str,
         *,
         meta: Mapping[str, Any],
         results: Mapping[str, Mapping[str, Any]],
         options: Mapping[str, Any],
         baseline: str | None,
         currency: str,
-    ) -> bytes:
-        """The report ``fmt`` (one of :attr:`report_formats`) as a file's bytes."""
-        raise InputError.single("fmt", f"{self.label} runs have no {fmt} report")
+    ) -> ReportContent:
+        """What the run's reports hold (``planner.reports.ReportContent``); every format of
+        :attr:`report_formats` lays it out. Only called for a kind that offers formats."""
+        raise InputError.single("fmt", f"{self.label} runs have no reports")
 
     def page_context(self, run: Run, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
                      currency: str) -> dict[str, Any]:

@@ -4,40 +4,30 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
 
 from planner.core.errors import FieldError, InputError
-from planner.reports import REPORT_FORMATS
-from scheduling import Scenario, ScenarioError, SimulationOptions, lower_bound_cost, parse_scheduler, simulate
-from scheduling.scenario import DEFAULT_RESOURCES
+from planner.reports import FORMATS, ReportContent, cost_report
+from scheduling import (
+    DEFAULT_RESOURCES,
+    Scenario,
+    ScenarioError,
+    SimulationOptions,
+    lower_bound_cost,
+    parse_scheduler,
+    simulate,
+)
+from scheduling.charts import all_figures, gantt_figure, scheduler_colours
+from scheduling.presenter import cheapest, comparison_table, headline
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
 logger = logging.getLogger(__name__)
 
 SEED_MAX = 2**63 - 1
-
-#: The headline metrics copied from each result document into ``RunResult.summary``.
-SUMMARY_KEYS = (
-    "total_cost",
-    "lower_bound_cost",
-    "gap_to_lower_bound",
-    "makespan_s",
-    "jobs_total",
-    "deadline_jobs",
-    "deadline_met",
-    "deadline_missed",
-    "deadline_miss_pct",
-    "deadline_violation_eq12_pct",
-    "mean_completion_s",
-    "median_completion_s",
-    "p95_completion_s",
-    "mean_wait_s",
-)
-
 
 def comparison_options(
     scenario: Scenario | None, *, schedulers: Any, options: Any, baseline: Any, seed: Any
@@ -107,7 +97,7 @@ class CompareKind(RunKind):
     variant_name = "scheduler"
     results_template = "web/kinds/compare.html"
     scripts = ("planner/charts.js", "planner/kinds/compare.js")
-    report_formats = tuple(REPORT_FORMATS)
+    report_formats = tuple(FORMATS)
     new_run_url = "web:run-new"
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
@@ -153,60 +143,46 @@ class CompareKind(RunKind):
         return [Variant(spec, result.to_dict())]
 
     def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
-        summary: dict[str, Any] = {key: document.get(key) for key in SUMMARY_KEYS}
-        ilp = document.get("ilp") or {}
-        summary["ilp_decisions"] = ilp.get("decisions")
-        summary["ilp_fallbacks"] = ilp.get("fallbacks")
-        return summary
+        # Exactly what the presenter's cost metrics read; savings are computed on read.
+        return headline(document)
 
     def table(
         self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], baseline: str | None,
         currency: str,
     ) -> dict[str, Any]:
-        from planner.web.presentation import summary_table
-
-        return {"rows": summary_table(summaries, baseline) if summaries else []}
+        return dict(comparison_table(summaries, baseline=baseline, currency=currency))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
-        from planner.web.presentation import cheapest
-        from scheduling.charts import format_money
+        best = cheapest(summaries, currency=currency)
+        return None if best is None else Headline(best["shown"], f"cheapest: {best['variant']}")
 
-        best = cheapest(summaries)
-        if best is None:
-            return None
-        return Headline(f"{currency}{format_money(best[1])}", f"cheapest: {best[0]}")
-
-    def figures(self, results: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
-        from scheduling.charts import all_figures
-
-        # Keep the page's chart payload near 1 MB whatever the number of schedulers: points
-        # per timeline trace and Gantt jobs shrink as schedulers are added (measured: 10,000
-        # jobs x 5 schedulers -> 1.0 MB at 1,000 points and 300 jobs).
-        n = max(1, len(results))
-        figures = all_figures(
-            dict(results), max_points=max(500, min(2000, 5000 // n)), max_jobs=max(150, min(500, 1500 // n))
-        )
+    def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
+        figures = all_figures(dict(results), currency=currency)
         json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
         return dict(figures)
 
+    def figure_page(
+        self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], currency: str
+    ) -> dict[str, Any] | None:
+        name, _, variant = key.partition(":")
+        if name != "gantt" or not variant:
+            return None
+        return gantt_figure(load(variant), page=page)
+
     def report(
         self,
-        fmt: str,
         *,
         meta: Mapping[str, Any],
         results: Mapping[str, Mapping[str, Any]],
         options: Mapping[str, Any],
         baseline: str | None,
         currency: str,
-    ) -> bytes:
-        build = REPORT_FORMATS[fmt][0]
-        return build(meta, results, baseline)
+    ) -> ReportContent:
+        return cost_report(meta, results, baseline=baseline, currency=currency)
 
     def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
                      currency: str) -> dict[str, Any]:
         from django.urls import reverse
-
-        from scheduling.charts import scheduler_colours
 
         variants: Sequence[str] = list(summaries)
         return {

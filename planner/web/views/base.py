@@ -35,7 +35,7 @@ DASHBOARD_RUNS = 8
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     team = request.team  # type: ignore[attr-defined]
-    runs = with_headlines(request, list(run_list(user=request.user, team=team)[:DASHBOARD_RUNS]))
+    runs = with_headlines(list(run_list(user=request.user, team=team)[:DASHBOARD_RUNS]))
     clusters = list(cluster_list(user=request.user, team=team))
     for c in clusters:
         c.totals = cluster_totals(  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ from planner.core.errors import InputError
 from planner.runs.kinds import get_kind
 from planner.runs.models import Run
 from planner.runs.reporting import run_report as build_run_report
-from planner.runs.selectors import run_get, run_list, run_parts, run_summaries
+from planner.runs.selectors import run_currency, run_get, run_list, run_parts, run_summaries
 from planner.runs.services import run_cancel, run_delete, run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError
@@ -35,14 +35,8 @@ from ..forms import RunForm, parse_json_document, read_upload
 RUNS_PER_PAGE = 25
 
 
-def currency_of(request: HttpRequest) -> str:
-    """The current team's currency symbol (display only)."""
-    return str(getattr(request.team, "currency", "") or "$")  # type: ignore[attr-defined]
-
-
-def with_headlines(request: HttpRequest, runs: list[Run]) -> list[Run]:
+def with_headlines(runs: list[Run]) -> list[Run]:
     """Each run with ``headline``: its kind's one-line outcome (no query: summaries are prefetched)."""
-    currency = currency_of(request)
     for run in runs:
         try:
             kind = get_kind(run.kind)
@@ -50,7 +44,7 @@ def with_headlines(request: HttpRequest, runs: list[Run]) -> list[Run]:
             run.headline = None  # type: ignore[attr-defined]
             continue
         run.kind_label = kind.label  # type: ignore[attr-defined]
-        run.headline = kind.headline(run_summaries(run), currency=currency)  # type: ignore[attr-defined]
+        run.headline = kind.headline(run_summaries(run), currency=run_currency(run))  # type: ignore[attr-defined]
     return runs
 
 
@@ -62,7 +56,7 @@ def run_index(request: HttpRequest) -> HttpResponse:
         status = None
     qs = run_list(user=request.user, team=request.team, status=status)  # type: ignore[attr-defined]
     page = Paginator(qs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
-    with_headlines(request, list(page.object_list))
+    with_headlines(list(page.object_list))
     return render(request, "web/run_list.html", {"page": page, "status": status, "statuses": Run.Status.choices})
 
 
@@ -150,7 +144,7 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     summaries = run_summaries(run)
     parts = run_parts(run=run)
     variants = list(summaries) or [p.label for p in parts]
-    currency = currency_of(request)
+    currency = run_currency(run)
     baseline = kind.baseline(list(summaries), run.options, request.GET.get("baseline"))
     table = kind.table(summaries, options=run.options, baseline=baseline, currency=currency) if summaries else None
     page_data = {
@@ -210,7 +204,7 @@ def run_report(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     """A report of a finished run in one of its kind's formats (``planner.runs.reporting``)."""
     run = run_get(user=request.user, pk=pk)
     follow_team(request, run.team_id)
-    report = build_run_report(run=run, fmt=fmt, baseline=request.GET.get("baseline"), currency=currency_of(request))
+    report = build_run_report(run=run, fmt=fmt, baseline=request.GET.get("baseline"), currency=run_currency(run))
     response = HttpResponse(report.body, content_type=report.content_type)
     response["Content-Disposition"] = content_disposition_header(True, report.filename)
     response["Cache-Control"] = "private, no-store"

@@ -29,22 +29,53 @@
   if (select) select.addEventListener("change", () => applyBaseline(select.value));
 
   // ------------------------------------------------------------------ charts
+  // Every view is a figure of the library: "<key>" (readable), "<key>@raw", "<key>@multiples";
+  // the page only chooses which one to draw.
   const C = window.PlannerCharts;
   const status = document.getElementById("charts-status");
   if (!C || !status) return;
-  const variants = run.variants;
   let figures = null;
-  let view = "overlay";
+  let view = "readable";  // "<key>@readable" does not exist: the default figure
 
   function blockFigures(block) {
     if (block.dataset.prefix) {
-      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix));
+      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix) && !k.includes("@"));
     }
     return figures[block.dataset.figure] ? [block.dataset.figure] : [];
   }
 
-  function escapedNames() {
-    return variants.map((s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"));
+  // ---- pages of a paged figure (the Gantt chart's later jobs)
+  const pageOf = new Map();  // figure key -> {page, figure}
+
+  async function loadPage(block, key, page) {
+    const url = `${block.dataset.pagesUrl}?figure=${encodeURIComponent(key)}&page=${page}`;
+    const response = await P.api(url);
+    if (!response.ok) throw new Error(`page ${page + 1} of ${key}: HTTP ${response.status}`);
+    pageOf.set(key, { page: page, figure: response.data });
+    return response.data;
+  }
+
+  function showPager(block, key, figure) {
+    const pager = block.querySelector(".gantt-pager");
+    const meta = (figure.layout || {}).meta || {};
+    if (!pager) return;
+    pager.hidden = !(meta.pages > 1);
+    if (pager.hidden) return;
+    pager.querySelector(".js-page-text").textContent =
+      `jobs ${meta.first_job}–${meta.last_job} of ${meta.jobs} (page ${meta.page + 1} of ${meta.pages})`;
+    const previous = pager.querySelector(".js-page-prev");
+    const next = pager.querySelector(".js-page-next");
+    previous.disabled = meta.page <= 0;
+    next.disabled = meta.page >= meta.pages - 1;
+    previous.onclick = () => turn(block, key, meta.page - 1);
+    next.onclick = () => turn(block, key, meta.page + 1);
+  }
+
+  function turn(block, key, page) {
+    return loadPage(block, key, page).then(() => render(block)).catch((error) => {
+      status.hidden = false;
+      status.textContent = "Could not load that page: " + error.message;
+    });
   }
 
   function render(block) {
@@ -60,20 +91,20 @@
       const pick = block.querySelector(".js-pick");
       if (view === "multiples" && block.dataset.prefix === "fairness:") {
         picker.hidden = true;
-        return C.drawGrid(block, keys.map((k) => figures[k]));
+        return C.drawGrid(block, keys.map((k) => C.figureFor(figures, k, "raw")));
       }
       if (!pick.options.length) {
         for (const k of keys) pick.append(new Option(k.slice(block.dataset.prefix.length), k));
         pick.addEventListener("change", () => render(block));
       }
       picker.hidden = keys.length < 2;
-      return C.draw(block, figures[pick.value || keys[0]]);
+      const key = pick.value || keys[0];
+      const paged = pageOf.get(key);
+      const figure = paged ? paged.figure : C.figureFor(figures, key, view);
+      if (block.dataset.pagesUrl) showPager(block, key, figure);
+      return C.draw(block, figure);
     }
-    const figure = figures[keys[0]];
-    if (view === "multiples" && block.dataset.split && variants.length > 1) {
-      return C.drawGrid(block, C.split(figure, escapedNames()));
-    }
-    return C.draw(block, figure);
+    return C.draw(block, C.figureFor(figures, keys[0], view));
   }
 
   function renderAll() {

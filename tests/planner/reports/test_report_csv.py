@@ -1,9 +1,10 @@
-"""The CSV report: sections, numbers and formula injection."""
+"""The CSV report: sections, rounded numbers, units and currency in headers, formula injection."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -44,28 +45,29 @@ def test_sections_and_totals(results: dict[str, dict[str, Any]], meta: dict[str,
     for title in SECTIONS:
         assert [title] in rows
     header, summary = _section(rows, "Summary")
-    assert header[:2] == ["Scheduler", "Total cost"]
+    assert header[:2] == ["Scheduler", "Total cost ($)"]
     totals = {r[0]: float(r[1]) for r in summary}
-    assert totals == pytest.approx({k: v["total_cost"] for k, v in results.items()})
+    # Rounded to cents: within half a cent of the document's cost.
+    assert totals == pytest.approx({k: v["total_cost"] for k, v in results.items()}, abs=0.005)
 
     header, by_type = _section(rows, "Cost per VM type")
-    cost = header.index("Cost")
+    cost = header.index("Cost ($)")
     sums: dict[str, float] = {}
     for r in by_type:
         sums[r[0]] = sums.get(r[0], 0.0) + float(r[cost])
-    assert sums == pytest.approx(totals)
+    assert sums == pytest.approx(totals, abs=0.011)  # two rounded parts per scheduler
 
     header, by_fw = _section(rows, "Cost per framework")
     assert "(unused capacity)" in {r[1] for r in by_fw}
     sums = {}
     for r in by_fw:
-        sums[r[0]] = sums.get(r[0], 0.0) + float(r[header.index("Cost")])
-    assert sums == pytest.approx(totals)
+        sums[r[0]] = sums.get(r[0], 0.0) + float(r[header.index("Cost ($)")])
+    assert sums == pytest.approx(totals, abs=0.016)
 
     header, by_hour = _section(rows, "Cost per hour")
-    assert header[2:] == list(results)
+    assert header[2:] == [f"{spec} ($)" for spec in results]
     for j, spec in enumerate(results, start=2):
-        assert sum(float(r[j]) for r in by_hour) == pytest.approx(totals[spec])
+        assert sum(float(r[j]) for r in by_hour) == pytest.approx(totals[spec], abs=0.02)
     assert ["Jobs"] not in rows  # per-job rows only on request
 
 
@@ -89,7 +91,7 @@ def test_numbers_stay_numbers(results: dict[str, dict[str, Any]], meta: dict[str
     cheapest = min(results, key=lambda k: results[k]["total_cost"])
     data = run_report_csv(meta, results, cheapest)
     header, summary = _section(_parse(data), "Summary")
-    saving = header.index(f"Saving vs {cheapest}")
+    saving = header.index(f"Money saved vs {cheapest} ($)")
     negatives = [r[saving] for r in summary if r[0] == "fifo-spread"]
     assert negatives and negatives[0].startswith("-") and float(negatives[0]) < 0
     # Written bare (no quote prefix, no quoting) so a spreadsheet reads a number.
@@ -97,6 +99,29 @@ def test_numbers_stay_numbers(results: dict[str, dict[str, Any]], meta: dict[str
     for r in summary:
         assert _is_number(r[1]) and _is_number(r[header.index("Makespan (s)")])
         assert r[header.index("ILP fallbacks")] == ""  # not applicable: blank, not "None"
+        # The baseline's own saving is "baseline", never 0.
+        if r[0] == cheapest:
+            assert r[saving] == "baseline" and r[header.index(f"Saving vs {cheapest} (%)")] == "baseline"
+
+
+def test_sensible_precision_and_currency(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
+    data = run_report_csv(meta, results, None, currency="€", include_jobs=True)
+    rows = _parse(data)
+    header, summary = _section(rows, "Summary")
+    assert header[1] == "Total cost (€)" and "Lower bound (€)" in header
+    for r in summary:
+        for label in ("Total cost (€)", "Lower bound (€)"):
+            assert re.fullmatch(r"-?\d+(\.\d{1,2})?", r[header.index(label)]), r  # cents
+        for label in ("Makespan (s)", "Mean completion time (s)", "Mean wait (s)"):
+            assert re.fullmatch(r"\d+", r[header.index(label)]), r  # whole seconds
+    spec = next(iter(results))
+    assert float(summary[0][1]) == round(results[spec]["total_cost"], 2)
+    header, jobs = _section(rows, "Jobs")
+    assert re.fullmatch(r"\d+", jobs[0][header.index("Start (s)")])
+    assert [
+        "Units",
+        "times in seconds from the scenario's start; money in the VM types' price unit (€)",
+    ] in rows
 
 
 def test_jobs_section(results: dict[str, dict[str, Any]], meta: dict[str, Any], names: Any) -> None:
@@ -104,4 +129,5 @@ def test_jobs_section(results: dict[str, dict[str, Any]], meta: dict[str, Any], 
     header, jobs = _section(rows, "Jobs")
     assert len(jobs) == sum(len(r["jobs"]) for r in results.values())
     assert jobs[0][header.index("Job")] == "'" + names.job
-    assert float(jobs[0][header.index("Cost")]) == pytest.approx(results["fifo-spread"]["jobs"][0]["cost"])
+    cost = results["fifo-spread"]["jobs"][0]["cost"]
+    assert float(jobs[0][header.index("Cost ($)")]) == pytest.approx(cost, abs=0.005)

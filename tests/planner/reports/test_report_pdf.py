@@ -1,4 +1,4 @@
-"""The PDF report: pages, metadata, determinism, hostile text, timeline downsampling."""
+"""The PDF report: pages, metadata, determinism, hostile text, and that it draws the page's figures."""
 
 from __future__ import annotations
 
@@ -9,37 +9,62 @@ from typing import Any
 
 import numpy as np
 import pytest
+from matplotlib import rc_context
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
+from matplotlib.table import Table
 
-from planner.reports import run_report_pdf
-from planner.reports.pdf_report import CREATOR, pdf_page_count, step_windows
+from planner.reports import cost_report, run_report_pdf
+from planner.reports.pdf_report import _RC, CREATOR, build_pdf, pdf_page_count, pdf_pages
+from scheduling.charts import all_figures, scheduler_colours
 
 
 def _pages(data: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", data))
 
 
+META = {"run_name": "Nightly what-if run", "scenario_name": "tiny", "created_at": "2026-11-22T10:00:00Z"}
+
+
 @pytest.fixture(scope="module")
 def pdf(results: dict[str, dict[str, Any]]) -> bytes:
-    meta = {"run_name": "Nightly what-if run", "scenario_name": "tiny", "created_at": "2026-11-22T10:00:00Z"}
-    return run_report_pdf(meta, results, "fifo-spread")
+    return run_report_pdf(META, results, "fifo-spread")
+
+
+def _table_texts(page: Figure) -> dict[str, list[str]]:
+    """The summary table of a page as {row label: [cell texts]}."""
+    table = next(child for ax in page.axes for child in ax.get_children() if isinstance(child, Table))
+    cells = table.get_celld()
+    rows: dict[str, list[str]] = {}
+    for (r, c), cell in sorted(cells.items()):
+        if r == 0:
+            continue
+        label = cells[(r, -1)].get_text().get_text().replace("\n", " ")
+        if c >= 0:
+            rows.setdefault(label, []).append(cell.get_text().get_text().replace("\n", " "))
+    return rows
 
 
 def test_pdf_pages_and_metadata(pdf: bytes, results: dict[str, dict[str, Any]]) -> None:
     assert pdf.startswith(b"%PDF")
     assert pdf.rstrip().endswith(b"%%EOF")
-    # Summary, cost over time, utilisation, active VMs, cost breakdown, deadlines/completion.
-    assert _pages(pdf) == 6 == pdf_page_count(results)
+    content = cost_report(META, results, baseline="fifo-spread")
+    # The summary, then one page per figure: the page's figures and each scheduler's fairness.
+    assert _pages(pdf) == pdf_page_count(content) == 1 + len(content.figures)
+    assert [k for k in content.figures if k.startswith("fairness:")] == [f"fairness:{s}" for s in results]
     assert b"Run report: Nightly what-if run" in pdf  # the /Title entry
     assert CREATOR.encode() in pdf
     assert b"/CreationDate" not in pdf
 
 
 def test_pdf_is_deterministic(pdf: bytes, results: dict[str, dict[str, Any]]) -> None:
-    meta = {"run_name": "Nightly what-if run", "scenario_name": "tiny", "created_at": "2026-11-22T10:00:00Z"}
-    assert run_report_pdf(meta, results, "fifo-spread") == pdf
+    assert run_report_pdf(META, results, "fifo-spread") == pdf
 
 
-def test_more_schedulers_add_pages(run_schedulers: Callable[[list[str]], dict[str, dict[str, Any]]]) -> None:
+def test_more_schedulers_add_summary_pages(
+    run_schedulers: Callable[[list[str]], dict[str, dict[str, Any]]],
+) -> None:
     specs = [
         "fifo-spread",
         "fifo-consolidate",
@@ -50,9 +75,10 @@ def test_more_schedulers_add_pages(run_schedulers: Callable[[list[str]], dict[st
         "morpheus",
     ]
     res = run_schedulers(specs)
-    data = run_report_pdf({"run_name": "seven"}, res, None)
-    # 7 schedulers: 2 summary pages and 2 pages of active-VM panels.
-    assert _pages(data) == pdf_page_count(res) == 8
+    content = cost_report({"run_name": "seven"}, res)
+    data = build_pdf(content)
+    # 7 schedulers: 2 summary pages.
+    assert _pages(data) == pdf_page_count(content) == 2 + len(content.figures)
 
 
 def test_hostile_text_renders(results: dict[str, dict[str, Any]], names: Any) -> None:
@@ -61,16 +87,16 @@ def test_hostile_text_renders(results: dict[str, dict[str, Any]], names: Any) ->
         r["cost_by_framework"] = {f"cost ${k} ^_{{": v for k, v in r["cost_by_framework"].items()}
     meta = {"run_name": "a $b_{c ^ $", "scenario_name": names.scenario, "created_at": names.run}
     data = run_report_pdf(meta, res, None)
-    assert _pages(data) == 6
+    assert _pages(data) == pdf_page_count(cost_report(meta, res))
 
 
 def test_empty_run_is_one_page() -> None:
     data = run_report_pdf({"run_name": "empty"}, {}, None)
-    assert data.startswith(b"%PDF") and _pages(data) == 1 == pdf_page_count({})
+    assert data.startswith(b"%PDF") and _pages(data) == 1 == pdf_page_count(cost_report({}, {}))
 
 
 def test_long_timeline_renders(results: dict[str, dict[str, Any]]) -> None:
-    # A 20,000-point timeline, as a 10,000-job run has, goes through the windowed path.
+    # A 20,000-point timeline, as a 10,000-job run has.
     res = copy.deepcopy({"edf-bfd": results["edf-bfd"]})
     tl = res["edf-bfd"]["timeline"]
     n = 20_000
@@ -80,18 +106,64 @@ def test_long_timeline_renders(results: dict[str, dict[str, Any]]) -> None:
     tl["utilisation_of_on"] = {k: rng.random(n).tolist() for k in tl["utilisation_of_on"]}
     tl["active_vms"] = {k: rng.integers(0, 3, n).tolist() for k in tl["active_vms"]}
     tl["cumulative_cost"] = np.linspace(0, res["edf-bfd"]["total_cost"], n).tolist()
-    assert _pages(run_report_pdf({"run_name": "long"}, res, None)) == 6
+    content = cost_report({"run_name": "long"}, res)
+    assert _pages(build_pdf(content)) == pdf_page_count(content)
 
 
-def test_step_windows_keep_the_area() -> None:
-    rng = np.random.default_rng(1)
-    t = np.sort(rng.uniform(0, 1000, 5000))
-    y = rng.uniform(0, 10, 5000)
-    tt, (yy,) = step_windows(t, [y], max_steps=100)
-    assert tt.size == yy.size == 101
-    assert tt[0] == t[0] and tt[-1] == t[-1]
-    area = float(np.sum(y[:-1] * np.diff(t)))
-    assert float(np.sum(yy[:-1] * np.diff(tt))) == pytest.approx(area)
-    short_t, (short_y,) = step_windows(t[:50], [y[:50]], max_steps=100)
-    assert short_t is t[:50] or np.array_equal(short_t, t[:50])
-    assert np.array_equal(short_y, y[:50])
+def test_long_run_name_stays_on_the_page(results: dict[str, dict[str, Any]]) -> None:
+    name = "Nightly what-if of the high-load workload on the enlarged cluster, " * 6
+    content = cost_report({"run_name": name}, results, figures=())
+    with rc_context(_RC):
+        page = pdf_pages(content)[0]
+        renderer = FigureCanvasAgg(page).get_renderer()
+        width = page.bbox.width
+        for text in page.texts:
+            box = text.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= width, text.get_text()[:60]
+        title = page.texts[0].get_text()
+        assert title.startswith("Run report: Nightly") and "\n" in title
+
+
+def test_summary_table_is_the_presenters(results: dict[str, dict[str, Any]]) -> None:
+    content = cost_report({"run_name": "t"}, results, baseline="morpheus", currency="€")
+    with rc_context(_RC):
+        rows = _table_texts(pdf_pages(content)[0])
+    # Units in labels match the values: no "(s)" label, durations read as durations.
+    assert not any(label.endswith("(s)") for label in rows)
+    assert all(re.fullmatch(r"(\d+ (h|min|d) \d+ (min|s|h)|\d+\.\d s)", v) for v in rows["Makespan"])
+    # The baseline's own saving is "baseline", in both saving rows; money has the currency.
+    morpheus = list(results).index("morpheus")
+    assert rows["Saving vs morpheus"][morpheus] == "baseline"
+    assert rows["Money saved vs morpheus"][morpheus] == "baseline"
+    assert all(v.startswith("€") for v in rows["Total cost"])
+    for row in content.comparison["rows"]:
+        assert rows[row["label"]] == [c["shown"] for c in row["cells"]]
+
+
+def _lines(page: Figure) -> list[tuple[str, list[float]]]:
+    return [
+        (to_hex(line.get_color()).upper(), [float(v) for v in line.get_ydata()])  # type: ignore[union-attr]
+        for ax in page.axes
+        for line in ax.get_lines()
+    ]
+
+
+def test_pdf_draws_the_pages_figures(results: dict[str, dict[str, Any]]) -> None:
+    content = cost_report({"run_name": "t"}, results)
+    figures = all_figures(results)
+    keys = list(content.figures)
+    with rc_context(_RC):
+        pages = pdf_pages(content)[1:]
+    for key in ("cumulative_cost", "utilisation", "active_vms"):
+        assert content.figures[key] == figures[key]
+        drawn = _lines(pages[keys.index(key)])
+        for trace in figures[key]["data"]:
+            y = [float("nan") if v is None else float(v) for v in trace["y"]]
+            assert (trace["line"]["color"].upper(), y) in drawn, (key, trace["name"])
+    # Utilisation against the whole cluster, as on the page, and the page says so.
+    title = pages[keys.index("utilisation")].texts[0].get_text()
+    assert "of the whole cluster" in title
+    # Each scheduler in its colour of the palette.
+    colours = scheduler_colours(results)
+    drawn_colours = {c for c, _ in _lines(pages[keys.index("cumulative_cost")])}
+    assert {c.upper() for c in colours.values()} <= drawn_colours

@@ -28,36 +28,43 @@ def test_doctests(module):
     assert failures == 0
 
 
-def test_summary_table_marks_the_best_and_the_baseline():
-    table = presentation.summary_table({"fifo-spread": SUMMARY_A, "edf-ilp": SUMMARY_B}, "fifo-spread")
-    rows = {row["key"]: row for row in table}
-    cost = {c["scheduler"]: c for c in rows["total_cost"]["cells"]}
+def page_table(summaries, asked):
+    """The run page's table of a comparison, as the page asks its kind for it."""
+    from planner.runs.kinds import get_kind
+
+    kind = get_kind("compare")
+    baseline = kind.baseline(list(summaries), {}, asked)
+    rows = kind.table(summaries, options={}, baseline=baseline, currency="$")["rows"]
+    return {row["key"]: row for row in rows}
+
+
+def test_the_run_page_table_marks_the_best_and_the_baseline():
+    rows = page_table({"fifo-spread": SUMMARY_A, "edf-ilp": SUMMARY_B}, "fifo-spread")
+    cost = {c["variant"]: c for c in rows["total_cost"]["cells"]}
     assert cost["edf-ilp"]["best"] and not cost["fifo-spread"]["best"]
-    saving = {c["scheduler"]: c["value"] for c in rows["saving_pct"]["cells"]}
+    saving = {c["variant"]: c["shown"] for c in rows["saving_pct"]["cells"]}
     assert saving == {"fifo-spread": "baseline", "edf-ilp": "+15.0%"}
-    completion = {c["scheduler"]: c["best"] for c in rows["mean_completion_s"]["cells"]}
+    completion = {c["variant"]: c["best"] for c in rows["mean_completion_s"]["cells"]}
     assert completion == {"fifo-spread": True, "edf-ilp": False}
-    fallbacks = {c["scheduler"]: c["value"] for c in rows["ilp_fallbacks"]["cells"]}
+    fallbacks = {c["variant"]: c["shown"] for c in rows["ilp_fallbacks"]["cells"]}
     assert fallbacks == {"fifo-spread": "—", "edf-ilp": "2 / 12 decisions"}
     # Equal values: nobody is "best".
-    makespan = rows["makespan_s"]["cells"]
-    assert not any(c["best"] for c in makespan)
+    assert not any(c["best"] for c in rows["makespan_s"]["cells"])
 
 
-def test_summary_table_marks_no_best_where_values_read_the_same():
+def test_the_run_page_table_marks_no_best_where_values_read_the_same():
     a = {**SUMMARY_A, "mean_wait_s": 0.01}
     b = {**SUMMARY_A, "mean_wait_s": 0.02}
     c = {**SUMMARY_A, "mean_wait_s": 0.03, "deadline_missed": 2, "deadline_miss_pct": 50.0}
-    rows = {row["key"]: row for row in presentation.summary_table({"a": a, "b": b, "c": c}, "a")}
+    rows = page_table({"a": a, "b": b, "c": c}, "a")
     assert not any(cell["best"] for cell in rows["mean_wait_s"]["cells"])  # all show "0.0 s"
-    misses = {cell["scheduler"]: cell["best"] for cell in rows["deadline_miss_pct"]["cells"]}
+    misses = {cell["variant"]: cell["best"] for cell in rows["deadline_miss_pct"]["cells"]}
     assert misses == {"a": True, "b": True, "c": False}
 
 
-def test_summary_table_with_an_unknown_baseline_uses_the_first():
-    table = presentation.summary_table({"a": SUMMARY_A, "b": SUMMARY_B}, "gone")
-    assert table[1]["label"] == "Saving vs a (%)"
-    assert presentation.summary_table({}, None) == []
+def test_an_unknown_baseline_falls_back_to_the_runs_then_the_first():
+    rows = page_table({"a": SUMMARY_A, "b": SUMMARY_B}, "gone")
+    assert rows["saving_pct"]["label"] == "Saving vs a"  # the unit is in the values ("+15.0%")
 
 
 def test_compare_deltas():

@@ -61,12 +61,14 @@ def test_run_page_summary_table(owner_client, succeeded_run):
     table = response.context["table"]["rows"]
     keys = [row["key"] for row in table]
     for key in ("total_cost", "saving_pct", "gap_to_lower_bound_pct", "makespan_s", "deadline_miss_pct",
-                "deadline_violation_eq12_pct", "mean_completion_s", "ilp_fallbacks"):
+                "deadline_violation_eq12", "mean_completion_s", "ilp_fallbacks"):
         assert key in keys
     saving = next(row for row in table if row["key"] == "saving_pct")
-    assert saving["label"] == "Saving vs fifo-spread (%)"
-    assert saving["cells"][0]["value"] == "baseline"
+    assert saving["label"] == "Saving vs fifo-spread"  # the unit is in the values
+    assert saving["cells"][0]["shown"] == "baseline"
     page = response.content.decode()
+    # The eq. 12 row reads as the paper's ratio, its meaning in a note under the table.
+    assert "Eq. 12" in page or "eq. 12" in page
     assert 'id="baseline-select"' in page and 'id="summary-table"' in page
     data = json.loads(page.split('<script id="run-data" type="application/json">', 1)[1].split("</script>", 1)[0])
     assert data["variants"] == ["fifo-spread", "morpheus", "edf-bfd"]

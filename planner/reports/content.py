@@ -1,0 +1,65 @@
+"""What a report holds, whatever the kind of run: :class:`ReportContent`.
+
+Every format (CSV, XLSX, PDF) is ``build(content: ReportContent) -> bytes`` and only lays
+the content out; a kind of run supplies the content (for a cost comparison:
+:func:`planner.reports.cost.cost_report`). Pure data, no database access.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scheduling.presenter import Comparison
+
+from .tables import Cell, Table
+
+__all__ = ["ReportContent"]
+
+#: A Plotly figure dict of :mod:`scheduling.charts`.
+Figure = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ReportContent:
+    """A report of one run, ready to be laid out by any format.
+
+    Attributes
+    ----------
+    title : str
+        The run's name (the PDF's first heading, the XLSX's title).
+    subtitle : str
+        One line under it, e.g. what kind of run this is.
+    details : list of (str, Cell)
+        The run's description, label then value (run id, scenario, baseline, ...).
+    comparison : Comparison
+        The presenter's table (:func:`scheduling.presenter.comparison_table`, with
+        ``detail=True``): the PDF's summary page, and the ``summary`` table of the files.
+    tables : list of Table
+        The tables of every format, in order; the first is the summary (files only: the
+        PDF shows ``comparison`` instead).
+    figures : mapping of str to Figure
+        Figures the PDF draws, one per page, in order (:mod:`scheduling.charts` dicts, the
+        same the page draws).
+    sheet_charts : tuple of str
+        Keys of ``figures`` the XLSX draws as native Excel charts on its summary sheet.
+    records : callable, optional
+        ``records(max_rows) -> Table``: the long per-item table (jobs), built only by the
+        formats that include it (the XLSX always, the CSV on request).
+    currency : str
+        Symbol of money in labels and shown values (display only).
+    keywords : str
+        The PDF's keywords (e.g. the variants).
+    """
+
+    title: str
+    subtitle: str
+    details: list[tuple[str, Cell]]
+    comparison: Comparison
+    tables: list[Table]
+    figures: Mapping[str, Figure] = field(default_factory=dict)
+    sheet_charts: tuple[str, ...] = ()
+    records: Callable[[int], Table] | None = None
+    currency: str = "$"
+    keywords: str = ""

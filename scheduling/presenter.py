@@ -1,0 +1,540 @@
+"""The comparison table of a run: one presenter for the page, the CLI, the HTML report and every file.
+
+A run compares *variants* (for a cost run, scheduler specs). Each variant has a result
+document (docs/results.md) or, on the run page, only its stored *headline*: the few numbers
+the table reads (:func:`headline`). :func:`comparison_table` turns the headlines into rows,
+one per :class:`Metric`, each with the raw value and the shown text per variant, which
+direction is better and which variant is best. Savings are computed here, on read, against
+whichever baseline the caller names; nothing stores a saving.
+
+Metric definitions are data: :data:`COST_METRICS` is the list of a cost run; another kind of
+run (fairness, MRSU) defines its own list of :class:`Metric` and reuses the machinery.
+Units are defined once (:data:`UNITS`): how a value is shown on a page, how a file labels
+its column and how many decimals a file keeps (cents for money, whole seconds for times).
+Money is shown with the currency symbol passed in (display only: numbers are never
+converted).
+
+>>> a = {"total_cost": 10.0, "deadline_jobs": 4, "deadline_met": 2, "deadline_missed": 2,
+...      "deadline_miss_pct": 50.0, "deadline_violation_eq12_pct": 100.0}
+>>> b = {**a, "total_cost": 7.5}
+>>> table = comparison_table({"fifo": a, "edf": b}, baseline="fifo", currency="€")
+>>> rows = {row["key"]: row for row in table["rows"]}
+>>> [(c["variant"], c["shown"], c["best"]) for c in rows["total_cost"]["cells"]]
+[('fifo', '€10.00', False), ('edf', '€7.50', True)]
+>>> [c["shown"] for c in rows["saving_pct"]["cells"]], rows["saving_pct"]["label"]
+(['baseline', '+25.0%'], 'Saving vs fifo')
+>>> rows["deadline_violation_eq12"]["cells"][0]["shown"]
+'1.00 (2 missed ÷ 2 met)'
+>>> cheapest({"fifo": a, "edf": b})
+{'variant': 'edf', 'value': 7.5, 'shown': '$7.50'}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+from .numbers import finite, integral
+
+__all__ = [
+    "COST_METRICS",
+    "MISSING",
+    "UNITS",
+    "Better",
+    "Comparison",
+    "ComparisonCell",
+    "ComparisonRow",
+    "Metric",
+    "Unit",
+    "best_variant",
+    "cheapest",
+    "comparison_table",
+    "file_value",
+    "format_duration",
+    "format_money",
+    "headline",
+    "headline_keys",
+    "labelled",
+    "show",
+    "unit_label",
+]
+
+MISSING = "—"
+Better = Literal["lower", "higher"]
+#: A headline summary (or a whole result document: :func:`headline` reads either).
+Headline = Mapping[str, Any]
+
+
+# --------------------------------------------------------------------------- units
+
+
+@dataclass(frozen=True)
+class Unit:
+    """How values of one unit are labelled and rounded; shown by :func:`show`."""
+
+    key: str
+    #: What a column label adds in brackets (``{currency}`` is replaced), ``""`` for nothing.
+    symbol: str
+    #: Decimals a file keeps (CSV values, XLSX number formats); ``None``: text, kept as is.
+    decimals: int | None
+
+
+#: Every unit a table uses. Times are seconds from the scenario's start or durations; money
+#: is in the VM types' price unit; percentages are in percent (12.5 means 12.5 %).
+UNITS: dict[str, Unit] = {
+    "money": Unit("money", "{currency}", 2),
+    "price": Unit("price", "{currency}/h", 4),
+    "percent": Unit("percent", "%", 2),
+    "ratio": Unit("ratio", "", 3),
+    "seconds": Unit("seconds", "s", 0),
+    "hours": Unit("hours", "h", 3),
+    "count": Unit("count", "", 0),
+    "text": Unit("text", "", None),
+}
+
+
+def unit_label(unit: str, currency: str = "$") -> str:
+    """What a column label adds for ``unit``: ``"$"``, ``"s"``, ``"%"``, ``""`` ...
+
+    >>> unit_label("money", "€"), unit_label("price"), unit_label("count")
+    ('€', '$/h', '')
+    """
+    return UNITS[unit].symbol.replace("{currency}", currency)
+
+
+def labelled(label: str, unit: str, currency: str = "$") -> str:
+    """A column label with its unit, as files write it: ``Makespan (s)``, ``Total cost ($)``.
+
+    >>> labelled("Makespan", "seconds"), labelled("Jobs", "count")
+    ('Makespan (s)', 'Jobs')
+    """
+    symbol = unit_label(unit, currency)
+    return f"{label} ({symbol})" if symbol else label
+
+
+def file_value(value: float | None, unit: str) -> float | int | None:
+    """``value`` rounded as files keep it: cents for money, whole seconds, counts as ints.
+
+    >>> file_value(0.126, "money"), file_value(3599.6, "seconds"), file_value(3.0, "count")
+    (0.13, 3600, 3)
+    """
+    if value is None:
+        return None
+    decimals = UNITS[unit].decimals
+    if decimals is None:
+        return value
+    if decimals == 0:
+        return round(value)
+    return round(value, decimals) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def format_duration(seconds: float | None) -> str:
+    """A duration for people: ``42.0 s``, ``5 min 03 s``, ``2 h 07 min``, ``3 d 04 h``.
+
+    >>> [format_duration(s) for s in (42, 303, 7620, 273600, None, -1e-9, -90)]
+    ['42.0 s', '5 min 03 s', '2 h 07 min', '3 d 04 h', '—', '0.0 s', '−1 min 30 s']
+    """
+    if seconds is None:
+        return MISSING
+    s = float(seconds) + 0.0  # + 0.0 turns -0.0 into 0.0
+    if s < 0:  # a rounding of a tiny negative is no "−0.0 s"
+        return format_duration(-s) if round(-s, 1) == 0 else "−" + format_duration(-s)
+    if s < 60:
+        return f"{s:.1f} s"
+    whole = round(s)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    minutes = round(s / 60)
+    if minutes < 24 * 60:
+        return f"{minutes // 60} h {minutes % 60:02d} min"
+    hours = round(s / 3600)
+    return f"{hours // 24} d {hours % 24:02d} h"
+
+
+def format_money(value: float | None, currency: str = "") -> str:
+    """A cost: two decimals from 1 up, four below (cheap test runs stay readable).
+
+    >>> format_money(1234.567), format_money(0.04, "$"), format_money(-2.5, "€"), format_money(None)
+    ('1,234.57', '$0.0400', '−€2.50', '—')
+    """
+    if value is None:
+        return MISSING
+    magnitude = abs(value)
+    digits = f"{magnitude:,.2f}" if magnitude >= 1 else f"{magnitude:.4f}"
+    return ("−" if value < 0 else "") + currency + digits
+
+
+#: How a page writes a value of each unit (the magnitude; :func:`show` adds the sign).
+_TEXT: dict[str, Callable[[float, str], str]] = {
+    "money": lambda v, currency: format_money(v, currency),
+    "price": lambda v, currency: format_money(v, currency) + "/h",
+    "seconds": lambda v, _: format_duration(v),
+    "percent": lambda v, _: f"{v:.1f}%",
+    "ratio": lambda v, _: f"{v:.2f}",
+    "hours": lambda v, _: f"{v:,.2f} h",
+    "count": lambda v, _: f"{v:,.0f}",
+    "text": lambda v, _: f"{v:g}",
+}
+
+
+def show(value: float | None, unit: str, currency: str = "$", *, signed: bool = False) -> str:
+    """``value`` as a page shows it in ``unit`` (``—`` when missing; no sign on what reads as 0).
+
+    >>> show(12.345, "percent"), show(-3.0, "percent", signed=True), show(0.5, "money", "£", signed=True)
+    ('12.3%', '−3.0%', '+£0.5000')
+    >>> show(1.5, "ratio"), show(7620, "seconds"), show(12, "count"), show(0.0116, "price")
+    ('1.50', '2 h 07 min', '12', '$0.0116/h')
+    >>> show(-0.0004, "percent", signed=True), show(0.0004, "percent", signed=True)
+    ('0.0%', '0.0%')
+    """
+    if value is None:
+        return MISSING
+    text_of = _TEXT.get(unit, _TEXT["text"])
+    text = text_of(abs(value), currency)
+    if text == text_of(0.0, currency):
+        return text
+    if value < 0:
+        return "−" + text
+    return ("+" if signed else "") + text
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One row of a comparison table: what it reads, how it computes, shows and compares.
+
+    ``value(this, baseline)`` computes the raw number from the variant's headline (and, for
+    a metric measured against the baseline, the baseline's headline). ``text`` overrides how
+    a value is shown (it gets the raw value, the variant's headline and the currency).
+    """
+
+    key: str
+    label: str  #: operator's wording; ``{baseline}`` is replaced by the baseline's name
+    unit: str  #: a key of :data:`UNITS`
+    reads: tuple[str, ...]  #: the headline keys it reads (:func:`headline` keeps exactly these)
+    value: Callable[[Headline, Headline | None], float | None]
+    better: Better | None = None
+    text: Callable[[float | None, Headline, str], str] | None = None
+    note: str = ""  #: one line explaining the metric, shown under the table
+    relative: bool = False  #: measured against the baseline (its own cell reads "baseline")
+    detail: bool = False  #: files only (CSV, XLSX, PDF): left out of the compact table
+    #: where a read key sits in a full result document, when not at its top level
+    paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _field(key: str) -> Callable[[Headline, Headline | None], float | None]:
+    return lambda h, _base: finite(h.get(key))
+
+
+def _saving(h: Headline, base: Headline | None) -> float | None:
+    cost = finite(h.get("total_cost"))
+    base_cost = finite(base.get("total_cost")) if base is not None else None
+    return None if cost is None or base_cost is None else base_cost - cost
+
+
+def _saving_pct(h: Headline, base: Headline | None) -> float | None:
+    saving = _saving(h, base)
+    base_cost = finite(base.get("total_cost")) if base is not None else None
+    return None if saving is None or not base_cost else saving / base_cost * 100.0
+
+
+def _gap_pct(h: Headline, _base: Headline | None) -> float | None:
+    gap = finite(h.get("gap_to_lower_bound"))
+    return None if gap is None else gap * 100.0
+
+
+def _eq12(h: Headline, _base: Headline | None) -> float | None:
+    # eq. 12 of paper 003: theta_d = theta_m / theta_s (missed / met), a ratio; the document
+    # stores it x 100 as the paper prints it.
+    pct = finite(h.get("deadline_violation_eq12_pct"))
+    return None if pct is None else pct / 100.0
+
+
+def _misses_text(value: float | None, h: Headline, _currency: str) -> str:
+    jobs = integral(h.get("deadline_jobs"))
+    if not jobs:
+        return "no deadlines"
+    missed = integral(h.get("deadline_missed")) or 0
+    return f"{missed:,} / {jobs:,} ({show(value, 'percent')})"
+
+
+def _eq12_text(value: float | None, h: Headline, _currency: str) -> str:
+    if not integral(h.get("deadline_jobs")):
+        return "no deadlines"
+    missed, met = integral(h.get("deadline_missed")), integral(h.get("deadline_met"))
+    counts = f"{missed:,} missed ÷ {met:,} met" if missed is not None and met is not None else ""
+    if value is None:
+        return f"{MISSING} (none met)" if met == 0 else MISSING
+    return f"{show(value, 'ratio')} ({counts})" if counts else show(value, "ratio")
+
+
+def _fallbacks(h: Headline, _base: Headline | None) -> float | None:
+    return finite(h.get("ilp_fallbacks")) if h.get("ilp_decisions") is not None else None
+
+
+def _fallbacks_text(value: float | None, h: Headline, _currency: str) -> str:
+    if value is None:
+        return MISSING
+    return f"{int(value):,} / {integral(h.get('ilp_decisions')) or 0:,} decisions"
+
+
+#: The rows of a cost comparison, in display order.
+COST_METRICS: tuple[Metric, ...] = (
+    Metric("total_cost", "Total cost", "money", ("total_cost",), _field("total_cost"), "lower"),
+    Metric("saving", "Money saved vs {baseline}", "money", ("total_cost",), _saving, "higher",
+           note="Saving: the baseline's total cost minus this one's (negative: it costs more).",
+           relative=True, detail=True),
+    Metric("saving_pct", "Saving vs {baseline}", "percent", ("total_cost",), _saving_pct, "higher",
+           note="Saving: in % of the baseline's total cost (negative: it costs more).", relative=True),
+    Metric("lower_bound_cost", "Lower bound", "money", ("lower_bound_cost",), _field("lower_bound_cost"),
+           detail=True),
+    Metric("gap_to_lower_bound_pct", "Gap to lower bound", "percent", ("gap_to_lower_bound",), _gap_pct,
+           "lower", note="Gap to the lower bound: how far above the cost no scheduler can beat."),
+    Metric("makespan_s", "Makespan", "seconds", ("makespan_s",), _field("makespan_s"), "lower"),
+    Metric("jobs_total", "Jobs", "count", ("jobs_total",), _field("jobs_total"), detail=True),
+    Metric("deadline_jobs", "Jobs with a deadline", "count", ("deadline_jobs",), _field("deadline_jobs"),
+           detail=True),
+    Metric("deadline_missed", "Deadlines missed", "count", ("deadline_missed",), _field("deadline_missed"),
+           "lower", detail=True),
+    Metric("deadline_miss_pct", "Deadline misses (missed / with deadline)", "percent",
+           ("deadline_miss_pct", "deadline_jobs", "deadline_missed"), _field("deadline_miss_pct"), "lower",
+           text=_misses_text),
+    Metric("deadline_violation_eq12", "Deadline violation θd, eq. 12 (missed ÷ met)", "ratio",
+           ("deadline_violation_eq12_pct", "deadline_jobs", "deadline_missed", "deadline_met"), _eq12,
+           "lower", text=_eq12_text,
+           note="θd (paper 003, eq. 12) divides deadlines missed by deadlines met, not by jobs with a "
+                "deadline: 0.5 is one miss for every two met; above 1, more are missed than met."),
+    Metric("mean_completion_s", "Mean completion time", "seconds", ("mean_completion_s",),
+           _field("mean_completion_s"), "lower"),
+    Metric("median_completion_s", "Median completion time", "seconds", ("median_completion_s",),
+           _field("median_completion_s"), "lower", detail=True),
+    Metric("p95_completion_s", "95th percentile completion time", "seconds", ("p95_completion_s",),
+           _field("p95_completion_s"), "lower", detail=True),
+    Metric("mean_wait_s", "Mean wait", "seconds", ("mean_wait_s",), _field("mean_wait_s"), "lower"),
+    Metric("ilp_fallbacks", "ILP fallbacks", "count", ("ilp_fallbacks", "ilp_decisions"), _fallbacks,
+           "lower", text=_fallbacks_text,
+           paths={"ilp_fallbacks": ("ilp", "fallbacks"), "ilp_decisions": ("ilp", "decisions")}),
+)
+
+
+def headline_keys(metrics: Sequence[Metric] = COST_METRICS) -> tuple[str, ...]:
+    """Every key the metrics read, in order: what a stored headline summary must keep."""
+    return tuple(dict.fromkeys(key for m in metrics for key in m.reads))
+
+
+def headline(doc: Mapping[str, Any], metrics: Sequence[Metric] = COST_METRICS) -> dict[str, Any]:
+    """The headline summary of a result document: exactly the keys the metrics read.
+
+    Store this per variant (a few hundred bytes) and build the table from it without loading
+    the document. A headline given back returns unchanged, so callers may pass either.
+
+    >>> headline({"total_cost": 1.5, "ilp": {"decisions": 4, "fallbacks": 1}, "jobs": []})["ilp_fallbacks"]
+    1
+    >>> h = headline({"total_cost": 1.5}); headline(h) == h and h["ilp_decisions"] is None
+    True
+    """
+    out: dict[str, Any] = {}
+    for metric in metrics:
+        for key in metric.reads:
+            if key in doc or key not in metric.paths:
+                out[key] = doc.get(key)
+                continue
+            node: Any = doc
+            for step in metric.paths[key]:
+                node = node.get(step) if isinstance(node, Mapping) else None
+            out[key] = node
+    return out
+
+
+# --------------------------------------------------------------------------- the table
+
+
+class ComparisonCell(TypedDict):
+    """One variant's value in one row."""
+
+    variant: str
+    raw: float | None  #: the number (``None``: not applicable); the baseline's own saving is 0
+    shown: str  #: the text a page shows (``"baseline"`` for the baseline's own saving)
+    best: bool
+    baseline: bool  #: this variant is the baseline
+
+
+class ComparisonRow(TypedDict):
+    """One metric of the comparison table."""
+
+    key: str
+    label: str  #: without the unit (pages show units in the values)
+    unit: str  #: a key of :data:`UNITS`
+    unit_label: str  #: ``"$"``, ``"s"``, ``"%"`` ... (files add it to the label)
+    better: Better | None
+    note: str
+    relative: bool
+    detail: bool
+    best: list[str]  #: the best variants; empty when the shown values do not differ
+    cells: list[ComparisonCell]
+
+
+class Comparison(TypedDict):
+    """The comparison table: JSON-ready (plain dicts, lists, str, float, bool, None)."""
+
+    baseline: str | None
+    currency: str
+    variants: list[str]
+    rows: list[ComparisonRow]
+
+
+def _best(metric: Metric, cells: list[ComparisonCell], baseline: str | None) -> list[str]:
+    """Variants with the best value; none when every variant shows the same text."""
+    if metric.better is None or len({c["shown"] for c in cells}) < 2:
+        return []
+    pick = min if metric.better == "lower" else max
+    candidates = [
+        c for c in cells if c["raw"] is not None and not (metric.relative and c["variant"] == baseline)
+    ]
+    if len(candidates) < (1 if metric.relative else 2):
+        return []  # nothing to compare with
+    target = pick(c["raw"] for c in candidates if c["raw"] is not None)
+    if metric.relative:
+        # Best only when it beats the baseline itself (whose own saving is 0).
+        base = next((c["raw"] for c in cells if c["variant"] == baseline), None)
+        if base is None or pick(target, base) == base:
+            return []
+    shown = {c["shown"] for c in candidates if c["raw"] == target}
+    best = [c["variant"] for c in candidates if c["shown"] in shown]
+    # "Best" only where it shows: if every variant reads like the best, none is.
+    return [] if len(best) == len(cells) else best
+
+
+def comparison_table(
+    summaries: Mapping[str, Mapping[str, Any]],
+    *,
+    baseline: str | None = None,
+    currency: str = "$",
+    metrics: Sequence[Metric] = COST_METRICS,
+    detail: bool = False,
+) -> Comparison:
+    """The comparison table of a run: one row per metric, one cell per variant.
+
+    Parameters
+    ----------
+    summaries : mapping of str to mapping
+        Per variant (in column order), its headline summary (:func:`headline`) or its whole
+        result document.
+    baseline : str, optional
+        The variant savings are measured against; the first one by default.
+    currency : str, default "$"
+        Symbol shown with money (display only).
+    metrics : sequence of Metric, default COST_METRICS
+        The rows, in order (another kind of run passes its own).
+    detail : bool, default False
+        Include the metrics marked ``detail`` (the files' full table); the compact table
+        (run page, CLI, HTML report) leaves them out.
+
+    Returns
+    -------
+    Comparison
+        ``{"baseline", "currency", "variants", "rows"}``; each row has ``key``, ``label``,
+        ``unit``, ``unit_label``, ``better``, ``note``, ``relative``, ``detail``, ``best``
+        (variants) and ``cells`` (``variant``, ``raw``, ``shown``, ``best``, ``baseline``).
+
+    Raises
+    ------
+    ValueError
+        If ``baseline`` is given and is not one of the variants.
+
+    Examples
+    --------
+    >>> t = comparison_table({"a": {"makespan_s": 60.0}, "b": {"makespan_s": 60.04}})
+    >>> row = next(r for r in t["rows"] if r["key"] == "makespan_s")
+    >>> [c["shown"] for c in row["cells"]], row["best"]  # the same text: no best
+    (['1 min 00 s', '1 min 00 s'], [])
+    """
+    variants = [str(v) for v in summaries]
+    if baseline is None:
+        baseline = variants[0] if variants else None
+    elif baseline not in summaries:
+        raise ValueError(f"baseline {baseline!r} is not one of the variants: {', '.join(variants)}")
+    heads = {str(v): headline(s, metrics) for v, s in summaries.items()}
+    base_head = heads[baseline] if baseline is not None else None
+    rows: list[ComparisonRow] = []
+    for metric in metrics:
+        if metric.detail and not detail:
+            continue
+        cells: list[ComparisonCell] = []
+        for variant in variants:
+            h = heads[variant]
+            raw = metric.value(h, base_head)
+            raw = None if raw is None or not math.isfinite(raw) else raw + 0.0
+            is_base = variant == baseline
+            if metric.relative and is_base:
+                text = "baseline"
+            elif metric.text is not None:
+                text = metric.text(raw, h, currency)
+            else:
+                text = show(raw, metric.unit, currency, signed=metric.relative)
+            cells.append({"variant": variant, "raw": raw, "shown": text, "best": False, "baseline": is_base})
+        best = _best(metric, cells, baseline)
+        for cell in cells:
+            cell["best"] = cell["variant"] in best
+        rows.append({
+            "key": metric.key,
+            "label": metric.label.replace("{baseline}", baseline or "baseline"),
+            "unit": metric.unit,
+            "unit_label": unit_label(metric.unit, currency),
+            "better": metric.better,
+            "note": metric.note,
+            "relative": metric.relative,
+            "detail": metric.detail,
+            "best": best,
+            "cells": cells,
+        })
+    return {"baseline": baseline, "currency": currency, "variants": variants, "rows": rows}
+
+
+class BestVariant(TypedDict):
+    variant: str
+    value: float
+    shown: str
+
+
+def best_variant(
+    summaries: Mapping[str, Mapping[str, Any]],
+    key: str,
+    *,
+    currency: str = "$",
+    metrics: Sequence[Metric] = COST_METRICS,
+) -> BestVariant | None:
+    """The variant with the best value of the metric ``key`` (the first on a tie), or ``None``.
+
+    Reads only the headline summaries, so a run list can call it per run. ``None`` when no
+    variant has a value or the metric has no better direction.
+
+    >>> best_variant({"a": {"makespan_s": 90.0}, "b": {"makespan_s": 60.0}}, "makespan_s")
+    {'variant': 'b', 'value': 60.0, 'shown': '1 min 00 s'}
+    """
+    metric = next((m for m in metrics if m.key == key), None)
+    if metric is None:
+        raise ValueError(f"no metric {key!r}; metrics: {', '.join(m.key for m in metrics)}")
+    if metric.better is None or metric.relative:
+        return None
+    values = [(str(v), metric.value(headline(s, metrics), None)) for v, s in summaries.items()]
+    numbers = [(v, x) for v, x in values if x is not None and math.isfinite(x)]
+    if not numbers:
+        return None
+    pick = min if metric.better == "lower" else max
+    target = pick(x for _, x in numbers)
+    variant = next(v for v, x in numbers if x == target)
+    return {"variant": variant, "value": target, "shown": show(target, metric.unit, currency)}
+
+
+def cheapest(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$") -> BestVariant | None:
+    """The variant with the lowest total cost (for the run list), or ``None``.
+
+    >>> cheapest({"a": {"total_cost": 2.0}, "b": {"total_cost": None}}, currency="€")
+    {'variant': 'a', 'value': 2.0, 'shown': '€2.00'}
+    """
+    return best_variant(summaries, "total_cost", currency=currency)
