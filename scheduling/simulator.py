@@ -1,10 +1,11 @@
 """Discrete-event simulation of a cloud cluster under one scheduler (paper 003).
 
-Events are job arrivals and executor completions. After all events at one instant, a
-scheduling pass starts what the ordering and the placement allow; machines left without
-executors are then turned off. A VM is billed per second at its hourly price from the
-moment it is turned on until it is turned off (optionally rounded up to a billing
-granularity and a minimum billed period, and with a boot delay before executors start).
+Events are job arrivals and executor completions. After all events at one instant, machines
+left without executors are turned off, and then a scheduling pass starts what the ordering and
+the placement allow (a VM emptied at ``t`` is off for every placement made at ``t``, as in paper
+003; if the pass turns it on again, that is a new on-interval). A VM is billed per second at its
+hourly price from the moment it is turned on until it is turned off (optionally rounded up to a
+billing granularity and a minimum billed period, and with a boot delay before executors start).
 
 >>> from scheduling.scenario import parse_scenario
 >>> sc = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 16},
@@ -216,6 +217,10 @@ class _Simulation:
                         self.progress(done / self.n)
                 else:
                     ticked, tick_pending = True, False
+            # A VM left without executors is off before the pass: BFD's "list of used VMs"
+            # (Algorithm 3 of paper 003) and the ILP's fixed y = 1 (Algorithm 2) cover only VMs
+            # that still run an executor. One the pass turns on again starts a new on-interval.
+            self._turn_off_idle(t)
             # Event-driven passes by default; with an interval, passes only on its multiples
             # (the paper's prototype polled every 10 s).
             if interval <= 0 or ticked:
@@ -227,7 +232,6 @@ class _Simulation:
                 heapq.heappush(events, (nxt, _TICK, seq, -1))
                 seq += 1
                 tick_pending = True
-            self._turn_off_idle(t)
             self._record(t)
         if self.progress is not None:
             self.progress(1.0)

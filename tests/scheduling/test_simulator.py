@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from scheduling import ScenarioError, compare, parse_scenario, simulate
+from scheduling import Scenario, ScenarioError, compare, parse_scenario, simulate
 
 
 def one_resource(vms, jobs, resources=("cpu",)):
@@ -132,6 +132,53 @@ def test_vm_turns_off_when_idle_and_is_billed_per_second():
     assert d["total_cost"] == pytest.approx(0.2)  # 200 s at $3.60/h
     assert d["timeline"]["cumulative_cost"][-1] == pytest.approx(0.2)
     assert d["cost_by_hour"] == pytest.approx([0.2])
+
+
+def emptied_vm_scenario(b_arrival_s: float) -> Scenario:
+    # Issue 7: job A fills the large VM until 100 s; job B (small) arrives at or after 100 s.
+    return parse_scenario(
+        {
+            "vm_types": [
+                {"name": "small", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 1},
+                {"name": "large", "capacity": {"cpu": 12, "mem": 48}, "price_per_hour": 0.72, "count": 1},
+            ],
+            "jobs": [
+                {"id": "A", "arrival_s": 0, "executors": 1, "executor": {"cpu": 12, "mem": 8}, "duration_s": 100},
+                {"id": "B", "arrival_s": b_arrival_s, "executors": 1, "executor": {"cpu": 2, "mem": 4},
+                 "duration_s": 3600},
+            ],
+        }
+    )
+
+
+@pytest.mark.parametrize("scheduler", ["edf-bfd", "edf-ilp"])
+@pytest.mark.parametrize("b_arrival_s", [100, 101])
+def test_a_vm_emptied_at_t_is_off_for_placements_at_t(scheduler: str, b_arrival_s: float) -> None:
+    # Paper 003: BFD's "list of used VMs" (Algorithm 3) and the ILP's fixed y = 1 (Algorithm 2)
+    # cover only VMs still running an executor (ALGORITHM-NOTES section 8). The large VM emptied
+    # at 100 s is therefore not "already paid for" when B is placed at 100 s: B takes the small
+    # VM, $0.72/h x 100 s + $0.24/h x 3,600 s = $0.02 + $0.24.
+    r = simulate(emptied_vm_scenario(b_arrival_s), scheduler=scheduler)
+    assert placements(r)["B"] == {"small#1": 1}
+    assert r.total_cost == pytest.approx(0.26)
+    intervals = [(iv["vm"], iv["on_s"], iv["off_s"]) for iv in r.to_dict()["vm_intervals"]]
+    assert sorted(intervals) == [("large#1", 0, 100), ("small#1", b_arrival_s, b_arrival_s + 3600)]
+
+
+def test_a_vm_emptied_and_reused_at_the_same_instant_is_two_on_intervals() -> None:
+    # One VM: B arrives as A ends. The VM is off for B's placement (see above), so B turns it on
+    # again: a new on-interval with its own minimum billed period and its own boot time.
+    sc = one_resource([("vm", 4, 3.6, 1)], [("a", 0, 1, 4, 100, {}), ("b", 100, 1, 4, 100, {})])
+    plain = simulate(sc, scheduler="edf-bfd").to_dict()
+    assert [(iv["on_s"], iv["off_s"]) for iv in plain["vm_intervals"]] == [(0, 100), (100, 200)]
+    assert plain["total_cost"] == pytest.approx(0.2)  # per-second billing: as if it never stopped
+    d = simulate(sc, scheduler="edf-bfd", options={"min_billed_s": 150, "boot_time_s": 30}).to_dict()
+    assert [(iv["on_s"], iv["off_s"], iv["billed_s"]) for iv in d["vm_intervals"]] == [
+        (0, 130, 150), (130, 260, 150)  # A boots, runs 30-130 s; B waits for the VM, boots again
+    ]
+    assert [j["start_s"] for j in d["jobs"]] == [30, 160]
+    assert d["total_cost"] == pytest.approx(0.3)  # 2 x 150 s at $3.60/h
+    assert d["timeline"]["cumulative_cost"][-1] == pytest.approx(0.3)
 
 
 def test_billing_options():
