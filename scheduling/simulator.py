@@ -152,6 +152,9 @@ class _Simulation:
         fw_index = {name: k for k, name in enumerate(self.fw_names)}
         self.fw_of = np.array([fw_index[j.framework] for j in jobs], dtype=np.int64)
         self.fw_weight = np.array([fws[f].weight for f in self.fw_names], dtype=float)
+        # Fairness is measured only when at least two frameworks have jobs (declaring one is
+        # not enough: a framework without jobs never shares the cluster).
+        self.shared = len(np.unique(self.fw_of)) >= 2
         type_names = [t.name for t in scenario.vm_types]
         self.fw_allowed = np.ones((len(self.fw_names), len(type_names)), dtype=bool)
         for k, name in enumerate(self.fw_names):
@@ -397,7 +400,7 @@ class _Simulation:
         cl = self.cluster
         total = np.where(cl.total > 0, cl.total, 1.0)
         on_cap = np.where(self.on_capacity > 1e-12, self.on_capacity, 1.0)
-        if len(self.fw_names) >= 2:  # fairness is reported only when frameworks share the cluster
+        if self.shared:
             share = (self.fw_usage / total).max(axis=1)
             pending = self.fw_pending > 0
             wsum = float(self.fw_weight[pending].sum())
@@ -510,7 +513,7 @@ class _Simulation:
             "running_jobs": tl["running"],
         }
         fairness = None
-        if len(self.fw_names) >= 2:
+        if self.shared:
             share = np.array(tl["share"]).reshape(len(tl["t"]), len(self.fw_names))
             fair = np.array(tl["fair"]).reshape(len(tl["t"]), len(self.fw_names))
             fairness = fairness_summary(np.array(tl["t"]), share, fair, self.fw_names, self.fw_weight)

@@ -246,6 +246,23 @@ def test_single_framework_has_no_fairness_section():
     assert simulate(FIG2, scheduler="edf-bfd").to_dict()["fairness"] is None
 
 
+def test_fairness_needs_two_frameworks_with_jobs_not_two_declared():
+    # Issue 7: three frameworks declared, one has every job: nobody shares the cluster.
+    doc = {
+        "vm_types": [{"name": "m", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 2}],
+        "frameworks": [{"name": "analytics"}, {"name": "etl"}, {"name": "ml", "weight": 2}],
+        "jobs": [
+            {"id": f"j{k}", "framework": "etl", "arrival_s": 10 * k, "executors": 2,
+             "executor": {"cpu": 2, "mem": 4}, "duration_s": 100}
+            for k in range(3)
+        ],
+    }
+    assert simulate(parse_scenario(doc), scheduler="edf-bfd").to_dict()["fairness"] is None
+    doc["jobs"][2]["framework"] = "ml"  # now two frameworks have jobs
+    fairness = simulate(parse_scenario(doc), scheduler="edf-bfd").to_dict()["fairness"]
+    assert fairness is not None and fairness["contention_s"] > 0
+
+
 def test_any_ordering_placement_pair_and_named_schedulers_run():
     names = [f"{o}-{p}" for o in ("fifo", "edf", "morpheus") for p in ("bfd", "ilp", "consolidate", "spread")]
     names += ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]
