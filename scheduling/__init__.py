@@ -4,7 +4,7 @@ Plain Python (numpy, PuLP, the standard library), never Django. See ``docs/resul
 """
 
 from .bounds import lower_bound_cost
-from .errors import FieldError, Infeasible, ScenarioError, SchedulingError, SolverTimeout
+from .errors import FieldError, ScenarioError, SchedulingError, SolverTimeout
 from .scenario import LIMITS, Scenario, SimulationOptions, load_scenario_json, parse_scenario
 from .schedulers import ORDERINGS, PLACEMENTS, SCHEDULERS, parse_scheduler
 from .simulator import SimulationResult, compare, simulate
@@ -15,7 +15,6 @@ __all__ = [
     "PLACEMENTS",
     "SCHEDULERS",
     "FieldError",
-    "Infeasible",
     "Scenario",
     "ScenarioError",
     "SchedulingError",

@@ -12,7 +12,7 @@ from planner.runs import execution, services
 from planner.runs.models import Run, RunResult
 from planner.runs.tasks import retry_countdown, run_execute
 from planner.teams.models import Team
-from scheduling import Infeasible, compare, parse_scenario
+from scheduling import SolverTimeout, compare, parse_scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -158,12 +158,12 @@ def test_an_unexpected_exception_fails_with_its_type_and_message(run: Run, monke
 
 
 def test_a_library_outcome_is_named(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    def infeasible(*args: Any, **kwargs: Any) -> Any:
-        raise Infeasible("job j7 cannot be placed")
+    def timeout(*args: Any, **kwargs: Any) -> Any:
+        raise SolverTimeout("the covering knapsack reached the time limit")
 
-    monkeypatch.setattr(execution, "compare", infeasible)
+    monkeypatch.setattr(execution, "compare", timeout)
     run_execute(run.pk)
-    assert Run.objects.get(pk=run.pk).error == "Infeasible: job j7 cannot be placed"
+    assert Run.objects.get(pk=run.pk).error == "SolverTimeout: the covering knapsack reached the time limit"
 
 
 def test_the_soft_time_limit_fails_the_run_with_the_limit(
