@@ -18,10 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import FieldError, ScenarioError
+from .orderings import ORDERING_CLASSES
+from .placement import PLACEMENT_FUNCTIONS
 from .scenario import SimulationOptions
 
-ORDERINGS = ("fifo", "edf", "morpheus")
-PLACEMENTS = ("bfd", "ilp", "consolidate", "spread")
+#: Job orderings (:mod:`scheduling.orderings`) and executor placements (:mod:`scheduling.placement`).
+ORDERINGS = tuple(ORDERING_CLASSES)
+PLACEMENTS = tuple(PLACEMENT_FUNCTIONS)
 
 #: The named schedulers of paper 003's evaluation and their (ordering, placement).
 SCHEDULERS: dict[str, tuple[str, str]] = {

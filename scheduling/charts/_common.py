@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from ..result_document import job_column
+
 #: A Plotly figure as plain JSON-ready data: ``{"data": [...], "layout": {...}}``.
 Figure = dict[str, Any]
 #: A result document, ``SimulationResult.to_dict()`` (see docs/results.md).
@@ -67,7 +69,7 @@ def palette_map(names: Iterable[str], palette: Sequence[str]) -> dict[str, str]:
 
 def framework_colours(result: Result) -> dict[str, str]:
     """Colour of each framework of a result, by sorted name (the same in every figure)."""
-    names = {str(j.get("framework", "default")) for j in result.get("jobs") or []}
+    names = {str(f or "default") for f in job_column(result, "framework")}
     fairness = result.get("fairness") or {}
     names.update(str(f) for f in (fairness.get("frameworks") or {}))
     return palette_map(sorted(names), FRAMEWORK_COLOURS)

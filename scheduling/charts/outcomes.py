@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..result_document import iter_jobs, iter_vm_intervals, job_column
 from ._common import (
     D3_NUM,
     LOWER_BOUND_COLOUR,
@@ -52,7 +53,7 @@ def gantt_figure(result: Result, max_jobs: int = 500) -> Figure:
     left out.
     """
     jobs = [
-        j for j in result.get("jobs") or []
+        j for j in iter_jobs(result)
         if num(j.get("start_s")) is not None and num(j.get("finish_s")) is not None and j.get("placement")
     ]
     jobs.sort(key=lambda j: (num(j["start_s"]) or 0.0, str(j.get("id"))))
@@ -75,7 +76,7 @@ def gantt_figure(result: Result, max_jobs: int = 500) -> Figure:
     data: list[dict[str, Any]] = []
     on: dict[str, list[Any]] = {"y": [], "base": [], "x": []}
     wanted = set(vms)
-    for iv in result.get("vm_intervals") or []:
+    for iv in iter_vm_intervals(result):
         vm = str(iv.get("vm"))
         a, b_ = num(iv.get("on_s")), num(iv.get("off_s"))
         if vm in wanted and a is not None and b_ is not None and a <= end_s and len(on["y"]) < 4 * max_jobs:
@@ -119,7 +120,7 @@ def completion_figure(results: Mapping[str, Result], *, max_points: int = 2000) 
     colours = scheduler_colours(results)
     samples: dict[str, np.ndarray] = {}
     for name, r in results.items():
-        values = [num(j.get("completion_s")) for j in r.get("jobs") or []]
+        values = [num(v) for v in job_column(r, "completion_s")]
         samples[name] = np.sort(np.asarray([v for v in values if v is not None], dtype=float))
     top = max([float(s[-1]) for s in samples.values() if s.size] or [0.0])
     divisor, unit = time_unit(top)

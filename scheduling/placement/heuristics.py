@@ -53,6 +53,8 @@ def smallest_first(keys: FloatArray, k: int) -> IntArray:
     [1, 3, 2]
     """
     n = len(keys)
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
     if k >= n:
         return np.argsort(keys, kind="stable")
     kth = np.partition(keys, k - 1)[k - 1]
