@@ -72,9 +72,9 @@ def fairness_summary(
     below it.
 
     >>> t = np.array([0.0, 10.0, 20.0])
-    >>> share = np.array([[0.2, 0.8], [0.5, 0.5], [0.0, 0.0]])
-    >>> fair = np.array([[0.5, 0.5], [0.5, 0.5], [0.0, 0.0]])
-    >>> s = fairness_summary(t, share, fair, ["a", "b"], np.ones(2))
+    >>> dominant_share = np.array([[0.2, 0.8], [0.5, 0.5], [0.0, 0.0]])
+    >>> fair_share = np.array([[0.5, 0.5], [0.5, 0.5], [0.0, 0.0]])
+    >>> s = fairness_summary(t, dominant_share, fair_share, ["a", "b"], np.ones(2))
     >>> s["contention_s"], s["frameworks"]["a"]["unfairness_area"], s["frameworks"]["a"]["received_pct"]
     (20.0, 3.0, 70.0)
     """

@@ -377,8 +377,9 @@ class _Simulation:
             weight_sum = float(self.jobs.framework_weight[pending].sum())
             weights = self.jobs.framework_weight
             # The fair share (notes §5): weight over the weights of frameworks with pending work.
-            fair = np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
-            fair_share = fair.tolist()
+            fair_share = (
+                np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
+            ).tolist()
         else:
             dominant_share, fair_share = [], []
         self.timeline.record(

@@ -113,10 +113,10 @@ def place_ilp(
     >>> import numpy as np
     >>> from scheduling.cluster import Cluster, PlacementContext
     >>> from scheduling.scenario import parse_scenario
-    >>> sc = parse_scenario({"resources": ["cpu"], "vm_types": [
+    >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [
     ...     {"name": f"vm{i}", "capacity": {"cpu": 2 * i}, "price_per_hour": i} for i in (1, 2, 3, 4)],
     ...     "jobs": [{"id": "j", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]})
-    >>> cluster, ctx, every_type = Cluster(sc), PlacementContext(rut=np.array([1.0])), np.ones(4, bool)
+    >>> cluster, ctx, every_type = Cluster(scenario), PlacementContext(rut=np.array([1.0])), np.ones(4, bool)
     >>> job1 = place_ilp(cluster, np.array([1.0]), 2, every_type, ctx)
     >>> job1
     {0: 2}
@@ -168,11 +168,11 @@ def exact_placement(
     >>> import numpy as np
     >>> from scheduling.cluster import Cluster
     >>> from scheduling.scenario import parse_scenario
-    >>> sc = parse_scenario({"resources": ["cpu"], "vm_types": [
+    >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [
     ...     {"name": "small", "capacity": {"cpu": 4}, "price_per_hour": 1.0, "count": 2},
     ...     {"name": "big", "capacity": {"cpu": 6}, "price_per_hour": 1.2}],
     ...     "jobs": [{"id": "j", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]})
-    >>> p = exact_placement(Cluster(sc), np.array([1.0]), 6, np.ones(2, bool), np.array([1.0]))
+    >>> p = exact_placement(Cluster(scenario), np.array([1.0]), 6, np.ones(2, bool), np.array([1.0]))
     >>> p.assignment, p.new_cost  # BFD would turn on both small VMs, for 2.0 an hour
     ({2: 6}, 1.2)
     """
