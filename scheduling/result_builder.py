@@ -4,6 +4,14 @@ The simulator hands over a :class:`RunRecord` (what happened: times, placements,
 timelines, placement delays); the functions here compute the summary, the cost breakdowns and
 the columnar per-job and per-interval detail that :mod:`scheduling.result_document` reads.
 Each section of the document has its own function.
+
+>>> from scheduling import parse_scenario, simulate
+>>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
+...     "capacity": {"cpu": 4}, "price_per_hour": 3.6, "count": 2}], "jobs": [{"id": "a",
+...     "arrival_s": 0, "executors": 6, "executor": {"cpu": 1}, "duration_s": 100}]})
+>>> doc = simulate(scenario, scheduler="edf-bfd").to_dict()  # build_result_document(record)
+>>> doc["format"], doc["machines"]["name"], doc["jobs"]["placement"], doc["vm_intervals"]["machine"]
+(2, ['vm#1', 'vm#2'], [[0, 4, 1, 2]], [0, 1])
 """
 
 from __future__ import annotations

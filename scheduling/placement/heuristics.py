@@ -33,6 +33,15 @@ def used_vms_in_bfd_order(
     ascending RA of their free capacity (index breaking ties). Every one of them takes at least
     one executor, so a job of ``E`` executors never reaches past the first ``E``: ``limit``
     saves sorting the others (pass the number of candidates to keep them all).
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> cluster = Cluster(parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
+    ...     "capacity": {"cpu": 4}, "price_per_hour": 1, "count": 3}], "jobs": [{"id": "j",
+    ...     "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]}))
+    >>> _ = cluster.apply({0: 1, 1: 3}, np.array([1.0]))  # vm#1 has 3 cpu free, vm#2 1, vm#3 is off
+    >>> used = used_vms_in_bfd_order(cluster, np.array([1.0]), np.ones(1, bool), np.ones(1), 5)
+    >>> used.machines.tolist(), used.fits.tolist(), used.room
+    ([1, 0], [1, 3], 4)
     """
     fits = cluster.fits_all(demand)
     machines = np.flatnonzero((fits > 0) & cluster.on & cluster.allowed_mask(allowed_types))
