@@ -4,7 +4,7 @@ Plain Python (numpy, PuLP, the standard library), never Django. See ``docs/resul
 """
 
 from .bounds import lower_bound_cost
-from .errors import FieldError, Infeasible, ScenarioError, SchedulingError, SolverTimeout
+from .errors import FieldError, ScenarioError, SchedulingError, SolverTimeout
 from .scenario import (
     DEFAULT_RESOURCES,
     LIMITS,
@@ -29,7 +29,6 @@ __all__ = [
     "PLACEMENTS",
     "SCHEDULERS",
     "FieldError",
-    "Infeasible",
     "OptionField",
     "Scenario",
     "ScenarioError",

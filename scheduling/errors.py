@@ -39,9 +39,13 @@ class ScenarioError(SchedulingError):
         return cls([FieldError(path, message)])
 
 
-class Infeasible(SchedulingError):
-    """No placement exists for a job with the resources it may use."""
-
-
 class SolverTimeout(SchedulingError):
     """A solver reached its time limit before proving optimality."""
+
+
+class SolverFailure(SchedulingError):
+    """A solver ended without a usable proven optimum, for a reason other than its time limit.
+
+    The exact placement answers both solver outcomes by falling back to BFD (and records it), so
+    a simulation never raises either; they reach a caller of the solver functions themselves.
+    """

@@ -7,6 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
 
 
 def percentile(values: Sequence[float] | np.ndarray, q: float) -> float:
@@ -19,63 +22,70 @@ def percentile(values: Sequence[float] | np.ndarray, q: float) -> float:
     return float(np.percentile(arr, q)) if arr.size else 0.0
 
 
-def cost_by_hour(intervals: list[dict[str, Any]]) -> list[float]:
-    """Billed cost falling in each hour of the timeline.
+def cost_by_hour(
+    on_s: Sequence[float], off_s: Sequence[float], billed_s: Sequence[float], cost: Sequence[float]
+) -> list[float]:
+    """Billed cost falling in each hour of the timeline, from the VM on-intervals' columns.
 
     The cost of an on-interval is spread over the hours it covers in proportion to time;
     a billing surcharge (granularity, minimum period) is charged to the hour the VM was
     turned off.
 
-    >>> cost_by_hour([{"on_s": 1800.0, "off_s": 5400.0, "billed_s": 3600.0, "cost": 1.0}])
+    >>> cost_by_hour(on_s=[1800.0], off_s=[5400.0], billed_s=[3600.0], cost=[1.0])
     [0.5, 0.5]
     """
-    if not intervals:
+    if not len(on_s):
         return []
-    end = max(iv["off_s"] for iv in intervals)
+    end = max(off_s)
     hours = np.zeros(max(1, math.ceil(end / 3600.0 - 1e-12)))
-    for iv in intervals:
-        on, off, cost = float(iv["on_s"]), float(iv["off_s"]), float(iv["cost"])
+    for on_f, off_f, billed, cost_f in zip(on_s, off_s, billed_s, cost, strict=True):
+        on, off, interval_cost = float(on_f), float(off_f), float(cost_f)
         span = off - on
-        rate = cost / iv["billed_s"] if iv["billed_s"] > 0 else 0.0
+        rate = interval_cost / billed if billed > 0 else 0.0
         h = int(on // 3600)
         t = on
         while t < off - 1e-12:
             nxt = min(off, (h + 1) * 3600.0)
             hours[min(h, len(hours) - 1)] += rate * (nxt - t)
             t, h = nxt, h + 1
-        surcharge = cost - rate * span
+        surcharge = interval_cost - rate * span
         if abs(surcharge) > 1e-15:
             hours[min(int(off // 3600), len(hours) - 1)] += surcharge
-    return hours.tolist()
+    return [float(x) for x in hours]
 
 
 def fairness_summary(
-    t: np.ndarray, share: np.ndarray, fair: np.ndarray, names: list[str], weights: np.ndarray
+    t: FloatArray,
+    dominant_share: FloatArray,
+    fair_share: FloatArray,
+    names: list[str],
+    weights: FloatArray,
 ) -> dict[str, Any]:
     """Unfairness of each framework over the contention window (paper 001; notes §5).
 
-    ``share`` and ``fair`` are step functions sampled at ``t`` (rows) per framework
-    (columns). The contention window is the time during which at least two frameworks have
-    pending work (a positive fair share). For framework A: ``received_pct`` is the area of
-    its share over the area of its fair share times 100, ``unfairness_pct`` is
-    ``max(0, 100 - received_pct)`` and ``unfairness_area`` is the area (share-seconds)
-    between share and fair share where the share is below it.
+    ``dominant_share`` and ``fair_share`` are step functions sampled at ``t`` (rows) per
+    framework (columns). The contention window is the time during which at least two
+    frameworks have pending work (a positive fair share). For framework A: ``received_pct``
+    is the area of its dominant share over the area of its fair share times 100 (the paper's
+    ``U_A``), ``unfairness_pct`` is ``max(0, 100 - received_pct)`` and ``unfairness_area`` is
+    the area (share-seconds) between the dominant share and the fair share where the share is
+    below it.
 
     >>> t = np.array([0.0, 10.0, 20.0])
-    >>> share = np.array([[0.2, 0.8], [0.5, 0.5], [0.0, 0.0]])
-    >>> fair = np.array([[0.5, 0.5], [0.5, 0.5], [0.0, 0.0]])
-    >>> s = fairness_summary(t, share, fair, ["a", "b"], np.ones(2))
+    >>> dominant_share = np.array([[0.2, 0.8], [0.5, 0.5], [0.0, 0.0]])
+    >>> fair_share = np.array([[0.5, 0.5], [0.5, 0.5], [0.0, 0.0]])
+    >>> s = fairness_summary(t, dominant_share, fair_share, ["a", "b"], np.ones(2))
     >>> s["contention_s"], s["frameworks"]["a"]["unfairness_area"], s["frameworks"]["a"]["received_pct"]
     (20.0, 3.0, 70.0)
     """
     dt = np.diff(t, append=t[-1]) if len(t) else np.zeros(0)
-    contention = (fair > 0).sum(axis=1) >= 2
+    contention = (fair_share > 0).sum(axis=1) >= 2
     w = dt * contention
     frameworks: dict[str, Any] = {}
     for k, name in enumerate(names):
-        fair_area = float((fair[:, k] * w).sum())
-        share_area = float((np.minimum(share[:, k], 1.0) * w).sum())
-        gap = float((np.maximum(fair[:, k] - share[:, k], 0.0) * w).sum())
+        fair_area = float((fair_share[:, k] * w).sum())
+        share_area = float((np.minimum(dominant_share[:, k], 1.0) * w).sum())
+        gap = float((np.maximum(fair_share[:, k] - dominant_share[:, k], 0.0) * w).sum())
         received = 100.0 * share_area / fair_area if fair_area > 0 else None
         frameworks[name] = {
             "weight": float(weights[k]),
@@ -85,8 +95,8 @@ def fairness_summary(
         }
     return {
         "t": t.tolist(),
-        "share": {name: share[:, k].tolist() for k, name in enumerate(names)},
-        "fair_share": {name: fair[:, k].tolist() for k, name in enumerate(names)},
+        "share": {name: dominant_share[:, k].tolist() for k, name in enumerate(names)},
+        "fair_share": {name: fair_share[:, k].tolist() for k, name in enumerate(names)},
         "contention_s": float(w.sum()),
         "frameworks": frameworks,
     }

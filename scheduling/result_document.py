@@ -3,22 +3,26 @@
 A result document (``SimulationResult.to_dict()``, see docs/results.md) keeps its per-job
 records and VM on-intervals *columnar* (format 2): one list per field, and each job's
 placement as flat ``[machine, executors, machine, executors, ...]`` pairs of indices into
-``machines``. A 10,000-job document is then a fraction of the size of one dict per job.
-Documents stored before format 2 hold a list of dicts instead; everything that reads
-per-job or per-interval detail goes through the functions here, which accept both.
+``machines``. What follows from other fields is not stored but derived here, exactly as the
+simulator computes it: a job's ``wait_s`` and ``completion_s``, an interval's ``vm``,
+``vm_type`` and ``cost`` (:func:`vm_interval_cost`). A 10,000-job document is then about half
+the size of one dict per job. Documents stored before format 2 hold a list of dicts instead;
+everything that reads per-job or per-interval detail goes through the functions here, which
+accept both.
 
 >>> doc = {"format": 2, "resources": ["cpu"],
 ...        "vm_types": [{"name": "small", "count": 2, "capacity": {"cpu": 4}, "price_per_hour": 1.0}],
 ...        "machines": {"name": ["small#1", "small#2"], "vm_type": [0, 0]},
 ...        "jobs": {"id": ["a"], "framework": ["default"], "arrival_s": [0.0], "placed_s": [5.0],
 ...                 "start_s": [5.0], "finish_s": [65.0], "executors": [3], "executor": {"cpu": [1.0]},
-...                 "deadline_s": [None], "met_deadline": [None], "cost": [0.01], "placement": [[0, 2, 1, 1]]},
-...        "vm_intervals": {"machine": [0], "on_s": [5.0], "off_s": [65.0], "billed_s": [60.0],
-...                         "cost": [0.0167]}}
+...                 "deadline_s": [None], "met_deadline": [None], "cost": [0.01],
+...                 "placement": [[0, 2, 1, 1]]},
+...        "vm_intervals": {"machine": [0], "on_s": [5.0], "off_s": [65.0], "billed_s": [60.0]}}
 >>> job_count(doc), job_column(doc, "wait_s"), job_column(doc, "placement")
 (1, [5.0], [{'small#1': 2, 'small#2': 1}])
->>> next(iter_vm_intervals(doc))["vm_type"]
-'small'
+>>> interval = next(iter_vm_intervals(doc))
+>>> interval["vm_type"], round(interval["cost"], 6)  # 60 s at $1.00 an hour
+('small', 0.016667)
 >>> old = {**doc, "format": None, "jobs": list(iter_jobs(doc)), "vm_intervals": list(iter_vm_intervals(doc))}
 >>> del old["format"], old["machines"]
 >>> to_columnar(old) == doc
@@ -31,6 +35,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "DERIVED_JOB_FIELDS",
+    "DERIVED_VM_INTERVAL_FIELDS",
     "FORMAT",
     "JOB_FIELDS",
     "VM_INTERVAL_FIELDS",
@@ -42,6 +48,7 @@ __all__ = [
     "machine_names",
     "to_columnar",
     "vm_interval_column",
+    "vm_interval_cost",
     "vm_interval_count",
 ]
 
@@ -56,7 +63,10 @@ JOB_FIELDS = (
 #: Columns derived on read: ``wait_s = start_s - arrival_s``, ``completion_s = finish_s - arrival_s``.
 DERIVED_JOB_FIELDS = ("wait_s", "completion_s")
 #: Stored per-interval columns (``machine`` indexes ``machines``).
-VM_INTERVAL_FIELDS = ("machine", "on_s", "off_s", "billed_s", "cost")
+VM_INTERVAL_FIELDS = ("machine", "on_s", "off_s", "billed_s")
+#: Per-interval fields derived on read: the machine's name and type, and ``cost``
+#: (:func:`vm_interval_cost` of ``billed_s`` at the type's hourly price).
+DERIVED_VM_INTERVAL_FIELDS = ("vm", "vm_type", "cost")
 
 Result = Mapping[str, Any]
 
@@ -66,12 +76,36 @@ def is_columnar(doc: Result) -> bool:
     return isinstance(doc.get("jobs"), Mapping)
 
 
+def _count(vm_type: Mapping[str, Any]) -> int:
+    return int(vm_type.get("count") or 0)
+
+
 def machine_names(doc: Result) -> list[str]:
     """Every machine of the scenario, ``<vm type>#<k>`` in the scenario's order."""
     machines = doc.get("machines")
     if isinstance(machines, Mapping):
         return list(machines.get("name") or [])
-    return [f"{vt['name']}#{k}" for vt in doc.get("vm_types") or [] for k in range(1, int(vt.get("count") or 0) + 1)]
+    return [f"{vt['name']}#{k}" for vt in doc.get("vm_types") or [] for k in range(1, _count(vt) + 1)]
+
+
+def vm_interval_cost(billed_s: float, price_per_hour: float) -> float:
+    """What an on-interval costs: its billed seconds at the VM's hourly price.
+
+    The one rule for it: the simulator bills with it and readers derive ``cost`` with it, so
+    both get the same float.
+
+    >>> vm_interval_cost(1800.0, 0.24)
+    0.12
+    """
+    return billed_s * price_per_hour / 3600.0
+
+
+def _machine_prices(doc: Result) -> list[float]:
+    prices = [float(vt["price_per_hour"]) for vt in doc.get("vm_types") or []]
+    machines = doc.get("machines")
+    if isinstance(machines, Mapping):
+        return [prices[i] for i in machines.get("vm_type") or []]
+    return [float(vt["price_per_hour"]) for vt in doc.get("vm_types") or [] for _ in range(_count(vt))]
 
 
 def _machine_types(doc: Result) -> list[str]:
@@ -79,7 +113,7 @@ def _machine_types(doc: Result) -> list[str]:
     machines = doc.get("machines")
     if isinstance(machines, Mapping):
         return [types[i] for i in machines.get("vm_type") or []]
-    return [str(vt["name"]) for vt in doc.get("vm_types") or [] for _ in range(int(vt.get("count") or 0))]
+    return [str(vt["name"]) for vt in doc.get("vm_types") or [] for _ in range(_count(vt))]
 
 
 # --------------------------------------------------------------------------- jobs
@@ -161,7 +195,8 @@ def vm_interval_count(doc: Result) -> int:
 
 
 def vm_interval_column(doc: Result, key: str) -> list[Any]:
-    """One field of every VM on-interval: ``vm`` (name), ``vm_type`` (name) or a stored field."""
+    """One field of every VM on-interval: ``vm`` (name), ``vm_type`` (name), ``cost`` or a
+    stored field (:data:`VM_INTERVAL_FIELDS`)."""
     intervals = doc.get("vm_intervals")
     if not isinstance(intervals, Mapping):
         return [iv.get(key) for iv in intervals or []]
@@ -171,6 +206,10 @@ def vm_interval_column(doc: Result, key: str) -> list[Any]:
     if key == "vm_type":
         types = _machine_types(doc)
         return [types[m] for m in intervals["machine"]]
+    if key == "cost" and "cost" not in intervals:
+        prices = _machine_prices(doc)
+        pairs = zip(intervals["machine"], intervals["billed_s"], strict=True)
+        return [vm_interval_cost(billed, prices[m]) for m, billed in pairs]
     return list(intervals[key])
 
 
@@ -181,6 +220,7 @@ def iter_vm_intervals(doc: Result) -> Iterator[dict[str, Any]]:
         yield from (dict(iv) for iv in intervals or [])
         return
     names, types = machine_names(doc), _machine_types(doc)
+    costs = vm_interval_column(doc, "cost")
     for k, m in enumerate(intervals["machine"]):
         yield {
             "vm": names[m],
@@ -188,7 +228,7 @@ def iter_vm_intervals(doc: Result) -> Iterator[dict[str, Any]]:
             "on_s": intervals["on_s"][k],
             "off_s": intervals["off_s"][k],
             "billed_s": intervals["billed_s"][k],
-            "cost": intervals["cost"][k],
+            "cost": costs[k],
         }
 
 
@@ -198,8 +238,9 @@ def iter_vm_intervals(doc: Result) -> Iterator[dict[str, Any]]:
 def to_columnar(doc: Result) -> dict[str, Any]:
     """A document of an older layout (a dict per job and per interval) in the current one.
 
-    Every other key is kept as it is; a document already columnar comes back unchanged
-    (as a new dict).
+    Derived fields are dropped (an interval's ``cost`` is :func:`vm_interval_cost` of its billed
+    time, as the older simulator computed it too). Every other key is kept as it is; a document
+    already columnar comes back unchanged (as a new dict).
     """
     out = dict(doc)
     if is_columnar(doc):
@@ -211,7 +252,9 @@ def to_columnar(doc: Result) -> dict[str, Any]:
     out["machines"] = {"name": names, "vm_type": [type_index[t] for t in _machine_types(doc)]}
     records = list(doc.get("jobs") or [])
     resources = list(doc.get("resources") or [])
-    jobs: dict[str, Any] = {key: [j.get(key) for j in records] for key in JOB_FIELDS if key not in ("executor", "placement")}
+    jobs: dict[str, Any] = {
+        key: [j.get(key) for j in records] for key in JOB_FIELDS if key not in ("executor", "placement")
+    }
     jobs["executor"] = {r: [(j.get("executor") or {}).get(r) for j in records] for r in resources}
     jobs["placement"] = [
         [v for name, k in (j.get("placement") or {}).items() for v in (index[name], int(k))] for j in records

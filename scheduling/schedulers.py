@@ -17,10 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import ScenarioError
+from .orderings import ORDERING_CLASSES
+from .placement import PLACEMENT_FUNCTIONS
 from .scenario import SimulationOptions, option_fields, parse_overrides
 
-ORDERINGS = ("fifo", "edf", "morpheus")
-PLACEMENTS = ("bfd", "ilp", "consolidate", "spread")
+#: Job orderings (:mod:`scheduling.orderings`) and executor placements (:mod:`scheduling.placement`).
+ORDERINGS = tuple(ORDERING_CLASSES)
+PLACEMENTS = tuple(PLACEMENT_FUNCTIONS)
 
 #: The named schedulers of paper 003's evaluation and their (ordering, placement).
 SCHEDULERS: dict[str, tuple[str, str]] = {

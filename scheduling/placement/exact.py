@@ -18,7 +18,8 @@ Three methods solve it, chosen by ``PlacementContext.ilp_method``:
     an executor on a VM that is already on costs nothing, so an optimum fills those first; the
     ``need`` executors left over are covered by idle VMs, and identical idle VMs of one type are
     interchangeable. What remains is a bounded covering knapsack over VM types (type ``t``: holds
-    ``k_t`` executors, costs ``P_t``, ``n_t`` idle), solved exactly by :func:`min_new_vm_cost`.
+    ``k_t`` executors, costs ``P_t``, ``n_t`` idle), solved exactly by
+    :func:`scheduling.placement.knapsack.min_new_vm_cost`.
 ``"integer"``
     A PuLP model with an integer executor count per VM already on and, per VM type, integer counts
     of new VMs and of the executors on them (identical idle VMs aggregated), solved in-process by
@@ -43,39 +44,19 @@ BFD (Algorithm 3), as the paper's discussion proposes, and the context records t
 
 from __future__ import annotations
 
-import math
 import time
-import weakref
 from dataclasses import dataclass
-from typing import Any, NamedTuple
 
 import highspy
 import numpy as np
 import pulp
 
-from ..cluster import Cluster, PlacementContext
-from ..errors import SolverTimeout
-from .heuristics import Assignment, place_bfd
+from ..cluster import BoolArray, Cluster, FloatArray, IntArray, PlacementContext
+from ..errors import SolverFailure, SolverTimeout
+from .heuristics import Assignment, place_bfd, used_vms_in_bfd_order
+from .knapsack import min_new_vm_cost
 
 METHODS = ("knapsack", "integer", "binary")
-
-#: Above this many DP cells (executors to cover x 0/1 items) the covering knapsack is handed to
-#: HiGHS instead: a few integer variables per VM type, solved in milliseconds at any size.
-DP_CELL_LIMIT = 4_000_000
-
-#: Up to this many cells, the knapsack is solved by a memoised search in plain Python (faster
-#: than numpy on the small instances a cluster's placement decisions mostly are).
-SEARCH_CELL_LIMIT = 5_000
-
-_BIG_COUNT = np.int64(1) << np.int64(50)  # "unreachable" machine count in the DP
-
-
-class Cover(NamedTuple):
-    """A choice of idle VMs that covers the executors left over: the cheapest, then the fewest."""
-
-    cost: float  # summed hourly price of the new VMs
-    machines: int  # number of new VMs
-    counts: tuple[int, ...]  # new VMs per type
 
 
 @dataclass(frozen=True)
@@ -89,15 +70,11 @@ class ExactPlacement:
     solver_cost: float  # the new-VM price of the method's own optimum, before the tie-break
 
 
-class _SolverFailure(Exception):
-    """A solver ended without a usable proven optimum (for a reason other than its time limit)."""
-
-
 # --------------------------------------------------------------------------- the public entry
 
 
 def place_ilp(
-    cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray, ctx: PlacementContext
+    cluster: Cluster, demand: FloatArray, executors: int, allowed_types: BoolArray, ctx: PlacementContext
 ) -> Assignment | None:
     """Cost-optimal executor placement (Algorithm 2 of paper 003).
 
@@ -136,10 +113,10 @@ def place_ilp(
     >>> import numpy as np
     >>> from scheduling.cluster import Cluster, PlacementContext
     >>> from scheduling.scenario import parse_scenario
-    >>> sc = parse_scenario({"resources": ["cpu"], "vm_types": [
+    >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [
     ...     {"name": f"vm{i}", "capacity": {"cpu": 2 * i}, "price_per_hour": i} for i in (1, 2, 3, 4)],
     ...     "jobs": [{"id": "j", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]})
-    >>> cluster, ctx, every_type = Cluster(sc), PlacementContext(rut=np.array([1.0])), np.ones(4, bool)
+    >>> cluster, ctx, every_type = Cluster(scenario), PlacementContext(rut=np.array([1.0])), np.ones(4, bool)
     >>> job1 = place_ilp(cluster, np.array([1.0]), 2, every_type, ctx)
     >>> job1
     {0: 2}
@@ -163,19 +140,19 @@ def place_ilp(
             method=method,
             time_limit_s=ctx.ilp_time_limit_s,
         )
-    except (SolverTimeout, _SolverFailure) as exc:
+    except (SolverTimeout, SolverFailure) as exc:
         ctx.count("ilp_fallbacks")
-        ctx.events.append({"kind": "ilp_fallback", "reason": str(exc), "method": method})
+        ctx.events.append({"kind": "ilp_fallback", "job": ctx.job_id, "reason": str(exc), "method": method})
         return place_bfd(cluster, demand, executors, allowed_types, ctx)
     return None if found is None else found.assignment
 
 
 def exact_placement(
     cluster: Cluster,
-    demand: np.ndarray,
+    demand: FloatArray,
     executors: int,
-    allowed_types: np.ndarray,
-    rut: np.ndarray,
+    allowed_types: BoolArray,
+    rut: FloatArray,
     *,
     method: str = "knapsack",
     time_limit_s: float = 10.0,
@@ -191,11 +168,11 @@ def exact_placement(
     >>> import numpy as np
     >>> from scheduling.cluster import Cluster
     >>> from scheduling.scenario import parse_scenario
-    >>> sc = parse_scenario({"resources": ["cpu"], "vm_types": [
+    >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [
     ...     {"name": "small", "capacity": {"cpu": 4}, "price_per_hour": 1.0, "count": 2},
     ...     {"name": "big", "capacity": {"cpu": 6}, "price_per_hour": 1.2}],
     ...     "jobs": [{"id": "j", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]})
-    >>> p = exact_placement(Cluster(sc), np.array([1.0]), 6, np.ones(2, bool), np.array([1.0]))
+    >>> p = exact_placement(Cluster(scenario), np.array([1.0]), 6, np.ones(2, bool), np.array([1.0]))
     >>> p.assignment, p.new_cost  # BFD would turn on both small VMs, for 2.0 an hour
     ({2: 6}, 1.2)
     """
@@ -234,188 +211,6 @@ def exact_placement(
     return ExactPlacement(assignment, new_cost, new_machines, method, solver_cost)
 
 
-# --------------------------------------------------------------------------- the covering knapsack
-
-
-def min_new_vm_cost(
-    need: int,
-    fits: Any,
-    prices: Any,
-    counts: Any,
-    *,
-    order: Any = None,
-    deadline: float | None = None,
-) -> Cover | None:
-    """The cheapest set of idle VMs that holds ``need`` more executors.
-
-    A bounded covering knapsack: choose ``c_t`` in ``0..counts[t]`` VMs of each type ``t`` so that
-    ``sum_t c_t fits[t] >= need`` and ``sum_t c_t prices[t]`` is least (eq. 1 of paper 003 once
-    the VMs already on are full). Among the cheapest covers: the fewest VMs, then the most VMs of
-    the first type in ``order``, then of the second, and so on. Solved exactly by dynamic
-    programming over the executors covered; very large instances (more than
-    :data:`DP_CELL_LIMIT` cells) go to HiGHS instead (cheapest, then fewest; the last tie-break
-    is then HiGHS's).
-
-    Parameters
-    ----------
-    need : int
-        Executors still to place (``<= 0``: nothing to buy).
-    fits, prices, counts : array-like
-        Per VM type: executors one empty VM holds, hourly price, idle VMs available.
-    order : array-like of int, optional
-        A permutation of the types: their preference order for the last tie-break (default:
-        index order).
-    deadline : float, optional
-        A ``time.perf_counter()`` value; past it, :class:`~scheduling.errors.SolverTimeout`.
-
-    Returns
-    -------
-    Cover or None
-        ``(cost, machines, counts per type)``, or ``None`` if the idle VMs cannot hold ``need``.
-
-    Examples
-    --------
-    Six executors; type 0 holds 4 for 1.0, type 1 holds 6 for 1.2, type 2 holds 2 for 0.5:
-
-    >>> min_new_vm_cost(6, [4, 6, 2], [1.0, 1.2, 0.5], [2, 1, 3])
-    Cover(cost=1.2, machines=1, counts=(0, 1, 0))
-    >>> min_new_vm_cost(6, [4, 6, 2], [1.0, 1.2, 0.4], [2, 1, 3])  # a tie: fewest VMs wins
-    Cover(cost=1.2, machines=1, counts=(0, 1, 0))
-
-    Prices proportional to size (Table 3 of paper 003) tie often: for 4 executors, one VM
-    holding 1 and one holding 3 cost as much as two holding 2; the first type in ``order`` wins.
-
-    >>> min_new_vm_cost(4, [1, 2, 3], [0.25, 0.5, 0.75], [6, 5, 3])
-    Cover(cost=1.0, machines=2, counts=(1, 0, 1))
-    >>> min_new_vm_cost(4, [1, 2, 3], [0.25, 0.5, 0.75], [6, 5, 3], order=[1, 0, 2])
-    Cover(cost=1.0, machines=2, counts=(0, 2, 0))
-    >>> min_new_vm_cost(15, [4, 6, 2], [1.0, 1.2, 0.5], [2, 1, 0]) is None
-    True
-    """
-    k = [int(x) for x in np.asarray(fits).ravel().tolist()]
-    p = [float(x) for x in np.asarray(prices).ravel().tolist()]
-    n_types = len(k)
-    if need <= 0:
-        return Cover(0.0, 0, (0,) * n_types)
-    # More than ceil(need / k_t) VMs of one type are never needed to cover ``need``.
-    n_eff = [
-        min(int(c), -(-need // kt)) if kt > 0 and c > 0 else 0
-        for kt, c in zip(k, np.asarray(counts).ravel().tolist(), strict=True)
-    ]
-    if sum(c * kt for c, kt in zip(n_eff, k, strict=True)) < need:
-        return None
-    types = [t for t in (range(n_types) if order is None else (int(t) for t in order)) if n_eff[t] > 0]
-    cells = sum(n_eff) * (need + 1)
-    if cells > DP_CELL_LIMIT:
-        return _cover_highs(need, np.array(k), np.array(p), np.array(n_eff), deadline=deadline)
-    tol = 1e-9 * max(1.0, max(p))
-    if cells <= SEARCH_CELL_LIMIT and len(types) <= 100:
-        chosen = _cover_search(need, k, p, n_eff, types, tol)
-    else:
-        chosen = _cover_dp(need, np.array(k), np.array(p), np.array(n_eff), types, tol, deadline)
-    if deadline is not None and time.perf_counter() > deadline:
-        raise SolverTimeout("the covering knapsack reached the time limit")
-    return Cover(float(sum(c * p[t] for t, c in enumerate(chosen))), sum(chosen), tuple(chosen))
-
-
-def _cover_search(
-    need: int, k: list[int], p: list[float], n_eff: list[int], types: list[int], tol: float
-) -> list[int]:
-    """Small instances: memoised recursion over (type position, executors left) in plain Python.
-
-    The same optimum and tie-breaks as :func:`_cover_dp`, without numpy's per-call overhead.
-    """
-    memo: dict[tuple[int, int], tuple[float, int, int] | None] = {}
-    last = len(types)
-
-    def best(i: int, j: int) -> tuple[float, int, int] | None:
-        """(price, VMs, VMs of types[i]) of the best cover of j with types[i:]."""
-        if j <= 0:
-            return (0.0, 0, 0)
-        if i == last:
-            return None
-        key = (i, j)
-        if key in memo:
-            return memo[key]
-        t = types[i]
-        kt, pt = k[t], p[t]
-        if i == last - 1:  # the last type alone: just enough VMs of it, if there are enough
-            c = -(-j // kt)
-            return (c * pt, c, c) if c <= n_eff[t] else None
-        out: tuple[float, int, int] | None = None
-        for c in range(min(n_eff[t], -(-j // kt)), -1, -1):  # most VMs first: ties keep the most
-            sub = best(i + 1, j - c * kt)
-            if sub is None:
-                continue
-            cost, cnt = sub[0] + c * pt, sub[1] + c
-            if out is None or cost < out[0] - tol or (cost <= out[0] + tol and cnt < out[1]):
-                out = (cost, cnt, c)
-        memo[key] = out
-        return out
-
-    chosen = [0] * len(k)
-    j = need
-    for i, t in enumerate(types):
-        if j <= 0:
-            break
-        found = best(i, j)
-        assert found is not None  # the caller checked that a cover exists
-        chosen[t] = found[2]
-        j -= found[2] * k[t]
-    return chosen
-
-
-def _cover_dp(
-    need: int,
-    k: np.ndarray,
-    p: np.ndarray,
-    n_eff: np.ndarray,
-    types: list[int],
-    tol: float,
-    deadline: float | None,
-) -> list[int]:
-    """DP over executors covered, lexicographic in (price, VMs); state j = "at least j covered".
-
-    ``best[i]`` holds, for every j, the best (price, VMs) covering j with the types
-    ``types[i:]``; the choice is then read forwards, taking as many VMs of each type as still
-    allow an optimum (the last tie-break).
-    """
-    size = need + 1
-    pos = np.arange(size)
-    cost = np.full(size, np.inf)
-    cost[0] = 0.0
-    cnt = np.full(size, _BIG_COUNT, dtype=np.int64)
-    cnt[0] = 0
-    best: list[tuple[np.ndarray, np.ndarray]] = [(cost, cnt)]
-    for t in reversed(types):
-        base_cost, base_cnt = cost, cnt
-        for c in range(1, int(n_eff[t]) + 1):  # c VMs of type t, on top of the later types
-            src = np.maximum(pos - c * int(k[t]), 0)
-            c_cost = base_cost[src] + c * p[t]
-            c_cnt = base_cnt[src] + c
-            better = (c_cost < cost - tol) | ((c_cost <= cost + tol) & (c_cnt < cnt))
-            cost = np.where(better, c_cost, cost)
-            cnt = np.where(better, c_cnt, cnt)
-        best.append((cost, cnt))
-        if deadline is not None and time.perf_counter() > deadline:
-            raise SolverTimeout("the covering knapsack reached the time limit")
-    best.reverse()  # best[i] now covers with types[i:]
-    chosen = [0] * len(k)
-    j = need
-    for i, t in enumerate(types):
-        rest_cost, rest_cnt = best[i + 1]
-        cs = np.arange(int(n_eff[t]) + 1)
-        src = np.maximum(j - cs * int(k[t]), 0)
-        c_cost = rest_cost[src] + cs * p[t]
-        c_cnt = rest_cnt[src] + cs
-        ok = c_cost <= c_cost.min() + tol
-        ok &= c_cnt == c_cnt[ok].min()
-        c = int(cs[ok].max())
-        chosen[t] = c
-        j = max(j - c * int(k[t]), 0)
-    return chosen
-
-
 # --------------------------------------------------------------------------- the cluster snapshot
 
 
@@ -423,22 +218,22 @@ def _cover_dp(
 class _Snapshot:
     """What every method needs about the cluster for one job, computed once."""
 
-    demand: np.ndarray  # one executor's demand per resource
-    on_idx: np.ndarray  # allowed machines already on that fit an executor, in BFD order
-    on_fits: np.ndarray  # executors each of them still holds
+    demand: FloatArray  # one executor's demand per resource
+    on_idx: IntArray  # allowed machines already on that fit an executor, in BFD order
+    on_fits: IntArray  # executors each of them still holds
     room: int  # executors the allowed machines already on hold in all
-    type_fits: np.ndarray  # executors an empty VM of each type holds (0 if not allowed)
-    idle: np.ndarray  # idle VMs per type (0 if not allowed)
+    type_fits: IntArray  # executors an empty VM of each type holds (0 if not allowed)
+    idle: IntArray  # idle VMs per type (0 if not allowed)
     type_order: list[int]  # BFD's order of types for new VMs
 
     @classmethod
     def take(
         cls,
         cluster: Cluster,
-        demand: np.ndarray,
+        demand: FloatArray,
         executors: int,
-        allowed: np.ndarray,
-        rut: np.ndarray,
+        allowed: BoolArray,
+        rut: FloatArray,
         *,
         every_machine_on: bool,
     ) -> _Snapshot:
@@ -448,18 +243,14 @@ class _Snapshot:
         first in BFD order are kept: each holds at least one executor, so the others can never
         receive one (the solver models keep them all, as the paper's model does).
         """
-        fits_all = cluster.fits_all(demand)
-        cand = np.flatnonzero((fits_all > 0) & cluster.on & cluster.allowed_mask(allowed))
-        fits = fits_all[cand].astype(np.int64)
-        room = int(fits.sum())
-        if len(cand) > 1:
-            # Algorithm 3's order: ascending RA (eq. 8) of the free capacity, index breaking ties.
-            ra = cluster.ra(cluster.free[cand], rut)
-            first = _smallest_first(ra, len(cand) if every_machine_on else executors)
-            cand, fits = cand[first], fits[first]
+        used = used_vms_in_bfd_order(
+            cluster, demand, allowed, rut, cluster.n_machines if every_machine_on else executors
+        )
         type_fits = cluster.type_fit_counts(demand) * allowed
         idle = cluster.idle_counts() * allowed
-        return cls(demand, cand, fits, room, type_fits, idle, _type_order(cluster, rut))
+        return cls(
+            demand, used.machines, used.fits, used.room, type_fits, idle, cluster.new_vm_type_order(rut)
+        )
 
     def realise(
         self, cluster: Cluster, counts: tuple[int, ...], executors: int
@@ -489,38 +280,8 @@ class _Snapshot:
                 new_cost += float(cluster.type_price[t])
                 new_machines += 1
         if remaining:
-            raise _SolverFailure(f"the chosen VMs hold {executors - remaining} of {executors} executors")
+            raise SolverFailure(f"the chosen VMs hold {executors - remaining} of {executors} executors")
         return out, new_cost, new_machines
-
-
-def _smallest_first(keys: np.ndarray, k: int) -> np.ndarray:
-    """Positions of the ``k`` smallest keys in ascending order, position breaking ties.
-
-    The same as ``np.argsort(keys, kind="stable")[:k]``, in O(n + k log k).
-    """
-    if k >= len(keys):
-        return np.argsort(keys, kind="stable")
-    kth = np.partition(keys, k - 1)[k - 1]
-    below = np.flatnonzero(keys < kth)
-    chosen = np.concatenate([below, np.flatnonzero(keys == kth)[: k - len(below)]])
-    return chosen[np.argsort(keys[chosen], kind="stable")]
-
-
-_TYPE_ORDERS: weakref.WeakKeyDictionary[Cluster, dict[bytes, list[int]]] = weakref.WeakKeyDictionary()
-
-
-def _type_order(cluster: Cluster, rut: np.ndarray) -> list[int]:
-    """BFD's order of VM types for new VMs: ascending RA of the full capacity, then price, index.
-
-    It depends only on the VM types and the RUT, so it is computed once per cluster and RUT.
-    """
-    per_rut = _TYPE_ORDERS.setdefault(cluster, {})
-    key = np.asarray(rut, dtype=float).tobytes()
-    order = per_rut.get(key)
-    if order is None:
-        type_ra = cluster.ra(cluster.type_capacity, rut)
-        order = per_rut[key] = np.lexsort((np.arange(len(type_ra)), cluster.type_price, type_ra)).tolist()
-    return order
 
 
 # --------------------------------------------------------------------------- solver methods
@@ -567,7 +328,7 @@ def _solve_integer(
     if status == highspy.HighsModelStatus.kTimeLimit:
         raise SolverTimeout(f"HiGHS reached the time limit ({limit:g} s) without proving optimality")
     if status != highspy.HighsModelStatus.kOptimal:
-        raise _SolverFailure(f"HiGHS ended with status {prob.solverModel.modelStatusToString(status)}")
+        raise SolverFailure(f"HiGHS ended with status {prob.solverModel.modelStatusToString(status)}")
     counts = [0] * len(cluster.type_names)
     for t, c in c_new.items():
         counts[t] = round(c.varValue or 0.0)
@@ -617,7 +378,7 @@ def _solve_binary(
             )
         if prob.sol_status == pulp.LpSolutionNoSolutionFound:
             raise SolverTimeout(f"CBC reached the time limit ({limit:g} s) without finding a placement")
-        raise _SolverFailure(f"CBC ended with status {pulp.LpStatus[prob.status]}")
+        raise SolverFailure(f"CBC ended with status {pulp.LpStatus[prob.status]}")
     counts = [0] * len(cluster.type_names)
     for j in range(n_on, len(machines)):
         if any((x[i][j].varValue or 0.0) > 0.5 for i in range(executors)):
@@ -639,72 +400,8 @@ def _canonical_counts(
         cover = min_new_vm_cost(
             need, snap.type_fits, cluster.type_price, snap.idle, order=snap.type_order, deadline=deadline
         )
-    except (SolverTimeout, _SolverFailure):
+    except (SolverTimeout, SolverFailure):
         return counts
     if cover is not None and abs(cover.cost - cost) <= 1e-9 * max(1.0, cost):
         return cover.counts
     return counts
-
-
-def _cover_highs(
-    need: int, k: np.ndarray, p: np.ndarray, n_eff: np.ndarray, *, deadline: float | None
-) -> Cover | None:
-    """The covering knapsack as a MIP over VM types in HiGHS: the cheapest, then the fewest VMs."""
-    cols = np.flatnonzero((k > 0) & (n_eff > 0))
-    if len(cols) == 0:
-        return None
-    kk, pp, nn = k[cols].astype(float), p[cols].astype(float), n_eff[cols].astype(float)
-    status, x = _highs_mip(pp, nn, [(kk, float(need), math.inf)], deadline)
-    if status == "infeasible":
-        return None
-    cheapest = float(pp @ np.round(x))
-    tol = 1e-9 * max(1.0, cheapest)
-    rows = [(kk, float(need), math.inf), (pp, -math.inf, cheapest + tol)]
-    status, x2 = _highs_mip(np.ones(len(cols)), nn, rows, deadline)
-    if status == "optimal":
-        x = x2
-    chosen = [0] * len(k)
-    for c, value in zip(cols.tolist(), np.round(x).astype(np.int64).tolist(), strict=True):
-        chosen[c] = value
-    return Cover(float(sum(c * float(p[t]) for t, c in enumerate(chosen))), sum(chosen), tuple(chosen))
-
-
-def _highs_mip(
-    obj: np.ndarray, upper: np.ndarray, rows: list[tuple[np.ndarray, float, float]], deadline: float | None
-) -> tuple[str, np.ndarray]:
-    """Minimise ``obj @ x`` over integers ``0 <= x <= upper`` with dense rows ``lo <= a @ x <= hi``."""
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 1e-9)
-    h.setOptionValue("mip_heuristic_run_feasibility_jump", False)
-    if deadline is not None:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            raise SolverTimeout("the covering knapsack reached the time limit")
-        h.setOptionValue("time_limit", left)
-    lp = highspy.HighsLp()
-    n = len(obj)
-    lp.num_col_ = n
-    lp.num_row_ = len(rows)
-    lp.col_cost_ = np.asarray(obj, dtype=float)
-    lp.col_lower_ = np.zeros(n)
-    lp.col_upper_ = np.asarray(upper, dtype=float)
-    lp.row_lower_ = np.array([max(r[1], -highspy.kHighsInf) for r in rows], dtype=float)
-    lp.row_upper_ = np.array([min(r[2], highspy.kHighsInf) for r in rows], dtype=float)
-    dense = np.array([r[0] for r in rows], dtype=float)  # rows x cols
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.arange(0, len(rows) * n + 1, len(rows), dtype=np.int32)
-    lp.a_matrix_.index_ = np.tile(np.arange(len(rows), dtype=np.int32), n)
-    lp.a_matrix_.value_ = dense.T.ravel()
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * n
-    h.passModel(lp)
-    h.run()
-    status = h.getModelStatus()
-    if status == highspy.HighsModelStatus.kOptimal:
-        return "optimal", np.asarray(h.getSolution().col_value, dtype=float)
-    if status == highspy.HighsModelStatus.kInfeasible:
-        return "infeasible", np.zeros(n)
-    if status == highspy.HighsModelStatus.kTimeLimit:
-        raise SolverTimeout("HiGHS reached the time limit on the covering knapsack")
-    raise _SolverFailure(f"HiGHS ended with status {h.modelStatusToString(status)} on the covering knapsack")

@@ -7,36 +7,75 @@ cannot be placed whole right now. Policies never change the cluster.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
-from ..cluster import Cluster, PlacementContext
+from ..cluster import BoolArray, Cluster, FloatArray, IntArray, PlacementContext
 
 Assignment = dict[int, int]
 
 
-def capacity_available(cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray) -> bool:
-    """Whether the machines on and off together could hold the job now (a quick pre-check)."""
+class UsedVMs(NamedTuple):
+    """The VMs that are on and may take an executor of a job, in Algorithm 3's order."""
+
+    machines: IntArray  # machine indices, ascending RA (eq. 8) of the free capacity, index next
+    fits: IntArray  # executors each of them still holds (>= 1)
+    room: int  # executors all of them hold together (including those cut by ``limit``)
+
+
+def used_vms_in_bfd_order(
+    cluster: Cluster, demand: FloatArray, allowed_types: BoolArray, rut: FloatArray, limit: int
+) -> UsedVMs:
+    """Algorithm 3's "list of used VMs" for one job, sorted; only its first ``limit`` entries.
+
+    The VMs that are on, of a type the job may use, with room for at least one executor, in
+    ascending RA of their free capacity (index breaking ties). Every one of them takes at least
+    one executor, so a job of ``E`` executors never reaches past the first ``E``: ``limit``
+    saves sorting the others (pass the number of candidates to keep them all).
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> cluster = Cluster(parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
+    ...     "capacity": {"cpu": 4}, "price_per_hour": 1, "count": 3}], "jobs": [{"id": "j",
+    ...     "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]}))
+    >>> _ = cluster.apply({0: 1, 1: 3}, np.array([1.0]))  # vm#1 has 3 cpu free, vm#2 1, vm#3 is off
+    >>> used = used_vms_in_bfd_order(cluster, np.array([1.0]), np.ones(1, bool), np.ones(1), 5)
+    >>> used.machines.tolist(), used.fits.tolist(), used.room
+    ([1, 0], [1, 3], 4)
+    """
     fits = cluster.fits_all(demand)
-    return int(fits[cluster.allowed_mask(allowed_types)].sum()) >= executors
+    machines = np.flatnonzero((fits > 0) & cluster.on & cluster.allowed_mask(allowed_types))
+    counts: IntArray = fits[machines].astype(np.int64)
+    room = int(counts.sum())
+    if len(machines) > 1:
+        first = smallest_first(cluster.ra(cluster.free[machines], rut), limit)
+        machines, counts = machines[first], counts[first]
+    return UsedVMs(machines, counts, room)
 
 
-def _smallest_first(keys: np.ndarray, k: int) -> np.ndarray:
+def smallest_first(keys: FloatArray, k: int) -> IntArray:
     """Positions of the ``k`` smallest keys in ascending order, position breaking ties.
 
     The same as ``np.argsort(keys, kind="stable")[:k]`` in O(n + k log k).
+
+    >>> smallest_first(np.array([3.0, 1.0, 2.0, 1.0]), 3).tolist()
+    [1, 3, 2]
     """
     n = len(keys)
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
     if k >= n:
         return np.argsort(keys, kind="stable")
     kth = np.partition(keys, k - 1)[k - 1]
     below = np.flatnonzero(keys < kth)
     ties = np.flatnonzero(keys == kth)[: k - len(below)]
     chosen = np.concatenate([below, ties])
-    return chosen[np.argsort(keys[chosen], kind="stable")]
+    positions: IntArray = chosen[np.argsort(keys[chosen], kind="stable")]
+    return positions
 
 
 def place_bfd(
-    cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray, ctx: PlacementContext
+    cluster: Cluster, demand: FloatArray, executors: int, allowed_types: BoolArray, ctx: PlacementContext
 ) -> Assignment | None:
     """Best-Fit-Decreasing placement (Algorithm 3 of paper 003).
 
@@ -45,33 +84,24 @@ def place_bfd(
     unused VM (by RA of its full capacity, price breaking ties) that fits at least one
     executor is turned on, and so on. The job is placed whole or not at all.
     """
-    fits = cluster.fits_all(demand)
-    allowed = cluster.allowed_mask(allowed_types)
-    cand = np.flatnonzero((fits > 0) & cluster.on & allowed)
-    room_on = int(fits[cand].sum())
+    used = used_vms_in_bfd_order(cluster, demand, allowed_types, ctx.rut, executors)
     type_fits = cluster.type_fit_counts(demand)
-    if room_on + int((type_fits * cluster.idle_counts() * allowed_types).sum()) < executors:
+    idle = cluster.idle_counts()
+    if used.room + int((type_fits * idle * allowed_types).sum()) < executors:
         return None
     out: Assignment = {}
     remaining = executors
-    if len(cand):
-        # Every candidate takes at least one executor, so the `remaining` best-fitting
-        # candidates are all BFD can reach: no need to sort the rest.
-        ra = cluster.ra(cluster.free[cand], ctx.rut)
-        for k in _smallest_first(ra, remaining):
-            take = int(min(fits[cand[k]], remaining))
-            out[int(cand[k])] = take
-            remaining -= take
-            if remaining == 0:
-                return out
-    type_ra = cluster.ra(cluster.type_capacity, ctx.rut)
-    order = np.lexsort((np.arange(len(type_ra)), cluster.type_price, type_ra))
-    idle = cluster.idle_counts()
-    for t in order:
+    for v, fits in zip(used.machines.tolist(), used.fits.tolist(), strict=True):
+        take = min(fits, remaining)
+        out[v] = take
+        remaining -= take
+        if remaining == 0:
+            return out
+    for t in cluster.new_vm_type_order(ctx.rut):
         if not allowed_types[t] or type_fits[t] == 0:
             continue
         n_new = min(int(idle[t]), -(-remaining // int(type_fits[t])))
-        for v in cluster.idle_of_type(int(t), n_new):
+        for v in cluster.idle_of_type(t, n_new):
             take = int(min(type_fits[t], remaining))
             out[v] = take
             remaining -= take
@@ -81,7 +111,7 @@ def place_bfd(
 
 
 def place_consolidate(
-    cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray, ctx: PlacementContext
+    cluster: Cluster, demand: FloatArray, executors: int, allowed_types: BoolArray, ctx: PlacementContext
 ) -> Assignment | None:
     """Price-blind packing: machines in listed order, each filled before the next.
 
@@ -105,7 +135,7 @@ def place_consolidate(
 
 
 def place_spread(
-    cluster: Cluster, demand: np.ndarray, executors: int, allowed_types: np.ndarray, ctx: PlacementContext
+    cluster: Cluster, demand: FloatArray, executors: int, allowed_types: BoolArray, ctx: PlacementContext
 ) -> Assignment | None:
     """Round-robin over all machines (Spark's default spread-out placement, Fig. 3a of paper 003).
 

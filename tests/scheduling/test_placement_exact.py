@@ -6,18 +6,17 @@ model in CBC) is checked against an exhaustive search on small random clusters.
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scheduling.cluster import Cluster, PlacementContext
 from scheduling.errors import SolverTimeout
 from scheduling.placement import exact
-from scheduling.placement.exact import METHODS, Cover, exact_placement, min_new_vm_cost, place_ilp
+from scheduling.placement.exact import METHODS, exact_placement, place_ilp
 from scheduling.placement.heuristics import place_bfd
 from scheduling.scenario import parse_scenario
 
@@ -275,77 +274,6 @@ def test_prices_tied_with_table3_give_one_placement_for_every_method() -> None:
         assert found[2].assignment == found[0].assignment
 
 
-# --------------------------------------------------------------------------- the covering knapsack
-
-
-def brute_force_cover(need: int, fits: list[int], prices: list[float], counts: list[int]) -> Cover | None:
-    """Every count vector: the cheapest cover, then fewest VMs, then most VMs of type 0, 1, ..."""
-    best: tuple[Any, ...] | None = None
-    for c in itertools.product(*(range(n + 1) for n in counts)):
-        if sum(ci * k for ci, k in zip(c, fits, strict=True)) < need:
-            continue
-        cost = sum(ci * p for ci, p in zip(c, prices, strict=True))
-        key = (cost, sum(c), tuple(-ci for ci in c))
-        if best is None or cost < best[0] - TOL or (cost <= best[0] + TOL and key[1:] < best[1:]):
-            best = key
-    if best is None:
-        return None
-    return Cover(best[0], best[1], tuple(-ci for ci in best[2]))
-
-
-# The three ways the knapsack is solved, forced by lowering the size thresholds.
-KNAPSACK_PATHS = {
-    "search": {},  # plain-Python memoised search (small instances)
-    "dp": {"SEARCH_CELL_LIMIT": 0},  # numpy DP over executors covered
-    "highs": {"DP_CELL_LIMIT": 0},  # a MIP over VM types (very large instances)
-}
-
-
-@st.composite
-def knapsack_cases(draw: st.DrawFn) -> tuple[int, list[tuple[int, float, int]], list[int]]:
-    types = draw(
-        st.lists(
-            st.tuples(
-                st.integers(0, 6), st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 0.7]), st.integers(0, 4)
-            ),
-            min_size=1,
-            max_size=5,
-        )
-    )
-    return draw(st.integers(-1, 25)), types, draw(st.permutations(range(len(types))))
-
-
-@pytest.mark.parametrize("path", KNAPSACK_PATHS)
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
-@given(case=knapsack_cases())
-# Equal prices, where only the machine count separates the covers, deep in the DP.
-@example(case=(14, [(2, 1.5, 1), (5, 3.0, 4), (2, 1.5, 2), (3, 2.0, 3)], [0, 1, 2, 3]))
-def test_min_new_vm_cost_matches_brute_force(
-    path: str, case: tuple[int, list[tuple[int, float, int]], list[int]]
-) -> None:
-    need, types, order = case
-    fits, prices, counts = (list(x) for x in zip(*types, strict=True))
-    with pytest.MonkeyPatch.context() as m:
-        for name, value in KNAPSACK_PATHS[path].items():
-            m.setattr(exact, name, value)
-        got = min_new_vm_cost(need, fits, prices, counts, order=order)
-    # brute force with the types listed in ``order``: the last tie-break prefers them in turn
-    want = brute_force_cover(
-        max(need, 0), [fits[t] for t in order], [prices[t] for t in order], [counts[t] for t in order]
-    )
-    if want is None:
-        assert got is None
-        return
-    assert got is not None
-    assert got.cost == pytest.approx(want.cost, abs=1e-9)
-    assert got.machines == want.machines
-    assert sum(c * k for c, k in zip(got.counts, fits, strict=True)) >= need
-    assert all(0 <= c <= n for c, n in zip(got.counts, counts, strict=True))
-    assert got.cost == pytest.approx(sum(c * p for c, p in zip(got.counts, prices, strict=True)), abs=1e-9)
-    if path != "highs":  # HiGHS picks any of the cheapest-then-fewest covers
-        assert tuple(got.counts[t] for t in order) == want.counts
-
-
 # --------------------------------------------------------------------------- random clusters, all methods
 
 
@@ -437,6 +365,7 @@ def busy_table3() -> tuple[Cluster, np.ndarray, int, np.ndarray]:
 def test_time_limit_falls_back_to_bfd(method: str) -> None:
     cluster, demand, executors, allowed = busy_table3()
     ctx = ctx_for(cluster, method, limit=1e-9)  # spent before any model is built or solved
+    ctx.job_id = "j7"  # the simulator names the job before it asks for a placement
     got = place_ilp(cluster, demand, executors, allowed, ctx)
     assert got is not None
     assert got == place_bfd(cluster, demand, executors, allowed, ctx_for(cluster))
@@ -444,7 +373,7 @@ def test_time_limit_falls_back_to_bfd(method: str) -> None:
     assert ctx.stats == {"ilp_decisions": 1, "ilp_fallbacks": 1}
     assert len(ctx.events) == 1
     event = ctx.events[0]
-    assert event["kind"] == "ilp_fallback" and event["method"] == method
+    assert (event["kind"], event["job"], event["method"]) == ("ilp_fallback", "j7", method)
     assert "time limit" in str(event["reason"])
     with pytest.raises(SolverTimeout):
         exact_placement(cluster, demand, executors, allowed, ctx.rut, method=method, time_limit_s=1e-9)

@@ -11,6 +11,7 @@ import pytest
 
 from planner.reports import run_report_csv
 from planner.reports.tables import DANGEROUS_PREFIXES
+from scheduling.result_document import iter_jobs, job_count
 
 SECTIONS = ("Summary", "Cost per VM type", "Cost per framework", "Cost per hour")
 
@@ -127,7 +128,7 @@ def test_sensible_precision_and_currency(results: dict[str, dict[str, Any]], met
 def test_jobs_section(results: dict[str, dict[str, Any]], meta: dict[str, Any], names: Any) -> None:
     rows = _parse(run_report_csv(meta, results, None, include_jobs=True))
     header, jobs = _section(rows, "Jobs")
-    assert len(jobs) == sum(len(r["jobs"]) for r in results.values())
+    assert len(jobs) == sum(job_count(r) for r in results.values())
     assert jobs[0][header.index("Job")] == "'" + names.job
-    cost = results["fifo-spread"]["jobs"][0]["cost"]
+    cost = next(iter_jobs(results["fifo-spread"]))["cost"]
     assert float(jobs[0][header.index("Cost ($)")]) == pytest.approx(cost, abs=0.005)

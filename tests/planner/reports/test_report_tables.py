@@ -26,7 +26,7 @@ from planner.reports.tables import (
     vm_type_table,
 )
 from scheduling.presenter import comparison_table
-from scheduling.result_document import to_columnar
+from scheduling.result_document import iter_jobs, job_count, to_columnar
 
 
 def _by_scheduler(table: Any, key: str) -> dict[str, float]:
@@ -162,10 +162,10 @@ def test_hourly_costs(results: dict[str, dict[str, Any]]) -> None:
 def test_jobs_table_and_cap(results: dict[str, dict[str, Any]], names: Any) -> None:
     table = jobs_table(results)
     assert jobs_table({k: to_columnar(r) for k, r in results.items()}).rows == table.rows  # format 2 too
-    assert len(table.rows) == sum(len(r["jobs"]) for r in results.values())
+    assert len(table.rows) == sum(job_count(r) for r in results.values())
     assert not table.notes
     first = table.rows[0]
-    job = results["fifo-spread"]["jobs"][0]
+    job = next(iter_jobs(results["fifo-spread"]))
     assert first[table.index("job")] == job["id"] == names.job
     assert first[table.index("cost")] == job["cost"]
     assert first[table.index("placement")] == placement_text(job["placement"])

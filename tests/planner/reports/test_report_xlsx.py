@@ -13,6 +13,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from planner.reports import run_report_xlsx
 from planner.reports.tables import neutralise, placement_text
 from scheduling.charts import all_figures
+from scheduling.result_document import iter_jobs, job_count
 
 SHEETS = ["Summary", "Cost per VM type", "Cost per framework", "Cost per hour", "Jobs", "Chart data"]
 
@@ -75,8 +76,8 @@ def test_sheets_and_values(workbook_bytes: bytes, results: dict[str, dict[str, A
     assert len(rows) == max(len(r["cost_by_hour"]) for r in results.values())
 
     header, rows = _records(wb["Jobs"])
-    assert len(rows) == sum(len(r["jobs"]) for r in results.values())
-    job = results["fifo-spread"]["jobs"][0]
+    assert len(rows) == sum(job_count(r) for r in results.values())
+    job = next(iter_jobs(results["fifo-spread"]))
     assert rows[0][header.index("Cost ($)")] == pytest.approx(job["cost"])
     assert rows[0][header.index("Start (s)")] == pytest.approx(job["start_s"])
     assert rows[0][header.index("Placement")] == neutralise(placement_text(job["placement"]))
