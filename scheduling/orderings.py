@@ -54,6 +54,8 @@ class Ordering(ABC):
     """The queue of one scheduler: jobs go in on arrival, passes take out those that start."""
 
     name: ClassVar[str]
+    #: One line for people, in the paper's words (the new-comparison page shows it).
+    description: ClassVar[str]
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         self.jobs = jobs
@@ -73,6 +75,7 @@ class FifoOrdering(Ordering):
     """Strict arrival order: the head blocks the queue (paper 003, Sections 2.1 and 6.4)."""
 
     name = "fifo"
+    description = "jobs in arrival order; the first that does not fit blocks the rest (Spark's FIFO)"
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
@@ -92,6 +95,9 @@ class EdfOrdering(Ordering):
     """Algorithm 1 of paper 003: the deadline queue (EDF) first, then the job queue (RD_job)."""
 
     name = "edf"
+    description = (
+        "deadline jobs earliest deadline first, then the others by descending demand (Algorithm 1, eq. 9)"
+    )
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
@@ -142,6 +148,7 @@ class MorpheusOrdering(Ordering):
     """Ascending ``c_job`` (eq. 10 of paper 003), recomputed each time a job starts."""
 
     name = "morpheus"
+    description = "the job that leaves the least loaded cluster first (Morpheus, eq. 10)"
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .errors import ScenarioError
 from .orderings import ORDERING_CLASSES
-from .placement import PLACEMENT_FUNCTIONS
+from .placement import PLACEMENT_DESCRIPTIONS, PLACEMENT_FUNCTIONS
 from .scenario import SimulationOptions, option_fields, parse_overrides
 
 #: Job orderings (:mod:`scheduling.orderings`) and executor placements (:mod:`scheduling.placement`).
@@ -34,6 +34,22 @@ SCHEDULERS: dict[str, tuple[str, str]] = {
     "edf-ilp": ("edf", "ilp"),  # Algorithm 1 + Algorithm 2
 }
 # ``edf-bfd:edf_backfill=true``: EDF where a waiting deadline job does not block later ones.
+
+
+def describe_scheduler(name: str) -> str:
+    """What a scheduler does, in one line: its ordering, then its placement.
+
+    >>> describe_scheduler("edf-bfd")  # doctest: +ELLIPSIS
+    'Ordering: deadline jobs earliest deadline first, ... Placement: best-fit decreasing: ...'
+    """
+    key = name.strip().lower().partition(":")[0]
+    ordering, _, placement = key.partition("-")
+    if key in SCHEDULERS:
+        ordering, placement = SCHEDULERS[key]
+    if ordering not in ORDERING_CLASSES or placement not in PLACEMENT_DESCRIPTIONS:
+        raise ValueError(f"unknown scheduler {name!r}")
+    return (f"Ordering: {ORDERING_CLASSES[ordering].description}. "
+            f"Placement: {PLACEMENT_DESCRIPTIONS[placement]}.")
 
 
 @dataclass(frozen=True)

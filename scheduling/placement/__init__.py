@@ -38,4 +38,12 @@ PLACEMENT_FUNCTIONS: dict[str, PlaceFn] = {
     "spread": place_spread,
 }
 
-__all__ = ["PLACEMENT_FUNCTIONS", "PlaceFn", "place_bfd", "place_consolidate", "place_ilp", "place_spread"]
+#: One line for people per placement, in the paper's words (the new-comparison page shows it).
+PLACEMENT_DESCRIPTIONS: dict[str, str] = {
+    "bfd": "best-fit decreasing: VMs already on first, then the smallest VM that fits (Algorithm 3)",
+    "ilp": "the cheapest VMs to turn on for the whole job, solved exactly (Algorithm 2, eqs. 1-4)",
+    "consolidate": "packed onto the VMs in listed order, whatever their price (FIFO and Morpheus baselines)",
+    "spread": "round-robin over every VM (Spark's default spreading, Fig. 3a)",
+}
+
+__all__ = ["PLACEMENT_DESCRIPTIONS", "PLACEMENT_FUNCTIONS", "PlaceFn", "place_bfd", "place_consolidate", "place_ilp", "place_spread"]

@@ -28,6 +28,9 @@ from planner.runs.selectors import run_currency, run_get, run_list, run_parts, r
 from planner.runs.services import run_cancel, run_delete, run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError
+from scheduling.orderings import ORDERING_CLASSES
+from scheduling.placement import PLACEMENT_DESCRIPTIONS
+from scheduling.schedulers import describe_scheduler
 
 from ..context import follow_team, may_change, team_page
 from ..forms import RunForm, parse_json_document, read_upload
@@ -102,6 +105,9 @@ def run_new(request: HttpRequest) -> HttpResponse:
     return render(request, "web/run_new.html", {
         "form": form,
         "named_schedulers": list(SCHEDULERS),
+        "descriptions": {name: describe_scheduler(name) for name in SCHEDULERS},
+        "parts_described": [(f"{name}-…", cls.description) for name, cls in ORDERING_CLASSES.items()]
+        + [(f"…-{name}", what) for name, what in PLACEMENT_DESCRIPTIONS.items()],
         "has_sources": bool(clusters and workloads),
     }, status=400 if form.errors else 200)
 

@@ -419,3 +419,12 @@ def test_the_run_form_offers_every_declared_option_and_a_rut_weight_per_resource
         "rut_cpu": "0.5", "rut_gpu": "0.2"})
     assert response.status_code == 400
     assert "sum to 1" in response.context["form"].errors["rut_cpu"][0]
+
+
+def test_the_new_comparison_page_says_what_each_scheduler_does(owner_client):
+    from scheduling import SCHEDULERS
+
+    page = owner_client.get(reverse("web:run-new")).content.decode()
+    assert page.count('class="small muted scheduler-what"') == len(SCHEDULERS)
+    assert "best-fit decreasing" in page and "Algorithm 1" in page and "eq. 10" in page
+    assert "Spark&#x27;s default spreading" in page or "Spark's default spreading" in page
