@@ -6,8 +6,9 @@ service's field errors back to the form's fields (``planner.web.errors.attach_er
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -514,6 +515,33 @@ class RunForm(DeclaredOptionsForm):
         if not data.get("schedulers") and not self.custom_specs():
             self.add_error("schedulers", "Tick at least one scheduler or write a spec below.")
         return data
+
+    @classmethod
+    def initial_from_run(cls, run: Any, *, cluster_ids: Collection[int], workload_ids: Collection[int]) -> dict[str, Any]:
+        """The form's values that start the same comparison again (a clone, to edit and start).
+
+        The run's stored cluster and workload when both still exist (they may have been
+        edited since), else the scenario document the run used.
+        """
+        options = run.options or {}
+        specs = list(options.get("schedulers") or [])
+        initial: dict[str, Any] = {
+            "schedulers": [s for s in specs if s in SCHEDULERS],
+            "custom": "\n".join(s for s in specs if s not in SCHEDULERS),
+            "baseline": options.get("baseline") or "",
+            "seed": int(options.get("seed") or 0),
+            "name": f"Copy of {run.name}"[:200],
+        }
+        for key, value in (options.get("options") or {}).items():
+            if key == "rut" and isinstance(value, Mapping):
+                initial.update({f"rut_{resource}": weight for resource, weight in value.items()})
+            else:
+                initial[key] = value
+        if run.cluster_id in cluster_ids and run.workload_id in workload_ids:
+            initial.update(source="stored", cluster=run.cluster_id, workload=run.workload_id)
+        else:
+            initial.update(source="document", document=json.dumps(run.scenario, indent=1))
+        return initial
 
     def custom_specs(self) -> list[str]:
         raw = getattr(self, "cleaned_data", {}).get("custom") or ""

@@ -396,10 +396,21 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
         if magic:
             assert body.startswith(magic)
 
-    # After: a bigger cluster, the same workload, compared with the first run.
+    # After: a bigger cluster, the same workload and settings: the first run cloned, its cluster
+    # changed, started, then compared with the first run.
     create_cluster(page, base, "Nectar + 4 large", [("m1.large", 10), ("m1.xlarge", 5), ("m2.xlarge", 3)])
+    page.goto(run_url)
+    page.click("a:has-text('Clone…')")
+    page.wait_for_selector("#cloned-from")
+    ticked = sorted(b.get_attribute("value") for b in page.locator("input[name=schedulers]:checked").all())
+    assert ticked == ["edf-bfd", "fifo-spread", "morpheus"]
+    assert page.input_value("#id_name").startswith("Copy of ")
+    assert page.input_value("#id_baseline") == "fifo-spread"
+    page.select_option("#id_cluster", label="Nectar + 4 large")
+    page.fill("#id_name", "Nectar + 4 large: 3 schedulers")
     answers.clear()
-    start_comparison(page, base, "Nectar + 4 large", ["fifo-spread", "morpheus", "edf-bfd"])
+    page.click("button:has-text('Start comparison')")
+    page.wait_for_url(re.compile(r"/runs/\d+/$"))
     watch_run_finish(page, answers)
     page.goto(base + "/runs/compare/")
     assert page.locator("#deltas-table").count() == 1  # the two latest runs by default

@@ -188,8 +188,11 @@ class CompareKind(RunKind):
         return {
             "colours": scheduler_colours(variants),
             "plotly": True,
-            "actions": [{"label": "Compare with…", "url": f"{reverse('web:run-compare')}?b={run.pk}"}]
-            if run.status == "succeeded" else [],
+            "actions": [
+                *([{"label": "Compare with…", "url": f"{reverse('web:run-compare')}?b={run.pk}"}]
+                  if run.status == "succeeded" else []),
+                *([{"label": "Clone…", "url": f"{reverse('web:run-new')}?clone={run.pk}"}] if run.is_finished else []),
+            ],
             "settings": [
                 ("Schedulers", ", ".join(run.options.get("schedulers") or [])),
                 ("Baseline", run.options.get("baseline") or "the first"),

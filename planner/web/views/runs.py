@@ -24,7 +24,14 @@ from planner.core.errors import InputError
 from planner.runs.kinds import get_kind
 from planner.runs.models import Run
 from planner.runs.reporting import run_report as build_run_report
-from planner.runs.selectors import run_currency, run_get, run_list, run_parts, run_summaries
+from planner.runs.selectors import (
+    run_currency,
+    run_get,
+    run_list,
+    run_parts,
+    run_summaries,
+    run_with_scenario,
+)
 from planner.runs.services import run_cancel, run_delete, run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError
@@ -83,7 +90,9 @@ def _resources(request: HttpRequest) -> list[str]:
 @team_page
 @require_http_methods(["GET", "POST"])
 def run_new(request: HttpRequest) -> HttpResponse:
+    """A new comparison; ``?clone=<run id>`` starts from the settings of an earlier run."""
     clusters, workloads = _choices(request)
+    cloned_from = None
     if request.method == "POST":
         form = RunForm(request.POST, request.FILES, clusters=clusters, workloads=workloads,
                        resources=_resources(request))
@@ -101,6 +110,13 @@ def run_new(request: HttpRequest) -> HttpResponse:
         for key in ("cluster", "workload"):
             if request.GET.get(key, "").isdigit():
                 initial[key] = int(request.GET[key])
+        clone = request.GET.get("clone", "")
+        if clone.isdigit():
+            source = run_with_scenario(user=request.user, pk=int(clone))  # 404 beyond the user's teams
+            initial = RunForm.initial_from_run(
+                source, cluster_ids={c.pk for c in clusters}, workload_ids={w.pk for w in workloads}
+            )
+            cloned_from = source
         form = RunForm(initial=initial, clusters=clusters, workloads=workloads, resources=_resources(request))
     return render(request, "web/run_new.html", {
         "form": form,
@@ -109,6 +125,7 @@ def run_new(request: HttpRequest) -> HttpResponse:
         "parts_described": [(f"{name}-…", cls.description) for name, cls in ORDERING_CLASSES.items()]
         + [(f"…-{name}", what) for name, what in PLACEMENT_DESCRIPTIONS.items()],
         "has_sources": bool(clusters and workloads),
+        "cloned_from": cloned_from,
     }, status=400 if form.errors else 200)
 
 

@@ -189,3 +189,44 @@ def test_compare_refuses_unfinished_runs(owner_client, succeeded_run, queued_run
     response = owner_client.get(reverse("web:run-compare"), {"a": succeeded_run.pk, "b": queued_run.pk})
     assert response.status_code == 400
     assert "Run B is not a finished run" in response.content.decode()
+
+
+def test_a_finished_run_is_cloned_into_a_new_form(owner_client, client_for, outsider, start_run, workload):
+    from planner.scenarios.models import Workload
+
+    run = start_run(schedulers=["fifo-spread", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"], baseline="edf-bfd:rut.cpu=0.5,rut.mem=0.5",
+                    seed=7, options={"rut": {"cpu": 0.6, "mem": 0.4}, "edf_backfill": True}, name="Nightly")
+    page = owner_client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    clone_url = f"{reverse('web:run-new')}?clone={run.pk}"
+    assert clone_url in page
+    response = owner_client.get(clone_url)
+    assert response.status_code == 200
+    initial = response.context["form"].initial
+    assert initial["source"] == "stored" and initial["cluster"] == run.cluster_id and initial["workload"] == workload.pk
+    assert initial["schedulers"] == ["fifo-spread"] and initial["custom"] == "edf-bfd:rut.cpu=0.5,rut.mem=0.5"
+    assert (initial["baseline"], initial["seed"], initial["name"]) == ("edf-bfd:rut.cpu=0.5,rut.mem=0.5", 7, "Copy of Nightly")
+    assert (initial["rut_cpu"], initial["rut_mem"], initial["edf_backfill"]) == (0.6, 0.4, True)
+    assert 'id="cloned-from"' in response.content.decode()
+
+    # Its workload gone: the clone starts from the scenario document the run used.
+    Workload.objects.filter(pk=workload.pk).delete()
+    initial = owner_client.get(clone_url).context["form"].initial
+    assert initial["source"] == "document" and json.loads(initial["document"])["jobs"] == run.scenario["jobs"]
+
+    assert client_for(outsider).get(clone_url).status_code in (302, 404)
+
+
+def test_a_clone_started_as_it_is_runs_the_same_comparison(owner_client, start_run, execute_run,
+                                                           django_capture_on_commit_callbacks):
+    from unittest import mock
+
+    from planner.runs.models import Run
+
+    run = start_run(schedulers=["fifo-spread", "edf-bfd"], seed=3, options={"billing_granularity_s": 60})
+    form = owner_client.get(f"{reverse('web:run-new')}?clone={run.pk}").context["form"]
+    data = {name: value for name, value in form.initial.items() if value not in (None, "")}
+    with mock.patch("planner.runs.tasks.run_part_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
+        response = owner_client.post(reverse("web:run-new"), data)
+    assert response.status_code == 302, response.context["form"].errors
+    copy = Run.objects.exclude(pk=run.pk).get()
+    assert copy.options == run.options and copy.scenario == run.scenario and copy.name == f"Copy of {run.name}"
