@@ -10,14 +10,15 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from scheduling import presenter
 from scheduling.charts import (
     active_vms_figure,
     cumulative_cost_figure,
-    format_duration,
     format_money,
     scheduler_colours,
     utilisation_figure,
 )
+from scheduling.numbers import finite
 
 __all__ = [
     "cluster_totals",
@@ -57,55 +58,42 @@ def cluster_totals(entries: Iterable[tuple[Mapping[str, Any], float, int]]) -> d
 
 # --------------------------------------------------------------------------- compare two runs
 
-#: (summary key, label, how to show a value) of the deltas table.
+#: (headline key, label, unit of :mod:`scheduling.presenter`) of the deltas table.
 DELTA_METRICS: tuple[tuple[str, str, str], ...] = (
-    ("total_cost", "Total cost ($)", "money"),
-    ("makespan_s", "Makespan", "duration"),
+    ("total_cost", "Total cost", "money"),
+    ("makespan_s", "Makespan", "seconds"),
     ("deadline_missed", "Deadline misses", "count"),
-    ("mean_completion_s", "Mean completion time", "duration"),
+    ("mean_completion_s", "Mean completion time", "seconds"),
 )
 
 
-def _show(value: float | None, kind: str, *, signed: bool = False) -> str:
-    if value is None:
-        return "—"
-    if kind == "money":
-        text = format_money(abs(value) if signed else value)
-    elif kind == "duration":
-        text = format_duration(abs(value) if signed else value)
-    else:
-        text = f"{abs(int(value)) if signed else int(value):,}"
-    if signed:
-        return ("+" if value > 0 else "−" if value < 0 else "±") + text
-    return text
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
 def compare_deltas(
-    summaries_a: Mapping[str, Mapping[str, Any]], summaries_b: Mapping[str, Mapping[str, Any]]
+    summaries_a: Mapping[str, Mapping[str, Any]], summaries_b: Mapping[str, Mapping[str, Any]], *,
+    currency: str = "$",
 ) -> list[dict[str, Any]]:
     """B − A (and %) of each headline metric, per scheduler present in either run.
 
+    Values are shown by the presenter's units (:func:`scheduling.presenter.show`).
+
     >>> rows = compare_deltas({"edf-bfd": {"total_cost": 2.0}}, {"edf-bfd": {"total_cost": 1.5}})
     >>> [(r["label"], r["a"], r["b"], r["delta"], r["pct"]) for r in rows[0]["metrics"][:1]]
-    [('Total cost ($)', '2.00', '1.50', '−0.5000', '-25.0%')]
+    [('Total cost', '$2.00', '$1.50', '−$0.5000', '−25.0%')]
     """
     names = list(dict.fromkeys([*summaries_a, *summaries_b]))
     out = []
     for name in names:
         a, b = summaries_a.get(name), summaries_b.get(name)
         metrics = []
-        for key, label, kind in DELTA_METRICS:
-            va = _number(a.get(key)) if a else None
-            vb = _number(b.get(key)) if b else None
+        for key, label, unit in DELTA_METRICS:
+            va = finite(a.get(key)) if a else None
+            vb = finite(b.get(key)) if b else None
             delta = vb - va if va is not None and vb is not None else None
             pct = delta / va * 100.0 if delta is not None and va else None
             metrics.append({
-                "key": key, "label": label, "a": _show(va, kind), "b": _show(vb, kind),
-                "delta": _show(delta, kind, signed=True), "pct": "—" if pct is None else f"{pct:+.1f}%",
+                "key": key, "label": label, "a": presenter.show(va, unit, currency),
+                "b": presenter.show(vb, unit, currency),
+                "delta": presenter.show(delta, unit, currency, signed=True),
+                "pct": presenter.show(pct, "percent", signed=True),
                 "trend": None if not delta else ("better" if delta < 0 else "worse"),
             })
         out.append({"scheduler": name, "in_a": a is not None, "in_b": b is not None, "metrics": metrics})

@@ -30,6 +30,7 @@ scheduling.errors.ScenarioError: jobs[0].executors: must be >= 1
 """
 
 from .checks import name_problem, text_problem
+from .differences import ScenarioDifference, scenario_differences
 from .document import Framework, Job, Scenario, VMType, Workload
 from .limits import DEFAULT_RESOURCES, LIMITS, SCENARIO_VERSION
 from .options import (
@@ -53,6 +54,7 @@ __all__ = [
     "OptionDeclaration",
     "OptionField",
     "Scenario",
+    "ScenarioDifference",
     "SimulationOptions",
     "VMType",
     "Workload",
@@ -65,5 +67,6 @@ __all__ = [
     "parse_workload",
     "read_json_text",
     "read_option_values",
+    "scenario_differences",
     "text_problem",
 ]

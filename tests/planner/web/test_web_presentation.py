@@ -68,13 +68,15 @@ def test_an_unknown_baseline_falls_back_to_the_runs_then_the_first():
 
 
 def test_compare_deltas():
-    rows = presentation.compare_deltas({"edf-bfd": SUMMARY_A, "fifo": SUMMARY_A}, {"edf-bfd": SUMMARY_B})
+    rows = presentation.compare_deltas({"edf-bfd": SUMMARY_A, "fifo": SUMMARY_A}, {"edf-bfd": SUMMARY_B},
+                                       currency="€")
     edf = {m["key"]: m for m in rows[0]["metrics"]}
-    assert edf["total_cost"]["delta"] == "−1.50" and edf["total_cost"]["pct"] == "-15.0%"
+    assert edf["total_cost"]["a"] == "€10.00" and edf["total_cost"]["b"] == "€8.50"
+    assert edf["total_cost"]["delta"] == "−€1.50" and edf["total_cost"]["pct"] == "−15.0%"
     assert edf["total_cost"]["trend"] == "better"
-    assert edf["deadline_missed"]["delta"] == "−1" and edf["deadline_missed"]["pct"] == "-100.0%"
+    assert edf["deadline_missed"]["delta"] == "−1" and edf["deadline_missed"]["pct"] == "−100.0%"
     assert edf["mean_completion_s"]["trend"] == "worse" and edf["mean_completion_s"]["delta"] == "+30.0 s"
-    assert edf["makespan_s"]["trend"] is None and edf["makespan_s"]["delta"] == "±0.0 s"
+    assert edf["makespan_s"]["trend"] is None and edf["makespan_s"]["delta"] == "0.0 s"
     fifo = rows[1]
     assert fifo["in_a"] and not fifo["in_b"]
     assert all(m["b"] == "—" and m["delta"] == "—" for m in fifo["metrics"])

@@ -183,6 +183,23 @@ def test_compare_defaults_to_the_two_latest_runs(owner_client, start_run):
     second = start_run(name="Second")
     response = owner_client.get(reverse("web:run-compare"))
     assert response.context["a"].pk == first.pk and response.context["b"].pk == second.pk
+    # The same cluster and workload: nothing to warn about.
+    assert response.context["differences"] == [] and 'id="same-scenario"' in response.content.decode()
+
+
+def test_compare_warns_when_the_runs_differ_and_says_how(owner_client, owner, team, start_run, execute_run):
+    from planner.runs.services import run_start
+    from planner.scenarios.services import cluster_create
+
+    before = start_run(name="Before")
+    bigger = cluster_create(team=team, user=owner, name="Bigger", entries=[
+        {"vm_type": "m1.large", "count": 12}, {"vm_type": "m1.xlarge", "count": 5}, {"vm_type": "m2.xlarge", "count": 3}])
+    after = run_start(user=owner, cluster=bigger, workload=before.workload, schedulers=["edf-bfd"], name="After")
+    execute_run(after.pk)
+    response = owner_client.get(reverse("web:run-compare"), {"a": before.pk, "b": after.pk})
+    page = response.content.decode()
+    assert 'id="run-differences"' in page and "m1.large: 6 → 12 VMs" in page
+    assert [d.title for d in response.context["differences"]] == ["Cluster"]
 
 
 def test_compare_refuses_unfinished_runs(owner_client, succeeded_run, queued_run):
