@@ -293,6 +293,13 @@ class ReplayIndex:
         self.end_s = max(float(np.max(self.finish)) if n else 0.0,
                          float(np.max(self.iv_off)) if len(self.iv_off) else 0.0)
 
+    @property
+    def nbytes(self) -> int:
+        """About how much memory the index holds (its arrays, and its strings at ~80 bytes each)."""
+        arrays = sum(v.nbytes for v in vars(self).values() if isinstance(v, np.ndarray))
+        strings = len(self.job_ids) + len(self.frameworks) + len(self.machine_names)
+        return int(arrays + 80 * strings + 8 * len(self.met_deadline))
+
     # ------------------------------------------------------------------ the queue's order
 
     def _static_rank(self) -> tuple[Ints | None, str]:

@@ -369,7 +369,7 @@ def test_a_negative_instant_is_refused_by_name(bad: object) -> None:
 
 def test_the_snapshot_refuses_a_bad_instant() -> None:
     doc = simulate(one_cpu(WORKED), scheduler="edf-bfd").to_dict()
-    with pytest.raises(ScenarioError, match="^t: "):
+    with pytest.raises(ScenarioError, match=r"^t: "):
         replay_snapshot(doc, "-3")
 
 
