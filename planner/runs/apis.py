@@ -140,7 +140,7 @@ class RunReportApi(APIView):
 class RunReplayApi(APIView):
     @extend_schema(
         parameters=[
-            OpenApiParameter("variant", str, OpenApiParameter.PATH, description="The variant (scheduler spec)."),
+            OpenApiParameter("variant", str, OpenApiParameter.PATH, description="The variant (a scheduler)."),
             OpenApiParameter(
                 "t", float, required=True,
                 description="Seconds from the scenario's start: a finite number >= 0. An instant after the "
@@ -151,20 +151,21 @@ class RunReplayApi(APIView):
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
                 description=(
-                    "The cluster at `t` (`scheduling.replay`; per resource, values are keyed by resource):\n"
-                    "`t_s`, `requested_t_s`, `clamped`, `end_s`, `scheduler`, `resources`; "
-                    "`jobs` (counts: `total`, `not_arrived`, `queued`, `running` — placed and not finished —, "
-                    "`booting`, `finished`); `vms`: each VM on (`vm`, `vm_type`, `on_s`, `price_per_hour`, "
-                    "`capacity`, `used`, `free`, `executors`: `job`, `framework`, `count`, `executor` "
-                    "(per-executor demand), `state` running or booting, `placed_s`, `start_s`, `finish_s`); "
-                    "`vms_on`, `vms_on_by_type`; `queue` (`order`, `order_text`, `truncated`, `jobs`: `job`, "
-                    "`framework`, `arrival_s`, `waited_s`, `deadline_s` absolute, `overdue`, `met_deadline`, "
-                    "`executors`, `executor`); `cost` (`so_far`: billed cost accrued by `t`, `rate_per_hour`, "
-                    "`total`); `used`, `capacity_on`, `cluster_capacity`, `utilisation`, `utilisation_of_on`; "
+                    "The cluster at `t` (`scheduling.replay`; per resource, values are keyed by "
+                    "resource): `t_s`, `requested_t_s`, `clamped`, `end_s`, `scheduler`, `resources`; "
+                    "`jobs` (counts: `total`, `not_arrived`, `queued`, `running` — placed and not "
+                    "finished —, `booting`, `finished`); `vms`: each VM on (`vm`, `vm_type`, `on_s`, "
+                    "`price_per_hour`, `capacity`, `used`, `free`, `executors`: `job`, `framework`, "
+                    "`count`, `executor` (per-executor demand), `state` running or booting, `placed_s`, "
+                    "`start_s`, `finish_s`); `vms_on`, `vms_on_by_type`; `queue` (`order`, `order_text`, "
+                    "`truncated`, `jobs`: `job`, `framework`, `arrival_s`, `waited_s`, `deadline_s` "
+                    "absolute, `overdue`, `met_deadline`, `executors`, `executor`); `cost` (`so_far`: "
+                    "billed cost accrued by `t`, `rate_per_hour`, `total`); `used`, `capacity_on`, "
+                    "`cluster_capacity`, `utilisation`, `utilisation_of_on`; "
                     "`time_axis` (`end_s` of the run, `divisor`, `unit`: the unit of the run's charts)."
                 ),
             ),
-            400: OpenApiResponse(description="`t` is missing or not a finite number >= 0 (`errors[0].path` is t)."),
+            400: OpenApiResponse(description="`t` is missing or not a finite number >= 0 (error path: t)."),
         },
         tags=["runs"],
         summary="The cluster at one instant of a variant's result (a replay, no re-simulation)",

@@ -84,7 +84,8 @@ def finished_run(transactional_db: Any) -> Any:
         ],
         "frameworks": [{"name": "analytics", "weight": 1}, {"name": "etl", "weight": 2}],
         "jobs": synthetic_jobs(jobs=40, seed=5, arrival_rate_per_s=0.05, frameworks=["analytics", "etl"],
-                               executors=(1, 3), executor={"cpu": (1, 4), "mem": (1, 8)}, deadline_fraction=0.6),
+                               executors=(1, 3), executor={"cpu": (1, 4), "mem": (1, 8)},
+                               deadline_fraction=0.6),
     }
     run = run_start(user=user, team=team, scenario=scenario, schedulers=SCHEDULERS)
     for part_id in RunPart.objects.filter(run=run).order_by("position").values_list("id", flat=True):
@@ -106,7 +107,8 @@ def shown(page: Any) -> dict[str, Any]:
         const card = document.getElementById("replay");
         const vms = Array.from(card.querySelectorAll("#replay-vms tbody tr[data-vm]")).map((tr) => ({
             vm: tr.dataset.vm,
-            executors: Array.from(tr.querySelectorAll(".replay-exec")).map((e) => [e.dataset.job, Number(e.dataset.count)]),
+            executors: Array.from(tr.querySelectorAll(".replay-exec"))
+                .map((e) => [e.dataset.job, Number(e.dataset.count)]),
             used: Array.from(tr.querySelectorAll(".replay-bar .js-used")).map((e) => e.textContent),
         }));
         const queue = Array.from(card.querySelectorAll("#replay-queue tbody tr[data-job]")).map((tr) => ({
@@ -114,16 +116,26 @@ def shown(page: Any) -> dict[str, Any]:
             overdue: tr.querySelector(".replay-flag.overdue") !== null,
         }));
         const facts = {};
-        for (const div of card.querySelectorAll("#replay-facts [data-fact]")) facts[div.dataset.fact] = div.querySelector("dd").textContent;
+        for (const div of card.querySelectorAll("#replay-facts [data-fact]")) {
+            facts[div.dataset.fact] = div.querySelector("dd").textContent;
+        }
         return {t: Number(card.dataset.t), variant: card.dataset.variant, vms, queue, facts,
                 time: document.getElementById("replay-time").textContent};
     }""")
 
 
+# The card shows another instant than ``t`` and has finished loading it.
+MOVED_FROM = (
+    "(t) => { const c = document.getElementById('replay');"
+    " return Number(c.dataset.t) !== t && !c.hasAttribute('aria-busy'); }"
+)
+
+
 def wait_for_instant(page: Any, variant: str, t: float) -> None:
     page.wait_for_function(
         "([v, t]) => { const c = document.getElementById('replay');"
-        " return c.dataset.variant === v && Math.abs(Number(c.dataset.t) - t) < 1e-6 && !c.hasAttribute('aria-busy'); }",
+        " return c.dataset.variant === v && Math.abs(Number(c.dataset.t) - t) < 1e-6"
+        " && !c.hasAttribute('aria-busy'); }",
         arg=[variant, t],
     )
 
@@ -140,7 +152,8 @@ def check_against_library(page: Any, run: Any, variant: str) -> dict[str, Any]:
         assert seen["executors"] == [[e["job"], e["count"]] for e in vm["executors"]]
         assert len(seen["used"]) == len(snapshot["resources"])
     assert [q["job"] for q in view["queue"]] == [q["job"] for q in snapshot["queue"]["jobs"]]
-    assert [q["missed"] for q in view["queue"]] == [q["met_deadline"] is False for q in snapshot["queue"]["jobs"]]
+    missed = [q["met_deadline"] is False for q in snapshot["queue"]["jobs"]]
+    assert [q["missed"] for q in view["queue"]] == missed
     assert [q["overdue"] for q in view["queue"]] == [q["overdue"] for q in snapshot["queue"]["jobs"]]
     assert view["facts"]["queued"] == str(snapshot["jobs"]["queued"])
     assert view["facts"]["cost"].startswith("$" + format_money(snapshot["cost"]["so_far"]) + " of $")
@@ -172,14 +185,16 @@ def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
     busy = timeline["t"][k]
     assert timeline["queued_jobs"][k] >= 2
     page.eval_on_selector(
-        "#replay-slider", "(el, t) => { el.value = String(t); el.dispatchEvent(new Event('input', {bubbles: true})); }",
+        "#replay-slider",
+        "(el, t) => { el.value = String(t); el.dispatchEvent(new Event('input', {bubbles: true})); }",
         busy,
     )
     wait_for_instant(page, "edf-bfd", busy)
     snapshot = check_against_library(page, finished_run, "edf-bfd")
     assert len(snapshot["queue"]["jobs"]) == timeline["queued_jobs"][k] >= 2 and snapshot["vms"]
     # Shown in the charts' unit, with the clock time.
-    assert re.fullmatch(r"[\d,.]+ (s|min|h) \(\d+:\d\d:\d\d(\.\d)?\)", shown(page)["time"]), shown(page)["time"]
+    time_text = shown(page)["time"]
+    assert re.fullmatch(r"[\d,.]+ (s|min|h) \(\d+:\d\d:\d\d(\.\d)?\)", time_text), time_text
 
     # The other scheduler at the same instant.
     page.select_option("#replay-variant", "fifo-consolidate")
@@ -208,8 +223,7 @@ def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
     page.mouse.move(target["px"], target["py"], steps=2)
     page.mouse.click(target["px"], target["py"])
     page.wait_for_function(
-        "(t) => { const c = document.getElementById('replay'); return Number(c.dataset.t) !== t && !c.hasAttribute('aria-busy'); }",
-        arg=before,
+        MOVED_FROM, arg=before,
     )
     view = shown(page)
     # The point's instant, from the chart's unit (its axis title) to seconds.
@@ -236,8 +250,7 @@ def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
     page.mouse.move(target["px"], target["py"], steps=2)
     page.mouse.click(target["px"], target["py"])
     page.wait_for_function(
-        "(t) => { const c = document.getElementById('replay'); return Number(c.dataset.t) !== t && !c.hasAttribute('aria-busy'); }",
-        arg=before,
+        MOVED_FROM, arg=before,
     )
     view = shown(page)
     unit = re.search(r"Time \((s|min|h)\)", gantt.inner_text()).group(1)  # type: ignore[union-attr]

@@ -84,10 +84,13 @@ def test_a_hand_worked_run_at_four_instants(layout: Callable[[dict[str, Any]], d
     assert vms(at50) == {"small#1": (3.0, 1.0, [("a", 1)]), "small#2": (3.0, 1.0, [("b", 1)])}
     assert queue(at50) == ["c", "d"]  # the deadline job first, then the regular one
     c, d = at50["queue"]["jobs"]
-    assert (c["arrival_s"], c["deadline_s"], c["waited_s"], c["overdue"], c["met_deadline"]) == (20, 60, 30, False, False)
+    fields = ("arrival_s", "deadline_s", "waited_s", "overdue", "met_deadline")
+    assert [c[k] for k in fields] == [20, 60, 30, False, False]
     assert (d["deadline_s"], d["waited_s"], d["met_deadline"]) == (None, 20, None)
     assert at50["queue"]["order"] == "edf"
-    assert at50["jobs"] == {"total": 4, "not_arrived": 0, "queued": 2, "running": 2, "booting": 0, "finished": 0}
+    assert at50["jobs"] == {
+        "total": 4, "not_arrived": 0, "queued": 2, "running": 2, "booting": 0, "finished": 0
+    }
     # small#1 on for 50 s and small#2 for 40 s at $0.001 per second.
     assert at50["cost"]["so_far"] == pytest.approx(0.09)
     assert at50["cost"]["rate_per_hour"] == pytest.approx(7.2)
@@ -161,8 +164,10 @@ def test_edf_orders_deadline_jobs_by_deadline_then_regular_jobs_by_rd_job() -> N
     jobs = [
         {"id": "r-small", "arrival_s": 1.0, "executors": 1, "executor": {"cpu": 1, "mem": 1}},
         {"id": "r-big", "arrival_s": 2.0, "executors": 2, "executor": {"cpu": 1, "mem": 1}},
-        {"id": "late", "arrival_s": 3.0, "executors": 1, "executor": {"cpu": 1, "mem": 1}, "deadline_s": 90.0},
-        {"id": "soon", "arrival_s": 4.0, "executors": 1, "executor": {"cpu": 1, "mem": 1}, "deadline_s": 50.0},
+        {"id": "late", "arrival_s": 3.0, "executors": 1, "executor": {"cpu": 1, "mem": 1},
+         "deadline_s": 90.0},
+        {"id": "soon", "arrival_s": 4.0, "executors": 1, "executor": {"cpu": 1, "mem": 1},
+         "deadline_s": 50.0},
         # RD_job with RUT 0.8 cpu / 0.2 mem: 2 x (0.8 x 1/10 + 0.2 x 1/10) = 0.2 for r-big,
         # 0.8 x 1/10 + 0.2 x 4/10 = 0.16 here, 0.1 for r-small.
         {"id": "r-mem", "arrival_s": 0.0, "executors": 1, "executor": {"cpu": 1, "mem": 4}},
@@ -219,7 +224,9 @@ def test_billing_rounding_lands_when_the_vm_is_turned_off(
 
 # ---------------------------------------------------------------------- the timeline and invariants
 
-SCHEDULERS = ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp", "edf-bfd:edf_backfill=true"]
+SCHEDULERS = [
+    "fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp", "edf-bfd:edf_backfill=true",
+]
 
 
 def busy_scenario(**options: Any) -> Any:
@@ -267,7 +274,8 @@ def check_invariants(doc: dict[str, Any], snapshot: dict[str, Any]) -> None:
     assert counts["queued"] == sum(j["arrival_s"] <= t < j["placed_s"] for j in jobs)
     assert counts["running"] == len(holding)
     assert counts["finished"] == sum(j["finish_s"] <= t for j in jobs)
-    assert sum(counts[k] for k in ("not_arrived", "queued", "running", "finished")) == counts["total"] == len(jobs)
+    parts = ("not_arrived", "queued", "running", "finished")
+    assert sum(counts[k] for k in parts) == counts["total"] == len(jobs)
     assert {q["job"] for q in snapshot["queue"]["jobs"]} == {
         j["id"] for j in jobs if j["arrival_s"] <= t < j["placed_s"]
     }
@@ -342,7 +350,8 @@ def test_the_queue_is_listed_in_the_order_the_simulator_serves_it(result: dict[s
         elif result["ordering"] == "edf" and not backfill:
             with_deadline = [placed[n] for n in order if deadlines[n] is not None]
             regular = [placed[n] for n in order if deadlines[n] is None]
-            assert order == [n for n in order if deadlines[n] is not None] + [n for n in order if deadlines[n] is None]
+            first = [n for n in order if deadlines[n] is not None]
+            assert order == first + [n for n in order if deadlines[n] is None]
             assert with_deadline == sorted(with_deadline)
             if with_deadline and regular:
                 assert max(with_deadline) <= min(regular)
@@ -353,7 +362,9 @@ def test_the_queue_is_listed_in_the_order_the_simulator_serves_it(result: dict[s
 # ---------------------------------------------------------------------- instants and the time axis
 
 
-@pytest.mark.parametrize("bad", ["", "soon", "nan", "NaN", "inf", "-inf", "1e999", float("nan"), True, None, [1]])
+@pytest.mark.parametrize(
+    "bad", ["", "soon", "nan", "NaN", "inf", "-inf", "1e999", float("nan"), True, None, [1]]
+)
 def test_an_instant_that_is_not_a_finite_number_is_refused_by_name(bad: object) -> None:
     with pytest.raises(ScenarioError) as info:
         parse_instant(bad)
@@ -373,7 +384,9 @@ def test_the_snapshot_refuses_a_bad_instant() -> None:
         replay_snapshot(doc, "-3")
 
 
-@pytest.mark.parametrize(("end", "unit"), [(120, "s"), (179, "s"), (180, "min"), (10_799, "min"), (10_800, "h")])
+@pytest.mark.parametrize(
+    ("end", "unit"), [(120, "s"), (179, "s"), (180, "min"), (10_799, "min"), (10_800, "h")]
+)
 def test_the_time_axis_uses_the_charts_units(end: float, unit: str) -> None:
     from scheduling.charts._common import time_unit
 

@@ -68,7 +68,8 @@
   // ------------------------------------------------------------------ loading
 
   function urlFor(variant, seconds) {
-    return card.dataset.url.replace("__variant__", encodeURIComponent(variant)) + "?t=" + encodeURIComponent(String(seconds));
+    const path = card.dataset.url.replace("__variant__", encodeURIComponent(variant));
+    return path + "?t=" + encodeURIComponent(String(seconds));
   }
 
   function say(text) {
@@ -118,7 +119,10 @@
   // ------------------------------------------------------------------ drawing
 
   function fact(label, value, key) {
-    return P.el("div", { dataset: { fact: key } }, [P.el("dt", { text: label }), P.el("dd", { text: value })]);
+    return P.el("div", { dataset: { fact: key } }, [
+      P.el("dt", { text: label }),
+      P.el("dd", { text: value }),
+    ]);
   }
 
   function bar(resource, used, capacity) {
@@ -158,10 +162,14 @@
     } else {
       deadline.append(P.el("span", { title: clock(q.deadline_s), text: inUnit(q.deadline_s) }));
       if (q.met_deadline === false) {
-        deadline.append(P.el("span", { class: "replay-flag missed", text: "missed", title: "This job finished after its deadline." }));
+        deadline.append(P.el("span", {
+          class: "replay-flag missed", text: "missed", title: "This job finished after its deadline.",
+        }));
       }
       if (q.overdue) {
-        deadline.append(P.el("span", { class: "replay-flag overdue", text: "overdue", title: "Its deadline has already passed at this instant." }));
+        deadline.append(P.el("span", {
+          class: "replay-flag overdue", text: "overdue", title: "Its deadline has passed at this instant.",
+        }));
       }
     }
     return P.el("tr", { class: q.met_deadline === false ? "missed" : null, dataset: { job: q.job } }, [
@@ -175,31 +183,42 @@
     ]);
   }
 
+  function emptyRow(columns, text) {
+    return P.el("tr", {}, [P.el("td", { class: "empty", colspan: String(columns), text: text })]);
+  }
+
   function show(snapshot) {
     axis = snapshot.time_axis;
     say(null);
     body.hidden = false;
     card.dataset.t = String(snapshot.t_s);
     card.dataset.variant = snapshot.scheduler;
-    output.textContent = instant(snapshot.t_s) + (snapshot.clamped ? " — after this scheduler's last job" : "");
+    output.textContent = instant(snapshot.t_s) +
+      (snapshot.clamped ? " — after this scheduler's last job" : "");
     const resources = snapshot.resources;
     const jobs = snapshot.jobs;
-    const types = Object.entries(snapshot.vms_on_by_type).filter(([, n]) => n > 0).map(([name, n]) => `${n} ${name}`);
+    const types = Object.entries(snapshot.vms_on_by_type)
+      .filter(([, n]) => n > 0)
+      .map(([name, n]) => `${n} ${name}`);
+    const money = (value) => currency + P.money(value);
     const facts = document.getElementById("replay-facts");
     facts.replaceChildren(
-      fact("Cost so far", `${currency}${P.money(snapshot.cost.so_far)} of ${currency}${P.money(snapshot.cost.total)}`, "cost"),
-      fact("Spending now", `${currency}${P.money(snapshot.cost.rate_per_hour)} per hour`, "rate"),
+      fact("Cost so far", `${money(snapshot.cost.so_far)} of ${money(snapshot.cost.total)}`, "cost"),
+      fact("Spending now", `${money(snapshot.cost.rate_per_hour)} per hour`, "rate"),
       fact("VMs on", `${snapshot.vms_on}${types.length ? " (" + types.join(", ") + ")" : ""}`, "vms"),
-      fact("Jobs running", `${jobs.running}${jobs.booting ? " (" + jobs.booting + " booting)" : ""}`, "running"),
+      fact("Jobs running", jobs.running + (jobs.booting ? ` (${jobs.booting} booting)` : ""), "running"),
       fact("Jobs waiting", String(jobs.queued), "queued"),
       fact("Jobs finished", `${jobs.finished} of ${jobs.total}`, "finished"),
-      ...resources.map((r) => fact(`Utilisation (${r})`,
-        `${pct(snapshot.utilisation[r])} of cluster · ${pct(snapshot.utilisation_of_on[r])} of VMs on`, "util-" + r)),
+      ...resources.map((r) => fact(
+        `Utilisation (${r})`,
+        `${pct(snapshot.utilisation[r])} of cluster · ${pct(snapshot.utilisation_of_on[r])} of VMs on`,
+        "util-" + r,
+      )),
     );
 
     const vmBody = document.querySelector("#replay-vms tbody");
     const rows = snapshot.vms.slice(0, MAX_VM_ROWS).map((vm) => vmRow(vm, resources));
-    if (!rows.length) rows.push(P.el("tr", {}, [P.el("td", { class: "empty", colspan: "4", text: "No VM is on." })]));
+    if (!rows.length) rows.push(emptyRow(4, "No VM is on."));
     vmBody.replaceChildren(...rows);
     document.getElementById("replay-vms-note").textContent = snapshot.vms.length > MAX_VM_ROWS
       ? `(first ${MAX_VM_ROWS} of ${snapshot.vms.length})` : `(${snapshot.vms.length})`;
@@ -207,11 +226,12 @@
     const queue = snapshot.queue;
     const queueBody = document.querySelector("#replay-queue tbody");
     const queued = queue.jobs.map((q, k) => queueRow(q, k + 1, snapshot));
-    if (!queued.length) queued.push(P.el("tr", {}, [P.el("td", { class: "empty", colspan: "7", text: "No job is waiting." })]));
+    if (!queued.length) queued.push(emptyRow(7, "No job is waiting."));
     queueBody.replaceChildren(...queued);
     document.getElementById("replay-queue-note").textContent =
       `(${jobs.queued}${queue.truncated ? ", first " + queue.jobs.length + " shown" : ""})`;
-    document.getElementById("replay-queue-order").textContent = "In the order the scheduler tries them: " + queue.order_text + ".";
+    document.getElementById("replay-queue-order").textContent =
+      "In the order the scheduler tries them: " + queue.order_text + ".";
   }
 
   // ------------------------------------------------------------------ controls
@@ -254,7 +274,8 @@
     for (const key of Object.keys(layout)) {
       if (!/^xaxis\d*$/.test(key)) continue;
       const title = layout[key] && layout[key].title;
-      const match = /^Time \((s|min|h)\)$/.exec(typeof title === "string" ? title : (title && title.text) || "");
+      const text = typeof title === "string" ? title : (title && title.text) || "";
+      const match = /^Time \((s|min|h)\)$/.exec(text);
       if (match) return match[1];
     }
     return null;
@@ -279,7 +300,8 @@
     if (!point || !unit || !axis) return;
     let x = Number(point.x);
     const xaxis = point.xaxis;
-    if (point.data && point.data.orientation === "h" && data.event && xaxis && typeof xaxis.p2d === "function") {
+    const bar = point.data && point.data.orientation === "h";
+    if (bar && data.event && xaxis && typeof xaxis.p2d === "function") {
       // A bar over time (executors on VMs): the instant under the pointer, not the bar's length.
       x = Number(xaxis.p2d(data.event.clientX - plot.getBoundingClientRect().left - xaxis._offset));
     }
