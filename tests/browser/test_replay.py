@@ -1,66 +1,24 @@
 """The replay card in Chromium: the slider, the scheduler picker and a click on a chart.
 
-Same set-up as ``test_browser.py`` (Playwright driving Debian's Chromium against the live
-server, skipped without ``/usr/bin/chromium`` unless ``PLANNER_REQUIRE_BROWSER=1``); the
-fixtures are repeated here because a second ``conftest`` in a sibling folder clashes with
-doctest collection. What the page shows is checked against ``scheduling.replay`` on the
-stored result.
+Playwright drives Debian's Chromium against the live server with the fixtures of
+``test_browser.py`` (skipped without ``/usr/bin/chromium`` unless ``PLANNER_REQUIRE_BROWSER=1``;
+console errors and uncaught exceptions fail the test). What the page shows is checked against
+``scheduling.replay`` on the stored result.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-CHROMIUM = Path(os.environ.get("PLANNER_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+from .test_browser import browser, chromium_path, no_console_errors, page  # noqa: F401  (fixtures)
+
 PASSWORD = "replay-test-password"
 SCHEDULERS = ["fifo-consolidate", "edf-bfd"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        reason = f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set PLANNER_CHROMIUM)"
-        if os.environ.get("PLANNER_REQUIRE_BROWSER") == "1":
-            pytest.fail(reason + "; PLANNER_REQUIRE_BROWSER=1 makes this a failure")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an asyncio loop in this thread; the ORM calls of the test
-    # are ordinary synchronous ones that never touch it (see test_browser.py).
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            yield browser
-            browser.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(f"uncaught: {e}"))
-    page.errors = errors
-    yield page
-    context.close()
 
 
 @pytest.fixture
@@ -101,9 +59,9 @@ def stored(run: Any, variant: str) -> dict[str, Any]:
     return RunResult.objects.get(run=run, variant=variant).result  # type: ignore[no-any-return]
 
 
-def shown(page: Any) -> dict[str, Any]:
+def shown(tab: Any) -> dict[str, Any]:
     """What the replay card shows: its instant, VMs with their executors, the queue, the facts."""
-    return page.evaluate("""() => {
+    return tab.evaluate("""() => {
         const card = document.getElementById("replay");
         const vms = Array.from(card.querySelectorAll("#replay-vms tbody tr[data-vm]")).map((tr) => ({
             vm: tr.dataset.vm,
@@ -124,15 +82,24 @@ def shown(page: Any) -> dict[str, Any]:
     }""")
 
 
-# The card shows another instant than ``t`` and has finished loading it.
-MOVED_FROM = (
-    "(t) => { const c = document.getElementById('replay');"
-    " return Number(c.dataset.t) !== t && !c.hasAttribute('aria-busy'); }"
-)
+def click_chart(tab: Any, plot: Any, target: dict[str, float]) -> tuple[dict[str, Any], float]:
+    """Click a chart at ``target``'s pixel (hovering first, as Plotly needs); once the card shows
+    another instant, what it shows and the seconds per unit of the chart's time axis."""
+    before = shown(tab)["t"]
+    tab.mouse.move(target["px"] - 2, target["py"], steps=3)
+    tab.mouse.move(target["px"], target["py"], steps=2)
+    tab.mouse.click(target["px"], target["py"])
+    tab.wait_for_function(
+        "(t) => { const c = document.getElementById('replay');"
+        " return Number(c.dataset.t) !== t && !c.hasAttribute('aria-busy'); }",
+        arg=before,
+    )
+    unit = re.search(r"Time \((s|min|h)\)", plot.inner_text()).group(1)  # type: ignore[union-attr]
+    return shown(tab), {"s": 1.0, "min": 60.0, "h": 3600.0}[unit]
 
 
-def wait_for_instant(page: Any, variant: str, t: float) -> None:
-    page.wait_for_function(
+def wait_for_instant(tab: Any, variant: str, t: float) -> None:
+    tab.wait_for_function(
         "([v, t]) => { const c = document.getElementById('replay');"
         " return c.dataset.variant === v && Math.abs(Number(c.dataset.t) - t) < 1e-6"
         " && !c.hasAttribute('aria-busy'); }",
@@ -140,11 +107,11 @@ def wait_for_instant(page: Any, variant: str, t: float) -> None:
     )
 
 
-def check_against_library(page: Any, run: Any, variant: str) -> dict[str, Any]:
+def check_against_library(tab: Any, run: Any, variant: str) -> dict[str, Any]:
     from scheduling.charts import format_money
     from scheduling.replay import replay_snapshot
 
-    view = shown(page)
+    view = shown(tab)
     snapshot = replay_snapshot(stored(run, variant), view["t"])
     assert view["variant"] == variant
     assert [v["vm"] for v in view["vms"]] == [v["vm"] for v in snapshot["vms"]]
@@ -160,16 +127,16 @@ def check_against_library(page: Any, run: Any, variant: str) -> dict[str, Any]:
     return snapshot
 
 
-def sign_in(page: Any, base: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "operator")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
+def sign_in(tab: Any, base: str) -> None:
+    tab.goto(base + "/accounts/login/")
+    tab.fill("#id_username", "operator")
+    tab.fill("#id_password", PASSWORD)
+    tab.click("button[type=submit]")
+    tab.wait_for_url(base + "/")
 
 
 def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
-    live_server: Any, page: Any, finished_run: Any
+    live_server: Any, page: Any, finished_run: Any  # noqa: F811
 ) -> None:
     base = live_server.url
     sign_in(page, base)
@@ -218,17 +185,7 @@ def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
         const x = xs.reduce((best, v) => Math.abs(v - mid) < Math.abs(best - mid) ? v : best, xs[0]);
         return {x: x, px: box.left + xa._offset + xa.l2p(x), py: box.top + ya._offset + ya._length / 2};
     }""", plot.element_handle())
-    before = shown(page)["t"]
-    page.mouse.move(target["px"] - 2, target["py"], steps=3)
-    page.mouse.move(target["px"], target["py"], steps=2)
-    page.mouse.click(target["px"], target["py"])
-    page.wait_for_function(
-        MOVED_FROM, arg=before,
-    )
-    view = shown(page)
-    # The point's instant, from the chart's unit (its axis title) to seconds.
-    unit = re.search(r"Time \((s|min|h)\)", plot.inner_text()).group(1)  # type: ignore[union-attr]
-    divisor = {"s": 1, "min": 60, "h": 3600}[unit]
+    view, divisor = click_chart(page, plot, target)
     assert view["t"] == pytest.approx(target["x"] * divisor, abs=1e-6)
     assert view["variant"] in SCHEDULERS
     check_against_library(page, finished_run, view["variant"])
@@ -245,17 +202,8 @@ def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
         return {x: x, px: box.left + xa._offset + xa.l2p(x), py: box.top + ya._offset + ya.d2p(trace.y[k]),
                 pixel: (xa.range[1] - xa.range[0]) / xa._length};
     }""", gantt.element_handle())
-    before = shown(page)["t"]
-    page.mouse.move(target["px"] - 2, target["py"], steps=3)
-    page.mouse.move(target["px"], target["py"], steps=2)
-    page.mouse.click(target["px"], target["py"])
-    page.wait_for_function(
-        MOVED_FROM, arg=before,
-    )
-    view = shown(page)
-    unit = re.search(r"Time \((s|min|h)\)", gantt.inner_text()).group(1)  # type: ignore[union-attr]
-    divisor = {"s": 1, "min": 60, "h": 3600}[unit]
+    view, divisor = click_chart(page, gantt, target)
     assert view["t"] == pytest.approx(target["x"] * divisor, abs=2 * target["pixel"] * divisor)
     assert view["variant"] == picked.removeprefix("gantt:")
     check_against_library(page, finished_run, view["variant"])
-    assert page.errors == []
+    no_console_errors(page)

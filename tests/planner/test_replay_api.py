@@ -126,8 +126,12 @@ def test_a_replay_reads_one_document_once_then_no_document(api: Any, owner: Any,
     assert len(other) == 2, other
 
 
-def test_the_cache_is_bounded(api: Any, owner: Any, finished_run: Run, settings: Any) -> None:
-    settings.PLANNER_REPLAY_CACHE_SIZE = 1
+@pytest.mark.parametrize("bound", [{"PLANNER_REPLAY_CACHE_SIZE": 1}, {"PLANNER_REPLAY_CACHE_MB": 0}])
+def test_the_cache_is_bounded(
+    api: Any, owner: Any, finished_run: Run, settings: Any, bound: dict[str, int]
+) -> None:
+    for name, value in bound.items():  # in number of indexes, or in bytes (the newest one stays)
+        setattr(settings, name, value)
     assert len(replay_queries(api, owner, finished_run, "edf-bfd")) == 3
     assert len(replay_queries(api, owner, finished_run, "fifo-consolidate")) == 2
     assert len(replay_queries(api, owner, finished_run, "edf-bfd")) == 2  # evicted: read again
