@@ -48,4 +48,5 @@ urlpatterns = [
     path("runs/<int:pk>/scenario/", runs.RunScenarioApi.as_view(), name="run-scenario"),
     path("runs/<int:pk>/results/<str:variant>/", runs.RunResultApi.as_view(), name="run-result"),
     path("runs/<int:pk>/report/<str:fmt>/", runs.RunReportApi.as_view(), name="run-report"),
+    path("runs/<int:pk>/replay/<str:variant>/", runs.RunReplayApi.as_view(), name="run-replay"),
 ]

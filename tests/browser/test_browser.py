@@ -39,7 +39,8 @@ def chromium_path() -> Path:
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
+# Per module: test_replay.py uses these fixtures too, and one thread runs one Playwright at a time.
+@pytest.fixture(scope="module")
 def browser(chromium_path: Path) -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright

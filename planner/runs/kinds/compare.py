@@ -96,7 +96,7 @@ class CompareKind(RunKind):
     label = "Scheduler comparison"
     variant_name = "scheduler"
     results_template = "web/kinds/compare.html"
-    scripts = ("planner/charts.js", "planner/kinds/compare.js")
+    scripts = ("planner/charts.js", "planner/kinds/compare.js", "planner/kinds/replay.js")
     report_formats = tuple(FORMATS)
     new_run_url = "web:run-new"
 
