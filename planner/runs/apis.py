@@ -137,7 +137,10 @@ class RunFigurePageApi(APIView):
             return selectors.run_result_get(user=request.user, run_pk=pk, variant=variant).result
 
         try:
-            figure = get_kind(run.kind).figure_page(key, int(raw_page), load=load, currency=selectors.run_currency(run))
+            figure = get_kind(run.kind).figure_page(
+                key, int(raw_page), load=load, variants=list(selectors.run_summaries(run)),
+                currency=selectors.run_currency(run),
+            )
         except ValueError as exc:
             raise InputError.single("page", str(exc)) from None
         if figure is None:

@@ -36,7 +36,7 @@ from ..presenter import format_duration, format_money
 from ._common import Figure, Result, framework_colours, scheduler_colours
 from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
 from .downsample import downsample_linear, downsample_step, window_duration, window_mean_step
-from .outcomes import GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
+from .outcomes import JOBS_PER_PAGE, GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
 from .palettes import colours
 from .timelines import View, active_vms_figure, cumulative_cost_figure, fairness_figure, utilisation_figure
 
@@ -62,6 +62,7 @@ __all__ = [
     "format_money",
     "framework_colours",
     "gantt_figure",
+    "gantt_page_size",
     "gantt_pages",
     "scheduler_colours",
     "utilisation_figure",
@@ -82,6 +83,18 @@ def figure_for(figures: Mapping[str, Figure], key: str, view: str | None = None)
     if view and f"{key}@{view}" in figures:
         return figures[f"{key}@{view}"]
     return figures.get(key)
+
+
+def gantt_page_size(schedulers: int) -> int:
+    """Jobs per Gantt page in a comparison of ``schedulers``: 1,000 shared out, 100 to 300.
+
+    The page :func:`all_figures` draws and every later page (:func:`gantt_figure` with
+    ``page=``) use it, so the pages of one chart follow each other.
+
+    >>> [gantt_page_size(n) for n in (1, 4, 5, 20)]
+    [300, 250, 200, 100]
+    """
+    return max(100, min(JOBS_PER_PAGE, 1000 // max(1, schedulers)))
 
 
 def all_figures(
@@ -130,7 +143,7 @@ def all_figures(
     """
     n = max(1, len(results))
     points = max_points or max(400, min(2000, 4000 // n))
-    jobs = max_jobs or max(100, min(300, 1000 // n))
+    jobs = max_jobs or gantt_page_size(n)
     several = len(results) > 1
     builders: dict[str, Callable[[], Figure]] = {
         "cumulative_cost": lambda: cumulative_cost_figure(results, max_points=points, currency=currency),

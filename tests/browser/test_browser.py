@@ -350,6 +350,25 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     # Charts: drawn from the run's cached figures, without console errors.
     page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000)
     assert page.locator("#summary-table thead th").count() == 4  # metric + 3 schedulers
+    # The Gantt chart gives each executor running at the same time on a VM its own lane: no two
+    # bars drawn at the same height overlap in time (and some VM does run several at once).
+    lanes = page.evaluate("""() => {
+        const gd = document.querySelector('#charts [data-prefix="gantt:"] .js-plotly-plot');
+        const bars = [];
+        for (const t of gd.data) {
+            if (!t.customdata) continue;
+            t.y.forEach((y, k) => bars.push([y, t.base[k], t.base[k] + t.x[k]]));
+        }
+        let overlaps = 0, shared = 0;
+        for (let i = 0; i < bars.length; i++) for (let j = i + 1; j < bars.length; j++) {
+            const [a, b] = [bars[i], bars[j]];
+            const concurrent = a[1] < b[2] - 1e-9 && b[1] < a[2] - 1e-9;
+            if (concurrent && a[0] === b[0]) overlaps += 1;
+            if (concurrent && Math.abs(a[0] - b[0]) < 1) shared += 1;
+        }
+        return {bars: bars.length, overlaps: overlaps, shared: shared};
+    }""")
+    assert lanes["bars"] > 0 and lanes["overlaps"] == 0 and lanes["shared"] > 0, lanes
     # The baseline selector asks the server for the table against the chosen baseline, keeps
     # it in the URL and points the downloads at it.
     page.select_option("#baseline-select", "edf-bfd")

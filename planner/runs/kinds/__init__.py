@@ -170,11 +170,12 @@ class RunKind(abc.ABC):
         return None
 
     def figure_page(
-        self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], currency: str
+        self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], variants: Sequence[str],
+        currency: str,
     ) -> dict[str, Any] | None:
         """Page ``page`` of a paged figure (``key`` as in :meth:`figures`; page 0 is the cached
         one), ``None`` when ``key`` has no pages. ``load(variant)`` reads one full result
-        document. Raise ``ValueError`` for a page that does not exist."""
+        document; ``variants`` are the run's. Raise ``ValueError`` for a page that does not exist."""
         return None
 
     def report(

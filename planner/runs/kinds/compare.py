@@ -20,7 +20,7 @@ from scheduling import (
     parse_scheduler,
     simulate,
 )
-from scheduling.charts import all_figures, gantt_figure, scheduler_colours
+from scheduling.charts import all_figures, gantt_figure, gantt_page_size, scheduler_colours
 from scheduling.presenter import cheapest, comparison_table, headline
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
@@ -162,12 +162,14 @@ class CompareKind(RunKind):
         return dict(figures)
 
     def figure_page(
-        self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], currency: str
+        self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], variants: Sequence[str],
+        currency: str,
     ) -> dict[str, Any] | None:
         name, _, variant = key.partition(":")
-        if name != "gantt" or not variant:
+        if name != "gantt" or variant not in variants:
             return None
-        return gantt_figure(load(variant), page=page)
+        # The same page size as the first page, cached with the run's figures.
+        return gantt_figure(load(variant), gantt_page_size(len(variants)), page=page)
 
     def report(
         self,
