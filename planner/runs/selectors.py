@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,7 +115,10 @@ def run_results_parts(*, run: Run, keys: tuple[str, ...] = TIMELINE_KEYS) -> dic
     timelines need a fraction of it, so this never loads or parses the rest.
     """
     fields = {f"part_{k}": KeyTransform(k, "result") for k in keys}
-    rows = RunResult.objects.filter(run=run).order_by("position", "id").values("variant", **fields)
+    # The keys are known at run time only: rows are read as mappings, not as the stubs' TypedDict.
+    rows: Iterable[Mapping[str, Any]] = (
+        RunResult.objects.filter(run=run).order_by("position", "id").values("variant", **fields)
+    )
     return {row["variant"]: {k: row[f"part_{k}"] for k in keys} for row in rows}
 
 
@@ -146,7 +150,7 @@ def _replay_document(result_pk: int) -> dict[str, Any]:
         found: dict[str, Any] = doc.get()[0]
     else:
         fields = {f"part_{key}": KeyTransform(key, "result") for key in REPLAY_KEYS}
-        row = RunResult.objects.filter(pk=result_pk).values(**fields).get()
+        row: Mapping[str, Any] = RunResult.objects.filter(pk=result_pk).values(**fields).get()
         found = {key: row[f"part_{key}"] for key in REPLAY_KEYS}
     return {key: value for key, value in found.items() if value is not None}
 
