@@ -33,17 +33,23 @@ def _vm_type_path(path: str) -> str:
     return path if path not in ("vm_types", "vm_types[0]") else ""
 
 
-def vm_type_validate(*, name: Any, capacity: Any, price_per_hour: Any) -> tuple[str, dict[str, int | float], float]:
+def vm_type_validate(
+    *, name: Any, capacity: Any, price_per_hour: Any
+) -> tuple[str, dict[str, int | float], float]:
     """Check a VM type exactly as a scenario document's ``vm_types`` entry would be checked.
 
     Returns the cleaned ``(name, capacity, price_per_hour)``; raises :class:`InputError`
     with paths such as ``capacity.cpu`` or ``price_per_hour``.
     """
     if not isinstance(capacity, Mapping) or not capacity:
-        raise InputError.single("capacity", 'must be an object mapping resources to amounts, e.g. {"cpu": 4, "mem": 16}')
+        raise InputError.single(
+            "capacity", 'must be an object mapping resources to amounts, e.g. {"cpu": 4, "mem": 16}'
+        )
     doc = {
         "resources": list(capacity),
-        "vm_types": [{"name": name, "capacity": dict(capacity), "price_per_hour": price_per_hour, "count": 1}],
+        "vm_types": [
+            {"name": name, "capacity": dict(capacity), "price_per_hour": price_per_hour, "count": 1}
+        ],
         "jobs": [],
     }
     with scenario_errors_as_input(_vm_type_path):
@@ -70,7 +76,12 @@ def vm_type_create(
     try:
         with transaction.atomic():
             return VMType.objects.create(
-                team=team, name=name, capacity=capacity, price_per_hour=price, description=description, created_by=user
+                team=team,
+                name=name,
+                capacity=capacity,
+                price_per_hour=price,
+                description=description,
+                created_by=user,
             )
     except IntegrityError:  # created concurrently under the same name
         raise InputError.single("name", f"the team already has a VM type named {name!r}") from None
@@ -102,13 +113,16 @@ def vm_type_update(
     if new_name != vm_type.name and _name_taken(vm_type.team, new_name, exclude_pk=vm_type.pk):
         raise InputError.single("name", f"the team already has a VM type named {new_name!r}")
     errors = []
-    for entry in ClusterEntry.objects.filter(vm_type=vm_type).select_related("cluster").order_by("cluster__name"):
+    for entry in (
+        ClusterEntry.objects.filter(vm_type=vm_type).select_related("cluster").order_by("cluster__name")
+    ):
         missing = [r for r in entry.cluster.resources if r not in new_capacity]
         if missing:
             errors.append(
                 FieldError(
                     f"capacity.{missing[0]}",
-                    f"is required: cluster {entry.cluster.name!r} uses this VM type and models {', '.join(missing)}",
+                    f"is required: cluster {entry.cluster.name!r} uses this VM type and models "
+                    f"{', '.join(missing)}",
                 )
             )
     if errors:
@@ -130,7 +144,9 @@ def vm_type_delete(*, vm_type: VMType, user: Any) -> None:
     clusters = sorted({e.cluster.name for e in vm_type.cluster_entries.select_related("cluster")})
     if clusters:
         raise InputError.single(
-            "", f"VM type {vm_type.name!r} is used by the clusters {', '.join(map(repr, clusters))}; remove it from them first"
+            "",
+            f"VM type {vm_type.name!r} is used by the clusters {', '.join(map(repr, clusters))}; "
+            "remove it from them first",
         )
     vm_type.delete()
 

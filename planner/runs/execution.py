@@ -133,7 +133,9 @@ class Heartbeat:
 
     def __enter__(self) -> Heartbeat:
         if self.interval_s > 0:
-            self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{self.claim.part_id}", daemon=True)
+            self._thread = threading.Thread(
+                target=self._beat, name=f"heartbeat-{self.claim.part_id}", daemon=True
+            )
             self._thread.start()
         return self
 

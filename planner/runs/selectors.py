@@ -23,10 +23,14 @@ from scheduling.replay import ReplayIndex, time_axis
 from .models import Run, RunPart, RunResult
 
 PROGRESS_FIELDS = ("id", "status", "progress", "error", "cancel_requested", "started_at", "finished_at")
-PART_FIELDS = ("id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at")
+PART_FIELDS = (
+    "id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at"
+)
 
 
-def run_list(*, user: Any, team: Any = None, status: str | None = None, kind: str | None = None) -> QuerySet[Run]:
+def run_list(
+    *, user: Any, team: Any = None, status: str | None = None, kind: str | None = None
+) -> QuerySet[Run]:
     """The runs of the user's teams, newest first, with their parts and results' summaries (4 queries)."""
     qs = (
         Run.objects.filter(team_id__in=team_ids_of(user))
@@ -100,7 +104,8 @@ def run_with_scenario(*, user: Any, pk: Any) -> Run:
 
 def run_with_figures(*, user: Any, pk: Any) -> Run:
     return get_object_or_404(
-        Run.objects.filter(team_id__in=team_ids_of(user)).defer("scenario").select_related("created_by"), pk=pk
+        Run.objects.filter(team_id__in=team_ids_of(user)).defer("scenario").select_related("created_by"),
+        pk=pk,
     )
 
 

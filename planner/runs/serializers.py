@@ -48,8 +48,8 @@ class RunCreateSerializer(serializers.Serializer):
     )
     schedulers = serializers.JSONField(
         required=False,
-        help_text='Comparison: scheduler specs, e.g. ["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]; '
-        "default fifo-consolidate and edf-bfd.",
+        help_text="Comparison: scheduler specs, e.g. "
+        '["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]; default fifo-consolidate and edf-bfd.',
     )
     options = serializers.JSONField(required=False, help_text="Comparison: SimulationOptions overrides.")
     baseline = serializers.JSONField(required=False, help_text="Comparison: default the first scheduler.")
@@ -157,4 +157,6 @@ class RunProgressSerializer(serializers.Serializer):
 class RunFiguresSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
-    figures = serializers.JSONField(allow_null=True, help_text="name -> Plotly figure; null until the run succeeds.")
+    figures = serializers.JSONField(
+        allow_null=True, help_text="name -> Plotly figure; null until the run succeeds."
+    )

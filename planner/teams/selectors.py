@@ -63,5 +63,7 @@ def team_or_default(*, user: Any, team: Team | None) -> Team:
 
     chosen = team if team is not None else team_default(user=user)
     if chosen is None:
-        raise InputError.single("team", "is required: you belong to no team yet (create one with POST /api/teams/)")
+        raise InputError.single(
+            "team", "is required: you belong to no team yet (create one with POST /api/teams/)"
+        )
     return chosen

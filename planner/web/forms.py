@@ -147,8 +147,10 @@ class MemberRoleForm(forms.Form):
 class TeamSettingsForm(forms.Form):
     name = forms.CharField(max_length=100, label="Team name")
     currency = forms.CharField(
-        max_length=8, label="Currency symbol",
-        help_text="How costs are shown on pages and in reports ($, €, CHF). Display only: prices stay as entered.",
+        max_length=8,
+        label="Currency symbol",
+        help_text="How costs are shown on pages and in reports ($, €, CHF). "
+        "Display only: prices stay as entered.",
     )
 
 
@@ -477,7 +479,10 @@ class RunForm(DeclaredOptionsForm):
     )
     document_file = forms.FileField(required=False, label="…or upload a .json file")
     schedulers = forms.MultipleChoiceField(
-        choices=NAMED, required=False, widget=forms.CheckboxSelectMultiple, initial=["fifo-consolidate", "edf-bfd"]
+        choices=NAMED,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        initial=["fifo-consolidate", "edf-bfd"],
     )
     custom = forms.CharField(
         required=False,
@@ -521,7 +526,9 @@ class RunForm(DeclaredOptionsForm):
         return data
 
     @classmethod
-    def initial_from_run(cls, run: Any, *, cluster_ids: Collection[int], workload_ids: Collection[int]) -> dict[str, Any]:
+    def initial_from_run(
+        cls, run: Any, *, cluster_ids: Collection[int], workload_ids: Collection[int]
+    ) -> dict[str, Any]:
         """The form's values that start the same comparison again (a clone, to edit and start).
 
         The run's stored cluster and workload when both still exist (they may have been

@@ -97,7 +97,9 @@ def alive(pid: int) -> bool:
 
 def kill_worker(stack: Stack) -> list[int]:
     """``kill -9`` the worker's main process only, as the OOM killer would; returns its children."""
-    proc = next(p for p in reversed(stack.procs) if "celery" in " ".join(map(str, p.args)) and p.poll() is None)
+    proc = next(
+        p for p in reversed(stack.procs) if "celery" in " ".join(map(str, p.args)) and p.poll() is None
+    )
     kids = children(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
@@ -107,7 +109,9 @@ def kill_worker(stack: Stack) -> list[int]:
 def test_two_parts_of_a_run_execute_at_the_same_time(stack: Stack) -> None:
     token = stack.token()
     schedulers = [SLOW, f"{SLOW},rut.cpu=0.5,rut.mem=0.5"]
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(120), "schedulers": schedulers}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(120), "schedulers": schedulers}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
 
@@ -122,10 +126,17 @@ def test_two_parts_of_a_run_execute_at_the_same_time(stack: Stack) -> None:
 def test_a_killed_worker_loses_no_part(stack: Stack) -> None:
     token = stack.token()
     work = Path(stack.env["PLANNER_WORK_DIR"])
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
-    wait_until(lambda: progress(stack, token, run_id)["parts"][0]["progress"] > 0.05, 120, "the part under way", stack)
+    wait_until(
+        lambda: progress(stack, token, run_id)["parts"][0]["progress"] > 0.05,
+        120,
+        "the part under way",
+        stack,
+    )
     assert any(work.glob("part-*/*")), "the binary ILP writes its model files in the part's folder"
 
     kids = kill_worker(stack)
@@ -151,7 +162,9 @@ def test_a_killed_worker_loses_no_part(stack: Stack) -> None:
 
 def test_cancelling_a_run_whose_worker_died_ends_it_at_once(stack: Stack) -> None:
     token = stack.token()
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
     wait_until(lambda: progress(stack, token, run_id)["status"] == "running", 120, "the run running", stack)
@@ -167,11 +180,15 @@ def test_a_message_lost_with_the_broker_is_sent_again(stack: Stack) -> None:
 
     token = stack.token()
     kill_worker(stack)
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(60), "schedulers": ["edf-bfd"]}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(60), "schedulers": ["edf-bfd"]}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
     # Redis restarted without persistence: the queued message is gone.
-    stack_redis = redis.Redis(host="127.0.0.1", port=6379, db=int(stack.env["CELERY_BROKER_URL"].rsplit("/", 1)[1]))
+    stack_redis = redis.Redis(
+        host="127.0.0.1", port=6379, db=int(stack.env["CELERY_BROKER_URL"].rsplit("/", 1)[1])
+    )
     stack_redis.flushdb()
     stack.start_worker("worker-4")
     final, _ = stack.wait_for_run(token, run_id, timeout=120)

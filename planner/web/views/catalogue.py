@@ -40,7 +40,11 @@ def _plain(x: float) -> int | float:
 
 
 def _row_form(vm_type: VMType, resources: list[str], data: Any = None) -> VMTypeForm:
-    initial = {"name": vm_type.name, "price_per_hour": _plain(vm_type.price_per_hour), "description": vm_type.description}
+    initial = {
+        "name": vm_type.name,
+        "price_per_hour": _plain(vm_type.price_per_hour),
+        "description": vm_type.description,
+    }
     initial.update({f"cap_{r}": v for r, v in vm_type.capacity.items()})
     return VMTypeForm(data, prefix=f"vm{vm_type.pk}", form_id=f"vm-form-{vm_type.pk}", resources=resources,
                       initial=initial)

@@ -49,19 +49,26 @@ def _editor(
     *, entries_errors: list[str] | None = None, status: int = 200,
 ) -> HttpResponse:
     vm_types = list(vm_type_list(user=request.user, team=request.team))
-    return render(request, "web/cluster_edit.html", {
-        "cluster": cluster,
-        "form": form,
-        "rows": rows,
-        "entries_errors": entries_errors or [],
-        "vm_types": vm_types,
-        "vm_type_data": [
-            {"id": t.pk, "name": t.name, "capacity": t.capacity, "price_per_hour": t.price_per_hour} for t in vm_types
-        ],
-        "can_change": cluster is None or may_change(request, cluster),
-        "other_options": {k: v for k, v in (cluster.options if cluster else {}).items()
-                          if k not in CLUSTER_OPTIONS},
-    }, status=status)
+    return render(
+        request,
+        "web/cluster_edit.html",
+        {
+            "cluster": cluster,
+            "form": form,
+            "rows": rows,
+            "entries_errors": entries_errors or [],
+            "vm_types": vm_types,
+            "vm_type_data": [
+                {"id": t.pk, "name": t.name, "capacity": t.capacity, "price_per_hour": t.price_per_hour}
+                for t in vm_types
+            ],
+            "can_change": cluster is None or may_change(request, cluster),
+            "other_options": {
+                k: v for k, v in (cluster.options if cluster else {}).items() if k not in CLUSTER_OPTIONS
+            },
+        },
+        status=status,
+    )
 
 
 def _save(request: TeamRequest, cluster: Cluster | None) -> HttpResponse:
@@ -109,7 +116,9 @@ def cluster_edit(request: TeamRequest, pk: int) -> HttpResponse:
     follow_team(request, cluster.team_id)
     if request.method == "POST":
         return _save(request, cluster)
-    rows = [{"vm_type": str(e.vm_type_id), "count": str(e.count), "errors": []} for e in cluster.entries.all()]
+    rows = [
+        {"vm_type": str(e.vm_type_id), "count": str(e.count), "errors": []} for e in cluster.entries.all()
+    ]
     return _editor(request, cluster, ClusterForm(initial=_initial(cluster)), rows)
 
 
@@ -119,5 +128,7 @@ def cluster_remove(request: TeamRequest, pk: int) -> HttpResponse:
     cluster = cluster_get(user=request.user, pk=pk)
     follow_team(request, cluster.team_id)
     cluster_delete(cluster=cluster, user=request.user)
-    messages.success(request, f"Deleted cluster “{cluster.name}”. Runs made from it keep their copy of the scenario.")
+    messages.success(
+        request, f"Deleted cluster “{cluster.name}”. Runs made from it keep their copy of the scenario."
+    )
     return redirect("web:clusters")

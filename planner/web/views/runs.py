@@ -67,7 +67,9 @@ def run_index(request: TeamRequest) -> HttpResponse:
     qs = run_list(user=request.user, team=request.team, status=status)
     page = Paginator(qs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
     with_headlines(list(page.object_list))
-    return render(request, "web/run_list.html", {"page": page, "status": status, "statuses": Run.Status.choices})
+    return render(
+        request, "web/run_list.html", {"page": page, "status": status, "statuses": Run.Status.choices}
+    )
 
 
 def _choices(request: TeamRequest) -> tuple[list[Any], list[Any]]:
@@ -169,7 +171,14 @@ def run_detail(request: TeamRequest, pk: int) -> HttpResponse:
     variants = list(summaries) or [p.label for p in parts]
     currency = run_currency(run)
     baseline = kind.baseline(list(summaries), run.options, request.GET.get("baseline"))
-    table = kind.table(summaries, options=run.options, baseline=baseline, currency=currency) if summaries else None
+    table = (
+        kind.table(summaries, options=run.options, baseline=baseline, currency=currency)
+        if summaries
+        else None
+    )
+    duration = None
+    if run.finished_at and run.started_at:
+        duration = (run.finished_at - run.started_at).total_seconds()
     page_data = {
         "id": run.pk,
         "status": run.status,
@@ -179,23 +188,27 @@ def run_detail(request: TeamRequest, pk: int) -> HttpResponse:
         "variants": variants,
         "baseline": baseline,
     }
-    return render(request, "web/run_detail.html", {
-        "run": run,
-        "kind": kind,
-        "parts": parts,
-        "variants": variants,
-        "summaries": summaries,
-        "table": table,
-        "baseline": baseline,
-        "currency": currency,
-        "page_data": page_data,
-        "kind_context": kind.page_context(run, summaries, baseline=baseline, currency=currency),
-        "can_change": may_change(request, run),
-        "report_formats": kind.report_formats if run.is_finished and summaries else (),
-        "cluster_name": run.cluster_name,  # type: ignore[attr-defined]  # annotated by run_list
-        "workload_name": run.workload_name,  # type: ignore[attr-defined]
-        "duration": (run.finished_at - run.started_at).total_seconds() if run.finished_at and run.started_at else None,
-    })
+    return render(
+        request,
+        "web/run_detail.html",
+        {
+            "run": run,
+            "kind": kind,
+            "parts": parts,
+            "variants": variants,
+            "summaries": summaries,
+            "table": table,
+            "baseline": baseline,
+            "currency": currency,
+            "page_data": page_data,
+            "kind_context": kind.page_context(run, summaries, baseline=baseline, currency=currency),
+            "can_change": may_change(request, run),
+            "report_formats": kind.report_formats if run.is_finished and summaries else (),
+            "cluster_name": run.cluster_name,  # type: ignore[attr-defined]  # annotated by run_list
+            "workload_name": run.workload_name,  # type: ignore[attr-defined]
+            "duration": duration,
+        },
+    )
 
 
 @team_page
@@ -227,7 +240,9 @@ def run_report(request: TeamRequest, pk: int, fmt: str) -> HttpResponse:
     """A report of a finished run in one of its kind's formats (``planner.runs.reporting``)."""
     run = run_get(user=request.user, pk=pk)
     follow_team(request, run.team_id)
-    report = build_run_report(run=run, fmt=fmt, baseline=request.GET.get("baseline"), currency=run_currency(run))
+    report = build_run_report(
+        run=run, fmt=fmt, baseline=request.GET.get("baseline"), currency=run_currency(run)
+    )
     response = HttpResponse(report.body, content_type=report.content_type)
     response["Content-Disposition"] = content_disposition_header(True, report.filename)
     response["Cache-Control"] = "private, no-store"

@@ -34,6 +34,7 @@ def _page(
     """The members page; ``failed`` is (user id, messages) of a row whose change was refused."""
     is_owner = getattr(team, "my_role", None) == Membership.Role.OWNER
     members = list(team_members(team=team))
+    settings = {"name": team.name, "currency": team.currency}
     rows = [
         {
             "membership": m,
@@ -43,14 +44,19 @@ def _page(
         }
         for m in members
     ]
-    return render(request, "web/team_members.html", {
-        "team": team,
-        "rows": rows,
-        "is_owner": is_owner,
-        "owner_count": sum(1 for m in members if m.role == Membership.Role.OWNER),
-        "add_form": add_form or MemberAddForm(),
-        "settings_form": settings_form or TeamSettingsForm(initial={"name": team.name, "currency": team.currency}),
-    }, status=status)
+    return render(
+        request,
+        "web/team_members.html",
+        {
+            "team": team,
+            "rows": rows,
+            "is_owner": is_owner,
+            "owner_count": sum(1 for m in members if m.role == Membership.Role.OWNER),
+            "add_form": add_form or MemberAddForm(),
+            "settings_form": settings_form or TeamSettingsForm(initial=settings),
+        },
+        status=status,
+    )
 
 
 @team_page
