@@ -129,28 +129,27 @@ class RunOutputSerializer(serializers.Serializer):
         return data
 
 
-class RunPartSerializer(serializers.Serializer):
+class _ProgressSerializer(serializers.Serializer):
+    """What a run and each of its parts report while they execute."""
+
     id = serializers.IntegerField()
+    status = serializers.CharField()
+    progress = serializers.FloatField()
+    error = serializers.CharField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class RunPartSerializer(_ProgressSerializer):
     position = serializers.IntegerField()
     # A declared field, not Field.label: the serializer's metaclass takes it out of the class.
     label = serializers.CharField()  # type: ignore[assignment]
-    status = serializers.CharField()
-    progress = serializers.FloatField()
     attempts = serializers.IntegerField()
-    error = serializers.CharField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class RunProgressSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    status = serializers.CharField()
-    progress = serializers.FloatField()
-    error = serializers.CharField()
+class RunProgressSerializer(_ProgressSerializer):
     cancel_requested = serializers.BooleanField()
     finished = serializers.BooleanField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
     parts = RunPartSerializer(many=True)
 
 

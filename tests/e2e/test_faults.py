@@ -21,12 +21,11 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from planner_stack import ROOT, Stack, missing_services
+from planner_stack import ROOT, Stack
 
 pytestmark = pytest.mark.e2e
 
@@ -42,19 +41,8 @@ SLOW = "edf-ilp:ilp_method=binary"
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    missing = missing_services()
-    if missing:
-        msg = f"{' and '.join(missing)} not reachable on 127.0.0.1"
-        if os.environ.get("PLANNER_REQUIRE_SERVICES") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    s = Stack(tmp_path_factory.mktemp("faults"), env=FAST, worker_concurrency=2)
-    try:
-        s.up()
-        yield s
-    finally:
-        s.down()
+def stack_options() -> dict[str, Any]:
+    return {"env": FAST, "worker_concurrency": 2}
 
 
 def scenario(jobs: int) -> dict[str, Any]:

@@ -6,36 +6,18 @@ worker process. A run submitted through the REST API completes on the worker, it
 equal what the library computes in-process (the CLI path), and its reports download.
 
 Skipped when PostgreSQL or Redis is not reachable, unless ``PLANNER_REQUIRE_SERVICES=1``
-(as in CI), in which case a missing service fails the test.
+(as in CI), in which case a missing service fails the test (the ``stack`` fixture, conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Iterator
 
 import pytest
-from planner_stack import ROOT, Stack, missing_services
+from planner_stack import ROOT, Stack
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    missing = missing_services()
-    if missing:
-        msg = f"{' and '.join(missing)} not reachable on 127.0.0.1"
-        if os.environ.get("PLANNER_REQUIRE_SERVICES") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    s = Stack(tmp_path_factory.mktemp("stack"))
-    try:
-        s.up()
-        yield s
-    finally:
-        s.down()
 
 
 def test_run_through_the_api_on_the_real_stack(stack: Stack) -> None:
