@@ -32,7 +32,8 @@ def table(label: str, csv_name: str, schedulers: list[str], options: dict) -> st
     lines = [
         f"### {label} ({csv_name}, {len(sc.jobs):,} jobs, options {options or 'default'})",
         "",
-        "| scheduler | cost $ | vs fifo-spread | vs morpheus | gap to bound | missed / deadline jobs | eq. 12 | mean completion s | mean wait s |",
+        "| scheduler | cost $ | vs fifo-spread | vs morpheus | gap to bound | missed / deadline jobs "
+        "| eq. 12 | mean completion s | mean wait s |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for name, d in results.items():
@@ -41,7 +42,8 @@ def table(label: str, csv_name: str, schedulers: list[str], options: dict) -> st
             f"| {name} | {d['total_cost']:.2f} | {100 * (d['total_cost'] / spread - 1):+.1f}% | "
             f"{100 * (d['total_cost'] / morpheus - 1):+.1f}% | {100 * d['gap_to_lower_bound']:+.1f}% | "
             f"{d['deadline_missed']} / {d['deadline_jobs']} ({d['deadline_miss_pct']:.1f}%) | "
-            f"{'n/a' if eq12 is None else f'{eq12:.1f}%'} | {d['mean_completion_s']:.1f} | {d['mean_wait_s']:.1f} |"
+            f"{'n/a' if eq12 is None else f'{eq12:.1f}%'} | {d['mean_completion_s']:.1f} | "
+            f"{d['mean_wait_s']:.1f} |"
         )
     lines.append(f"\nLower bound: ${results['fifo-spread']['lower_bound_cost']:.2f}.")
     return "\n".join(lines)

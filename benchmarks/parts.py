@@ -39,13 +39,17 @@ FIVE = ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]
 def one_run(stack: Stack, token: str, scenario: dict[str, object]) -> tuple[float, float]:
     """(seconds from POST to the end, seconds the parts spent running in all)."""
     t0 = time.monotonic()
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario, "schedulers": FIVE}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario, "schedulers": FIVE}, token=token
+    )
     assert status == 201, body
     final, _ = stack.wait_for_run(token, json.loads(body)["id"], timeout=1800)
     elapsed = time.monotonic() - t0
     assert final["status"] == "succeeded", final
     busy = sum(
-        (datetime.fromisoformat(part["finished_at"]) - datetime.fromisoformat(part["started_at"])).total_seconds()
+        (
+            datetime.fromisoformat(part["finished_at"]) - datetime.fromisoformat(part["started_at"])
+        ).total_seconds()
         for part in final["parts"]
     )
     return elapsed, busy
@@ -58,8 +62,11 @@ def main() -> None:
     args = p.parse_args()
     if missing_services():
         sys.exit(f"needs PostgreSQL and Redis on 127.0.0.1: missing {missing_services()}")
-    scenario = import_rm_csv((SHARED / "large-scale-workload_jobs_high_load.csv").read_text(),
-                             name="10,000 jobs on 1,400 VMs", vm_types=preset_vm_types("paper-003", scale=100))
+    scenario = import_rm_csv(
+        (SHARED / "large-scale-workload_jobs_high_load.csv").read_text(),
+        name="10,000 jobs on 1,400 VMs",
+        vm_types=preset_vm_types("paper-003", scale=100),
+    )
     scenario["jobs"] = scenario["jobs"][: args.jobs]
     rows = []
     for concurrency in (1, 2):

@@ -52,9 +52,25 @@ class Worker:
     def _loop(self) -> None:
         while self.supervise:
             self.proc = subprocess.Popen(
-                ["nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker", "--pool=prefork", "-B",
-                 "--schedule", str(self.var / "celerybeat-schedule"), "--loglevel=INFO"],
-                cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+                [
+                    "nice",
+                    "-n",
+                    "10",
+                    str(BIN / "celery"),
+                    "-A",
+                    "celery_app",
+                    "worker",
+                    "--pool=prefork",
+                    "-B",
+                    "--schedule",
+                    str(self.var / "celerybeat-schedule"),
+                    "--loglevel=INFO",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
             self.proc.wait()
             time.sleep(2)
@@ -127,7 +143,9 @@ def main() -> None:
            "PLANNER_WORK_DIR": str(var / "work"), "PYTHONPATH": str(ROOT)}
     os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "PLANNER_VAR_DIR", "PLANNER_WORK_DIR")})
     for step in (["migrate", "--noinput"], ["planner_demo"]):
-        subprocess.run([str(BIN / "python"), "manage.py", *step], cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run(
+            [str(BIN / "python"), "manage.py", *step], cwd=ROOT, env=env, check=True, capture_output=True
+        )
     sys.path.insert(0, str(ROOT))
     import django
 
@@ -156,7 +174,9 @@ def main() -> None:
             kids = worker.kill()
             marks = watch(run, kids, part_of, Run)
             marks["ok"] = float(Run.objects.get(pk=run.pk).status == "succeeded")
-            marks["leftovers"] = float(len(list((var / "work").glob("part-*"))) if (var / "work").exists() else 0)
+            marks["leftovers"] = float(
+                len(list((var / "work").glob("part-*"))) if (var / "work").exists() else 0
+            )
             kills.append(marks)
             print(f"kill: {kills[-1]}", file=sys.stderr)
 
@@ -191,8 +211,10 @@ def main() -> None:
 
     load = os.getloadavg()
     print(f"## No run or part stuck: faults on the embedded default ({len(kills)} kills)\n")
-    print(f"python {platform.python_version()}, {os.cpu_count()} cores, load average after "
-          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; lease 60 s, heartbeat 15 s, reaper 30 s, re-send 120 s\n")
+    print(
+        f"python {platform.python_version()}, {os.cpu_count()} cores, load average after "
+        f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; lease 60 s, heartbeat 15 s, reaper 30 s, re-send 120 s\n"
+    )
     print("| measure (seconds after `kill -9` of the worker) | median | worst | goal |\n|---|---|---|---|")
 
     def row(label: str, key: str, goal: str) -> None:
@@ -207,8 +229,10 @@ def main() -> None:
           f"solver folders left behind: {sum(k['leftovers'] for k in kills):.0f}.")
     print(f"A cancel of a run whose worker was just killed: {cancelled} after {cancel_s * 1000:.0f} ms.")
     if lost_s is not None:
-        print(f"A message deleted from the broker: the part was claimed {lost_s:.0f} s after a worker started "
-              "(re-sent by the reaper after 120 s, checked every 30 s).")
+        print(
+            f"A message deleted from the broker: the part was claimed {lost_s:.0f} s after a worker started "
+            "(re-sent by the reaper after 120 s, checked every 30 s)."
+        )
 
 
 if __name__ == "__main__":

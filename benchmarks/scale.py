@@ -40,7 +40,9 @@ def twenty_thousand_vms() -> list[dict]:
 
 def case_shipped() -> dict:
     text = (SHARED / "large-scale-workload_jobs_high_load.csv").read_text()
-    return import_rm_csv(text, name="10,000 shipped jobs on 1,400 VMs", vm_types=preset_vm_types("paper-003", scale=100))
+    return import_rm_csv(
+        text, name="10,000 shipped jobs on 1,400 VMs", vm_types=preset_vm_types("paper-003", scale=100)
+    )
 
 
 def case_large(jobs: int, seed: int) -> dict:
@@ -94,7 +96,10 @@ def main() -> None:
         rows.append(run("shipped", case_shipped(), args.scheduler))
     if args.case in ("large", "all"):
         rows.append(run("large", case_large(args.jobs, args.seed), args.scheduler))
-    print("| case | jobs | VMs | parse s | simulate s | peak RSS MB | result JSON MB | median decision ms | cost | lower bound |")
+    print(
+        "| case | jobs | VMs | parse s | simulate s | peak RSS MB | result JSON MB | median decision ms "
+        "| cost | lower bound |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['case']} | {r['jobs']:,} | {r['vms']:,} | {r['parse_s']:.2f} | {r['simulate_s']:.2f} | "

@@ -50,8 +50,19 @@ def pct(values: list[float], q: float) -> float:
 
 def wrk(url: str, token: str, duration: int, connections: int) -> dict[str, float]:
     out = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "-H", f"Authorization: Token {token}", url],
-        capture_output=True, text=True, check=True,
+        [
+            "wrk",
+            "-t2",
+            f"-c{connections}",
+            f"-d{duration}s",
+            "--latency",
+            "-H",
+            f"Authorization: Token {token}",
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
 
@@ -63,8 +74,14 @@ def wrk(url: str, token: str, duration: int, connections: int) -> dict[str, floa
 
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
-    return {"rps": rps, "p50": ms("50"), "p90": ms("90"), "p99": ms("99"),
-            "non2xx": float(non2xx.group(1)) if non2xx else 0.0, "socket_errors": errors.group(1) if errors else ""}  # type: ignore[dict-item]
+    return {
+        "rps": rps,
+        "p50": ms("50"),
+        "p90": ms("90"),
+        "p99": ms("99"),
+        "non2xx": float(non2xx.group(1)) if non2xx else 0.0,
+        "socket_errors": errors.group(1) if errors else "",
+    }  # type: ignore[dict-item]
 
 
 def submissions(stack: Stack, token: str, big: dict) -> None:
@@ -75,7 +92,9 @@ def submissions(stack: Stack, token: str, big: dict) -> None:
 
     def submit(_: int) -> float:
         t = time.perf_counter()
-        status, _, body = stack.call("POST", "/api/runs/", {"scenario": small, "schedulers": ["edf-bfd"]}, token=token)
+        status, _, body = stack.call(
+            "POST", "/api/runs/", {"scenario": small, "schedulers": ["edf-bfd"]}, token=token
+        )
         assert status == 201, body
         return (time.perf_counter() - t) * 1000
 
@@ -91,11 +110,20 @@ def submissions(stack: Stack, token: str, big: dict) -> None:
         rows.append((clients, busy, lat))
     stack.call("POST", f"/api/runs/{busy_id}/cancel/", token=token)
     print("\n## Run submission while the worker is busy\n")
-    print("100 submissions of a 1,000-job scenario posted inline (validated, stored, enqueued on Redis), after 6")
+    print(
+        "100 submissions of a 1,000-job scenario posted inline (validated, stored, enqueued on Redis), "
+        "after 6"
+    )
     print("warm-up submissions, while the worker simulates 10,000 jobs x 5 schedulers.\n")
-    print("| clients at a time | worker | p50 ms | p90 ms | p99 ms | max ms | goal |\n|---|---|---|---|---|---|---|")
+    print(
+        "| clients at a time | worker | p50 ms | p90 ms | p99 ms | max ms | goal |\n"
+        "|---|---|---|---|---|---|---|"
+    )
     for clients, busy, lat in rows:
-        print(f"| {clients} | {busy} | {pct(lat, 50):.0f} | {pct(lat, 90):.0f} | {pct(lat, 99):.0f} | {max(lat):.0f} | p99 <= 200 ms |")
+        print(
+            f"| {clients} | {busy} | {pct(lat, 50):.0f} | {pct(lat, 90):.0f} | {pct(lat, 99):.0f} | "
+            f"{max(lat):.0f} | p99 <= 200 ms |"
+        )
 
 
 def main() -> None:
@@ -107,20 +135,28 @@ def main() -> None:
     args = p.parse_args()
     if missing_services() or not shutil.which("wrk"):
         sys.exit(f"needs PostgreSQL and Redis on 127.0.0.1 and wrk: missing {missing_services() or ['wrk']}")
-    print(f"python {platform.python_version()}, {os.cpu_count()} cores, gunicorn workers {args.web_workers}", file=sys.stderr)
+    print(
+        f"python {platform.python_version()}, {os.cpu_count()} cores, gunicorn workers {args.web_workers}",
+        file=sys.stderr,
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         stack = Stack(Path(tmp), web_workers=args.web_workers)
         try:
             stack.up()
             token = stack.token()
-            big = import_rm_csv((SHARED / "large-scale-workload_jobs_high_load.csv").read_text(),
-                                name="10,000 jobs on 1,400 VMs", vm_types=preset_vm_types("paper-003", scale=100))
+            big = import_rm_csv(
+                (SHARED / "large-scale-workload_jobs_high_load.csv").read_text(),
+                name="10,000 jobs on 1,400 VMs",
+                vm_types=preset_vm_types("paper-003", scale=100),
+            )
             if args.only == "submit":
                 submissions(stack, token, big)
                 return
             t0 = time.monotonic()
-            status, _, body = stack.call("POST", "/api/runs/", {"scenario": big, "schedulers": FIVE}, token=token)
+            status, _, body = stack.call(
+                "POST", "/api/runs/", {"scenario": big, "schedulers": FIVE}, token=token
+            )
             assert status == 201, body
             run_id = json.loads(body)["id"]
             final, _ = stack.wait_for_run(token, run_id, timeout=1800)
@@ -149,9 +185,15 @@ def main() -> None:
 
             # 2. The API under load.
             print(f"\n## API under load (wrk, {args.connections} connections, {args.duration} s)\n")
-            print("| endpoint | requests/s | p50 ms | p90 ms | p99 ms | non-2xx | goal |\n|---|---|---|---|---|---|---|")
-            for label, path in (("list /api/runs/", "/api/runs/"), (f"detail /api/runs/{run_id}/", f"/api/runs/{run_id}/"),
-                                ("list /api/workloads/", "/api/workloads/")):
+            print(
+                "| endpoint | requests/s | p50 ms | p90 ms | p99 ms | non-2xx | goal |\n"
+                "|---|---|---|---|---|---|---|"
+            )
+            for label, path in (
+                ("list /api/runs/", "/api/runs/"),
+                (f"detail /api/runs/{run_id}/", f"/api/runs/{run_id}/"),
+                ("list /api/workloads/", "/api/workloads/"),
+            ):
                 w = wrk(stack.base + path, token, args.duration, args.connections)
                 print(f"| {label} | {w['rps']:.0f} | {w['p50']:.1f} | {w['p90']:.1f} | {w['p99']:.1f} | "
                       f"{w['non2xx']:.0f} | >= 200/s, p99 <= 100 ms |")

@@ -138,11 +138,12 @@ def parse_generator_spec(data: Any) -> WorkloadSpec:
                 values[key] = ranges
         elif key == "frameworks":
             if isinstance(value, list) and len(value) <= LIMITS["frameworks"]:
-                for i, fw in enumerate(value):
-                    problem = name_problem(fw)
+                named = [(i, name_problem(fw)) for i, fw in enumerate(value)]
+                for i, problem in named:
                     if problem is not None:
                         problems.add(f"frameworks[{i}]", problem)
-                values[key] = tuple(dict.fromkeys(value))
+                if all(problem is None for _, problem in named):  # names, hence hashable
+                    values[key] = tuple(dict.fromkeys(value))
             else:
                 problems.add(key, f"must be a list of at most {int(LIMITS['frameworks']):,} framework names")
     spec = WorkloadSpec(**values)  # the values are of their types; their rules are checked below

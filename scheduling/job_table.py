@@ -22,7 +22,21 @@ import numpy as np
 from .cluster import BoolArray, FloatArray, IntArray
 from .scenario import Scenario
 
-__all__ = ["JobTable"]
+__all__ = ["JobTable", "rd_job"]
+
+
+def rd_job(demand: FloatArray, executors: IntArray, total: FloatArray, rut: FloatArray) -> FloatArray:
+    """RD_job (eq. 9 of paper 003): each job's RUT-weighted demand over the cluster's capacity.
+
+    ``demand`` is one executor's demand per job and resource, ``executors`` the executors per
+    job, ``total`` the cluster's capacity per resource (a resource of none counts as 1) and
+    ``rut`` the RUT weight per resource. EDF's job queue orders jobs by it (Algorithm 1).
+
+    >>> rd_job(np.array([[2.0, 4.0]]), np.array([2]), np.array([8.0, 32.0]), np.array([0.8, 0.2])).tolist()
+    [0.45]
+    """
+    rd: FloatArray = (demand / np.where(total > 0, total, 1.0)) @ rut * executors
+    return rd
 
 
 @dataclass(frozen=True)
@@ -65,8 +79,7 @@ class JobTable:
             allowed_types = frameworks[name].allowed_vm_types
             if allowed_types is not None:
                 allowed[k] = [t in allowed_types for t in type_names]
-        # RD_job (eq. 9 of paper 003): RUT-weighted demand normalised by cluster totals.
-        resource_demand = (demand / np.where(total > 0, total, 1.0)) @ rut * executors
+        resource_demand = rd_job(demand, executors, total, rut)
         return cls(
             ids=[j.id for j in jobs],
             demand=demand,

@@ -13,6 +13,11 @@ the job whole and returns ``True`` or changes nothing and returns ``False``.
   blocks later deadline jobs.
 * ``morpheus``: ascending ``c_job`` (eq. 10), recomputed as the load changes.
 
+Each ordering's order is one function of plain per-job arrays, :meth:`Ordering.queue_order`
+(arrival, absolute deadline, RD_job, demand: :class:`QueueKeys`) and the cluster's load: the
+simulator's queues follow it, and so does the replay of a result document
+(:mod:`scheduling.replay`), which has no simulator to ask.
+
 >>> import numpy as np
 >>> from scheduling.cluster import Cluster
 >>> from scheduling.job_table import JobTable
@@ -34,20 +39,71 @@ from __future__ import annotations
 
 import heapq
 from abc import ABC, abstractmethod
-from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
-from .cluster import Cluster
+from .cluster import Cluster, FloatArray, IntArray
 from .job_table import JobTable
 from .scenario import SimulationOptions
 
-__all__ = ["ORDERING_CLASSES", "EdfOrdering", "FifoOrdering", "MorpheusOrdering", "Ordering", "TryStart"]
+__all__ = [
+    "ORDERING_CLASSES",
+    "EdfOrdering",
+    "FifoOrdering",
+    "MorpheusOrdering",
+    "Ordering",
+    "QueueKeys",
+    "TryStart",
+    "c_job",
+]
 
 #: Starts a job whole and returns ``True``, or changes nothing and returns ``False``.
 TryStart = Callable[[int], bool]
+
+
+@dataclass(frozen=True)
+class QueueKeys:
+    """What the orderings order waiting jobs by, per job (index = its position in the scenario)."""
+
+    arrival_s: FloatArray
+    deadline_s: FloatArray  # absolute (arrival + deadline); NaN for a job without a deadline
+    demand: FloatArray  # (jobs, resources): one executor's demand
+    executors: IntArray
+    rd_job: FloatArray  # RD_job, eq. 9 of paper 003 (scheduling.job_table.rd_job)
+    total: FloatArray  # the cluster's capacity per resource
+
+    @classmethod
+    def of_jobs(cls, jobs: JobTable, total: FloatArray) -> QueueKeys:
+        """The keys of the simulator's job table on a cluster of capacity ``total``."""
+        deadlines = np.array([np.nan if d is None else d for d in jobs.deadline_s], dtype=np.float64)
+        return cls(
+            arrival_s=jobs.arrival_s,
+            deadline_s=deadlines,
+            demand=jobs.demand,
+            executors=jobs.executors,
+            rd_job=jobs.resource_demand,
+            total=total,
+        )
+
+
+def c_job(load: FloatArray, demand: FloatArray, executors: IntArray, total: FloatArray) -> FloatArray:
+    """``c_job`` (eq. 10 of paper 003): the cluster's peak load, over resources, were the job placed.
+
+    ``load`` is what the cluster uses per resource, ``demand`` one executor's demand per job,
+    ``executors`` the executors per job and ``total`` the cluster's capacity (a resource of
+    none counts as 1).
+
+    >>> c_job(np.array([4.0, 2.0]), np.array([[2.0, 1.0], [1.0, 6.0]]), np.array([1, 1]),
+    ...       np.array([8.0, 8.0])).tolist()
+    [0.75, 1.0]
+    """
+    if demand.shape[1] == 0:
+        return np.zeros(len(demand))
+    peak: FloatArray = ((load + demand * executors[:, None]) / np.where(total > 0, total, 1.0)).max(axis=1)
+    return peak
 
 
 class Ordering(ABC):
@@ -56,11 +112,32 @@ class Ordering(ABC):
     name: ClassVar[str]
     #: One line for people, in the paper's words (the new-comparison page shows it).
     description: ClassVar[str]
+    #: The queue's order in words (the replay shows it).
+    queue_text: ClassVar[str]
+    #: Whether the order depends on the cluster's load (else it is one order of all jobs).
+    load_dependent: ClassVar[bool] = False
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         self.jobs = jobs
         self.cluster = cluster
         self.options = options
+        self.keys = QueueKeys.of_jobs(jobs, cluster.total)
+
+    @classmethod
+    @abstractmethod
+    def queue_order(cls, keys: QueueKeys, waiting: IntArray, load: FloatArray) -> IntArray:
+        """``waiting`` (job indices) in the order a pass offers them, while the cluster uses ``load``.
+
+        Ties end with the job's index (its position in the scenario), so the order is total.
+        """
+
+    @classmethod
+    def queue_rank(cls, keys: QueueKeys) -> IntArray:
+        """Each job's position in the order of all jobs (for an order that ignores the load)."""
+        n = len(keys.arrival_s)
+        rank = np.empty(n, dtype=np.int64)
+        rank[cls.queue_order(keys, np.arange(n, dtype=np.int64), np.zeros(len(keys.total)))] = np.arange(n)
+        return rank
 
     @abstractmethod
     def enqueue(self, job: int) -> None:
@@ -76,18 +153,25 @@ class FifoOrdering(Ordering):
 
     name = "fifo"
     description = "jobs in arrival order; the first that does not fit blocks the rest (Spark's FIFO)"
+    queue_text = "arrival order (FIFO: the first job blocks the others until it fits)"
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
-        self._queue: deque[int] = deque()
+        self._rank = self.queue_rank(self.keys).tolist()
+        self._queue: list[tuple[int, int]] = []  # (rank, job) heap
+
+    @classmethod
+    def queue_order(cls, keys: QueueKeys, waiting: IntArray, load: FloatArray) -> IntArray:
+        order: IntArray = waiting[np.lexsort((waiting, keys.arrival_s[waiting]))]
+        return order
 
     def enqueue(self, job: int) -> None:
-        self._queue.append(job)
+        heapq.heappush(self._queue, (self._rank[job], job))
 
     def schedule_pass(self, try_start: TryStart) -> list[int]:
         started: list[int] = []
-        while self._queue and try_start(self._queue[0]):
-            started.append(self._queue.popleft())
+        while self._queue and try_start(self._queue[0][1]):
+            started.append(heapq.heappop(self._queue)[1])
         return started
 
 
@@ -98,17 +182,30 @@ class EdfOrdering(Ordering):
     description = (
         "deadline jobs earliest deadline first, then the others by descending demand (Algorithm 1, eq. 9)"
     )
+    queue_text = (
+        "deadline jobs by absolute deadline (EDF, Algorithm 1 of paper 003), then jobs without a "
+        "deadline by descending RD_job (eq. 9), each tie by arrival"
+    )
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
-        self._deadline_queue: list[tuple[float, float, int]] = []  # (deadline, arrival, job) heap
-        self._job_queue: list[int] = []  # kept sorted by (-RD_job, arrival, index) when clean
+        self._rank = self.queue_rank(self.keys).tolist()
+        self._deadline_queue: list[tuple[int, int]] = []  # (rank, job) heap
+        self._job_queue: list[int] = []  # kept in rank order when clean
         self._job_queue_sorted = True
 
+    @classmethod
+    def queue_order(cls, keys: QueueKeys, waiting: IntArray, load: FloatArray) -> IntArray:
+        # Deadline jobs by (deadline, arrival), then the others by (-RD_job, arrival).
+        deadline = keys.deadline_s[waiting]
+        regular = np.isnan(deadline)
+        key = np.where(regular, -keys.rd_job[waiting], deadline)
+        order: IntArray = waiting[np.lexsort((waiting, keys.arrival_s[waiting], key, regular))]
+        return order
+
     def enqueue(self, job: int) -> None:
-        deadline = self.jobs.deadline_s[job]
-        if deadline is not None:
-            heapq.heappush(self._deadline_queue, (deadline, float(self.jobs.arrival_s[job]), job))
+        if self.jobs.deadline_s[job] is not None:
+            heapq.heappush(self._deadline_queue, (self._rank[job], job))
         else:
             self._job_queue.append(job)
             self._job_queue_sorted = False
@@ -120,19 +217,18 @@ class EdfOrdering(Ordering):
             waiting = []
             while self._deadline_queue:
                 item = heapq.heappop(self._deadline_queue)
-                if try_start(item[2]):
-                    started.append(item[2])
+                if try_start(item[1]):
+                    started.append(item[1])
                 else:
                     waiting.append(item)
             self._deadline_queue = waiting
             heapq.heapify(self._deadline_queue)
-        while self._deadline_queue and try_start(self._deadline_queue[0][2]):
-            started.append(heapq.heappop(self._deadline_queue)[2])
+        while self._deadline_queue and try_start(self._deadline_queue[0][1]):
+            started.append(heapq.heappop(self._deadline_queue)[1])
         if self._deadline_queue or not self._job_queue:
             return started  # a deadline job waits unplaced: no regular job starts
         if not self._job_queue_sorted:
-            rd, arrival = self.jobs.resource_demand, self.jobs.arrival_s
-            self._job_queue.sort(key=lambda i: (-rd[i], arrival[i], i))
+            self._job_queue.sort(key=self._rank.__getitem__)
             self._job_queue_sorted = True
         keep = []
         for job in self._job_queue:  # descending RD_job; a job that does not fit is skipped
@@ -149,39 +245,38 @@ class MorpheusOrdering(Ordering):
 
     name = "morpheus"
     description = "the job that leaves the least loaded cluster first (Morpheus, eq. 10)"
+    queue_text = (
+        "ascending c_job at this instant's load (eq. 10 of paper 003), ties by arrival; the "
+        "pass recomputes c_job after each job it places"
+    )
+    load_dependent = True
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
         self._waiting: set[int] = set()
-        self._total = np.where(cluster.total > 0, cluster.total, 1.0)
+
+    @classmethod
+    def queue_order(cls, keys: QueueKeys, waiting: IntArray, load: FloatArray) -> IntArray:
+        c = c_job(load, keys.demand[waiting], keys.executors[waiting], keys.total)
+        order: IntArray = waiting[np.lexsort((waiting, keys.arrival_s[waiting], c))]
+        return order
 
     def enqueue(self, job: int) -> None:
         self._waiting.add(job)
 
     def schedule_pass(self, try_start: TryStart) -> list[int]:
         started: list[int] = []
-        demand, executors, arrival = self.jobs.demand, self.jobs.executors, self.jobs.arrival_s
-        candidates = np.array(sorted(self._waiting), dtype=np.int64)
-        tried = np.zeros(len(candidates), dtype=bool)
-        while len(candidates) and not tried.all():
-            load = self.cluster.used_total
-            # eq. 10: c_job = max over resources of (load + the job's demand) / total
-            c_job = ((load + demand[candidates] * executors[candidates, None]) / self._total).max(axis=1)
-            c_job[tried] = np.inf
-            order = np.lexsort((arrival[candidates], c_job))
-            progressed = False
-            for k in order:
-                if tried[k]:
-                    break
-                tried[k] = True
-                job = int(candidates[k])
+        untried = np.array(sorted(self._waiting), dtype=np.int64)
+        while len(untried):
+            order = self.queue_order(self.keys, untried, self.cluster.used_total)
+            for k, job in enumerate(order.tolist()):
                 if try_start(job):
                     started.append(job)
                     self._waiting.discard(job)
-                    progressed = True
-                    break  # the load changed: recompute c_job
-            if not progressed:
-                break
+                    untried = order[k + 1 :]  # the load changed: c_job again for the rest
+                    break
+            else:
+                break  # none of them fits
         return started
 
 

@@ -21,8 +21,9 @@ What "at ``t``" means, exactly as :mod:`scheduling.simulator` does it:
   ``"booting"``. (Documents without ``placed_s`` use ``start_s``.) ``running`` counts the
   jobs placed and not finished, booting ones included, as the timeline's ``running_jobs``.
 * The queue holds the jobs arrived and not yet placed (``arrival_s <= t < placed_s``) in the
-  order the document's ordering tries them (:data:`QUEUE_ORDERS`); an ordering this module
-  does not know is listed by arrival and says so.
+  order the document's ordering tries them, by the ordering's own rule
+  (:meth:`scheduling.orderings.Ordering.queue_order`, described in :data:`QUEUE_ORDERS`); an
+  ordering this module does not know is listed by arrival and says so.
 * The cost so far is the billed cost accrued by ``t``: every VM interval closed by ``t``
   (``off_s <= t``) at its billed cost, and every VM on at ``t`` at its price for the time it
   has been on. At the timeline's points this is ``cumulative_cost`` (to float rounding);
@@ -59,7 +60,9 @@ from numpy.typing import NDArray
 
 from .charts._common import time_unit
 from .errors import ScenarioError
+from .job_table import rd_job
 from .numbers import finite, integral
+from .orderings import ORDERING_CLASSES, FifoOrdering, Ordering, QueueKeys
 from .result_document import job_column, machine_names, vm_interval_column
 from .scenario import SimulationOptions
 
@@ -74,11 +77,7 @@ QUEUE_LIMIT = 200
 
 #: The order of the queue per ordering of the document, as the simulator's pass tries jobs.
 QUEUE_ORDERS: dict[str, str] = {
-    "fifo": "arrival order (FIFO: the first job blocks the others until it fits)",
-    "edf": "deadline jobs by absolute deadline (EDF, Algorithm 1 of paper 003), then jobs without a "
-    "deadline by descending RD_job (eq. 9), each tie by arrival",
-    "morpheus": "ascending c_job at this instant's load (eq. 10 of paper 003), ties by arrival; the "
-    "pass recomputes c_job after each job it places",
+    **{name: cls.queue_text for name, cls in ORDERING_CLASSES.items()},
     "arrival": "arrival order (the ordering is not one the replay knows)",
 }
 
@@ -287,7 +286,23 @@ class ReplayIndex:
         self._finish_sorted: Floats = np.sort(self.finish)
         self._longest_hold = float(np.max(self.finish - self.placed)) if n else 0.0
         self._longest_wait = float(np.max(self.placed - self.arrival)) if n else 0.0
-        self._rank, self.queue_order = self._static_rank()
+        known = ORDERING_CLASSES.get(self.ordering)
+        #: The ordering whose rule orders the queue (an unknown one's queue is listed by arrival).
+        self.queue_ordering: type[Ordering] = known or FifoOrdering
+        #: The :data:`QUEUE_ORDERS` key of the queue's order.
+        self.queue_order = self.ordering if known else "arrival"
+        self._queue_keys = QueueKeys(
+            arrival_s=self.arrival,
+            deadline_s=self.deadline,
+            demand=self.demand,
+            executors=self.executors,
+            rd_job=rd_job(self.demand, self.executors, self.cluster_capacity, self._rut()),
+            total=self.cluster_capacity,
+        )
+        # An order that ignores the load is one order of all jobs, ranked once.
+        self._rank: Ints | None = None
+        if not self.queue_ordering.load_dependent:
+            self._rank = self.queue_ordering.queue_rank(self._queue_keys)
 
         #: The end of the run: the last finish (the timeline's last point).
         self.end_s = max(float(np.max(self.finish)) if n else 0.0,
@@ -302,47 +317,19 @@ class ReplayIndex:
 
     # ------------------------------------------------------------------ the queue's order
 
-    def _static_rank(self) -> tuple[Ints | None, str]:
-        """Each job's position in the queue's order, when it does not depend on the instant."""
-        n = len(self.job_ids)
-        index = np.arange(n)
-        if self.ordering == "fifo":
-            # The simulator enqueues arrivals by (arrival, listed order) and serves them in that order.
-            order = np.lexsort((index, self.arrival))
-        elif self.ordering == "edf":
-            has_deadline = ~np.isnan(self.deadline)
-            # Algorithm 1 of paper 003: deadline jobs by (deadline, arrival, listed order); while
-            # one waits, no regular job is tried; regular jobs by descending RD_job (eq. 9).
-            key = np.where(has_deadline, self.deadline, -self._rd_job())
-            order = np.lexsort((index, self.arrival, key, ~has_deadline))
-        elif self.ordering == "morpheus":
-            return None, "morpheus"  # c_job depends on the load at the instant
-        else:
-            order = np.lexsort((index, self.arrival))
-        rank = np.empty(n, dtype=np.int64)
-        rank[order] = index
-        return rank, self.ordering if self.ordering in QUEUE_ORDERS else "arrival"
-
-    def _rd_job(self) -> Floats:
-        """RD_job (eq. 9 of paper 003): RUT-weighted demand over the cluster's capacity, x executors."""
+    def _rut(self) -> Floats:
+        """The run's RUT weights per resource (the defaults when its options do not read)."""
         try:
             options = SimulationOptions.from_dict(self.options, resources=self.resources)
         except ScenarioError:
             options = SimulationOptions()
-        rut = np.array(options.rut_weights(self.resources), dtype=np.float64)
-        total = np.where(self.cluster_capacity > 0, self.cluster_capacity, 1.0)
-        rd: Floats = (self.demand / total) @ rut * self.executors
-        return rd
+        return np.array(options.rut_weights(self.resources), dtype=np.float64)
 
     def _queue_rank(self, queued: Ints, used_total: Floats) -> Ints:
         """``queued`` (job indices) in the queue's order at an instant with ``used_total`` in use."""
         if self._rank is not None:
             return queued[np.argsort(self._rank[queued], kind="stable")]
-        # Morpheus (eq. 10 of paper 003): c_job = max over resources of (load + demand) / capacity.
-        total = np.where(self.cluster_capacity > 0, self.cluster_capacity, 1.0)
-        wanted = self.demand[queued] * self.executors[queued, None]
-        c = ((used_total + wanted) / total).max(axis=1) if len(self.resources) else np.zeros(len(queued))
-        return queued[np.lexsort((queued, self.arrival[queued], c))]
+        return self.queue_ordering.queue_order(self._queue_keys, queued, used_total)
 
     # ------------------------------------------------------------------ the snapshot
 

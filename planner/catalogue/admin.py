@@ -6,7 +6,7 @@ from .models import VMType
 
 
 @admin.register(VMType)
-class VMTypeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class VMTypeAdmin(admin.ModelAdmin):
     list_display = ["name", "team", "price_per_hour", "capacity", "updated_at"]
     list_filter = ["team"]
     search_fields = ["name", "team__name"]

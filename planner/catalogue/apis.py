@@ -22,7 +22,9 @@ class VMTypeListApi(APIView):
     @extend_schema(parameters=[TEAM_PARAM], responses=VMTypeOutputSerializer(many=True), tags=["vm-types"])
     def get(self, request: Request) -> Response:
         qs = selectors.vm_type_list(user=request.user, team=team_filter(request))
-        return paginated_response(request=request, view=self, queryset=qs, serializer_class=VMTypeOutputSerializer)
+        return paginated_response(
+            request=request, view=self, queryset=qs, serializer_class=VMTypeOutputSerializer
+        )
 
     @extend_schema(request=VMTypeInputSerializer, responses={201: VMTypeOutputSerializer}, tags=["vm-types"])
     def post(self, request: Request) -> Response:

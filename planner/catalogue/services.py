@@ -5,18 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from planner.core.errors import FieldError, InputError, scenario_errors_as_input
-from planner.core.names import clean_description
+from planner.core.names import UNSET, check_name_free, clean_description, name_kept_free
 from planner.teams.access import require_can_change, require_member
 from planner.teams.models import Team
 from scheduling import parse_scenario
 from scheduling.presets import VM_PRESETS
 
 from .models import VMType
-
-_UNSET: Any = object()
 
 
 def _plain(x: float) -> int | float:
@@ -33,29 +31,28 @@ def _vm_type_path(path: str) -> str:
     return path if path not in ("vm_types", "vm_types[0]") else ""
 
 
-def vm_type_validate(*, name: Any, capacity: Any, price_per_hour: Any) -> tuple[str, dict[str, int | float], float]:
+def vm_type_validate(
+    *, name: Any, capacity: Any, price_per_hour: Any
+) -> tuple[str, dict[str, int | float], float]:
     """Check a VM type exactly as a scenario document's ``vm_types`` entry would be checked.
 
     Returns the cleaned ``(name, capacity, price_per_hour)``; raises :class:`InputError`
     with paths such as ``capacity.cpu`` or ``price_per_hour``.
     """
     if not isinstance(capacity, Mapping) or not capacity:
-        raise InputError.single("capacity", 'must be an object mapping resources to amounts, e.g. {"cpu": 4, "mem": 16}')
+        raise InputError.single(
+            "capacity", 'must be an object mapping resources to amounts, e.g. {"cpu": 4, "mem": 16}'
+        )
     doc = {
         "resources": list(capacity),
-        "vm_types": [{"name": name, "capacity": dict(capacity), "price_per_hour": price_per_hour, "count": 1}],
+        "vm_types": [
+            {"name": name, "capacity": dict(capacity), "price_per_hour": price_per_hour, "count": 1}
+        ],
         "jobs": [],
     }
     with scenario_errors_as_input(_vm_type_path):
         parse_scenario(doc)
     return str(name), {str(r): _plain(v) for r, v in capacity.items()}, float(price_per_hour)
-
-
-def _name_taken(team: Team, name: str, exclude_pk: int | None = None) -> bool:
-    qs = VMType.objects.filter(team=team, name=name)
-    if exclude_pk is not None:
-        qs = qs.exclude(pk=exclude_pk)
-    return qs.exists()
 
 
 @transaction.atomic
@@ -65,15 +62,16 @@ def vm_type_create(
     require_member(user, team)
     name, capacity, price = vm_type_validate(name=name, capacity=capacity, price_per_hour=price_per_hour)
     description = clean_description(description)
-    if _name_taken(team, name):
-        raise InputError.single("name", f"the team already has a VM type named {name!r}")
-    try:
-        with transaction.atomic():
-            return VMType.objects.create(
-                team=team, name=name, capacity=capacity, price_per_hour=price, description=description, created_by=user
-            )
-    except IntegrityError:  # created concurrently under the same name
-        raise InputError.single("name", f"the team already has a VM type named {name!r}") from None
+    check_name_free(VMType, team, name)
+    with name_kept_free(VMType, name):
+        return VMType.objects.create(
+            team=team,
+            name=name,
+            capacity=capacity,
+            price_per_hour=price,
+            description=description,
+            created_by=user,
+        )
 
 
 @transaction.atomic
@@ -81,10 +79,10 @@ def vm_type_update(
     *,
     vm_type: VMType,
     user: Any,
-    name: Any = _UNSET,
-    capacity: Any = _UNSET,
-    price_per_hour: Any = _UNSET,
-    description: Any = _UNSET,
+    name: Any = UNSET,
+    capacity: Any = UNSET,
+    price_per_hour: Any = UNSET,
+    description: Any = UNSET,
 ) -> VMType:
     """Change a VM type; clusters that use it must keep every resource they model.
 
@@ -94,32 +92,32 @@ def vm_type_update(
 
     require_can_change(user, vm_type.team_id, vm_type.created_by_id, what="this VM type")
     new_name, new_capacity, new_price = vm_type_validate(
-        name=vm_type.name if name is _UNSET else name,
-        capacity=vm_type.capacity if capacity is _UNSET else capacity,
-        price_per_hour=vm_type.price_per_hour if price_per_hour is _UNSET else price_per_hour,
+        name=vm_type.name if name is UNSET else name,
+        capacity=vm_type.capacity if capacity is UNSET else capacity,
+        price_per_hour=vm_type.price_per_hour if price_per_hour is UNSET else price_per_hour,
     )
-    new_description = vm_type.description if description is _UNSET else clean_description(description)
-    if new_name != vm_type.name and _name_taken(vm_type.team, new_name, exclude_pk=vm_type.pk):
-        raise InputError.single("name", f"the team already has a VM type named {new_name!r}")
+    new_description = vm_type.description if description is UNSET else clean_description(description)
+    if new_name != vm_type.name:
+        check_name_free(VMType, vm_type.team_id, new_name, exclude_pk=vm_type.pk)
     errors = []
-    for entry in ClusterEntry.objects.filter(vm_type=vm_type).select_related("cluster").order_by("cluster__name"):
+    for entry in (
+        ClusterEntry.objects.filter(vm_type=vm_type).select_related("cluster").order_by("cluster__name")
+    ):
         missing = [r for r in entry.cluster.resources if r not in new_capacity]
         if missing:
             errors.append(
                 FieldError(
                     f"capacity.{missing[0]}",
-                    f"is required: cluster {entry.cluster.name!r} uses this VM type and models {', '.join(missing)}",
+                    f"is required: cluster {entry.cluster.name!r} uses this VM type and models "
+                    f"{', '.join(missing)}",
                 )
             )
     if errors:
         raise InputError(errors)
     vm_type.name, vm_type.capacity, vm_type.price_per_hour = new_name, new_capacity, new_price
     vm_type.description = new_description
-    try:
-        with transaction.atomic():
-            vm_type.save()
-    except IntegrityError:
-        raise InputError.single("name", f"the team already has a VM type named {new_name!r}") from None
+    with name_kept_free(VMType, new_name):
+        vm_type.save()
     return vm_type
 
 
@@ -130,7 +128,9 @@ def vm_type_delete(*, vm_type: VMType, user: Any) -> None:
     clusters = sorted({e.cluster.name for e in vm_type.cluster_entries.select_related("cluster")})
     if clusters:
         raise InputError.single(
-            "", f"VM type {vm_type.name!r} is used by the clusters {', '.join(map(repr, clusters))}; remove it from them first"
+            "",
+            f"VM type {vm_type.name!r} is used by the clusters {', '.join(map(repr, clusters))}; "
+            "remove it from them first",
         )
     vm_type.delete()
 

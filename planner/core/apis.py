@@ -50,6 +50,8 @@ def endpoint_links(request: Request) -> dict[str, str]:
     namespace whose route takes no id (collections, imports, the token, the schema, the
     docs), in the URLconf's order, except the one answering."""
     match = request.resolver_match
+    if match is None:  # only a view reached through the URLconf has links
+        raise ValueError("endpoint_links() needs a request resolved by the URLconf")
     _, resolver = get_resolver().namespace_dict[match.namespace]
     links: dict[str, str] = {}
     for pattern in resolver.url_patterns:
@@ -80,4 +82,5 @@ class TokenObtainApi(ObtainAuthToken):
     """DRF's token endpoint (username and password in, ``{"token": ...}`` out), reading its
     body with the project's parsers instead of DRF's stock ones."""
 
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    # api_settings imports the setting's dotted paths: these are classes, which the stubs type as str.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]

@@ -30,6 +30,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from scheduling import FieldError, ScenarioError
+from scheduling.jsontext import join_path
 
 __all__ = [
     "FieldError",
@@ -39,7 +40,6 @@ __all__ = [
     "api_exception_handler",
     "error_list",
     "field_errors",
-    "join_path",
     "prefix_rewriter",
     "remap_paths",
     "scenario_errors_as_input",
@@ -63,15 +63,6 @@ class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request body is too large."
     default_code = "payload_too_large"
-
-
-def join_path(prefix: str, key: str | int) -> str:
-    """``join_path("jobs", 3) == "jobs[3]"``, ``join_path("jobs[3]", "executor") == "jobs[3].executor"``."""
-    if isinstance(key, int):
-        return f"{prefix}[{key}]"
-    if not key:
-        return prefix
-    return f"{prefix}.{key}" if prefix else key
 
 
 _INDEX = re.compile(r"^\d+$")

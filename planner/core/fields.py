@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 
 @extend_schema_field(OpenApiTypes.INT)
-class ScopedPrimaryKeyField(serializers.PrimaryKeyRelatedField):  # type: ignore[type-arg]
+class ScopedPrimaryKeyField(serializers.PrimaryKeyRelatedField):
     """An id looked up among the objects the requesting user may see.
 
     An object of another team is reported exactly like one that does not exist, so the

@@ -3,12 +3,19 @@
 :func:`scheduling.name_problem` is the one rule for a name, so a cluster, a workload or a team
 can never be stored under a name the library would refuse in a scenario document (a lone
 surrogate such as ``"\\ud800"``, which no database can encode, among them).
+
+A VM type, a cluster or a workload also has a name of its own in its team: the services
+check it before they write (:func:`check_name_free`) and write under :func:`name_kept_free`,
+which reports a row stored meanwhile under the same name in the same words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from django.db import IntegrityError, models, transaction
 
 from scheduling import LIMITS, name_problem
 from scheduling.scenario import text_problem
@@ -17,6 +24,9 @@ from .errors import InputError
 
 NAME_MAX_CHARS = int(LIMITS["name_chars"])
 DESCRIPTION_MAX_CHARS = int(LIMITS["description_chars"])
+
+#: An argument of an update that was not given (``None`` can be a value).
+UNSET: Any = object()
 
 
 def clean_name(value: Any, path: str = "name", *, max_chars: int = NAME_MAX_CHARS) -> str:
@@ -67,3 +77,38 @@ def free_name(base: str, taken: Collection[str], *, max_chars: int = NAME_MAX_CH
         if candidate not in taken:
             return candidate
         k += 1
+
+
+def name_and_description(obj: Any, name: Any = UNSET, description: Any = UNSET) -> tuple[str, str]:
+    """An update's name and description of ``obj``: each given one cleaned, else its current one."""
+    return (
+        obj.name if name is UNSET else clean_name(name),
+        obj.description if description is UNSET else clean_description(description),
+    )
+
+
+def _name_taken(model: type[models.Model], name: str) -> InputError:
+    return InputError.single("name", f"the team already has a {model._meta.verbose_name} named {name!r}")
+
+
+def check_name_free(
+    model: type[models.Model], team: Any, name: str, *, exclude_pk: int | None = None
+) -> None:
+    """:class:`InputError` at ``name`` when ``team`` already has a ``model`` of that name (one query)."""
+    taken = model._default_manager.filter(team=team, name=name)
+    if exclude_pk is not None:
+        taken = taken.exclude(pk=exclude_pk)
+    if taken.exists():
+        raise _name_taken(model, name)
+
+
+@contextmanager
+def name_kept_free(model: type[models.Model], name: str) -> Iterator[None]:
+    """The write inside, in a savepoint; a ``model`` of the same name stored meanwhile in the team
+    (the unique constraint's :class:`~django.db.IntegrityError`) is reported as by :func:`check_name_free`.
+    """
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        raise _name_taken(model, name) from None

@@ -42,7 +42,9 @@ class RunListApi(APIView):
             status=request.query_params.get("status") or None,
             kind=request.query_params.get("kind") or None,
         )
-        return paginated_response(request=request, view=self, queryset=qs, serializer_class=RunOutputSerializer)
+        return paginated_response(
+            request=request, view=self, queryset=qs, serializer_class=RunOutputSerializer
+        )
 
     @extend_schema(
         request=RunCreateSerializer,
@@ -64,7 +66,9 @@ class RunListApi(APIView):
             team = team_or_default(user=request.user, team=team)
         run = services.run_start(user=request.user, team=team, **data)
         run = selectors.run_get(user=request.user, pk=run.pk)
-        return Response(RunOutputSerializer(run, context={"request": request}).data, status=status.HTTP_201_CREATED)
+        return Response(
+            RunOutputSerializer(run, context={"request": request}).data, status=status.HTTP_201_CREATED
+        )
 
 
 class RunDetailApi(APIView):
@@ -80,7 +84,9 @@ class RunDetailApi(APIView):
 
 
 class RunCancelApi(APIView):
-    @extend_schema(request=None, responses=RunOutputSerializer, tags=["runs"], summary="Cancel a queued or running run")
+    @extend_schema(
+        request=None, responses=RunOutputSerializer, tags=["runs"], summary="Cancel a queued or running run"
+    )
     def post(self, request: Request, pk: int) -> Response:
         services.run_cancel(run=selectors.run_get(user=request.user, pk=pk), user=request.user)
         run = selectors.run_get(user=request.user, pk=pk)
@@ -149,7 +155,9 @@ class RunFigurePageApi(APIView):
 
 
 class RunScenarioApi(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, tags=["runs"], summary="The scenario document the run used")
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT}, tags=["runs"], summary="The scenario document the run used"
+    )
     def get(self, request: Request, pk: int) -> Response:
         return Response(selectors.run_with_scenario(user=request.user, pk=pk).scenario)
 
@@ -158,7 +166,9 @@ class RunReportApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("fmt", str, OpenApiParameter.PATH, description="csv, xlsx or pdf (per kind)"),
-            OpenApiParameter("baseline", str, description="Variant to compute savings against (default: the run's)."),
+            OpenApiParameter(
+                "baseline", str, description="Variant to compute savings against (default: the run's)."
+            ),
         ],
         responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
         tags=["runs"],

@@ -35,7 +35,7 @@ from pathlib import Path
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
-from django.db.models import Avg, F, OuterRef, Subquery
+from django.db.models import Avg, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from scheduling import ScenarioError, SchedulingError, parse_scenario
@@ -90,7 +90,7 @@ def part_claim(part_id: int) -> Claim | None:
     return Claim(part_id, row["run_id"], row["attempts"], row["position"])
 
 
-def _mine(claim: Claim) -> object:
+def _mine(claim: Claim) -> QuerySet[RunPart]:
     return RunPart.objects.filter(pk=claim.part_id, status=Status.RUNNING, attempts=claim.attempt)
 
 
@@ -115,7 +115,7 @@ class Heartbeat:
         fields: dict[str, object] = {"lease_until": _lease_until()}
         if progress is not None:
             fields["progress"] = round(min(max(float(progress), 0.0), 1.0), 4)
-        if not _mine(self.claim).update(**fields):  # type: ignore[attr-defined]
+        if not _mine(self.claim).update(**fields):
             self.lost.set()
             return False
         return True
@@ -133,7 +133,9 @@ class Heartbeat:
 
     def __enter__(self) -> Heartbeat:
         if self.interval_s > 0:
-            self._thread = threading.Thread(target=self._beat, name=f"heartbeat-{self.claim.part_id}", daemon=True)
+            self._thread = threading.Thread(
+                target=self._beat, name=f"heartbeat-{self.claim.part_id}", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -246,7 +248,7 @@ def stale_work_dirs_remove() -> int:
 def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, object]]) -> bool:
     """The part's results and SUCCEEDED in one transaction; False if it is no longer this attempt's."""
     with transaction.atomic():
-        if not _mine(claim).update(  # type: ignore[attr-defined]
+        if not _mine(claim).update(
             status=Status.SUCCEEDED, progress=1.0, error="", finished_at=timezone.now(), lease_until=None
         ):
             return False
@@ -263,7 +265,7 @@ def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, obje
 def _release(claim: Claim) -> None:
     """Give a claimed part back to the queue so that a retry of the task can claim it again."""
     try:
-        _mine(claim).update(  # type: ignore[attr-defined]
+        _mine(claim).update(
             status=Status.QUEUED, progress=0.0, lease_until=None, attempts=F("attempts") - 1
         )
     except OperationalError:

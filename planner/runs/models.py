@@ -54,8 +54,12 @@ class Run(models.Model):
     scenario_name = models.CharField(max_length=100, blank=True, default="")
     job_count = models.PositiveIntegerField(default=0)
     # Where the scenario came from, when it came from stored objects (kept if they are deleted).
-    cluster = models.ForeignKey(Cluster, on_delete=models.SET_NULL, null=True, blank=True, related_name="runs")
-    workload = models.ForeignKey(Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="runs")
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.SET_NULL, null=True, blank=True, related_name="runs"
+    )
+    workload = models.ForeignKey(
+        Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="runs"
+    )
     # The kind's validated parameters (for a comparison: schedulers, baseline, seed, options).
     options = models.JSONField(default=dict)
     # What the kind computed once for the whole run before its parts (e.g. the lower bound).
@@ -144,7 +148,9 @@ class RunResult(models.Model):
     """One variant's outcome in a run (a scheduler of a comparison, a policy, a sweep point)."""
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="results")
-    part = models.ForeignKey(RunPart, on_delete=models.SET_NULL, null=True, blank=True, related_name="results")
+    part = models.ForeignKey(
+        RunPart, on_delete=models.SET_NULL, null=True, blank=True, related_name="results"
+    )
     # The variant's label: a scheduler spec as given for a comparison ("edf-bfd:rut.cpu=0.5").
     variant = models.CharField(max_length=255)
     position = models.PositiveIntegerField()  # order in the run's list of variants

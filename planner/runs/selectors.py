@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,10 +23,14 @@ from scheduling.replay import ReplayIndex, time_axis
 from .models import Run, RunPart, RunResult
 
 PROGRESS_FIELDS = ("id", "status", "progress", "error", "cancel_requested", "started_at", "finished_at")
-PART_FIELDS = ("id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at")
+PART_FIELDS = (
+    "id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at"
+)
 
 
-def run_list(*, user: Any, team: Any = None, status: str | None = None, kind: str | None = None) -> QuerySet[Run]:
+def run_list(
+    *, user: Any, team: Any = None, status: str | None = None, kind: str | None = None
+) -> QuerySet[Run]:
     """The runs of the user's teams, newest first, with their parts and results' summaries (4 queries)."""
     qs = (
         Run.objects.filter(team_id__in=team_ids_of(user))
@@ -99,7 +104,8 @@ def run_with_scenario(*, user: Any, pk: Any) -> Run:
 
 def run_with_figures(*, user: Any, pk: Any) -> Run:
     return get_object_or_404(
-        Run.objects.filter(team_id__in=team_ids_of(user)).defer("scenario").select_related("created_by"), pk=pk
+        Run.objects.filter(team_id__in=team_ids_of(user)).defer("scenario").select_related("created_by"),
+        pk=pk,
     )
 
 
@@ -114,7 +120,10 @@ def run_results_parts(*, run: Run, keys: tuple[str, ...] = TIMELINE_KEYS) -> dic
     timelines need a fraction of it, so this never loads or parses the rest.
     """
     fields = {f"part_{k}": KeyTransform(k, "result") for k in keys}
-    rows = RunResult.objects.filter(run=run).order_by("position", "id").values("variant", **fields)
+    # The keys are known at run time only: rows are read as mappings, not as the stubs' TypedDict.
+    rows: Iterable[Mapping[str, Any]] = (
+        RunResult.objects.filter(run=run).order_by("position", "id").values("variant", **fields)
+    )
     return {row["variant"]: {k: row[f"part_{k}"] for k in keys} for row in rows}
 
 
@@ -146,7 +155,7 @@ def _replay_document(result_pk: int) -> dict[str, Any]:
         found: dict[str, Any] = doc.get()[0]
     else:
         fields = {f"part_{key}": KeyTransform(key, "result") for key in REPLAY_KEYS}
-        row = RunResult.objects.filter(pk=result_pk).values(**fields).get()
+        row: Mapping[str, Any] = RunResult.objects.filter(pk=result_pk).values(**fields).get()
         found = {key: row[f"part_{key}"] for key in REPLAY_KEYS}
     return {key: value for key, value in found.items() if value is not None}
 

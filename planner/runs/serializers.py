@@ -17,7 +17,7 @@ from .kinds import get_kind
 from .models import Run, RunResult
 
 
-class RunCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RunCreateSerializer(serializers.Serializer):
     """A run request: where the scenario comes from, the kind, and the kind's own parameters.
 
     Every field that is not one of the generic ones below goes to the run's kind as its
@@ -30,8 +30,11 @@ class RunCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     team = team_field(help_text="With an inline scenario: one of your teams (default: your first). "
                       "With a cluster: must be the cluster's team, or omitted.")
     name = serializers.JSONField(required=False, allow_null=True, default=None)
+    # Any JSON value (the kind registry checks it); the stubs allow only an object as the default.
     kind = serializers.JSONField(
-        required=False, default="compare", help_text='The kind of run: "compare" (a scheduler comparison).'
+        required=False,
+        default="compare",  # type: ignore[arg-type]
+        help_text='The kind of run: "compare" (a scheduler comparison).',
     )
     cluster = ScopedPrimaryKeyField(
         scope=lambda user: cluster_list(user=user), label_text="cluster", required=False, allow_null=True
@@ -45,8 +48,8 @@ class RunCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
     schedulers = serializers.JSONField(
         required=False,
-        help_text='Comparison: scheduler specs, e.g. ["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]; '
-        "default fifo-consolidate and edf-bfd.",
+        help_text="Comparison: scheduler specs, e.g. "
+        '["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]; default fifo-consolidate and edf-bfd.',
     )
     options = serializers.JSONField(required=False, help_text="Comparison: SimulationOptions overrides.")
     baseline = serializers.JSONField(required=False, help_text="Comparison: default the first scheduler.")
@@ -64,19 +67,7 @@ class RunCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
 _SENTINEL = 987654321
 
 
-def _url(context: dict[str, Any], name: str, pk: int) -> str:
-    """``reverse(name, args=[pk])``, resolving the pattern once per response.
-
-    A list of runs needs several links per run; reversing each one costs more than the rest
-    of the run's serialisation, so each URL is reversed once with a sentinel id and reused.
-    """
-    cache = context.setdefault("_url_templates", {})
-    if name not in cache:
-        cache[name] = str(reverse(name, args=[_SENTINEL], request=context.get("request")))
-    return str(cache[name]).replace(str(_SENTINEL), str(pk), 1)
-
-
-class RunResultSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RunResultSummarySerializer(serializers.Serializer):
     variant = serializers.CharField()
     position = serializers.IntegerField()
     summary = serializers.JSONField()
@@ -87,7 +78,7 @@ class RunResultSummarySerializer(serializers.Serializer):  # type: ignore[type-a
         return reverse("api:run-result", args=[result.run_id, result.variant], request=request)
 
 
-class RunOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RunOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     team = serializers.IntegerField(source="team_id")
     name = serializers.CharField()
@@ -108,11 +99,28 @@ class RunOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     finished_at = serializers.DateTimeField(allow_null=True)
     links = serializers.SerializerMethodField()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # One instance serialises every run of a list (``many=True`` makes it the child).
+        self._url_templates: dict[str, str] = {}
+
     def get_links(self, run: Run) -> dict[str, str]:
         return {
-            name: _url(self.context, f"api:run-{name}", run.pk)
+            name: self._url(f"api:run-{name}", run.pk)
             for name in ("detail", "progress", "figures", "scenario", "cancel")
         }
+
+    def _url(self, name: str, pk: int) -> str:
+        """``reverse(name, args=[pk])``, resolving the pattern once per response.
+
+        A list of runs needs several links per run; reversing each one costs more than the
+        rest of the run's serialisation, so each URL is reversed once with a sentinel id and
+        reused.
+        """
+        if name not in self._url_templates:
+            url = reverse(name, args=[_SENTINEL], request=self.context.get("request"))
+            self._url_templates[name] = str(url)
+        return self._url_templates[name].replace(str(_SENTINEL), str(pk), 1)
 
     def to_representation(self, run: Run) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(run)
@@ -121,31 +129,33 @@ class RunOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return data
 
 
-class RunPartSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class _ProgressSerializer(serializers.Serializer):
+    """What a run and each of its parts report while they execute."""
+
     id = serializers.IntegerField()
-    position = serializers.IntegerField()
-    label = serializers.CharField()
     status = serializers.CharField()
     progress = serializers.FloatField()
-    attempts = serializers.IntegerField()
     error = serializers.CharField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class RunProgressSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    id = serializers.IntegerField()
-    status = serializers.CharField()
-    progress = serializers.FloatField()
-    error = serializers.CharField()
+class RunPartSerializer(_ProgressSerializer):
+    position = serializers.IntegerField()
+    # A declared field, not Field.label: the serializer's metaclass takes it out of the class.
+    label = serializers.CharField()  # type: ignore[assignment]
+    attempts = serializers.IntegerField()
+
+
+class RunProgressSerializer(_ProgressSerializer):
     cancel_requested = serializers.BooleanField()
     finished = serializers.BooleanField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
     parts = RunPartSerializer(many=True)
 
 
-class RunFiguresSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RunFiguresSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
-    figures = serializers.JSONField(allow_null=True, help_text="name -> Plotly figure; null until the run succeeds.")
+    figures = serializers.JSONField(
+        allow_null=True, help_text="name -> Plotly figure; null until the run succeeds."
+    )

@@ -56,11 +56,15 @@ def _scenario_from_request(
     """The run's team id, its scenario document and the parsed scenario."""
     from_objects = cluster is not None or workload is not None
     if from_objects and scenario is not None:
-        raise InputError.single("scenario", "give either a scenario document or a cluster and a workload, not both")
+        raise InputError.single(
+            "scenario", "give either a scenario document or a cluster and a workload, not both"
+        )
     if from_objects:
         if cluster is None or workload is None:
             missing = "cluster" if cluster is None else "workload"
-            raise InputError.single(missing, "is required with a stored " + ("workload" if cluster is None else "cluster"))
+            raise InputError.single(
+                missing, "is required with a stored " + ("workload" if cluster is None else "cluster")
+            )
         if team is not None and team.pk != cluster.team_id:
             raise InputError.single("cluster", "belongs to another team than the run")
         require_member(user, cluster.team_id)
@@ -107,7 +111,13 @@ def run_start(
     run_kind = kind_for_request(kind)
     params = {**(params or {}), **more_params}
     team_id, doc, parsed = _scenario_from_request(
-        user=user, team=team, scenario=scenario, cluster=cluster, workload=workload, kind=run_kind, params=params
+        user=user,
+        team=team,
+        scenario=scenario,
+        cluster=cluster,
+        workload=workload,
+        kind=run_kind,
+        params=params,
     )
     plan = _plan(run_kind, parsed, params)
     context = run_kind.prepare(parsed, plan.options)
@@ -127,7 +137,9 @@ def run_start(
             status=Status.QUEUED,
         )
         parts = RunPart.objects.bulk_create(
-            RunPart(run=run, position=i, label=spec.label[:255], payload=spec.payload, task_id=str(uuid.uuid4()))
+            RunPart(
+                run=run, position=i, label=spec.label[:255], payload=spec.payload, task_id=str(uuid.uuid4())
+            )
             for i, spec in enumerate(plan.parts)
         )
         transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in parts], first=True))
@@ -170,7 +182,9 @@ def part_fail(part_id: int, attempt: int | None, reason: str) -> bool:
     if attempt is not None:
         qs = qs.filter(attempts=attempt)
     run_id = RunPart.objects.filter(pk=part_id).values_list("run_id", flat=True).first()
-    changed = qs.update(status=Status.FAILED, error=reason[:ERROR_MAX_CHARS], finished_at=now, lease_until=None)
+    changed = qs.update(
+        status=Status.FAILED, error=reason[:ERROR_MAX_CHARS], finished_at=now, lease_until=None
+    )
     if changed and run_id is not None:
         run_close_if_done(run_id)
     return bool(changed)
@@ -203,7 +217,10 @@ def run_close_if_done(run_id: int) -> str | None:
         elif counts.get(Status.FAILED) or not counts:
             status = Status.FAILED
             failed = RunPart.objects.filter(run_id=run_id, status=Status.FAILED).order_by("position")
-            error = "\n".join(f"{p.label}: {p.error}" for p in failed.only("label", "error")) or "the run had no parts"
+            error = (
+                "\n".join(f"{p.label}: {p.error}" for p in failed.only("label", "error"))
+                or "the run had no parts"
+            )
         else:
             status = Status.SUCCEEDED
         Run.objects.filter(pk=run_id, status__in=UNFINISHED).update(
@@ -328,13 +345,18 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
             status=Status.QUEUED, lease_until=None, progress=0.0, task_id=task_id, sent_at=None,
             error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}); queued again",
         ):
-            logger.warning("part %s of run %s: worker %s lost; queued again", part.pk, part.run_id, part.worker)
+            logger.warning(
+                "part %s of run %s: worker %s lost; queued again", part.pk, part.run_id, part.worker
+            )
             requeued.append((part.pk, task_id))
     lost = [
         (p.pk, p.task_id)
         for p in RunPart.objects.filter(status=Status.QUEUED)
         .exclude(pk__in=[pk for pk, _ in requeued])
-        .filter(Q(sent_at__isnull=True) | Q(sent_at__lte=now - timedelta(seconds=float(settings.PLANNER_PART_RESEND_S))))
+        .filter(
+            Q(sent_at__isnull=True)
+            | Q(sent_at__lte=now - timedelta(seconds=float(settings.PLANNER_PART_RESEND_S)))
+        )
         .only("id", "task_id", "sent_at", "sends")
         if _resend_due(p, now)
     ]

@@ -1,17 +1,19 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from .models import Cluster, ClusterEntry, Workload
 
 
-class ClusterEntryInline(admin.TabularInline):  # type: ignore[type-arg]
+class ClusterEntryInline(admin.TabularInline):
     model = ClusterEntry
     extra = 0
 
 
 @admin.register(Cluster)
-class ClusterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClusterAdmin(admin.ModelAdmin):
     list_display = ["name", "team", "resources", "updated_at"]
     list_filter = ["team"]
     search_fields = ["name", "team__name"]
@@ -20,11 +22,11 @@ class ClusterAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Workload)
-class WorkloadAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class WorkloadAdmin(admin.ModelAdmin):
     list_display = ["name", "team", "job_count", "updated_at"]
     list_filter = ["team"]
     search_fields = ["name", "team__name"]
     list_select_related = ["team"]
 
-    def get_queryset(self, request):  # type: ignore[no-untyped-def]
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Workload]:
         return super().get_queryset(request).defer("jobs")  # lists never load every job

@@ -12,7 +12,7 @@ from scheduling.importers import IMPORTERS
 from .models import Cluster
 
 
-class ClusterEntryOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ClusterEntryOutputSerializer(serializers.Serializer):
     vm_type = serializers.IntegerField(source="vm_type_id")
     vm_type_name = serializers.CharField(source="vm_type.name")
     count = serializers.IntegerField()
@@ -20,7 +20,7 @@ class ClusterEntryOutputSerializer(serializers.Serializer):  # type: ignore[type
     price_per_hour = serializers.FloatField(source="vm_type.price_per_hour")
 
 
-class ClusterOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ClusterOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     team = serializers.IntegerField(source="team_id")
     name = serializers.CharField()
@@ -37,10 +37,11 @@ class ClusterOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
         return sum(e.count for e in cluster.entries.all())
 
 
-class ClusterInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ClusterInputSerializer(serializers.Serializer):
     team = team_field()
     name = serializers.JSONField()
-    description = serializers.JSONField(required=False, default="")
+    # Any JSON value (the service checks it); the stubs allow only an object as the default.
+    description = serializers.JSONField(required=False, default="")  # type: ignore[arg-type]
     resources = serializers.JSONField(
         required=False, allow_null=True, default=None, help_text='Resource names, default ["cpu", "mem"].'
     )
@@ -52,7 +53,7 @@ class ClusterInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class WorkloadOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WorkloadOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     team = serializers.IntegerField(source="team_id")
     name = serializers.CharField()
@@ -69,7 +70,7 @@ class WorkloadDetailOutputSerializer(WorkloadOutputSerializer):
     jobs = serializers.JSONField(help_text="The scenario document's jobs.")
 
 
-class WarningSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WarningSerializer(serializers.Serializer):
     """Valid, but probably not meant: a path into the document and what is odd there."""
 
     path = serializers.CharField()
@@ -94,10 +95,11 @@ class WorkloadDetailSavedOutputSerializer(WorkloadDetailOutputSerializer):
     warnings = WarningSerializer(many=True, read_only=True, help_text=_WARNINGS_HELP)
 
 
-class WorkloadInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WorkloadInputSerializer(serializers.Serializer):
     team = team_field()
     name = serializers.JSONField()
-    description = serializers.JSONField(required=False, default="")
+    # Any JSON value (the service checks it); the stubs allow only an object as the default.
+    description = serializers.JSONField(required=False, default="")  # type: ignore[arg-type]
     frameworks = serializers.JSONField(
         required=False, allow_null=True, default=None, help_text="The scenario document's frameworks."
     )
@@ -106,7 +108,7 @@ class WorkloadInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WorkloadGenerateSerializer(serializers.Serializer):
     """Documentation of the generator's settings (scheduling.generators.WorkloadSpec); all optional."""
 
     seed = serializers.IntegerField(required=False, default=0)
@@ -135,7 +137,7 @@ class WorkloadGenerateSerializer(serializers.Serializer):  # type: ignore[type-a
     )
 
 
-class WorkloadImportCsvSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WorkloadImportCsvSerializer(serializers.Serializer):
     csv = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False, help_text="The file's text (CSV, or JSON)."
     )
@@ -154,7 +156,7 @@ class WorkloadImportCsvSerializer(serializers.Serializer):  # type: ignore[type-
         return attrs
 
 
-class ScenarioImportSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ScenarioImportSerializer(serializers.Serializer):
     team = team_field()
     name = serializers.JSONField(
         required=False, allow_null=True, default=None, help_text="Default: the document's name."
@@ -162,7 +164,7 @@ class ScenarioImportSerializer(serializers.Serializer):  # type: ignore[type-arg
     scenario = serializers.JSONField(help_text="A version-1 scenario document.")
 
 
-class ScenarioImportOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ScenarioImportOutputSerializer(serializers.Serializer):
     cluster = ClusterOutputSerializer()
     workload = WorkloadOutputSerializer()
     vm_types_created = serializers.ListField(child=serializers.CharField())

@@ -46,4 +46,6 @@ def can_change(role: str | None, user: Any, created_by_id: int | None) -> bool:
 def require_can_change(user: Any, team: Team | int, created_by_id: int | None, *, what: str) -> None:
     role = require_member(user, team)
     if not can_change(role, user, created_by_id):
-        raise PermissionDenied(f"Only the team's owners or the person who created {what} may change or delete it.")
+        raise PermissionDenied(
+            f"Only the team's owners or the person who created {what} may change or delete it."
+        )

@@ -26,7 +26,10 @@ class TeamListApi(APIView):
     @extend_schema(responses=TeamOutputSerializer(many=True), tags=["teams"])
     def get(self, request: Request) -> Response:
         return paginated_response(
-            request=request, view=self, queryset=selectors.team_list(user=request.user), serializer_class=TeamOutputSerializer
+            request=request,
+            view=self,
+            queryset=selectors.team_list(user=request.user),
+            serializer_class=TeamOutputSerializer,
         )
 
     @extend_schema(request=TeamInputSerializer, responses={201: TeamOutputSerializer}, tags=["teams"])
@@ -46,7 +49,9 @@ class TeamDetailApi(APIView):
     def patch(self, request: Request, pk: int) -> Response:
         team = selectors.team_get(user=request.user, pk=pk)
         data = validated(TeamUpdateSerializer, request)
-        services.team_update(team=team, user=request.user, name=data.get("name"), currency=data.get("currency"))
+        services.team_update(
+            team=team, user=request.user, name=data.get("name"), currency=data.get("currency")
+        )
         return Response(TeamOutputSerializer(selectors.team_get(user=request.user, pk=pk)).data)
 
 
@@ -55,7 +60,10 @@ class TeamMemberListApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         team = selectors.team_get(user=request.user, pk=pk)
         return paginated_response(
-            request=request, view=self, queryset=selectors.team_members(team=team), serializer_class=MemberOutputSerializer
+            request=request,
+            view=self,
+            queryset=selectors.team_members(team=team),
+            serializer_class=MemberOutputSerializer,
         )
 
     @extend_schema(request=MemberCreateSerializer, responses={201: MemberOutputSerializer}, tags=["teams"])

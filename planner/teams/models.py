@@ -31,7 +31,9 @@ class Membership(models.Model):
 
     class Meta:
         ordering = ["team_id", "created_at", "id"]
-        constraints = [models.UniqueConstraint(fields=["team", "user"], name="membership_unique_user_per_team")]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "user"], name="membership_unique_user_per_team")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.team} ({self.role})"

@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404
 from .models import Membership, Team
 
 
-def team_ids_of(user: Any) -> QuerySet[Membership]:
+def team_ids_of(user: Any) -> QuerySet[Membership, int]:
     """A subquery of the ids of the user's teams: filter other tables with ``team_id__in``."""
     if user is None or not getattr(user, "is_authenticated", False):
-        return Membership.objects.none().values("team_id")
-    return Membership.objects.filter(user=user).values("team_id")
+        return Membership.objects.none().values_list("team_id", flat=True)
+    return Membership.objects.filter(user=user).values_list("team_id", flat=True)
 
 
 def team_list(*, user: Any) -> QuerySet[Team]:
@@ -63,5 +63,7 @@ def team_or_default(*, user: Any, team: Team | None) -> Team:
 
     chosen = team if team is not None else team_default(user=user)
     if chosen is None:
-        raise InputError.single("team", "is required: you belong to no team yet (create one with POST /api/teams/)")
+        raise InputError.single(
+            "team", "is required: you belong to no team yet (create one with POST /api/teams/)"
+        )
     return chosen

@@ -20,7 +20,7 @@ def team_field(**kwargs: Any) -> ScopedPrimaryKeyField:
     return ScopedPrimaryKeyField(scope=lambda user: team_list(user=user), label_text="team", **kwargs)
 
 
-class TeamOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TeamOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     my_role = serializers.CharField(help_text="Your role in the team: owner or member.")
@@ -29,27 +29,27 @@ class TeamOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     created_at = serializers.DateTimeField()
 
 
-class TeamInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TeamInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     currency = serializers.CharField(max_length=8, required=False)
 
 
-class TeamUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TeamUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False)
     currency = serializers.CharField(max_length=8, required=False)
 
 
-class MemberOutputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class MemberOutputSerializer(serializers.Serializer):
     user_id = serializers.IntegerField()
     username = serializers.CharField(source="user.username")
     role = serializers.ChoiceField(choices=Membership.Role.choices)
     joined_at = serializers.DateTimeField(source="created_at")
 
 
-class MemberCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class MemberCreateSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=Membership.Role.choices, default=Membership.Role.MEMBER)
 
 
-class MemberUpdateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class MemberUpdateSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Membership.Role.choices)

@@ -42,7 +42,10 @@ def team_update(*, team: Team, user: Any, name: Any = None, currency: Any = None
         fields.append("currency")
     if fields:
         with transaction.atomic():
-            if "currency" in fields and Team.objects.filter(pk=team.pk).exclude(currency=team.currency).exists():
+            if (
+                "currency" in fields
+                and Team.objects.filter(pk=team.pk).exclude(currency=team.currency).exists()
+            ):
                 # The runs' cached figures label money in the old symbol: built again when next shown.
                 from planner.runs.models import Run  # runs depend on teams
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -22,6 +22,14 @@ from planner.teams.selectors import team_default, team_list
 SESSION_KEY = "planner_team_id"
 
 View = Callable[..., HttpResponse]
+
+
+class TeamRequest(HttpRequest):
+    """The request of a page behind :func:`team_page`, which sets these attributes."""
+
+    team: Team
+    teams: list[Team]
+    role: str | None  # the user's role in ``team``
 
 
 def team_page(view: View) -> View:
@@ -43,23 +51,24 @@ def team_page(view: View) -> View:
         team = next((t for t in teams if t.pk == wanted), teams[0])
         if wanted != team.pk:
             request.session[SESSION_KEY] = team.pk
-        request.teams = teams  # type: ignore[attr-defined]
-        _set_team(request, team)
-        return view(request, *args, **kwargs)
+        page_request = cast(TeamRequest, request)  # this decorator is what makes it one
+        page_request.teams = teams
+        _set_team(page_request, team)
+        return view(page_request, *args, **kwargs)
 
     return wrapper
 
 
-def _set_team(request: HttpRequest, team: Team) -> None:
-    request.team = team  # type: ignore[attr-defined]
-    request.role = getattr(team, "my_role", None)  # type: ignore[attr-defined]
+def _set_team(request: TeamRequest, team: Team) -> None:
+    request.team = team
+    request.role = getattr(team, "my_role", None)
 
 
-def follow_team(request: HttpRequest, team_id: int) -> None:
+def follow_team(request: TeamRequest, team_id: int) -> None:
     """Make the object's team the current one (the selectors already checked membership)."""
-    if team_id == request.team.pk:  # type: ignore[attr-defined]
+    if team_id == request.team.pk:
         return
-    for team in request.teams:  # type: ignore[attr-defined]
+    for team in request.teams:
         if team.pk == team_id:
             request.session[SESSION_KEY] = team.pk
             _set_team(request, team)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
@@ -89,7 +89,8 @@ class DeclaredOptionsForm(forms.Form):
             field = option_form_field(option)
             field.initial = None
             if isinstance(field, forms.ChoiceField) and not isinstance(field, forms.TypedChoiceField):
-                field.choices = [("", f"default ({option.default})"), *field.choices]
+                # The getter returns a list (Django normalises choices); the stubs' type adds callables.
+                field.choices = [("", f"default ({option.default})"), *field.choices]  # type: ignore[misc]
             elif option.kind == "number":
                 field.widget.attrs["placeholder"] = f"{option.default:g}"
             self.fields[field_name(option)] = field
@@ -146,8 +147,10 @@ class MemberRoleForm(forms.Form):
 class TeamSettingsForm(forms.Form):
     name = forms.CharField(max_length=100, label="Team name")
     currency = forms.CharField(
-        max_length=8, label="Currency symbol",
-        help_text="How costs are shown on pages and in reports ($, €, CHF). Display only: prices stay as entered.",
+        max_length=8,
+        label="Currency symbol",
+        help_text="How costs are shown on pages and in reports ($, €, CHF). "
+        "Display only: prices stay as entered.",
     )
 
 
@@ -336,7 +339,8 @@ class JobsCsvForm(forms.Form):
         return where
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not (data.get("csv") or "").strip() and not data.get("file"):
             raise forms.ValidationError("Paste CSV text or choose a file.")
         if (data.get("csv") or "").strip() and data.get("file"):
@@ -390,7 +394,7 @@ class GeneratorForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.resources = list(resources) or list(DEFAULT_RESOURCES)
-        self.fields["cluster"].choices = [("", "— any sizes —"), *clusters]  # type: ignore[attr-defined]
+        cast(forms.ChoiceField, self.fields["cluster"]).choices = [("", "— any sizes —"), *clusters]
         for r in self.resources:
             low, high = _SPEC.executor.get(r, (1, 4))
             self.fields[f"res_{r}_min"] = forms.FloatField(
@@ -448,7 +452,8 @@ class ScenarioUploadForm(forms.Form):
     name = forms.CharField(required=False, max_length=200, help_text="Default: the document's name.")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not (data.get("document") or "").strip() and not data.get("file"):
             raise forms.ValidationError("Paste a scenario document or choose a file.")
         return data
@@ -474,7 +479,10 @@ class RunForm(DeclaredOptionsForm):
     )
     document_file = forms.FileField(required=False, label="…or upload a .json file")
     schedulers = forms.MultipleChoiceField(
-        choices=NAMED, required=False, widget=forms.CheckboxSelectMultiple, initial=["fifo-consolidate", "edf-bfd"]
+        choices=NAMED,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        initial=["fifo-consolidate", "edf-bfd"],
     )
     custom = forms.CharField(
         required=False,
@@ -492,15 +500,16 @@ class RunForm(DeclaredOptionsForm):
         super().__init__(*args, **kwargs)
         # Every run option the library declares, a RUT weight per resource the team uses.
         self.add_options(option_fields(resources))
-        self.fields["cluster"].choices = [("", "— choose a cluster —")] + [
+        cast(forms.ChoiceField, self.fields["cluster"]).choices = [("", "— choose a cluster —")] + [
             (c.pk, c.name) for c in clusters
         ]
-        self.fields["workload"].choices = [("", "— choose a workload —")] + [
+        cast(forms.ChoiceField, self.fields["workload"]).choices = [("", "— choose a workload —")] + [
             (w.pk, f"{w.name} · {w.job_count:,} jobs") for w in workloads
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("source") == "stored":
             if not data.get("cluster"):
                 self.add_error("cluster", "Choose a cluster.")
@@ -517,7 +526,9 @@ class RunForm(DeclaredOptionsForm):
         return data
 
     @classmethod
-    def initial_from_run(cls, run: Any, *, cluster_ids: Collection[int], workload_ids: Collection[int]) -> dict[str, Any]:
+    def initial_from_run(
+        cls, run: Any, *, cluster_ids: Collection[int], workload_ids: Collection[int]
+    ) -> dict[str, Any]:
         """The form's values that start the same comparison again (a clone, to edit and start).
 
         The run's stored cluster and workload when both still exist (they may have been

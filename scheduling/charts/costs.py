@@ -47,12 +47,19 @@ def cost_breakdown_figure(results: Mapping[str, Result], *, currency: str = "$")
                        "line": {"width": 2, "color": LOWER_BOUND}},
             "hovertemplate": f"lower bound %{{y:{D3_NUM}}}<extra></extra>",
         })
+    return {"data": data, "layout": _cost_bars_layout("Cost by VM type", results, names, currency)}
+
+
+def _cost_bars_layout(
+    title: str, results: Mapping[str, Result], names: list[str], currency: str
+) -> dict[str, Any]:
+    """A stacked cost bar per scheduler: its total on top, its name in its colour."""
     layout = base_layout(
-        "Cost by VM type", barmode="stack", annotations=_totals(results, names), hovermode="x unified",
+        title, barmode="stack", annotations=_totals(results, names), hovermode="x unified",
         xaxis=axis("Scheduler", type="category"), yaxis=axis(f"Cost ({text(currency)})", rangemode="tozero"),
     )
     colour_ticks(layout, results)
-    return {"data": data, "layout": layout}
+    return layout
 
 
 def colour_ticks(layout: dict[str, Any], results: Mapping[str, Result]) -> None:
@@ -97,12 +104,7 @@ def cost_by_framework_figure(results: Mapping[str, Result], *, currency: str = "
             "type": "bar", "name": text(fw), "x": names, "y": [round(v, 9) for v in y], "marker": marker,
             "hovertemplate": f"{text(fw)}: %{{y:{D3_NUM}}}<extra></extra>",
         })
-    layout = base_layout(
-        "Cost by framework", barmode="stack", annotations=_totals(results, names), hovermode="x unified",
-        xaxis=axis("Scheduler", type="category"), yaxis=axis(f"Cost ({text(currency)})", rangemode="tozero"),
-    )
-    colour_ticks(layout, results)
-    return {"data": data, "layout": layout}
+    return {"data": data, "layout": _cost_bars_layout("Cost by framework", results, names, currency)}
 
 
 def cost_by_hour_figure(results: Mapping[str, Result], *, currency: str = "$") -> Figure:

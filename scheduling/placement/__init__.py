@@ -46,4 +46,12 @@ PLACEMENT_DESCRIPTIONS: dict[str, str] = {
     "spread": "round-robin over every VM (Spark's default spreading, Fig. 3a)",
 }
 
-__all__ = ["PLACEMENT_DESCRIPTIONS", "PLACEMENT_FUNCTIONS", "PlaceFn", "place_bfd", "place_consolidate", "place_ilp", "place_spread"]
+__all__ = [
+    "PLACEMENT_DESCRIPTIONS",
+    "PLACEMENT_FUNCTIONS",
+    "PlaceFn",
+    "place_bfd",
+    "place_consolidate",
+    "place_ilp",
+    "place_spread",
+]

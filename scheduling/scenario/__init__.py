@@ -2,31 +2,18 @@
 
 A scenario describes a cluster (VM types with capacities, hourly prices and counts), the
 frameworks (tenants) that share it and their jobs; a workload is the frameworks and jobs
-alone. The package has five parts:
+alone. The package has six parts:
 
 * :mod:`~scheduling.scenario.limits`: the version, the default resources and the size limits;
 * :mod:`~scheduling.scenario.checks`: the rules fields are read by, the name rule among them;
 * :mod:`~scheduling.scenario.options`: run options, declared once (:func:`option_fields`)
   and overridden with ``key=value`` text (:func:`parse_overrides`);
 * :mod:`~scheduling.scenario.document`: the dataclasses (:class:`Scenario`, :class:`Workload`, ...);
-* :mod:`~scheduling.scenario.validation`: :func:`parse_scenario` and :func:`parse_workload`.
+* :mod:`~scheduling.scenario.validation`: :func:`parse_scenario` and :func:`parse_workload`;
+* :mod:`~scheduling.scenario.differences`: how two scenarios differ (:func:`scenario_differences`).
 
-Example
--------
->>> doc = {
-...     "name": "tiny",
-...     "vm_types": [{"name": "small", "capacity": {"cpu": 4, "mem": 16},
-...                   "price_per_hour": 0.24, "count": 2}],
-...     "jobs": [{"id": "j1", "arrival_s": 0, "executors": 2,
-...               "executor": {"cpu": 2, "mem": 4}, "duration_s": 60}],
-... }
->>> scenario = parse_scenario(doc)
->>> scenario.resources, scenario.machine_names()
-(('cpu', 'mem'), ['small#1', 'small#2'])
->>> parse_scenario({**doc, "jobs": [{**doc["jobs"][0], "executors": 0}]})
-Traceback (most recent call last):
-...
-scheduling.errors.ScenarioError: jobs[0].executors: must be >= 1
+The front doors are :func:`parse_scenario` (a whole document) and :func:`parse_workload`
+(frameworks and jobs without a cluster); their docstrings show them at work.
 """
 
 from .checks import name_problem, text_problem

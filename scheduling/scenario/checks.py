@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
@@ -147,6 +147,53 @@ def shown(key: Any) -> str:
 
 
 # --------------------------------------------------------------------------- readers
+
+
+def entries(
+    items: list[Any], path: str, known: Iterable[str], problems: Problems
+) -> Iterator[tuple[str, Mapping[Any, Any]]]:
+    """Each entry of the list ``items`` at ``path`` that is an object, with its own path.
+
+    An entry that is not an object is a problem and is skipped; an object's keys that are not
+    ``known`` are problems, and the object is still read.
+
+    >>> problems = Problems()
+    >>> [p for p, _ in entries([{"name": "a"}, 3, {"nme": "b"}], "vm_types", ["name"], problems)]
+    ['vm_types[0]', 'vm_types[2]']
+    >>> [str(e) for e in problems.items]
+    ['vm_types[1]: must be an object', 'vm_types[2].nme: unknown field (expected one of: name)']
+    """
+    for i, item in enumerate(items):
+        item_path = f"{path}[{i}]"
+        if not isinstance(item, Mapping):
+            problems.add(item_path, "must be an object")
+            continue
+        unknown_keys(item, known, item_path, problems)
+        yield item_path, item
+
+
+def first_of_its_name(
+    value: str | None, seen: set[str], path: str, what: str, problems: Problems
+) -> str | None:
+    """``value`` when no earlier entry of its list had it (it is then remembered in ``seen``).
+
+    A repeated name is a problem, ``duplicate <what> <value>``, and gives ``None``.
+
+    >>> problems, seen = Problems(), set()
+    >>> first_of_its_name("a", seen, "jobs[0].id", "job id", problems)
+    'a'
+    >>> first_of_its_name("a", seen, "jobs[1].id", "job id", problems) is None
+    True
+    >>> [str(e) for e in problems.items]
+    ["jobs[1].id: duplicate job id 'a'"]
+    """
+    if value is None:
+        return None
+    if value in seen:
+        problems.add(path, f"duplicate {what} {value!r}")
+        return None
+    seen.add(value)
+    return value
 
 
 def unknown_keys(data: Mapping[Any, Any], known: Iterable[str], path: str, problems: Problems) -> None:

@@ -105,8 +105,11 @@ def _workload(a: Scenario, b: Scenario) -> list[str]:
                          ("only in B", [n for n in frameworks_b if n not in frameworks_a])):
         if names:
             lines.append(f"frameworks {label}: {_names(names)}")
-    reweighted = [f"{n} {_number(frameworks_a[n].weight)} → {_number(frameworks_b[n].weight)}"
-                  for n in frameworks_a if n in frameworks_b and frameworks_a[n].weight != frameworks_b[n].weight]
+    reweighted = [
+        f"{n} {_number(frameworks_a[n].weight)} → {_number(frameworks_b[n].weight)}"
+        for n in frameworks_a
+        if n in frameworks_b and frameworks_a[n].weight != frameworks_b[n].weight
+    ]
     if reweighted:
         lines.append(f"framework weights: {_names(reweighted)}")
     restricted = [n for n in frameworks_a if n in frameworks_b

@@ -27,7 +27,19 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..jsontext import JSONSyntaxError, loads_strict
-from .checks import Problems, listed, name, name_problem, number, shown, text_problem, unknown_keys, vector
+from .checks import (
+    Problems,
+    entries,
+    first_of_its_name,
+    listed,
+    name,
+    name_problem,
+    number,
+    shown,
+    text_problem,
+    unknown_keys,
+    vector,
+)
 from .document import DEFAULT_FRAMEWORK, Framework, Job, Scenario, VMType, Workload
 from .limits import DEFAULT_RESOURCES, LIMITS, SCENARIO_VERSION
 from .options import SimulationOptions, read_options
@@ -258,24 +270,14 @@ def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, pr
     out: list[VMType] = []
     seen: set[str] = set()
     machines = 0
-    for i, t in enumerate(items):
-        p = f"vm_types[{i}]"
-        if not isinstance(t, Mapping):
-            problems.add(p, "must be an object")
-            continue
-        unknown_keys(t, ("name", "capacity", "price_per_hour", "count"), p, problems)
+    for p, t in entries(items, "vm_types", ("name", "capacity", "price_per_hour", "count"), problems):
         type_name = name(t["name"], f"{p}.name", problems) if "name" in t else None
         if "name" not in t:
             problems.add(f"{p}.name", "is required")
-        if type_name is not None:
-            if "#" in type_name:
-                problems.add(f"{p}.name", "must not contain '#' (machines are named <vm type>#<k>)")
-                type_name = None
-            elif type_name in seen:
-                problems.add(f"{p}.name", f"duplicate VM type name {type_name!r}")
-                type_name = None
-            else:
-                seen.add(type_name)
+        if type_name is not None and "#" in type_name:
+            problems.add(f"{p}.name", "must not contain '#' (machines are named <vm type>#<k>)")
+            type_name = None
+        type_name = first_of_its_name(type_name, seen, f"{p}.name", "VM type name", problems)
         capacity = None
         if "capacity" not in t:
             problems.add(f"{p}.capacity", "is required")
@@ -320,21 +322,13 @@ def _parse_frameworks(
         return []
     out: list[Framework] = []
     seen: set[str] = set()
-    for i, f in enumerate(items):
-        p = f"frameworks[{i}]"
-        if not isinstance(f, Mapping):
-            problems.add(p, "must be an object")
-            continue
-        unknown_keys(f, ("name", "weight", "task_demand", "allowed_vm_types"), p, problems)
+    for p, f in entries(items, "frameworks", ("name", "weight", "task_demand", "allowed_vm_types"), problems):
         if "name" not in f:
             problems.add(f"{p}.name", "is required")
             continue
-        fw_name = name(f["name"], f"{p}.name", problems)
-        if fw_name is not None and fw_name in seen:
-            problems.add(f"{p}.name", f"duplicate framework name {fw_name!r}")
-            fw_name = None
-        if fw_name is not None:
-            seen.add(fw_name)
+        fw_name = first_of_its_name(
+            name(f["name"], f"{p}.name", problems), seen, f"{p}.name", "framework name", problems
+        )
         weight: float | None = 1.0
         if "weight" in f:
             weight = number(
@@ -399,22 +393,12 @@ def _parse_jobs(
     out: list[Job] = []
     seen: set[str] = set()
     time_max = LIMITS["time_s"]
-    for i, j in enumerate(items):
-        p = f"jobs[{i}]"
-        if not isinstance(j, Mapping):
-            problems.add(p, "must be an object")
-            continue
-        unknown_keys(j, _JOB_KEYS, p, problems)
+    for p, j in entries(items, "jobs", _JOB_KEYS, problems):
         missing = [k for k in ("id", "arrival_s", "executors", "executor", "duration_s") if k not in j]
         for k in missing:
             problems.add(f"{p}.{k}", "is required")
         job_id = name(j["id"], f"{p}.id", problems, allow_int=True) if "id" in j else None
-        if job_id is not None:
-            if job_id in seen:
-                problems.add(f"{p}.id", f"duplicate job id {job_id!r}")
-                job_id = None
-            else:
-                seen.add(job_id)
+        job_id = first_of_its_name(job_id, seen, f"{p}.id", "job id", problems)
         framework = DEFAULT_FRAMEWORK
         if "framework" in j and j["framework"] is not None:
             fw_name = name(j["framework"], f"{p}.framework", problems)

@@ -290,7 +290,9 @@ def create_workload(page: Any, base: str) -> str:
     return editor_url
 
 
-def start_comparison(page: Any, base: str, cluster: str, schedulers: list[str], screenshot: Any = None) -> None:
+def start_comparison(
+    page: Any, base: str, cluster: str, schedulers: list[str], screenshot: Any = None
+) -> None:
     page.goto(base + "/runs/new/")
     page.select_option("#id_cluster", label=cluster)
     page.select_option("#id_workload", label="Analytics + ETL · 44 jobs")
@@ -372,18 +374,24 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     # The baseline selector asks the server for the table against the chosen baseline, keeps
     # it in the URL and points the downloads at it.
     page.select_option("#baseline-select", "edf-bfd")
-    page.wait_for_function("document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"edf-bfd\"]')"
-                           ".textContent.trim() === 'baseline'")
+    page.wait_for_function(
+        "document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"edf-bfd\"]')"
+        ".textContent.trim() === 'baseline'"
+    )
     saving = page.locator("#summary-table tr[data-key=saving_pct]")
     assert "Saving vs edf-bfd" in saving.inner_text()
     assert "baseline=edf-bfd" in page.url
-    assert "baseline=edf-bfd" in (page.locator("#report-links a[data-format=csv]").get_attribute("href") or "")
+    assert "baseline=edf-bfd" in (
+        page.locator("#report-links a[data-format=csv]").get_attribute("href") or ""
+    )
     page.reload()
     assert page.locator("#baseline-select").input_value() == "edf-bfd"
     page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000)
     page.select_option("#baseline-select", "fifo-spread")
-    page.wait_for_function("document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"fifo-spread\"]')"
-                           ".textContent.trim() === 'baseline'")
+    page.wait_for_function(
+        "document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"fifo-spread\"]')"
+        ".textContent.trim() === 'baseline'"
+    )
     # The chart views are the library's figures: readable (means over windows), full detail, small
     # multiples (one panel per scheduler).
     def utilisation_title() -> str:

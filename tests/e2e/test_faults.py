@@ -21,12 +21,11 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from planner_stack import ROOT, Stack, missing_services
+from planner_stack import ROOT, Stack
 
 pytestmark = pytest.mark.e2e
 
@@ -42,19 +41,8 @@ SLOW = "edf-ilp:ilp_method=binary"
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    missing = missing_services()
-    if missing:
-        msg = f"{' and '.join(missing)} not reachable on 127.0.0.1"
-        if os.environ.get("PLANNER_REQUIRE_SERVICES") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    s = Stack(tmp_path_factory.mktemp("faults"), env=FAST, worker_concurrency=2)
-    try:
-        s.up()
-        yield s
-    finally:
-        s.down()
+def stack_options() -> dict[str, Any]:
+    return {"env": FAST, "worker_concurrency": 2}
 
 
 def scenario(jobs: int) -> dict[str, Any]:
@@ -97,7 +85,9 @@ def alive(pid: int) -> bool:
 
 def kill_worker(stack: Stack) -> list[int]:
     """``kill -9`` the worker's main process only, as the OOM killer would; returns its children."""
-    proc = next(p for p in reversed(stack.procs) if "celery" in " ".join(map(str, p.args)) and p.poll() is None)
+    proc = next(
+        p for p in reversed(stack.procs) if "celery" in " ".join(map(str, p.args)) and p.poll() is None
+    )
     kids = children(proc.pid)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)
@@ -107,7 +97,9 @@ def kill_worker(stack: Stack) -> list[int]:
 def test_two_parts_of_a_run_execute_at_the_same_time(stack: Stack) -> None:
     token = stack.token()
     schedulers = [SLOW, f"{SLOW},rut.cpu=0.5,rut.mem=0.5"]
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(120), "schedulers": schedulers}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(120), "schedulers": schedulers}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
 
@@ -122,10 +114,17 @@ def test_two_parts_of_a_run_execute_at_the_same_time(stack: Stack) -> None:
 def test_a_killed_worker_loses_no_part(stack: Stack) -> None:
     token = stack.token()
     work = Path(stack.env["PLANNER_WORK_DIR"])
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
-    wait_until(lambda: progress(stack, token, run_id)["parts"][0]["progress"] > 0.05, 120, "the part under way", stack)
+    wait_until(
+        lambda: progress(stack, token, run_id)["parts"][0]["progress"] > 0.05,
+        120,
+        "the part under way",
+        stack,
+    )
     assert any(work.glob("part-*/*")), "the binary ILP writes its model files in the part's folder"
 
     kids = kill_worker(stack)
@@ -151,7 +150,9 @@ def test_a_killed_worker_loses_no_part(stack: Stack) -> None:
 
 def test_cancelling_a_run_whose_worker_died_ends_it_at_once(stack: Stack) -> None:
     token = stack.token()
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(200), "schedulers": [SLOW]}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
     wait_until(lambda: progress(stack, token, run_id)["status"] == "running", 120, "the run running", stack)
@@ -167,11 +168,15 @@ def test_a_message_lost_with_the_broker_is_sent_again(stack: Stack) -> None:
 
     token = stack.token()
     kill_worker(stack)
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario(60), "schedulers": ["edf-bfd"]}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario(60), "schedulers": ["edf-bfd"]}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
     # Redis restarted without persistence: the queued message is gone.
-    stack_redis = redis.Redis(host="127.0.0.1", port=6379, db=int(stack.env["CELERY_BROKER_URL"].rsplit("/", 1)[1]))
+    stack_redis = redis.Redis(
+        host="127.0.0.1", port=6379, db=int(stack.env["CELERY_BROKER_URL"].rsplit("/", 1)[1])
+    )
     stack_redis.flushdb()
     stack.start_worker("worker-4")
     final, _ = stack.wait_for_run(token, run_id, timeout=120)

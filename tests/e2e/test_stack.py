@@ -6,36 +6,18 @@ worker process. A run submitted through the REST API completes on the worker, it
 equal what the library computes in-process (the CLI path), and its reports download.
 
 Skipped when PostgreSQL or Redis is not reachable, unless ``PLANNER_REQUIRE_SERVICES=1``
-(as in CI), in which case a missing service fails the test.
+(as in CI), in which case a missing service fails the test (the ``stack`` fixture, conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Iterator
 
 import pytest
-from planner_stack import ROOT, Stack, missing_services
+from planner_stack import ROOT, Stack
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    missing = missing_services()
-    if missing:
-        msg = f"{' and '.join(missing)} not reachable on 127.0.0.1"
-        if os.environ.get("PLANNER_REQUIRE_SERVICES") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    s = Stack(tmp_path_factory.mktemp("stack"))
-    try:
-        s.up()
-        yield s
-    finally:
-        s.down()
 
 
 def test_run_through_the_api_on_the_real_stack(stack: Stack) -> None:
@@ -46,7 +28,10 @@ def test_run_through_the_api_on_the_real_stack(stack: Stack) -> None:
     scenario_text = (ROOT / "examples" / "paper003-light.json").read_text()
     schedulers = ["fifo-spread", "edf-bfd", "edf-ilp"]
     status, _, body = stack.call(
-        "POST", "/api/runs/", {"scenario": json.loads(scenario_text), "schedulers": schedulers, "seed": 3}, token=token
+        "POST",
+        "/api/runs/",
+        {"scenario": json.loads(scenario_text), "schedulers": schedulers, "seed": 3},
+        token=token,
     )
     assert status == 201, body
     run_id = json.loads(body)["id"]
@@ -65,7 +50,11 @@ def test_run_through_the_api_on_the_real_stack(stack: Stack) -> None:
         assert got["total_cost"] == pytest.approx(expected[name].total_cost, rel=1e-12)
         assert got["deadline_missed"] == expected[name].deadline_missed
 
-    for fmt, content_type, magic in (("csv", "text/csv", b"\xef\xbb\xbf"), ("xlsx", "spreadsheetml", b"PK"), ("pdf", "application/pdf", b"%PDF")):
+    for fmt, content_type, magic in (
+        ("csv", "text/csv", b"\xef\xbb\xbf"),
+        ("xlsx", "spreadsheetml", b"PK"),
+        ("pdf", "application/pdf", b"%PDF"),
+    ):
         status, headers, body = stack.call("GET", f"/api/runs/{run_id}/report/{fmt}/", token=token)
         assert status == 200, body[:500]
         assert content_type in headers["Content-Type"]
@@ -77,7 +66,9 @@ def test_bad_input_and_outsiders_on_the_real_stack(stack: Stack) -> None:
     token = stack.token()
     doc = json.loads((ROOT / "examples" / "paper003-light.json").read_text())
     doc["jobs"][3]["executor"]["cpu"] = -1
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": doc, "schedulers": ["edf-bfd"]}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": doc, "schedulers": ["edf-bfd"]}, token=token
+    )
     assert status == 400
     assert any(e["path"] == "jobs[3].executor.cpu" for e in json.loads(body)["errors"])
     status, _, _ = stack.call("GET", "/api/runs/", token="not-a-token")
@@ -88,9 +79,13 @@ def test_cancel_a_running_run(stack: Stack) -> None:
     token = stack.token()
     scenario = json.loads((ROOT / "examples" / "paper003-high.json").read_text())
     # Many schedulers so that the run is still going when the cancel arrives.
-    schedulers = [f"{o}-{p}" for o in ("fifo", "edf", "morpheus") for p in ("bfd", "consolidate", "spread", "ilp")] * 2
+    schedulers = [
+        f"{o}-{p}" for o in ("fifo", "edf", "morpheus") for p in ("bfd", "consolidate", "spread", "ilp")
+    ] * 2
     schedulers = [f"{s}:min_billed_s={k}" for k, s in enumerate(schedulers[:20])]
-    status, _, body = stack.call("POST", "/api/runs/", {"scenario": scenario, "schedulers": schedulers}, token=token)
+    status, _, body = stack.call(
+        "POST", "/api/runs/", {"scenario": scenario, "schedulers": schedulers}, token=token
+    )
     assert status == 201, body
     run_id = json.loads(body)["id"]
     deadline = time.monotonic() + 120

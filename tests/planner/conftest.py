@@ -93,7 +93,11 @@ def cluster(team: Team, owner: Any) -> Cluster:
         team=team,
         user=owner,
         name="Table 3",
-        entries=[{"vm_type": "m1.large", "count": 6}, {"vm_type": "m1.xlarge", "count": 5}, {"vm_type": "m2.xlarge", "count": 3}],
+        entries=[
+            {"vm_type": "m1.large", "count": 6},
+            {"vm_type": "m1.xlarge", "count": 5},
+            {"vm_type": "m2.xlarge", "count": 3},
+        ],
     )
 
 
@@ -143,8 +147,10 @@ def execute_run() -> Callable[[int], str]:
     from planner.runs.models import Run, RunPart
 
     def execute(run_id: int) -> str:
-        for part_id in RunPart.objects.filter(run_id=run_id, status="queued").order_by("position").values_list(
-            "id", flat=True
+        for part_id in (
+            RunPart.objects.filter(run_id=run_id, status="queued")
+            .order_by("position")
+            .values_list("id", flat=True)
         ):
             part_execute_now(part_id)
         return str(Run.objects.get(pk=run_id).status)

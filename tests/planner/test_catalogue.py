@@ -69,7 +69,9 @@ def test_members_change_only_their_own_vm_types(team: Team, owner: Any, member: 
         services.vm_type_update(vm_type=theirs, user=member, price_per_hour=1.0)
     with pytest.raises(PermissionDenied):
         services.vm_type_delete(vm_type=theirs, user=member)
-    mine = services.vm_type_create(team=team, user=member, name="mine", capacity={"cpu": 1, "mem": 1}, price_per_hour=1)
+    mine = services.vm_type_create(
+        team=team, user=member, name="mine", capacity={"cpu": 1, "mem": 1}, price_per_hour=1
+    )
     services.vm_type_update(vm_type=mine, user=member, price_per_hour=2)
     assert VMType.objects.get(pk=mine.pk).price_per_hour == 2.0
     services.vm_type_delete(vm_type=theirs, user=owner)  # owners may
@@ -96,7 +98,9 @@ def test_seeding_twice_adds_nothing(team: Team, owner: Any) -> None:
 # --------------------------------------------------------------------------- API
 
 
-def test_list_shows_only_the_users_teams(api: Any, trio: dict[str, Any], team: Team, other_team: Team) -> None:
+def test_list_shows_only_the_users_teams(
+    api: Any, trio: dict[str, Any], team: Team, other_team: Team
+) -> None:
     data = api(trio["member"]).get("/api/vm-types/").json()
     assert data["count"] == 6
     assert {t["team"] for t in data["results"]} == {team.pk}
@@ -110,7 +114,9 @@ def test_detail(api: Any, trio: dict[str, Any], team: Team, who: str, status: in
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("member", 403), ("outsider", 404)])
-def test_patch_of_the_owners_vm_type(api: Any, trio: dict[str, Any], team: Team, who: str, status: int) -> None:
+def test_patch_of_the_owners_vm_type(
+    api: Any, trio: dict[str, Any], team: Team, who: str, status: int
+) -> None:
     t = VMType.objects.get(team=team, name="type-2")
     response = api(trio[who]).patch(f"/api/vm-types/{t.pk}/", {"price_per_hour": 0.5}, format="json")
     assert response.status_code == status
@@ -118,7 +124,9 @@ def test_patch_of_the_owners_vm_type(api: Any, trio: dict[str, Any], team: Team,
 
 
 @pytest.mark.parametrize("who, status", [("owner", 204), ("member", 403), ("outsider", 404)])
-def test_delete_of_the_owners_vm_type(api: Any, trio: dict[str, Any], team: Team, who: str, status: int) -> None:
+def test_delete_of_the_owners_vm_type(
+    api: Any, trio: dict[str, Any], team: Team, who: str, status: int
+) -> None:
     t = VMType.objects.get(team=team, name="type-2")
     assert api(trio[who]).delete(f"/api/vm-types/{t.pk}/").status_code == status
     assert VMType.objects.filter(pk=t.pk).exists() == (status != 204)
@@ -126,7 +134,9 @@ def test_delete_of_the_owners_vm_type(api: Any, trio: dict[str, Any], team: Team
 
 def test_create_defaults_to_the_users_team(api: Any, member: Any, team: Team) -> None:
     response = api(member).post(
-        "/api/vm-types/", {"name": "g1", "capacity": {"cpu": 8, "mem": 32, "gpu": 1}, "price_per_hour": 2.5}, format="json"
+        "/api/vm-types/",
+        {"name": "g1", "capacity": {"cpu": 8, "mem": 32, "gpu": 1}, "price_per_hour": 2.5},
+        format="json",
     )
     assert response.status_code == 201, response.json()
     assert response.json()["team"] == team.pk
@@ -137,7 +147,9 @@ def test_create_in_a_team_of_someone_else_is_a_400_that_reveals_nothing(
     api: Any, outsider: Any, team: Team
 ) -> None:
     response = api(outsider).post(
-        "/api/vm-types/", {"team": team.pk, "name": "g1", "capacity": {"cpu": 1}, "price_per_hour": 1}, format="json"
+        "/api/vm-types/",
+        {"team": team.pk, "name": "g1", "capacity": {"cpu": 1}, "price_per_hour": 1},
+        format="json",
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["path"] == "team"
@@ -146,7 +158,9 @@ def test_create_in_a_team_of_someone_else_is_a_400_that_reveals_nothing(
 
 def test_create_errors_are_paths(api: Any, owner: Any, team: Team) -> None:
     response = api(owner).post(
-        "/api/vm-types/", {"name": "bad", "capacity": {"cpu": -2, "mem": 4}, "price_per_hour": -1}, format="json"
+        "/api/vm-types/",
+        {"name": "bad", "capacity": {"cpu": -2, "mem": 4}, "price_per_hour": -1},
+        format="json",
     )
     assert response.status_code == 400
     errors = {e["path"]: e["message"] for e in response.json()["errors"]}
@@ -157,6 +171,8 @@ def test_list_query_count_is_constant(api: Any, owner: Any, team: Team, count_qu
     client = api(owner)
     few = count_queries(lambda: client.get("/api/vm-types/"))
     for i in range(10):
-        services.vm_type_create(team=team, user=owner, name=f"extra-{i}", capacity={"cpu": 1, "mem": 1}, price_per_hour=1)
+        services.vm_type_create(
+            team=team, user=owner, name=f"extra-{i}", capacity={"cpu": 1, "mem": 1}, price_per_hour=1
+        )
     many = count_queries(lambda: client.get("/api/vm-types/"))
     assert few == many

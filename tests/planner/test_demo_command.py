@@ -29,7 +29,8 @@ def test_demo_is_complete_and_idempotent() -> None:
     workload = Workload.objects.get(team=team)
     assert workload.job_count == 1000
     scenario = parse_scenario(scenario_document(cluster, workload))
-    assert [(t.name, t.count) for t in scenario.vm_types] == [("m1.large", 6), ("m1.xlarge", 5), ("m2.xlarge", 3)]
+    expected = [("m1.large", 6), ("m1.xlarge", 5), ("m2.xlarge", 3)]
+    assert [(t.name, t.count) for t in scenario.vm_types] == expected
 
 
 def test_demo_restores_the_password() -> None:
@@ -43,7 +44,9 @@ def test_demo_restores_the_password() -> None:
     assert authenticate(username="demo", password="demo-planner") is not None
 
 
-def test_demo_generates_jobs_when_the_csv_is_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+def test_demo_generates_jobs_when_the_csv_is_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
     from pathlib import Path
 
     from planner.core.management.commands import planner_demo

@@ -33,7 +33,11 @@ PROD_ENV = {
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "SECURE_", "DATABASE_", "POSTGRES_"))}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "SECURE_", "DATABASE_", "POSTGRES_"))
+    }
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -104,7 +108,9 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
 def test_database_url_is_parsed() -> None:
     db = database_from_url("postgres://u:p%40ss@db.example.org:5433/planner?sslmode=require")
     assert db["ENGINE"] == "django.db.backends.postgresql"
-    assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"], db["NAME"]) == ("u", "p@ss", "db.example.org", "5433", "planner")
+    assert (db["USER"], db["PASSWORD"], db["HOST"], db["PORT"], db["NAME"]) == (
+        "u", "p@ss", "db.example.org", "5433", "planner"
+    )
     assert db["OPTIONS"] == {"sslmode": "require"}
     with pytest.raises(ValueError):
         database_from_url("mysql://u@h/db")

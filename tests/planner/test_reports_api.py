@@ -17,7 +17,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def finished_run(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> Run:
-    run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-spread", "edf-bfd"])
+    run = services.run_start(
+        user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-spread", "edf-bfd"]
+    )
     execute_run(run.pk)
     return Run.objects.get(pk=run.pk)
 
@@ -38,18 +40,25 @@ def test_report_downloads(api, trio, finished_run, who, status, fmt, content_typ
 
 
 def test_report_numbers_match_the_results(api, member, finished_run):
-    text = api(member).get(f"/api/runs/{finished_run.pk}/report/csv/?baseline=edf-bfd").content.decode("utf-8-sig")
+    text = (
+        api(member)
+        .get(f"/api/runs/{finished_run.pk}/report/csv/?baseline=edf-bfd")
+        .content.decode("utf-8-sig")
+    )
     rows = list(csv.reader(io.StringIO(text)))
     costs = {r.variant: r.summary["total_cost"] for r in finished_run.results.all()}
     header = next(r for r in rows if r and r[0] == "Scheduler")
     col = header.index(next(h for h in header if h.lower().startswith("total cost")))
     section = rows[rows.index(header) + 1:]
-    section = section[: next((k for k, r in enumerate(section) if not r), len(section))]  # up to the blank line
+    blank = next((k for k, r in enumerate(section) if not r), len(section))
+    section = section[:blank]  # up to the blank line
     found = {r[0]: float(r[col]) for r in section}
     assert found == pytest.approx(costs, abs=0.005)  # the CSV keeps cents
 
 
-def test_report_of_an_unfinished_run_or_unknown_format_is_404(api, owner, team, scenario_doc, execute_run: Any):
+def test_report_of_an_unfinished_run_or_unknown_format_is_404(
+    api, owner, team, scenario_doc, execute_run: Any
+):
     run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd"])
     assert api(owner).get(f"/api/runs/{run.pk}/report/csv/").status_code == 404
     execute_run(run.pk)

@@ -98,9 +98,13 @@ class LadderKind(RunKind):
         comparison = comparison_table(results, baseline=baseline, currency=currency, metrics=LADDER_METRICS,
                                       detail=True)
         return ReportContent(
-            title=str(meta["run_name"]), subtitle="Price ladder", details=[("Factors", str(options["factors"]))],
-            comparison=comparison, tables=[summary_table(comparison, "Factor")],
-            figures=self.figures(results, currency=currency) or {}, currency=currency,
+            title=str(meta["run_name"]),
+            subtitle="Price ladder",
+            details=[("Factors", str(options["factors"]))],
+            comparison=comparison,
+            tables=[summary_table(comparison, "Factor")],
+            figures=self.figures(results, currency=currency) or {},
+            currency=currency,
         )
 
     def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
@@ -124,8 +128,9 @@ def test_a_new_kind_goes_end_to_end_without_shared_code(
     execute_run: Callable[[int], str], client: Any,
 ) -> None:
     # Start, through the API: the kind's own parameters pass through to its plan.
-    response = api(owner).post("/api/runs/", {"kind": "ladder", "scenario": scenario_doc, "factors": [1, 2, 0.5]},
-                               format="json")
+    response = api(owner).post(
+        "/api/runs/", {"kind": "ladder", "scenario": scenario_doc, "factors": [1, 2, 0.5]}, format="json"
+    )
     assert response.status_code == 201, response.json()
     run = Run.objects.get(pk=response.json()["id"])
     assert run.kind == "ladder" and run.name == "tiny: price ladder"
@@ -138,7 +143,9 @@ def test_a_new_kind_goes_end_to_end_without_shared_code(
     assert detail["kind"] == "ladder" and detail["parameters"] == {"factors": [1, 2, 0.5]}
     bounds = {r["variant"]: r["summary"]["lower_bound_cost"] for r in detail["results"]}
     assert bounds == pytest.approx({"x1": base, "x2": 2 * base, "x0.5": base / 2})
-    assert api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]["ladder"]["data"][0]["type"] == "bar"
+    assert (
+        api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]["ladder"]["data"][0]["type"] == "bar"
+    )
 
     # The run list and the run page.
     client.force_login(owner)
@@ -165,8 +172,9 @@ def test_a_new_kind_goes_end_to_end_without_shared_code(
 def test_a_kinds_own_validation_names_its_fields(
     ladder: LadderKind, api: Callable[[Any], Any], owner: Any, team: Any, scenario_doc: dict[str, Any]
 ) -> None:
-    response = api(owner).post("/api/runs/", {"kind": "ladder", "scenario": scenario_doc, "factors": [1, -2, "x"]},
-                               format="json")
+    response = api(owner).post(
+        "/api/runs/", {"kind": "ladder", "scenario": scenario_doc, "factors": [1, -2, "x"]}, format="json"
+    )
     assert response.status_code == 400
     assert {e["path"] for e in response.json()["errors"]} == {"factors[1]", "factors[2]"}
     assert not Run.objects.exists()
@@ -196,7 +204,11 @@ def test_shared_code_never_asks_which_kind_a_run_is() -> None:
     offenders = []
     for folder in ("planner", "templates", "static"):
         for path in (ROOT / folder).rglob("*"):
-            if path.suffix not in (".py", ".html", ".js") or "migrations" in path.parts or "kinds" in path.parts:
+            if (
+                path.suffix not in (".py", ".html", ".js")
+                or "migrations" in path.parts
+                or "kinds" in path.parts
+            ):
                 continue
             for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
                 if KIND_BRANCH.search(line):

@@ -28,7 +28,9 @@ def errors_of(response: Any) -> dict[str, str]:
 
 @pytest.fixture
 def finished_run(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> Run:
-    run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-consolidate", "edf-bfd"])
+    run = services.run_start(
+        user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-consolidate", "edf-bfd"]
+    )
     execute_run(run.pk)
     return Run.objects.get(pk=run.pk)
 
@@ -46,7 +48,8 @@ def test_an_inline_scenario_runs_exactly_as_the_cli_would(
 
     # The same document through the command line: python -m scheduling simulate ...
     (tmp_path / "scenario.json").write_text(json.dumps(scenario_doc))
-    argv = ["simulate", str(tmp_path / "scenario.json"), "--seed", "11", "-q", "-o", str(tmp_path / "out.json")]
+    argv = ["simulate", str(tmp_path / "scenario.json"), "--seed", "11", "-q"]
+    argv += ["-o", str(tmp_path / "out.json")]
     for spec in schedulers:
         argv += ["--scheduler", spec]
     assert cli.main(argv) == 0
@@ -71,8 +74,12 @@ def test_a_run_from_cluster_and_workload(api: Any, owner: Any, cluster: Cluster,
     assert body["schedulers"] == ["fifo-consolidate", "edf-bfd"] and body["baseline"] == "fifo-consolidate"
 
 
-def test_an_outsiders_cluster_is_unknown(api: Any, outsider: Any, cluster: Cluster, workload: Workload) -> None:
-    response = api(outsider).post("/api/runs/", {"cluster": cluster.pk, "workload": workload.pk}, format="json")
+def test_an_outsiders_cluster_is_unknown(
+    api: Any, outsider: Any, cluster: Cluster, workload: Workload
+) -> None:
+    response = api(outsider).post(
+        "/api/runs/", {"cluster": cluster.pk, "workload": workload.pk}, format="json"
+    )
     assert response.status_code == 400
     assert set(errors_of(response)) == {"cluster", "workload"}
     assert not Run.objects.exists()
@@ -105,7 +112,9 @@ def test_runs_without_a_team_need_one(api: Any, make_user: Any, scenario_doc: di
 
 
 @pytest.mark.parametrize("who, status", READ)
-def test_run_endpoints_for_the_trio(api: Any, trio: dict[str, Any], finished_run: Run, who: str, status: int) -> None:
+def test_run_endpoints_for_the_trio(
+    api: Any, trio: dict[str, Any], finished_run: Run, who: str, status: int
+) -> None:
     client = api(trio[who])
     pk = finished_run.pk
     for url in (
@@ -131,7 +140,9 @@ def test_result_of_an_unknown_scheduler_is_404(api: Any, owner: Any, finished_ru
     assert api(owner).get(f"/api/runs/{finished_run.pk}/results/morpheus/").status_code == 404
 
 
-def test_result_url_with_options_in_the_spec(api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], execute_run: Any) -> None:
+def test_result_url_with_options_in_the_spec(
+    api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], execute_run: Any
+) -> None:
     spec = "edf-bfd:rut.cpu=0.5,rut.mem=0.5"
     run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=[spec])
     execute_run(run.pk)
@@ -147,12 +158,16 @@ def test_figures(api: Any, owner: Any, finished_run: Run) -> None:
     assert "utilisation" in body["figures"]
 
 
-def test_scenario_export_of_a_run(api: Any, owner: Any, finished_run: Run, scenario_doc: dict[str, Any]) -> None:
+def test_scenario_export_of_a_run(
+    api: Any, owner: Any, finished_run: Run, scenario_doc: dict[str, Any]
+) -> None:
     assert api(owner).get(f"/api/runs/{finished_run.pk}/scenario/").json() == scenario_doc
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("member", 403), ("outsider", 404)])
-def test_cancel_the_owners_run(api: Any, trio: dict[str, Any], team: Team, scenario_doc: dict[str, Any], who: str, status: int) -> None:
+def test_cancel_the_owners_run(
+    api: Any, trio: dict[str, Any], team: Team, scenario_doc: dict[str, Any], who: str, status: int
+) -> None:
     run = services.run_start(user=trio["owner"], team=team, scenario=scenario_doc)
     response = api(trio[who]).post(f"/api/runs/{run.pk}/cancel/")
     assert response.status_code == status
@@ -162,7 +177,9 @@ def test_cancel_the_owners_run(api: Any, trio: dict[str, Any], team: Team, scena
         assert response.json()["status"] == "cancelled"
 
 
-def test_members_cancel_and_delete_their_own_runs(api: Any, member: Any, team: Team, scenario_doc: dict[str, Any]) -> None:
+def test_members_cancel_and_delete_their_own_runs(
+    api: Any, member: Any, team: Team, scenario_doc: dict[str, Any]
+) -> None:
     client = api(member)
     pk = client.post("/api/runs/", {"scenario": scenario_doc}, format="json").json()["id"]
     assert client.post(f"/api/runs/{pk}/cancel/").json()["status"] == "cancelled"
@@ -171,7 +188,9 @@ def test_members_cancel_and_delete_their_own_runs(api: Any, member: Any, team: T
 
 
 @pytest.mark.parametrize("who, status", [("owner", 204), ("member", 403), ("outsider", 404)])
-def test_delete_the_owners_run(api: Any, trio: dict[str, Any], finished_run: Run, who: str, status: int) -> None:
+def test_delete_the_owners_run(
+    api: Any, trio: dict[str, Any], finished_run: Run, who: str, status: int
+) -> None:
     assert api(trio[who]).delete(f"/api/runs/{finished_run.pk}/").status_code == status
     assert Run.objects.filter(pk=finished_run.pk).exists() == (status != 204)
     assert RunResult.objects.filter(run_id=finished_run.pk).exists() == (status != 204)
@@ -195,7 +214,9 @@ def test_run_list_query_count_does_not_grow_with_runs(
     api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], count_queries: Any, execute_run: Any
 ) -> None:
     def add_finished_run() -> None:
-        run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-spread", "edf-bfd"])
+        run = services.run_start(
+            user=owner, team=team, scenario=scenario_doc, schedulers=["fifo-spread", "edf-bfd"]
+        )
         execute_run(run.pk)
 
     add_finished_run()

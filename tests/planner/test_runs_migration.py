@@ -42,10 +42,18 @@ def test_old_runs_get_parts_variants_and_columnar_results(scenario_doc: dict[str
     team = Team.objects.create(name="Old team")
     user = User.objects.create(username="old-timer")
     scenario = parse_scenario(scenario_doc)
-    docs = {spec: row_layout(simulate(scenario, scheduler=spec).to_dict()) for spec in ("fifo-spread", "edf-bfd")}
+    docs = {
+        spec: row_layout(simulate(scenario, scheduler=spec).to_dict()) for spec in ("fifo-spread", "edf-bfd")
+    }
     done = Run.objects.create(
-        team=team, created_by=user, kind="compare", name="finished", scenario=scenario_doc, status="succeeded",
-        options={"schedulers": list(docs), "baseline": "fifo-spread", "seed": 0, "options": None}, progress=1.0,
+        team=team,
+        created_by=user,
+        kind="compare",
+        name="finished",
+        scenario=scenario_doc,
+        status="succeeded",
+        options={"schedulers": list(docs), "baseline": "fifo-spread", "seed": 0, "options": None},
+        progress=1.0,
     )
     for position, (spec, doc) in enumerate(docs.items()):
         RunResult.objects.create(run=done, scheduler=spec, position=position, result=doc,

@@ -25,23 +25,42 @@ def paths(exc: InputError | ScenarioError) -> dict[str, str]:
 
 
 def test_run_start_stores_a_queued_snapshot(cluster: Cluster, workload: Workload, owner: Any) -> None:
-    run = services.run_start(user=owner, cluster=cluster, workload=workload, schedulers=["edf-bfd", " fifo-spread "])
+    run = services.run_start(
+        user=owner, cluster=cluster, workload=workload, schedulers=["edf-bfd", " fifo-spread "]
+    )
     assert run.status == Run.Status.QUEUED
     assert run.team_id == cluster.team_id
-    assert run.options == {"schedulers": ["edf-bfd", "fifo-spread"], "baseline": "edf-bfd", "seed": 0, "options": None}
-    assert run.scenario["vm_types"][0] == {"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 6}
+    assert run.options == {
+        "schedulers": ["edf-bfd", "fifo-spread"],
+        "baseline": "edf-bfd",
+        "seed": 0,
+        "options": None,
+    }
+    assert run.scenario["vm_types"][0] == {
+        "name": "m1.large",
+        "capacity": {"cpu": 4, "mem": 16},
+        "price_per_hour": 0.24,
+        "count": 6,
+    }
     assert run.job_count == 30
     parts = list(run.parts.order_by("position").values_list("label", "payload", "status"))
-    assert parts == [("edf-bfd", {"scheduler": "edf-bfd"}, "queued"), ("fifo-spread", {"scheduler": "fifo-spread"}, "queued")]
+    assert parts == [
+        ("edf-bfd", {"scheduler": "edf-bfd"}, "queued"),
+        ("fifo-spread", {"scheduler": "fifo-spread"}, "queued"),
+    ]
     assert run.context["lower_bound_cost"] > 0
 
 
-def test_the_snapshot_does_not_follow_later_catalogue_edits(cluster: Cluster, workload: Workload, owner: Any) -> None:
+def test_the_snapshot_does_not_follow_later_catalogue_edits(
+    cluster: Cluster, workload: Workload, owner: Any
+) -> None:
     from planner.catalogue.models import VMType
     from planner.catalogue.services import vm_type_update
 
     run = services.run_start(user=owner, cluster=cluster, workload=workload)
-    vm_type_update(vm_type=VMType.objects.get(team=cluster.team, name="m1.large"), user=owner, price_per_hour=9.0)
+    vm_type_update(
+        vm_type=VMType.objects.get(team=cluster.team, name="m1.large"), user=owner, price_per_hour=9.0
+    )
     assert Run.objects.get(pk=run.pk).scenario["vm_types"][0]["price_per_hour"] == 0.24
 
 
@@ -50,9 +69,13 @@ def test_default_schedulers(team: Team, owner: Any, scenario_doc: dict[str, Any]
     assert run.options["schedulers"] == settings.PLANNER_DEFAULT_SCHEDULERS
 
 
-def test_unknown_scheduler_is_reported_by_position(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_unknown_scheduler_is_reported_by_position(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
     with pytest.raises(InputError) as exc:
-        services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd", "edf-quantum"])
+        services.run_start(
+            user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd", "edf-quantum"]
+        )
     errors = paths(exc.value)
     assert errors["schedulers[1]"].startswith("unknown placement 'quantum'")
     assert not Run.objects.exists()
@@ -95,7 +118,9 @@ def test_scenario_and_scheduler_errors_are_reported_together(
     assert set(paths(exc.value)) == {"jobs[3].executor.cpu", "schedulers[1]"}
 
 
-def test_an_invalid_scenario_is_reported_with_document_paths(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_an_invalid_scenario_is_reported_with_document_paths(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
     bad = copy.deepcopy(scenario_doc)
     bad["vm_types"][0]["price_per_hour"] = float("inf")
     with pytest.raises(InputError) as exc:
@@ -163,7 +188,9 @@ def test_cancel_and_delete_rules(team: Team, owner: Any, member: Any, scenario_d
     assert list(Run.objects.values_list("pk", flat=True)) == [owners_run.pk]
 
 
-def test_cancelling_a_running_run_ends_it_at_once(team: Team, owner: Any, scenario_doc: dict[str, Any]) -> None:
+def test_cancelling_a_running_run_ends_it_at_once(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     Run.objects.filter(pk=run.pk).update(status=Run.Status.RUNNING)
     run.parts.filter(position=0).update(status="running")
@@ -172,21 +199,27 @@ def test_cancelling_a_running_run_ends_it_at_once(team: Team, owner: Any, scenar
     assert set(run.parts.values_list("status", flat=True)) == {"cancelled"}
 
 
-def test_cancelling_a_finished_run_changes_nothing(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> None:
+def test_cancelling_a_finished_run_changes_nothing(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any
+) -> None:
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     execute_run(run.pk)
     run = services.run_cancel(run=Run.objects.get(pk=run.pk), user=owner)
     assert (run.status, run.cancel_requested) == (Run.Status.SUCCEEDED, False)
 
 
-def test_run_list_defers_the_large_fields(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> None:
+def test_run_list_defers_the_large_fields(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any
+) -> None:
     execute_run(services.run_start(user=owner, team=team, scenario=scenario_doc).pk)
     run = selectors.run_list(user=owner).get()
     assert {"scenario", "figures"} <= run.get_deferred_fields()
     assert "result" in run.results.all()[0].get_deferred_fields()
 
 
-def test_figures_are_built_on_demand_if_missing(team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any) -> None:
+def test_figures_are_built_on_demand_if_missing(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any
+) -> None:
     pytest.importorskip("scheduling.charts")
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     execute_run(run.pk)

@@ -316,7 +316,9 @@ def test_a_part_of_an_unknown_kind_fails_with_the_reason(run: Run) -> None:
     assert "unknown run kind 'retired-kind'" in first.error
 
 
-def test_a_database_outage_releases_the_claim_for_the_retry(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_database_outage_releases_the_claim_for_the_retry(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real_store = execution._store
 
     def store_fails(*args: Any, **kwargs: Any) -> Any:
@@ -436,11 +438,15 @@ def test_a_part_whose_worker_keeps_dying_fails_after_the_last_attempt(
     assert Run.objects.get(pk=run.pk).error.startswith("fifo-consolidate: its worker stopped responding")
 
 
-def test_a_part_killed_at_the_hard_time_limit_is_not_tried_again(run: Run, sent: list[int], settings: Any) -> None:
+def test_a_part_killed_at_the_hard_time_limit_is_not_tried_again(
+    run: Run, sent: list[int], settings: Any
+) -> None:
     first = parts_of(run)[0]
     execution.part_claim(first.pk)
     long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 5)
-    RunPart.objects.filter(pk=first.pk).update(started_at=long_ago, lease_until=timezone.now() - timedelta(seconds=1))
+    RunPart.objects.filter(pk=first.pk).update(
+        started_at=long_ago, lease_until=timezone.now() - timedelta(seconds=1)
+    )
     services.runs_reap()
     first.refresh_from_db()
     assert first.status == "failed" and "hard time limit" in first.error
@@ -499,7 +505,9 @@ def test_solver_files_go_to_a_private_folder_removed_afterwards(settings: Any, t
 
 def test_the_folders_of_dead_processes_are_removed(settings: Any, tmp_path: Path) -> None:
     settings.PLANNER_WORK_DIR = str(tmp_path)
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     gone = tmp_path / f"part-3-{dead.stdout.strip()}"
     alive = tmp_path / f"part-4-{os.getpid()}"
     for folder in (gone, alive):

@@ -32,7 +32,9 @@ def test_a_bad_currency_is_refused_and_nothing_changes(api: Callable[[Any], Any]
     assert Team.objects.get(pk=team.pk).currency == "$"
 
 
-def test_a_new_team_with_a_bad_currency_is_not_created(api: Callable[[Any], Any], owner: Any, team: Team) -> None:
+def test_a_new_team_with_a_bad_currency_is_not_created(
+    api: Callable[[Any], Any], owner: Any, team: Team
+) -> None:
     response = api(owner).post("/api/teams/", {"name": "Second", "currency": "x" * 9}, format="json")
     assert response.status_code == 400
     assert not Team.objects.filter(name="Second").exists()
@@ -44,12 +46,17 @@ def test_the_settings_form_on_the_members_page(client: Any, owner: Any, member: 
     client.force_login(owner)
     page = client.get(reverse("web:team-members", args=[team.pk])).content.decode()
     assert 'id="team-settings-form"' in page
-    response = client.post(reverse("web:team-settings", args=[team.pk]), {"name": "Platform", "currency": "€"})
+    response = client.post(
+        reverse("web:team-settings", args=[team.pk]), {"name": "Platform", "currency": "€"}
+    )
     assert response.status_code == 302 and Team.objects.get(pk=team.pk).currency == "€"
     response = client.post(reverse("web:team-settings", args=[team.pk]), {"name": "Platform", "currency": ""})
     assert response.status_code == 400 and Team.objects.get(pk=team.pk).currency == "€"
     client.force_login(member)
-    assert 'id="team-settings-form"' not in client.get(reverse("web:team-members", args=[team.pk])).content.decode()
+    assert (
+        'id="team-settings-form"'
+        not in client.get(reverse("web:team-members", args=[team.pk])).content.decode()
+    )
     response = client.post(reverse("web:team-settings", args=[team.pk]), {"name": "Mine", "currency": "£"})
     assert response.status_code == 403 and Team.objects.get(pk=team.pk).name == "Platform"
 

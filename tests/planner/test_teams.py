@@ -26,7 +26,9 @@ def test_team_create_makes_the_creator_owner_and_seeds_the_presets(owner: Any) -
     assert access.role_of(owner, team) == Membership.Role.OWNER
     expected = {t["name"]: t for _, types in VM_PRESETS.values() for t in types}
     stored = {t.name: t for t in VMType.objects.filter(team=team)}
-    assert set(stored) == set(expected) == {"m1.large", "m1.xlarge", "m2.xlarge", "type-1", "type-2", "type-3"}
+    assert (
+        set(stored) == set(expected) == {"m1.large", "m1.xlarge", "m2.xlarge", "type-1", "type-2", "type-3"}
+    )
     assert stored["m1.large"].capacity == {"cpu": 4, "mem": 16}
     assert stored["m1.large"].price_per_hour == 0.24
 
@@ -111,7 +113,10 @@ def test_team_detail_and_members(api: Any, trio: dict[str, Any], team: Team, who
     response = client.get(f"/api/teams/{team.pk}/members/")
     assert response.status_code == status
     if status == 200:
-        assert {m["username"]: m["role"] for m in response.json()["results"]} == {"olivia": "owner", "mario": "member"}
+        assert {m["username"]: m["role"] for m in response.json()["results"]} == {
+            "olivia": "owner",
+            "mario": "member",
+        }
 
 
 def test_team_list_shows_role(api: Any, trio: dict[str, Any], team: Team) -> None:
@@ -127,7 +132,9 @@ def test_anyone_may_create_a_team_and_owns_it(api: Any, outsider: Any) -> None:
 
 
 @pytest.mark.parametrize("who, status", [("owner", 201), ("member", 403), ("outsider", 404)])
-def test_adding_members(api: Any, trio: dict[str, Any], team: Team, make_user: Any, who: str, status: int) -> None:
+def test_adding_members(
+    api: Any, trio: dict[str, Any], team: Team, make_user: Any, who: str, status: int
+) -> None:
     make_user("nina")
     response = api(trio[who]).post(f"/api/teams/{team.pk}/members/", {"username": "nina"}, format="json")
     assert response.status_code == status
@@ -137,13 +144,17 @@ def test_adding_members(api: Any, trio: dict[str, Any], team: Team, make_user: A
 @pytest.mark.parametrize("who, status", [("owner", 200), ("member", 403), ("outsider", 404)])
 def test_changing_roles(api: Any, trio: dict[str, Any], team: Team, who: str, status: int) -> None:
     member = trio["member"]
-    response = api(trio[who]).patch(f"/api/teams/{team.pk}/members/{member.pk}/", {"role": "owner"}, format="json")
+    response = api(trio[who]).patch(
+        f"/api/teams/{team.pk}/members/{member.pk}/", {"role": "owner"}, format="json"
+    )
     assert response.status_code == status
     assert access.role_of(member, team) == ("owner" if status == 200 else "member")
 
 
 @pytest.mark.parametrize("who, status", [("owner", 204), ("member", 403), ("outsider", 404)])
-def test_removing_the_owner_or_a_member(api: Any, trio: dict[str, Any], team: Team, who: str, status: int) -> None:
+def test_removing_the_owner_or_a_member(
+    api: Any, trio: dict[str, Any], team: Team, who: str, status: int
+) -> None:
     target = trio["member"] if who != "member" else trio["owner"]
     response = api(trio[who]).delete(f"/api/teams/{team.pk}/members/{target.pk}/")
     assert response.status_code == status
@@ -157,9 +168,15 @@ def test_removing_the_last_owner_is_a_400_with_a_reason(api: Any, trio: dict[str
 
 
 def test_renaming_a_team_is_for_owners(api: Any, trio: dict[str, Any], team: Team) -> None:
-    assert api(trio["member"]).patch(f"/api/teams/{team.pk}/", {"name": "X"}, format="json").status_code == 403
-    assert api(trio["outsider"]).patch(f"/api/teams/{team.pk}/", {"name": "X"}, format="json").status_code == 404
-    assert api(trio["owner"]).patch(f"/api/teams/{team.pk}/", {"name": "X"}, format="json").json()["name"] == "X"
+    assert (
+        api(trio["member"]).patch(f"/api/teams/{team.pk}/", {"name": "X"}, format="json").status_code == 403
+    )
+    assert (
+        api(trio["outsider"]).patch(f"/api/teams/{team.pk}/", {"name": "X"}, format="json").status_code == 404
+    )
+    assert (
+        api(trio["owner"]).patch(f"/api/teams/{team.pk}/", {"name": "X"}, format="json").json()["name"] == "X"
+    )
 
 
 def test_team_list_query_count_does_not_grow_with_teams(api: Any, owner: Any, count_queries: Any) -> None:

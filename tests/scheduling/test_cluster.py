@@ -2,38 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
 from scheduling.cluster import Cluster
-from scheduling.scenario import parse_scenario
 
 
-def two_types() -> Cluster:
+@pytest.fixture
+def two_types(cluster_of: Callable[..., Cluster]) -> Cluster:
     # small#1, small#2 (4 cpu, 16 GB, $0.24) and big#1 (8 cpu, 16 GB, $0.40): totals 16 cpu, 48 GB.
-    return Cluster(
-        parse_scenario(
-            {
-                "vm_types": [
-                    {"name": "small", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 2},
-                    {"name": "big", "capacity": {"cpu": 8, "mem": 16}, "price_per_hour": 0.40},
-                ],
-                "jobs": [
-                    {
-                        "id": "j",
-                        "arrival_s": 0,
-                        "executors": 1,
-                        "executor": {"cpu": 1, "mem": 1},
-                        "duration_s": 1,
-                    }
-                ],
-            }
-        )
-    )
+    return cluster_of([
+        {"name": "small", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 2},
+        {"name": "big", "capacity": {"cpu": 8, "mem": 16}, "price_per_hour": 0.40},
+    ])
 
 
-def test_apply_release_and_turn_off_keep_the_books() -> None:
-    cluster = two_types()
+def test_apply_release_and_turn_off_keep_the_books(two_types: Cluster) -> None:
+    cluster = two_types
     demand = np.array([2.0, 4.0])
     assert cluster.apply({1: 2, 2: 1}, demand) == [1, 2]  # both turned on
     assert cluster.on.tolist() == [False, True, True]
@@ -50,14 +37,14 @@ def test_apply_release_and_turn_off_keep_the_books() -> None:
     assert cluster.free[1].tolist() == [4, 16]
 
 
-def test_exceeding_a_vm_s_capacity_is_a_bug_not_a_placement() -> None:
-    cluster = two_types()
+def test_exceeding_a_vm_s_capacity_is_a_bug_not_a_placement(two_types: Cluster) -> None:
+    cluster = two_types
     with pytest.raises(AssertionError, match="capacity exceeded on small#1"):
         cluster.apply({0: 3}, np.array([2.0, 4.0]))
 
 
-def test_executors_that_fit() -> None:
-    cluster = two_types()
+def test_executors_that_fit(two_types: Cluster) -> None:
+    cluster = two_types
     cluster.apply({2: 1}, np.array([3.0, 0.0]))
     demand = np.array([2.0, 5.0])  # small: min(4/2, 16/5) = 2; big with (5, 16) free: min(2, 3) = 2
     assert cluster.fits_all(demand).tolist() == [2, 2, 2]
@@ -65,8 +52,8 @@ def test_executors_that_fit() -> None:
     assert cluster.fit_counts(np.array([2]), np.array([0.0, 16.0])).tolist() == [1]  # cpu-free executor
 
 
-def test_resource_availability_and_the_new_vm_type_order() -> None:
-    cluster = two_types()
+def test_resource_availability_and_the_new_vm_type_order(two_types: Cluster) -> None:
+    cluster = two_types
     rut = np.array([0.8, 0.2])
     # eq. 8: small 0.8 x 4/16 + 0.2 x 16/48 = 0.2667; big 0.8 x 8/16 + 0.2 x 16/48 = 0.4667
     assert cluster.ra(cluster.type_capacity, rut).tolist() == pytest.approx(

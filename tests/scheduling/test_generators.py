@@ -38,6 +38,7 @@ def errors_of(data: Any) -> dict[str, str]:
         ({"deadline_fraction": 2}, "deadline_fraction"),
         ({"frameworks": ["ok", ""]}, "frameworks[1]"),
         ({"frameworks": "etl"}, "frameworks"),
+        ({"frameworks": ["etl", [], {}]}, "frameworks[1]"),  # not a name, and not hashable either
         ({"seed": -1}, "seed"),
         ({"seed": 2**63}, "seed"),
         ({"start_s": float("nan")}, "start_s"),

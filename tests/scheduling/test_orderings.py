@@ -140,3 +140,45 @@ def test_an_empty_queue_starts_nothing(ordering: str) -> None:
     queue, _ = setup([{}], ordering)
     assert queue.schedule_pass(Placement({0})) == [0]
     assert queue.schedule_pass(Placement({0})) == []
+
+
+@pytest.mark.parametrize("ordering", list(ORDERING_CLASSES))
+def test_a_pass_offers_the_jobs_in_the_orderings_queue_order(ordering: str) -> None:
+    # The one rule the replay reads the queue by (Ordering.queue_order): when every job fits
+    # and the load does not change, a pass offers them in exactly that order.
+    jobs = [
+        {"arrival_s": 5, "executors": 2},
+        {"arrival_s": 0, "deadline_s": 40, "executor": {"cpu": 3, "mem": 1}},
+        {"arrival_s": 5, "executor": {"cpu": 1, "mem": 4}},
+        {"arrival_s": 1, "deadline_s": 20, "executors": 3},
+        {"arrival_s": 2},
+    ]
+    queue, cluster = setup(jobs, ordering)
+    placement = Placement(set(range(len(jobs))))
+    queue.schedule_pass(placement)
+    expected = type(queue).queue_order(queue.keys, np.arange(len(jobs)), cluster.used_total)
+    assert placement.offered == expected.tolist()
+    assert sorted(placement.offered) == list(range(len(jobs)))
+
+
+def test_queue_orders_by_hand() -> None:
+    # RUT 0.8 / 0.2 on totals (16, 16): RD_job = executors x (0.8 cpu + 0.2 mem) / 16.
+    queue, _ = setup(
+        [
+            {"arrival_s": 0},  # regular, RD 0.0625
+            {"arrival_s": 1, "deadline_s": 30},  # deadline 31
+            {"arrival_s": 2, "executors": 3},  # regular, RD 0.1875
+            {"arrival_s": 3, "deadline_s": 10},  # deadline 13
+            {"arrival_s": 3, "executor": {"cpu": 1, "mem": 7}},  # regular, RD 0.1375
+        ],
+        "edf",
+    )
+    waiting = np.array([4, 3, 2, 1, 0])
+    idle = np.zeros(2)
+    assert ORDERING_CLASSES["fifo"].queue_order(queue.keys, waiting, idle).tolist() == [0, 1, 2, 3, 4]
+    assert ORDERING_CLASSES["edf"].queue_order(queue.keys, waiting, idle).tolist() == [3, 1, 2, 4, 0]
+    # c_job (eq. 10) on an idle cluster: 1/16 for j0, j1, j3; 3/16 for j2; 7/16 for j4 (its memory).
+    assert ORDERING_CLASSES["morpheus"].queue_order(queue.keys, waiting, idle).tolist() == [0, 1, 3, 2, 4]
+    # With 14 cpu in use, j4 (1 cpu) ties the others at 15/16 and j2 (3 cpu) is last: 17/16.
+    busy = np.array([14.0, 0.0])
+    assert ORDERING_CLASSES["morpheus"].queue_order(queue.keys, waiting, busy).tolist() == [0, 1, 3, 4, 2]

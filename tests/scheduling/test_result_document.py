@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from scheduling import parse_scenario, simulate
+from scheduling import Scenario, simulate
 from scheduling.result_document import (
     DERIVED_JOB_FIELDS,
     FORMAT,
@@ -25,31 +26,18 @@ from scheduling.result_document import (
 )
 
 
-def simulated() -> dict[str, Any]:
-    scenario = parse_scenario(
-        {
-            "vm_types": [
-                {"name": "small", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 2},
-                {"name": "big", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.5},
-            ],
-            "jobs": [
-                {
-                    "id": "a",
-                    "arrival_s": 0,
-                    "executors": 3,
-                    "executor": {"cpu": 3, "mem": 4},
-                    "duration_s": 100,
-                },
-                {
-                    "id": "b",
-                    "arrival_s": 10,
-                    "executors": 1,
-                    "executor": {"cpu": 1, "mem": 2},
-                    "duration_s": 50,
-                    "deadline_s": 30,
-                },
-            ],
-        }
+@pytest.fixture
+def simulated(scenario_of: Callable[..., Scenario]) -> dict[str, Any]:
+    scenario = scenario_of(
+        [
+            {"name": "small", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 2},
+            {"name": "big", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.5},
+        ],
+        [
+            {"id": "a", "arrival_s": 0, "executors": 3, "executor": {"cpu": 3, "mem": 4}, "duration_s": 100},
+            {"id": "b", "arrival_s": 10, "executors": 1, "executor": {"cpu": 1, "mem": 2}, "duration_s": 50,
+             "deadline_s": 30},
+        ],
     )
     return simulate(scenario, scheduler="fifo-consolidate").to_dict()
 
@@ -62,8 +50,8 @@ def old_layout(doc: dict[str, Any]) -> dict[str, Any]:
     return old
 
 
-def test_the_simulator_writes_format_2() -> None:
-    doc = simulated()
+def test_the_simulator_writes_format_2(simulated: dict[str, Any]) -> None:
+    doc = simulated
     assert doc["format"] == FORMAT == 2 and is_columnar(doc)
     assert doc["machines"] == {"name": ["small#1", "small#2", "big#1"], "vm_type": [0, 0, 1]}
     assert list(doc["jobs"]) == list(JOB_FIELDS)
@@ -75,8 +63,8 @@ def test_the_simulator_writes_format_2() -> None:
     assert doc["jobs"]["executor"] == {"cpu": [3, 1], "mem": [4, 2]}
 
 
-def test_accessors_read_every_field_of_both_layouts_alike() -> None:
-    doc = simulated()
+def test_accessors_read_every_field_of_both_layouts_alike(simulated: dict[str, Any]) -> None:
+    doc = simulated
     old = old_layout(doc)
     assert not is_columnar(old)
     for layout in (doc, old):
@@ -101,8 +89,8 @@ def test_accessors_read_every_field_of_both_layouts_alike() -> None:
     assert to_columnar(old) == doc
 
 
-def test_an_interval_s_cost_is_derived_with_the_simulator_s_rule() -> None:
-    doc = simulated()
+def test_an_interval_s_cost_is_derived_with_the_simulator_s_rule(simulated: dict[str, Any]) -> None:
+    doc = simulated
     costs = vm_interval_column(doc, "cost")
     assert costs == [
         vm_interval_cost(100.0, 0.24),
@@ -117,6 +105,6 @@ def test_an_interval_s_cost_is_derived_with_the_simulator_s_rule() -> None:
     assert [iv["cost"] for iv in iter_vm_intervals(stored)] == [1.0, 2.0, 3.0]
 
 
-def test_total_cost_of_a_document_matches_the_sum_of_its_intervals() -> None:
-    doc = simulated()
+def test_total_cost_of_a_document_matches_the_sum_of_its_intervals(simulated: dict[str, Any]) -> None:
+    doc = simulated
     assert doc["total_cost"] == pytest.approx((0.24 * 2 + 0.5) * 100 / 3600)

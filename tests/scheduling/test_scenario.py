@@ -268,7 +268,8 @@ def test_a_surrogate_key_is_escaped_in_the_path():
 
 def test_name_problem_is_the_rule_the_parser_applies():
     assert name_problem(SURROGATE) == (
-        "contains a lone surrogate (\\ud800 at character 1), which is not a character: text must be valid Unicode"
+        "contains a lone surrogate (\\ud800 at character 1), which is not a character: "
+        "text must be valid Unicode"
     )
     assert name_problem("a\x00b") == "must not contain control characters"
     assert name_problem("x" * 200, max_chars=200) is None

@@ -41,7 +41,9 @@ def test_cluster_changes_are_named() -> None:
         doc["vm_types"][0]["count"] = 10
         doc["vm_types"][1]["price_per_hour"] = 0.8
         doc["vm_types"][1]["capacity"]["mem"] = 64
-        doc["vm_types"].append({"name": "gpu", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 2, "count": 2})
+        doc["vm_types"].append(
+            {"name": "gpu", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 2, "count": 2}
+        )
 
     assert differences(change) == {"Cluster": [
         "only in B: gpu ×2",

@@ -16,22 +16,43 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='VMType',
+            name="VMType",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('capacity', models.JSONField(default=dict)),
-                ('price_per_hour', models.FloatField()),
-                ('description', models.TextField(blank=True, default='')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='vm_types', to='teams.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("capacity", models.JSONField(default=dict)),
+                ("price_per_hour", models.FloatField()),
+                ("description", models.TextField(blank=True, default="")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="vm_types", to="teams.team"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'VM type',
-                'ordering': ['name', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('team', 'name'), name='vmtype_unique_name_per_team')],
+                "verbose_name": "VM type",
+                "ordering": ["name", "id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("team", "name"), name="vmtype_unique_name_per_team")
+                ],
             },
         ),
     ]

@@ -83,7 +83,12 @@ def comparison_options(
         errors.append(FieldError("seed", "must be an integer between 0 and 2**63 - 1"))
     if errors:
         raise InputError(errors)
-    return {"schedulers": specs, "baseline": baseline, "seed": seed, "options": dict(options) if options else None}
+    return {
+        "schedulers": specs,
+        "baseline": baseline,
+        "seed": seed,
+        "options": dict(options) if options else None,
+    }
 
 
 PARAMS = ("schedulers", "options", "baseline", "seed")
@@ -191,9 +196,16 @@ class CompareKind(RunKind):
             "colours": scheduler_colours(variants),
             "plotly": True,
             "actions": [
-                *([{"label": "Compare with…", "url": f"{reverse('web:run-compare')}?b={run.pk}"}]
-                  if run.status == "succeeded" else []),
-                *([{"label": "Clone…", "url": f"{reverse('web:run-new')}?clone={run.pk}"}] if run.is_finished else []),
+                *(
+                    [{"label": "Compare with…", "url": f"{reverse('web:run-compare')}?b={run.pk}"}]
+                    if run.status == "succeeded"
+                    else []
+                ),
+                *(
+                    [{"label": "Clone…", "url": f"{reverse('web:run-new')}?clone={run.pk}"}]
+                    if run.is_finished
+                    else []
+                ),
             ],
             "settings": [
                 ("Schedulers", ", ".join(run.options.get("schedulers") or [])),

@@ -17,57 +17,124 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Run',
+            name="Run",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('compare', 'Scheduler comparison')], default='compare', max_length=20)),
-                ('name', models.CharField(max_length=200)),
-                ('scenario', models.JSONField()),
-                ('scenario_name', models.CharField(blank=True, default='', max_length=100)),
-                ('job_count', models.PositiveIntegerField(default=0)),
-                ('options', models.JSONField(default=dict)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('succeeded', 'Succeeded'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='queued', max_length=20)),
-                ('progress', models.FloatField(default=0.0)),
-                ('error', models.TextField(blank=True, default='')),
-                ('cancel_requested', models.BooleanField(default=False)),
-                ('task_id', models.CharField(blank=True, default='', max_length=255)),
-                ('figures', models.JSONField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('cluster', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='runs', to='scenarios.cluster')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='runs', to='teams.team')),
-                ('workload', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='runs', to='scenarios.workload')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("compare", "Scheduler comparison")], default="compare", max_length=20
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                ("scenario", models.JSONField()),
+                ("scenario_name", models.CharField(blank=True, default="", max_length=100)),
+                ("job_count", models.PositiveIntegerField(default=0)),
+                ("options", models.JSONField(default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("succeeded", "Succeeded"),
+                            ("failed", "Failed"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
+                ("progress", models.FloatField(default=0.0)),
+                ("error", models.TextField(blank=True, default="")),
+                ("cancel_requested", models.BooleanField(default=False)),
+                ("task_id", models.CharField(blank=True, default="", max_length=255)),
+                ("figures", models.JSONField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "cluster",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="runs",
+                        to="scenarios.cluster",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="runs", to="teams.team"
+                    ),
+                ),
+                (
+                    "workload",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="runs",
+                        to="scenarios.workload",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='RunResult',
+            name="RunResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('scheduler', models.CharField(max_length=255)),
-                ('position', models.PositiveIntegerField()),
-                ('summary', models.JSONField(default=dict)),
-                ('result', models.JSONField()),
-                ('run', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='runs.run')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("scheduler", models.CharField(max_length=255)),
+                ("position", models.PositiveIntegerField()),
+                ("summary", models.JSONField(default=dict)),
+                ("result", models.JSONField()),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="results", to="runs.run"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['run_id', 'position'],
+                "ordering": ["run_id", "position"],
             },
         ),
         migrations.AddIndex(
-            model_name='run',
-            index=models.Index(fields=['team', '-created_at'], name='run_team_created_idx'),
+            model_name="run",
+            index=models.Index(fields=["team", "-created_at"], name="run_team_created_idx"),
         ),
         migrations.AddIndex(
-            model_name='run',
-            index=models.Index(fields=['status', 'started_at'], name='run_status_started_idx'),
+            model_name="run",
+            index=models.Index(fields=["status", "started_at"], name="run_status_started_idx"),
         ),
         migrations.AddConstraint(
-            model_name='runresult',
-            constraint=models.UniqueConstraint(fields=('run', 'scheduler'), name='runresult_unique_scheduler_per_run'),
+            model_name="runresult",
+            constraint=models.UniqueConstraint(
+                fields=("run", "scheduler"), name="runresult_unique_scheduler_per_run"
+            ),
         ),
     ]

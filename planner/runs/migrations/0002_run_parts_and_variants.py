@@ -34,9 +34,16 @@ def forwards(apps, schema_editor):
             else:
                 status, error = run.status, run.error if run.status == "failed" else ""
             part = RunPart.objects.create(
-                run_id=run.pk, position=position, label=label, payload={"scheduler": label}, status=status,
-                progress=1.0 if status == "succeeded" else 0.0, attempts=1 if finished else 0, error=error,
-                started_at=run.started_at if finished else None, finished_at=run.finished_at if finished else None,
+                run_id=run.pk,
+                position=position,
+                label=label,
+                payload={"scheduler": label},
+                status=status,
+                progress=1.0 if status == "succeeded" else 0.0,
+                attempts=1 if finished else 0,
+                error=error,
+                started_at=run.started_at if finished else None,
+                finished_at=run.finished_at if finished else None,
             )
             if label in results:
                 RunResult.objects.filter(pk=results[label].pk).update(part_id=part.pk)
@@ -58,14 +65,29 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name="RunPart",
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
                 ("position", models.PositiveIntegerField()),
                 ("label", models.CharField(max_length=255)),
                 ("payload", models.JSONField(default=dict)),
-                ("status", models.CharField(
-                    choices=[("queued", "Queued"), ("running", "Running"), ("succeeded", "Succeeded"),
-                             ("failed", "Failed"), ("cancelled", "Cancelled")],
-                    default="queued", max_length=20)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("succeeded", "Succeeded"),
+                            ("failed", "Failed"),
+                            ("cancelled", "Cancelled"),
+                        ],
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
                 ("progress", models.FloatField(default=0.0)),
                 ("attempts", models.PositiveIntegerField(default=0)),
                 ("error", models.TextField(blank=True, default="")),
@@ -76,8 +98,12 @@ class Migration(migrations.Migration):
                 ("lease_until", models.DateTimeField(blank=True, null=True)),
                 ("started_at", models.DateTimeField(blank=True, null=True)),
                 ("finished_at", models.DateTimeField(blank=True, null=True)),
-                ("run", models.ForeignKey(
-                    on_delete=django.db.models.deletion.CASCADE, related_name="parts", to="runs.run")),
+                (
+                    "run",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="parts", to="runs.run"
+                    ),
+                ),
             ],
             options={"ordering": ["run_id", "position"]},
         ),
@@ -97,17 +123,25 @@ class Migration(migrations.Migration):
         migrations.RenameField(model_name="runresult", old_name="scheduler", new_name="variant"),
         migrations.AddConstraint(
             model_name="runresult",
-            constraint=models.UniqueConstraint(fields=("run", "variant"), name="runresult_unique_variant_per_run"),
+            constraint=models.UniqueConstraint(
+                fields=("run", "variant"), name="runresult_unique_variant_per_run"
+            ),
         ),
         migrations.AddField(
             model_name="runresult",
             name="part",
             field=models.ForeignKey(
-                blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="results",
-                to="runs.runpart"),
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="results",
+                to="runs.runpart",
+            ),
         ),
         migrations.AddField(model_name="run", name="context", field=models.JSONField(default=dict)),
-        migrations.AlterField(model_name="run", name="kind", field=models.CharField(default="compare", max_length=40)),
+        migrations.AlterField(
+            model_name="run", name="kind", field=models.CharField(default="compare", max_length=40)
+        ),
         migrations.RemoveField(model_name="run", name="task_id"),
         migrations.RunPython(forwards, migrations.RunPython.noop),
     ]

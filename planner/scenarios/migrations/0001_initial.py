@@ -19,65 +19,124 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Cluster',
+            name="Cluster",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('description', models.TextField(blank=True, default='')),
-                ('resources', models.JSONField(default=planner.scenarios.models.default_resources)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='clusters', to='teams.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("description", models.TextField(blank=True, default="")),
+                ("resources", models.JSONField(default=planner.scenarios.models.default_resources)),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="clusters", to="teams.team"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='ClusterEntry',
+            name="ClusterEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('count', models.PositiveIntegerField()),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('cluster', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='scenarios.cluster')),
-                ('vm_type', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='cluster_entries', to='catalogue.vmtype')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("count", models.PositiveIntegerField()),
+                ("position", models.PositiveIntegerField(default=0)),
+                (
+                    "cluster",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="scenarios.cluster",
+                    ),
+                ),
+                (
+                    "vm_type",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="cluster_entries",
+                        to="catalogue.vmtype",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'cluster entries',
-                'ordering': ['cluster_id', 'position', 'id'],
+                "verbose_name_plural": "cluster entries",
+                "ordering": ["cluster_id", "position", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Workload',
+            name="Workload",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('description', models.TextField(blank=True, default='')),
-                ('frameworks', models.JSONField(blank=True, default=list)),
-                ('jobs', models.JSONField(blank=True, default=list)),
-                ('job_count', models.PositiveIntegerField(default=0)),
-                ('resources', models.JSONField(default=planner.scenarios.models.default_resources)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='workloads', to='teams.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("description", models.TextField(blank=True, default="")),
+                ("frameworks", models.JSONField(blank=True, default=list)),
+                ("jobs", models.JSONField(blank=True, default=list)),
+                ("job_count", models.PositiveIntegerField(default=0)),
+                ("resources", models.JSONField(default=planner.scenarios.models.default_resources)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="workloads", to="teams.team"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
+                "ordering": ["name", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='cluster',
-            constraint=models.UniqueConstraint(fields=('team', 'name'), name='cluster_unique_name_per_team'),
+            model_name="cluster",
+            constraint=models.UniqueConstraint(fields=("team", "name"), name="cluster_unique_name_per_team"),
         ),
         migrations.AddConstraint(
-            model_name='clusterentry',
-            constraint=models.UniqueConstraint(fields=('cluster', 'vm_type'), name='clusterentry_unique_vm_type_per_cluster'),
+            model_name="clusterentry",
+            constraint=models.UniqueConstraint(
+                fields=("cluster", "vm_type"), name="clusterentry_unique_vm_type_per_cluster"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='workload',
-            constraint=models.UniqueConstraint(fields=('team', 'name'), name='workload_unique_name_per_team'),
+            model_name="workload",
+            constraint=models.UniqueConstraint(fields=("team", "name"), name="workload_unique_name_per_team"),
         ),
     ]

@@ -11,17 +11,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from planner.catalogue.models import VMType
 from planner.core.errors import FieldError, InputError, prefix_rewriter
-from planner.core.names import clean_description, clean_name
+from planner.core.names import (
+    UNSET,
+    check_name_free,
+    clean_description,
+    clean_name,
+    name_and_description,
+    name_kept_free,
+)
 from planner.teams.access import require_can_change, require_member
 from planner.teams.models import Team
 from scheduling import DEFAULT_RESOURCES, LIMITS, ScenarioError, parse_scenario
 
 from ..models import Cluster
-from .common import UNSET, check_unique, cluster_entries_replace, vm_type_entry
+from .common import cluster_entries_replace, vm_type_entry
 
 __all__ = ["cluster_create", "cluster_delete", "cluster_update"]
 
@@ -139,19 +146,16 @@ def cluster_create(
     options = _clean_options(options)
     pairs = _resolve_entries(team, entries)
     _cluster_validate(resources, pairs, options)
-    check_unique(Cluster, team, name)
-    try:
-        with transaction.atomic():
-            cluster = Cluster.objects.create(
-                team=team,
-                name=name,
-                description=description,
-                resources=list(resources),
-                options=options,
-                created_by=user,
-            )
-    except IntegrityError:
-        raise InputError.single("name", f"the team already has a cluster named {name!r}") from None
+    check_name_free(Cluster, team, name)
+    with name_kept_free(Cluster, name):
+        cluster = Cluster.objects.create(
+            team=team,
+            name=name,
+            description=description,
+            resources=list(resources),
+            options=options,
+            created_by=user,
+        )
     cluster_entries_replace(cluster, pairs)
     return cluster
 
@@ -169,8 +173,7 @@ def cluster_update(
 ) -> Cluster:
     """Change a cluster; given ``entries`` replace the old ones all at once."""
     require_can_change(user, cluster.team_id, cluster.created_by_id, what="this cluster")
-    new_name = cluster.name if name is UNSET else clean_name(name)
-    new_description = cluster.description if description is UNSET else clean_description(description)
+    new_name, new_description = name_and_description(cluster, name, description)
     if resources is UNSET:
         new_resources = cluster.resources
     else:
@@ -183,14 +186,11 @@ def cluster_update(
         pairs = _resolve_entries(cluster.team, entries)
     _cluster_validate(new_resources, pairs, new_options)
     if new_name != cluster.name:
-        check_unique(Cluster, cluster.team_id, new_name, exclude_pk=cluster.pk)
+        check_name_free(Cluster, cluster.team_id, new_name, exclude_pk=cluster.pk)
     cluster.name, cluster.description = new_name, new_description
     cluster.resources, cluster.options = list(new_resources), new_options
-    try:
-        with transaction.atomic():
-            cluster.save()
-    except IntegrityError:
-        raise InputError.single("name", f"the team already has a cluster named {new_name!r}") from None
+    with name_kept_free(Cluster, new_name):
+        cluster.save()
     if entries is not UNSET:
         cluster_entries_replace(cluster, pairs)
     return cluster

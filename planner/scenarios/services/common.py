@@ -1,4 +1,4 @@
-"""What the cluster, workload and scenario services share: names taken, VM type entries."""
+"""What the cluster, workload and scenario services share: VM type entries."""
 
 from __future__ import annotations
 
@@ -6,23 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from planner.catalogue.models import VMType
-from planner.core.errors import InputError
-from planner.teams.models import Team
 
-from ..models import Cluster, ClusterEntry, Workload
-
-#: An argument that was not given (``None`` can be a value).
-UNSET: Any = object()
-
-
-def check_unique(
-    model: type[Cluster] | type[Workload], team: Team | int, name: str, exclude_pk: int | None = None
-) -> None:
-    qs = model.objects.filter(team=team, name=name)
-    if exclude_pk is not None:
-        qs = qs.exclude(pk=exclude_pk)
-    if qs.exists():
-        raise InputError.single("name", f"the team already has a {model._meta.verbose_name} named {name!r}")
+from ..models import Cluster, ClusterEntry
 
 
 def vm_type_entry(vm_type: VMType, resources: Sequence[str], count: Any) -> dict[str, Any]:

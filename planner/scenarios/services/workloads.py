@@ -13,10 +13,17 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from planner.core.errors import InputError, scenario_errors_as_input
-from planner.core.names import clean_description, clean_name
+from planner.core.names import (
+    UNSET,
+    check_name_free,
+    clean_description,
+    clean_name,
+    name_and_description,
+    name_kept_free,
+)
 from planner.teams.access import require_can_change, require_member
 from planner.teams.models import Team
 from scheduling import Workload as ParsedWorkload
@@ -25,7 +32,6 @@ from scheduling.generators import generate_jobs, parse_generator_spec
 from scheduling.importers import get_importer
 
 from ..models import Cluster, Workload
-from .common import UNSET, check_unique
 
 __all__ = [
     "frameworks_with",
@@ -74,21 +80,18 @@ def workload_create(
     frameworks = [] if frameworks is None else frameworks
     jobs = [] if jobs is None else jobs
     parsed = _workload_check(frameworks, jobs)
-    check_unique(Workload, team, name)
-    try:
-        with transaction.atomic():
-            workload = Workload.objects.create(
-                team=team,
-                name=name,
-                description=description,
-                frameworks=frameworks,
-                jobs=jobs,
-                job_count=len(jobs),
-                resources=list(parsed.resources),
-                created_by=user,
-            )
-    except IntegrityError:
-        raise InputError.single("name", f"the team already has a workload named {name!r}") from None
+    check_name_free(Workload, team, name)
+    with name_kept_free(Workload, name):
+        workload = Workload.objects.create(
+            team=team,
+            name=name,
+            description=description,
+            frameworks=frameworks,
+            jobs=jobs,
+            job_count=len(jobs),
+            resources=list(parsed.resources),
+            created_by=user,
+        )
     workload.warnings = parsed.warnings
     return workload
 
@@ -105,8 +108,7 @@ def workload_update(
 ) -> Workload:
     """Change a workload; the returned workload's ``warnings`` are those of its new jobs."""
     require_can_change(user, workload.team_id, workload.created_by_id, what="this workload")
-    new_name = workload.name if name is UNSET else clean_name(name)
-    new_description = workload.description if description is UNSET else clean_description(description)
+    new_name, new_description = name_and_description(workload, name, description)
     warnings = workload.warnings
     if frameworks is not UNSET or jobs is not UNSET:
         new_frameworks = (
@@ -118,13 +120,10 @@ def workload_update(
         workload.resources = list(parsed.resources)
         workload.frameworks, workload.jobs, workload.job_count = new_frameworks, new_jobs, len(new_jobs)
     if new_name != workload.name:
-        check_unique(Workload, workload.team_id, new_name, exclude_pk=workload.pk)
+        check_name_free(Workload, workload.team_id, new_name, exclude_pk=workload.pk)
     workload.name, workload.description = new_name, new_description
-    try:
-        with transaction.atomic():
-            workload.save()
-    except IntegrityError:
-        raise InputError.single("name", f"the team already has a workload named {new_name!r}") from None
+    with name_kept_free(Workload, new_name):
+        workload.save()
     workload.warnings = warnings
     return workload
 

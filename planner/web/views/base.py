@@ -22,7 +22,7 @@ from planner.scenarios.selectors import cluster_list, workload_list
 from planner.teams.selectors import team_list
 from planner.teams.services import team_create
 
-from ..context import SESSION_KEY, switch_team, team_page
+from ..context import SESSION_KEY, TeamRequest, switch_team, team_page
 from ..errors import attach_errors
 from ..forms import TeamForm
 from ..presentation import cluster_totals
@@ -33,12 +33,12 @@ DASHBOARD_RUNS = 8
 
 @team_page
 @require_GET
-def dashboard(request: HttpRequest) -> HttpResponse:
-    team = request.team  # type: ignore[attr-defined]
+def dashboard(request: TeamRequest) -> HttpResponse:
+    team = request.team
     runs = with_headlines(list(run_list(user=request.user, team=team)[:DASHBOARD_RUNS]))
     clusters = list(cluster_list(user=request.user, team=team))
     for c in clusters:
-        c.totals = cluster_totals(  # type: ignore[attr-defined]
+        c.totals = cluster_totals(  # type: ignore[attr-defined]  # shown by the template
             (e.vm_type.capacity, e.vm_type.price_per_hour, e.count) for e in c.entries.all()
         )
     workloads = list(workload_list(user=request.user, team=team))

@@ -15,7 +15,7 @@ from planner.catalogue.services import vm_type_create, vm_type_delete, vm_type_u
 from planner.core.errors import InputError
 from scheduling import ScenarioError
 
-from ..context import follow_team, may_change, team_page
+from ..context import TeamRequest, follow_team, may_change, team_page
 from ..errors import attach_errors
 from ..forms import VMTypeForm
 from ..presets import PRESET_CHOICES, vm_types_add_preset
@@ -40,21 +40,25 @@ def _plain(x: float) -> int | float:
 
 
 def _row_form(vm_type: VMType, resources: list[str], data: Any = None) -> VMTypeForm:
-    initial = {"name": vm_type.name, "price_per_hour": _plain(vm_type.price_per_hour), "description": vm_type.description}
+    initial = {
+        "name": vm_type.name,
+        "price_per_hour": _plain(vm_type.price_per_hour),
+        "description": vm_type.description,
+    }
     initial.update({f"cap_{r}": v for r, v in vm_type.capacity.items()})
     return VMTypeForm(data, prefix=f"vm{vm_type.pk}", form_id=f"vm-form-{vm_type.pk}", resources=resources,
                       initial=initial)
 
 
 def _render(
-    request: HttpRequest,
+    request: TeamRequest,
     *,
     bound: VMTypeForm | None = None,
     bound_pk: int | None = None,
     status: int = 200,
     resources: list[str] | None = None,
 ) -> HttpResponse:
-    vm_types = list(vm_type_list(user=request.user, team=request.team))  # type: ignore[attr-defined]
+    vm_types = list(vm_type_list(user=request.user, team=request.team))
     resources = resources or catalogue_resources(vm_types, request.GET.get("add_resource", ""))
     rows = []
     for t in vm_types:
@@ -76,7 +80,7 @@ def _render(
 
 @team_page
 @require_GET
-def catalogue(request: HttpRequest) -> HttpResponse:
+def catalogue(request: TeamRequest) -> HttpResponse:
     return _render(request)
 
 
@@ -86,12 +90,12 @@ def _posted_resources(request: HttpRequest) -> list[str]:
 
 @team_page
 @require_POST
-def vm_type_add(request: HttpRequest) -> HttpResponse:
+def vm_type_add(request: TeamRequest) -> HttpResponse:
     resources = _posted_resources(request)
     form = VMTypeForm(request.POST, prefix="new", form_id="vm-form-new", resources=resources)
     if form.is_valid():
         try:
-            vm_type = vm_type_create(team=request.team, user=request.user, **form.service_kwargs())  # type: ignore[attr-defined]
+            vm_type = vm_type_create(team=request.team, user=request.user, **form.service_kwargs())
         except (InputError, ScenarioError) as exc:
             attach_errors(form, exc, form.field_for)
         else:
@@ -102,7 +106,7 @@ def vm_type_add(request: HttpRequest) -> HttpResponse:
 
 @team_page
 @require_POST
-def vm_type_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def vm_type_edit(request: TeamRequest, pk: int) -> HttpResponse:
     vm_type = vm_type_get(user=request.user, pk=pk)
     follow_team(request, vm_type.team_id)
     resources = _posted_resources(request)
@@ -120,7 +124,7 @@ def vm_type_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_POST
-def vm_type_remove(request: HttpRequest, pk: int) -> HttpResponse:
+def vm_type_remove(request: TeamRequest, pk: int) -> HttpResponse:
     vm_type = vm_type_get(user=request.user, pk=pk)
     follow_team(request, vm_type.team_id)
     try:
@@ -134,10 +138,10 @@ def vm_type_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_POST
-def vm_type_presets(request: HttpRequest) -> HttpResponse:
+def vm_type_presets(request: TeamRequest) -> HttpResponse:
     preset = request.POST.get("preset", "")
     try:
-        added, skipped = vm_types_add_preset(team=request.team, user=request.user, preset=preset)  # type: ignore[attr-defined]
+        added, skipped = vm_types_add_preset(team=request.team, user=request.user, preset=preset)
     except KeyError:
         messages.error(request, f"There is no preset named “{preset}”.")
     except (InputError, ScenarioError) as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -16,14 +16,14 @@ from planner.scenarios.selectors import cluster_get, cluster_list
 from planner.scenarios.services import cluster_create, cluster_delete, cluster_update
 from scheduling import ScenarioError
 
-from ..context import follow_team, may_change, team_page
+from ..context import TeamRequest, follow_team, may_change, team_page
 from ..errors import attach_errors, split_rows
 from ..forms import CLUSTER_OPTIONS, ClusterForm, entries_for_service, entry_rows
 from ..presentation import cluster_totals
 
 
 def _with_totals(cluster: Cluster) -> Cluster:
-    cluster.totals = cluster_totals(  # type: ignore[attr-defined]
+    cluster.totals = cluster_totals(  # type: ignore[attr-defined]  # shown by the template
         (e.vm_type.capacity, e.vm_type.price_per_hour, e.count) for e in cluster.entries.all()
     )
     return cluster
@@ -31,8 +31,8 @@ def _with_totals(cluster: Cluster) -> Cluster:
 
 @team_page
 @require_GET
-def cluster_index(request: HttpRequest) -> HttpResponse:
-    clusters = [_with_totals(c) for c in cluster_list(user=request.user, team=request.team)]  # type: ignore[attr-defined]
+def cluster_index(request: TeamRequest) -> HttpResponse:
+    clusters = [_with_totals(c) for c in cluster_list(user=request.user, team=request.team)]
     return render(request, "web/cluster_list.html", {"clusters": clusters})
 
 
@@ -45,26 +45,33 @@ def _initial(cluster: Cluster) -> dict[str, Any]:
 
 
 def _editor(
-    request: HttpRequest, cluster: Cluster | None, form: ClusterForm, rows: list[dict[str, Any]],
+    request: TeamRequest, cluster: Cluster | None, form: ClusterForm, rows: list[dict[str, Any]],
     *, entries_errors: list[str] | None = None, status: int = 200,
 ) -> HttpResponse:
-    vm_types = list(vm_type_list(user=request.user, team=request.team))  # type: ignore[attr-defined]
-    return render(request, "web/cluster_edit.html", {
-        "cluster": cluster,
-        "form": form,
-        "rows": rows,
-        "entries_errors": entries_errors or [],
-        "vm_types": vm_types,
-        "vm_type_data": [
-            {"id": t.pk, "name": t.name, "capacity": t.capacity, "price_per_hour": t.price_per_hour} for t in vm_types
-        ],
-        "can_change": cluster is None or may_change(request, cluster),
-        "other_options": {k: v for k, v in (cluster.options if cluster else {}).items()
-                          if k not in CLUSTER_OPTIONS},
-    }, status=status)
+    vm_types = list(vm_type_list(user=request.user, team=request.team))
+    return render(
+        request,
+        "web/cluster_edit.html",
+        {
+            "cluster": cluster,
+            "form": form,
+            "rows": rows,
+            "entries_errors": entries_errors or [],
+            "vm_types": vm_types,
+            "vm_type_data": [
+                {"id": t.pk, "name": t.name, "capacity": t.capacity, "price_per_hour": t.price_per_hour}
+                for t in vm_types
+            ],
+            "can_change": cluster is None or may_change(request, cluster),
+            "other_options": {
+                k: v for k, v in (cluster.options if cluster else {}).items() if k not in CLUSTER_OPTIONS
+            },
+        },
+        status=status,
+    )
 
 
-def _save(request: HttpRequest, cluster: Cluster | None) -> HttpResponse:
+def _save(request: TeamRequest, cluster: Cluster | None) -> HttpResponse:
     form = ClusterForm(request.POST)
     rows = entry_rows(request.POST)
     entries_errors: list[str] = []
@@ -78,7 +85,7 @@ def _save(request: HttpRequest, cluster: Cluster | None) -> HttpResponse:
         }
         try:
             if cluster is None:
-                cluster = cluster_create(team=request.team, user=request.user, **kwargs)  # type: ignore[attr-defined]
+                cluster = cluster_create(team=request.team, user=request.user, **kwargs)
                 messages.success(request, f"Created cluster “{cluster.name}”.")
             else:
                 cluster_update(cluster=cluster, user=request.user, **kwargs)
@@ -95,7 +102,7 @@ def _save(request: HttpRequest, cluster: Cluster | None) -> HttpResponse:
 
 @team_page
 @require_http_methods(["GET", "POST"])
-def cluster_new(request: HttpRequest) -> HttpResponse:
+def cluster_new(request: TeamRequest) -> HttpResponse:
     if request.method == "POST":
         return _save(request, None)
     form = ClusterForm(initial={"resources": "cpu, mem"})
@@ -104,20 +111,24 @@ def cluster_new(request: HttpRequest) -> HttpResponse:
 
 @team_page
 @require_http_methods(["GET", "POST"])
-def cluster_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def cluster_edit(request: TeamRequest, pk: int) -> HttpResponse:
     cluster = cluster_get(user=request.user, pk=pk)
     follow_team(request, cluster.team_id)
     if request.method == "POST":
         return _save(request, cluster)
-    rows = [{"vm_type": str(e.vm_type_id), "count": str(e.count), "errors": []} for e in cluster.entries.all()]
+    rows = [
+        {"vm_type": str(e.vm_type_id), "count": str(e.count), "errors": []} for e in cluster.entries.all()
+    ]
     return _editor(request, cluster, ClusterForm(initial=_initial(cluster)), rows)
 
 
 @team_page
 @require_POST
-def cluster_remove(request: HttpRequest, pk: int) -> HttpResponse:
+def cluster_remove(request: TeamRequest, pk: int) -> HttpResponse:
     cluster = cluster_get(user=request.user, pk=pk)
     follow_team(request, cluster.team_id)
     cluster_delete(cluster=cluster, user=request.user)
-    messages.success(request, f"Deleted cluster “{cluster.name}”. Runs made from it keep their copy of the scenario.")
+    messages.success(
+        request, f"Deleted cluster “{cluster.name}”. Runs made from it keep their copy of the scenario."
+    )
     return redirect("web:clusters")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -14,7 +14,7 @@ from planner.runs.selectors import run_currency, run_list, run_results_parts, ru
 from scheduling import parse_scenario
 from scheduling.scenario import ScenarioDifference, scenario_differences
 
-from ..context import team_page
+from ..context import TeamRequest, team_page
 from ..presentation import compare_deltas, compare_figures
 
 CHOICES_LIMIT = 200
@@ -37,9 +37,9 @@ def _pick(runs: dict[int, Run], raw: str | None) -> Run | None:
 
 @team_page
 @require_GET
-def run_compare(request: HttpRequest) -> HttpResponse:
+def run_compare(request: TeamRequest) -> HttpResponse:
     """Pick runs A and B among the current team's succeeded runs; B − A of every headline."""
-    team = request.team  # type: ignore[attr-defined]
+    team = request.team
     # This page is the scheduler comparison's: its runs only.
     choices = list(run_list(user=request.user, team=team, status=str(Run.Status.SUCCEEDED),
                             kind=COMPARISON)[:CHOICES_LIMIT])

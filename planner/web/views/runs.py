@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -39,7 +39,7 @@ from scheduling.orderings import ORDERING_CLASSES
 from scheduling.placement import PLACEMENT_DESCRIPTIONS
 from scheduling.schedulers import describe_scheduler
 
-from ..context import follow_team, may_change, team_page
+from ..context import TeamRequest, follow_team, may_change, team_page
 from ..forms import RunForm, parse_json_document, read_upload
 
 RUNS_PER_PAGE = 25
@@ -51,7 +51,7 @@ def with_headlines(runs: list[Run]) -> list[Run]:
         try:
             kind = get_kind(run.kind)
         except KeyError:
-            run.headline = None  # type: ignore[attr-defined]
+            run.headline = None  # type: ignore[attr-defined]  # for the template, as below
             continue
         run.kind_label = kind.label  # type: ignore[attr-defined]
         run.headline = kind.headline(run_summaries(run), currency=run_currency(run))  # type: ignore[attr-defined]
@@ -60,27 +60,29 @@ def with_headlines(runs: list[Run]) -> list[Run]:
 
 @team_page
 @require_GET
-def run_index(request: HttpRequest) -> HttpResponse:
+def run_index(request: TeamRequest) -> HttpResponse:
     status = request.GET.get("status") or None
     if status not in Run.Status.values:
         status = None
-    qs = run_list(user=request.user, team=request.team, status=status)  # type: ignore[attr-defined]
+    qs = run_list(user=request.user, team=request.team, status=status)
     page = Paginator(qs, RUNS_PER_PAGE).get_page(request.GET.get("page"))
     with_headlines(list(page.object_list))
-    return render(request, "web/run_list.html", {"page": page, "status": status, "statuses": Run.Status.choices})
+    return render(
+        request, "web/run_list.html", {"page": page, "status": status, "statuses": Run.Status.choices}
+    )
 
 
-def _choices(request: HttpRequest) -> tuple[list[Any], list[Any]]:
-    team = request.team  # type: ignore[attr-defined]
+def _choices(request: TeamRequest) -> tuple[list[Any], list[Any]]:
+    team = request.team
     clusters = list(cluster_list(user=request.user, team=team).prefetch_related(None))
     workloads = list(workload_list(user=request.user, team=team))
     return clusters, workloads
 
 
-def _resources(request: HttpRequest) -> list[str]:
+def _resources(request: TeamRequest) -> list[str]:
     """The resources of the team's VM types (the defaults first): one RUT weight field each."""
     names = dict.fromkeys(DEFAULT_RESOURCES)
-    for capacity in vm_type_list(user=request.user, team=request.team).values_list(  # type: ignore[attr-defined]
+    for capacity in vm_type_list(user=request.user, team=request.team).values_list(
         "capacity", flat=True
     ):
         names.update(dict.fromkeys(capacity or {}))
@@ -89,7 +91,7 @@ def _resources(request: HttpRequest) -> list[str]:
 
 @team_page
 @require_http_methods(["GET", "POST"])
-def run_new(request: HttpRequest) -> HttpResponse:
+def run_new(request: TeamRequest) -> HttpResponse:
     """A new comparison; ``?clone=<run id>`` starts from the settings of an earlier run."""
     clusters, workloads = _choices(request)
     cloned_from = None
@@ -129,7 +131,7 @@ def run_new(request: HttpRequest) -> HttpResponse:
     }, status=400 if form.errors else 200)
 
 
-def _start(request: HttpRequest, form: RunForm, clusters: list[Any], workloads: list[Any]) -> Run | None:
+def _start(request: TeamRequest, form: RunForm, clusters: list[Any], workloads: list[Any]) -> Run | None:
     """Call ``run_start`` with the form's values; on bad input, errors go on the form."""
     data = form.cleaned_data
     kwargs: dict[str, Any] = {
@@ -151,7 +153,7 @@ def _start(request: HttpRequest, form: RunForm, clusters: list[Any], workloads: 
             field = "document_file" if upload else "document"
             text = read_upload(upload, field) if upload else data["document"]
             kwargs["scenario"] = parse_json_document(text or "", field)
-            kwargs["team"] = request.team  # type: ignore[attr-defined]
+            kwargs["team"] = request.team
         return run_start(user=request.user, **kwargs)
     except (InputError, ScenarioError) as exc:
         form.add_service_errors(exc)
@@ -160,7 +162,7 @@ def _start(request: HttpRequest, form: RunForm, clusters: list[Any], workloads: 
 
 @team_page
 @require_GET
-def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def run_detail(request: TeamRequest, pk: int) -> HttpResponse:
     run = run_get(user=request.user, pk=pk)  # defers the scenario, the figures and full results
     follow_team(request, run.team_id)
     kind = get_kind(run.kind)
@@ -169,7 +171,14 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     variants = list(summaries) or [p.label for p in parts]
     currency = run_currency(run)
     baseline = kind.baseline(list(summaries), run.options, request.GET.get("baseline"))
-    table = kind.table(summaries, options=run.options, baseline=baseline, currency=currency) if summaries else None
+    table = (
+        kind.table(summaries, options=run.options, baseline=baseline, currency=currency)
+        if summaries
+        else None
+    )
+    duration = None
+    if run.finished_at and run.started_at:
+        duration = (run.finished_at - run.started_at).total_seconds()
     page_data = {
         "id": run.pk,
         "status": run.status,
@@ -179,28 +188,32 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "variants": variants,
         "baseline": baseline,
     }
-    return render(request, "web/run_detail.html", {
-        "run": run,
-        "kind": kind,
-        "parts": parts,
-        "variants": variants,
-        "summaries": summaries,
-        "table": table,
-        "baseline": baseline,
-        "currency": currency,
-        "page_data": page_data,
-        "kind_context": kind.page_context(run, summaries, baseline=baseline, currency=currency),
-        "can_change": may_change(request, run),
-        "report_formats": kind.report_formats if run.is_finished and summaries else (),
-        "cluster_name": run.cluster_name,  # type: ignore[attr-defined]  # annotated by run_list
-        "workload_name": run.workload_name,  # type: ignore[attr-defined]
-        "duration": (run.finished_at - run.started_at).total_seconds() if run.finished_at and run.started_at else None,
-    })
+    return render(
+        request,
+        "web/run_detail.html",
+        {
+            "run": run,
+            "kind": kind,
+            "parts": parts,
+            "variants": variants,
+            "summaries": summaries,
+            "table": table,
+            "baseline": baseline,
+            "currency": currency,
+            "page_data": page_data,
+            "kind_context": kind.page_context(run, summaries, baseline=baseline, currency=currency),
+            "can_change": may_change(request, run),
+            "report_formats": kind.report_formats if run.is_finished and summaries else (),
+            "cluster_name": run.cluster_name,  # type: ignore[attr-defined]  # annotated by run_list
+            "workload_name": run.workload_name,  # type: ignore[attr-defined]
+            "duration": duration,
+        },
+    )
 
 
 @team_page
 @require_POST
-def run_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
+def run_cancel_view(request: TeamRequest, pk: int) -> HttpResponse:
     run = run_get(user=request.user, pk=pk)
     follow_team(request, run.team_id)
     run = run_cancel(run=run, user=request.user)
@@ -213,7 +226,7 @@ def run_cancel_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_POST
-def run_remove(request: HttpRequest, pk: int) -> HttpResponse:
+def run_remove(request: TeamRequest, pk: int) -> HttpResponse:
     run = run_get(user=request.user, pk=pk)
     follow_team(request, run.team_id)
     run_delete(run=run, user=request.user)
@@ -223,11 +236,13 @@ def run_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_GET
-def run_report(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+def run_report(request: TeamRequest, pk: int, fmt: str) -> HttpResponse:
     """A report of a finished run in one of its kind's formats (``planner.runs.reporting``)."""
     run = run_get(user=request.user, pk=pk)
     follow_team(request, run.team_id)
-    report = build_run_report(run=run, fmt=fmt, baseline=request.GET.get("baseline"), currency=run_currency(run))
+    report = build_run_report(
+        run=run, fmt=fmt, baseline=request.GET.get("baseline"), currency=run_currency(run)
+    )
     response = HttpResponse(report.body, content_type=report.content_type)
     response["Content-Disposition"] = content_disposition_header(True, report.filename)
     response["Cache-Control"] = "private, no-store"

@@ -17,7 +17,7 @@ from planner.teams.models import Membership, Team
 from planner.teams.selectors import membership_get, team_get, team_members
 from planner.teams.services import membership_create, membership_delete, membership_update, team_update
 
-from ..context import follow_team, team_page
+from ..context import TeamRequest, follow_team, team_page
 from ..errors import attach_errors
 from ..forms import MemberAddForm, MemberRoleForm, TeamSettingsForm
 
@@ -33,6 +33,8 @@ def _page(
 ) -> HttpResponse:
     """The members page; ``failed`` is (user id, messages) of a row whose change was refused."""
     is_owner = getattr(team, "my_role", None) == Membership.Role.OWNER
+    members = list(team_members(team=team))
+    settings = {"name": team.name, "currency": team.currency}
     rows = [
         {
             "membership": m,
@@ -40,21 +42,26 @@ def _page(
             "role_form": MemberRoleForm(initial={"role": m.role}, prefix=f"m{m.user_id}"),
             "errors": failed[1] if failed and failed[0] == m.user_id else [],
         }
-        for m in team_members(team=team)
+        for m in members
     ]
-    return render(request, "web/team_members.html", {
-        "team": team,
-        "rows": rows,
-        "is_owner": is_owner,
-        "owner_count": sum(1 for r in rows if r["membership"].role == Membership.Role.OWNER),
-        "add_form": add_form or MemberAddForm(),
-        "settings_form": settings_form or TeamSettingsForm(initial={"name": team.name, "currency": team.currency}),
-    }, status=status)
+    return render(
+        request,
+        "web/team_members.html",
+        {
+            "team": team,
+            "rows": rows,
+            "is_owner": is_owner,
+            "owner_count": sum(1 for m in members if m.role == Membership.Role.OWNER),
+            "add_form": add_form or MemberAddForm(),
+            "settings_form": settings_form or TeamSettingsForm(initial=settings),
+        },
+        status=status,
+    )
 
 
 @team_page
 @require_http_methods(["GET", "POST"])
-def team_members_page(request: HttpRequest, pk: int) -> HttpResponse:
+def team_members_page(request: TeamRequest, pk: int) -> HttpResponse:
     """The list (GET) and adding a member by username (POST, owners)."""
     team = team_get(user=request.user, pk=pk)
     follow_team(request, team.pk)
@@ -73,7 +80,7 @@ def team_members_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_POST
-def team_member_role(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+def team_member_role(request: TeamRequest, pk: int, user_id: int) -> HttpResponse:
     """Make a member an owner, or an owner a member (owners; a team keeps one owner)."""
     team = team_get(user=request.user, pk=pk)
     follow_team(request, team.pk)
@@ -95,7 +102,7 @@ def team_member_role(request: HttpRequest, pk: int, user_id: int) -> HttpRespons
 
 @team_page
 @require_POST
-def team_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+def team_member_remove(request: TeamRequest, pk: int, user_id: int) -> HttpResponse:
     """Remove a member (owners), or leave the team (anyone, unless the last owner)."""
     team = team_get(user=request.user, pk=pk)
     follow_team(request, team.pk)
@@ -114,7 +121,7 @@ def team_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpRespo
 
 @team_page
 @require_POST
-def team_settings(request: HttpRequest, pk: int) -> HttpResponse:
+def team_settings(request: TeamRequest, pk: int) -> HttpResponse:
     """Rename the team or change its currency symbol (owners)."""
     team = team_get(user=request.user, pk=pk)
     follow_team(request, team.pk)

@@ -38,7 +38,7 @@ from planner.scenarios.services import (
 )
 from scheduling import FieldError, ScenarioError
 
-from ..context import follow_team, may_change, team_page
+from ..context import TeamRequest, follow_team, may_change, team_page
 from ..errors import attach_errors, grid_errors, grid_problems
 from ..forms import (
     GeneratorForm,
@@ -52,18 +52,18 @@ from ..forms import (
 
 @team_page
 @require_GET
-def workload_index(request: HttpRequest) -> HttpResponse:
-    workloads = list(workload_list(user=request.user, team=request.team))  # type: ignore[attr-defined]
+def workload_index(request: TeamRequest) -> HttpResponse:
+    workloads = list(workload_list(user=request.user, team=request.team))
     return render(request, "web/workload_list.html", {"workloads": workloads})
 
 
 @team_page
 @require_http_methods(["GET", "POST"])
-def workload_new(request: HttpRequest) -> HttpResponse:
+def workload_new(request: TeamRequest) -> HttpResponse:
     form = WorkloadForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            workload = workload_create(team=request.team, user=request.user, **form.cleaned_data)  # type: ignore[attr-defined]
+            workload = workload_create(team=request.team, user=request.user, **form.cleaned_data)
         except (InputError, ScenarioError) as exc:
             attach_errors(form, exc)
         else:
@@ -78,14 +78,14 @@ def _workload_without_jobs(request: HttpRequest, pk: int) -> Workload:
 
 
 def _editor(
-    request: HttpRequest,
+    request: TeamRequest,
     workload: Workload,
     *,
     csv_form: JobsCsvForm | None = None,
     generator_form: GeneratorForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    team = request.team  # type: ignore[attr-defined]
+    team = request.team
     can_change = may_change(request, workload)
     vm_types = list(vm_type_list(user=request.user, team=team).values_list("name", flat=True))
     clusters = _clusters(request)
@@ -119,8 +119,8 @@ def _editor(
     )
 
 
-def _clusters(request: HttpRequest) -> list[tuple[int, str]]:
-    return list(cluster_list(user=request.user, team=request.team).values_list("pk", "name"))  # type: ignore[attr-defined]
+def _clusters(request: TeamRequest) -> list[tuple[int, str]]:
+    return list(cluster_list(user=request.user, team=request.team).values_list("pk", "name"))
 
 
 def _warn(
@@ -141,7 +141,7 @@ def _warn(
 
 @team_page
 @require_http_methods(["GET", "POST"])
-def workload_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def workload_edit(request: TeamRequest, pk: int) -> HttpResponse:
     """The editor; a POST of JSON (``name``, ``description``, ``frameworks``, ``jobs``) saves it."""
     if request.method == "POST":
         return _workload_save(request, pk)
@@ -192,7 +192,7 @@ def _lists(body: Any) -> tuple[list[Any], list[Any]]:
 
 @team_page
 @require_POST
-def workload_csv(request: HttpRequest, pk: int) -> HttpResponse:
+def workload_csv(request: TeamRequest, pk: int) -> HttpResponse:
     """Add (or replace) jobs from pasted or uploaded text, in any format of the importer registry."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
@@ -230,7 +230,7 @@ def workload_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_POST
-def workload_generator(request: HttpRequest, pk: int) -> HttpResponse:
+def workload_generator(request: TeamRequest, pk: int) -> HttpResponse:
     """Replace the jobs with synthetic ones (the same settings and seed give the same jobs)."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
@@ -255,7 +255,7 @@ def workload_generator(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_GET
-def workload_export(request: HttpRequest, pk: int) -> HttpResponse:
+def workload_export(request: TeamRequest, pk: int) -> HttpResponse:
     """The scenario document of this workload on a cluster, as a JSON download."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
@@ -291,7 +291,7 @@ def _first(errors: Iterable[FieldError], n: int = 5) -> str:
 
 @team_page
 @require_POST
-def workload_remove(request: HttpRequest, pk: int) -> HttpResponse:
+def workload_remove(request: TeamRequest, pk: int) -> HttpResponse:
     workload = _workload_without_jobs(request, pk)
     follow_team(request, workload.team_id)
     workload_delete(workload=workload, user=request.user)
@@ -303,7 +303,7 @@ def workload_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_http_methods(["GET", "POST"])
-def scenario_upload(request: HttpRequest) -> HttpResponse:
+def scenario_upload(request: TeamRequest) -> HttpResponse:
     """A scenario document becomes a new cluster and a new workload of the current team."""
     form = ScenarioUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -319,7 +319,7 @@ def scenario_upload(request: HttpRequest) -> HttpResponse:
                 team=request.team,
                 user=request.user,
                 doc=doc,
-                name=form.cleaned_data["name"] or None,  # type: ignore[attr-defined]
+                name=form.cleaned_data["name"] or None,
             )
         except (InputError, ScenarioError) as exc:
             attach_errors(form, exc, lambda path: "name" if path == "name" else source)

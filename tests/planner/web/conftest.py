@@ -39,7 +39,9 @@ def owner_client(client_for: Callable[[Any], Client], owner: Any, team: Any) -> 
 
 
 @pytest.fixture
-def start_run(owner: Any, cluster: Any, workload: Any, execute_run: Callable[[int], str]) -> Callable[..., Run]:
+def start_run(
+    owner: Any, cluster: Any, workload: Any, execute_run: Callable[[int], str]
+) -> Callable[..., Run]:
     """``start_run(execute=True, **kwargs)``: a run of the cluster and workload, executed in-process."""
 
     def start(*, execute: bool = True, user: Any = None, **kwargs: Any) -> Run:

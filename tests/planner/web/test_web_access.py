@@ -68,7 +68,9 @@ def test_sign_in_page_renders_and_signs_in(client_for, owner, team):
     page = client.get(reverse("login"))
     assert page.status_code == 200
     assert b'name="username"' in page.content and b"csrfmiddlewaretoken" in page.content
-    response = client.post(reverse("login"), {"username": owner.username, "password": f"{owner.username}-password"})
+    response = client.post(
+        reverse("login"), {"username": owner.username, "password": f"{owner.username}-password"}
+    )
     assert response.status_code == 302
     assert client.get(reverse("web:dashboard")).status_code == 200
 
@@ -85,7 +87,9 @@ def test_sign_out_is_a_post(owner_client):
     assert owner_client.get(reverse("web:dashboard")).status_code == 302
 
 
-def test_outsiders_get_404_on_another_teams_objects(client_for, outsider, other_team, succeeded_run, cluster, workload, team):
+def test_outsiders_get_404_on_another_teams_objects(
+    client_for, outsider, other_team, succeeded_run, cluster, workload, team
+):
     client = client_for(outsider)
     vm_type = team.vm_types.first()
     urls = object_urls(cluster, workload, succeeded_run, vm_type)
@@ -102,7 +106,9 @@ def test_outsiders_get_404_on_another_teams_objects(client_for, outsider, other_
     assert Run.objects.get(pk=succeeded_run.pk).status == Run.Status.SUCCEEDED
 
 
-def test_outsiders_lists_show_only_their_own_team(client_for, outsider, other_team, succeeded_run, cluster, workload):
+def test_outsiders_lists_show_only_their_own_team(
+    client_for, outsider, other_team, succeeded_run, cluster, workload
+):
     client = client_for(outsider)
     for name in LIST_PAGES:
         response = client.get(reverse(name))
@@ -115,16 +121,27 @@ def test_outsiders_lists_show_only_their_own_team(client_for, outsider, other_te
 
 
 def test_outsider_cannot_compare_another_teams_runs(client_for, outsider, other_team, succeeded_run):
-    response = client_for(outsider).get(reverse("web:run-compare"), {"a": succeeded_run.pk, "b": succeeded_run.pk})
+    response = client_for(outsider).get(
+        reverse("web:run-compare"), {"a": succeeded_run.pk, "b": succeeded_run.pk}
+    )
     assert response.status_code == 400
     assert b"not a finished run" in response.content
     assert b"Nightly" not in response.content
 
 
-def test_outsider_cannot_start_a_run_on_another_teams_cluster(client_for, outsider, other_team, cluster, workload):
-    response = client_for(outsider).post(reverse("web:run-new"), {
-        "source": "stored", "cluster": cluster.pk, "workload": workload.pk, "schedulers": ["edf-bfd"], "seed": 0,
-    })
+def test_outsider_cannot_start_a_run_on_another_teams_cluster(
+    client_for, outsider, other_team, cluster, workload
+):
+    response = client_for(outsider).post(
+        reverse("web:run-new"),
+        {
+            "source": "stored",
+            "cluster": cluster.pk,
+            "workload": workload.pk,
+            "schedulers": ["edf-bfd"],
+            "seed": 0,
+        },
+    )
     assert response.status_code == 400  # the choices are the outsider's own team's: none
     assert not Run.objects.exists()
 
@@ -137,7 +154,9 @@ def test_members_see_the_teams_pages(client_for, member, succeeded_run, cluster,
         assert client.get(url).status_code == 200, url
 
 
-def test_members_cannot_change_what_others_made(client_for, member, owner, cluster, workload, succeeded_run, team):
+def test_members_cannot_change_what_others_made(
+    client_for, member, owner, cluster, workload, succeeded_run, team
+):
     client = client_for(member)
     page = client.get(reverse("web:cluster-edit", args=[cluster.pk]))
     assert b"Read-only" in page.content
@@ -150,7 +169,9 @@ def test_members_cannot_change_what_others_made(client_for, member, owner, clust
     assert Cluster.objects.get(pk=cluster.pk).name == "Table 3"
     assert client.post(reverse("web:workload-delete", args=[workload.pk])).status_code == 403
     assert client.post(reverse("web:run-delete", args=[succeeded_run.pk])).status_code == 403
-    assert Workload.objects.filter(pk=workload.pk).exists() and Run.objects.filter(pk=succeeded_run.pk).exists()
+    assert (
+        Workload.objects.filter(pk=workload.pk).exists() and Run.objects.filter(pk=succeeded_run.pk).exists()
+    )
     vm_type = team.vm_types.first()
     assert client.post(reverse("web:vm-type-delete", args=[vm_type.pk])).status_code == 403
     assert VMType.objects.filter(pk=vm_type.pk).exists()
@@ -168,22 +189,33 @@ def test_members_change_what_they_made(client_for, member, team):
     assert mine.name == "Still mine" and mine.entries.get().count == 4
 
 
-def test_a_user_in_several_teams_switches_between_them(client_for, owner, team, cluster, outsider, other_team):
+def test_a_user_in_several_teams_switches_between_them(
+    client_for, owner, team, cluster, outsider, other_team
+):
     from planner.teams.services import membership_create
 
     membership_create(team=other_team, user=outsider, username=owner.username)
-    cluster_create(team=other_team, user=outsider, name="Elsewhere cluster", entries=[{"vm_type": "m1.large", "count": 1}])
+    cluster_create(
+        team=other_team,
+        user=outsider,
+        name="Elsewhere cluster",
+        entries=[{"vm_type": "m1.large", "count": 1}],
+    )
     client = client_for(owner)
     page = client.get(reverse("web:clusters")).content.decode()
     assert 'id="team-select"' in page  # the switcher shows with two teams
     assert reverse("web:cluster-edit", args=[cluster.pk]) in page and "Elsewhere cluster" not in page
-    response = client.post(reverse("web:team-switch"), {"team": other_team.pk, "next": reverse("web:clusters")})
+    response = client.post(
+        reverse("web:team-switch"), {"team": other_team.pk, "next": reverse("web:clusters")}
+    )
     assert response.status_code == 302 and response["Location"] == reverse("web:clusters")
     page = client.get(reverse("web:clusters")).content.decode()
     assert "Elsewhere cluster" in page and reverse("web:cluster-edit", args=[cluster.pk]) not in page
     # A link to an object of the other team switches back to that team.
     client.get(reverse("web:cluster-edit", args=[cluster.pk]))
-    assert reverse("web:cluster-edit", args=[cluster.pk]) in client.get(reverse("web:clusters")).content.decode()
+    assert (
+        reverse("web:cluster-edit", args=[cluster.pk]) in client.get(reverse("web:clusters")).content.decode()
+    )
 
 
 def test_switching_to_a_team_one_is_not_in_is_404(client_for, owner, team, other_team):

@@ -51,8 +51,14 @@ def test_catalogue_add_shows_field_errors_and_changes_nothing(owner_client, team
 
 def test_catalogue_edit_row(owner_client, team):
     large = team.vm_types.get(name="m1.large")
-    data = {"resources": "cpu,mem", f"vm{large.pk}-name": "m1.large", f"vm{large.pk}-cap_cpu": "4",
-            f"vm{large.pk}-cap_mem": "15", f"vm{large.pk}-price_per_hour": "0.25", f"vm{large.pk}-description": "x"}
+    data = {
+        "resources": "cpu,mem",
+        f"vm{large.pk}-name": "m1.large",
+        f"vm{large.pk}-cap_cpu": "4",
+        f"vm{large.pk}-cap_mem": "15",
+        f"vm{large.pk}-price_per_hour": "0.25",
+        f"vm{large.pk}-description": "x",
+    }
     assert owner_client.post(reverse("web:vm-type-edit", args=[large.pk]), data).status_code == 302
     large.refresh_from_db()
     assert large.capacity == {"cpu": 4, "mem": 15} and large.price_per_hour == 0.25
@@ -118,7 +124,10 @@ def test_cluster_create(owner_client, team):
         team, [("m1.large", "10"), ("m2.xlarge", "2")], billing_granularity_s="3600"))
     assert response.status_code == 302
     cluster = Cluster.objects.get(name="Bigger")
-    assert [(e.vm_type.name, e.count) for e in cluster.entries.order_by("position")] == [("m1.large", 10), ("m2.xlarge", 2)]
+    assert [(e.vm_type.name, e.count) for e in cluster.entries.order_by("position")] == [
+        ("m1.large", 10),
+        ("m2.xlarge", 2),
+    ]
     assert cluster.options == {"billing_granularity_s": 3600.0}
 
 
@@ -152,7 +161,9 @@ def test_cluster_edit_with_bad_input_changes_nothing(owner_client, cluster, team
 
 
 def test_cluster_option_errors_go_to_their_field(owner_client, team):
-    response = owner_client.post(reverse("web:cluster-new"), cluster_post(team, [("m1.large", "1")], boot_time_s="-5"))
+    response = owner_client.post(
+        reverse("web:cluster-new"), cluster_post(team, [("m1.large", "1")], boot_time_s="-5")
+    )
     assert response.status_code == 400
     assert response.context["form"].errors["boot_time_s"]
 
@@ -335,10 +346,15 @@ def test_new_comparison_queues_a_run(owner_client, cluster, workload, django_cap
     assert enqueue.call_count == 3  # one part per scheduler
 
 
-def test_new_comparison_edf_backfill_option(owner_client, cluster, workload, django_capture_on_commit_callbacks):
+def test_new_comparison_edf_backfill_option(
+    owner_client, cluster, workload, django_capture_on_commit_callbacks
+):
     from unittest import mock
 
-    with mock.patch("planner.runs.tasks.run_part_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
+    with (
+        mock.patch("planner.runs.tasks.run_part_execute.apply_async"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         response = owner_client.post(reverse("web:run-new"), run_post(cluster, workload, edf_backfill="on"))
     assert response.status_code == 302
     assert Run.objects.get().options["options"] == {"edf_backfill": True}
@@ -363,7 +379,9 @@ def test_new_comparison_from_a_pasted_document(owner_client, scenario_doc, team)
     ({"seed": "-1"}, "seed", "greater than or equal to 0"),
     ({"cluster": ""}, "cluster", "Choose a cluster"),
 ])
-def test_new_comparison_errors_are_next_to_their_field(owner_client, cluster, workload, values, field, message):
+def test_new_comparison_errors_are_next_to_their_field(
+    owner_client, cluster, workload, values, field, message
+):
     response = owner_client.post(reverse("web:run-new"), run_post(cluster, workload, **values))
     assert response.status_code == 400
     errors = response.context["form"].errors.get(field, [])
@@ -383,7 +401,9 @@ def test_new_comparison_document_errors_keep_their_paths(owner_client, scenario_
 def test_new_comparison_of_a_misfit_workload_blames_the_workload(owner_client, owner, team, workload):
     from planner.scenarios.services import cluster_create
 
-    tiny = cluster_create(team=team, user=owner, name="Too small", entries=[{"vm_type": "type-2", "count": 1}])
+    tiny = cluster_create(
+        team=team, user=owner, name="Too small", entries=[{"vm_type": "type-2", "count": 1}]
+    )
     response = owner_client.post(reverse("web:run-new"), run_post(tiny, workload))
     assert response.status_code == 400
     assert response.context["form"].errors["workload"]
@@ -398,16 +418,26 @@ def test_the_run_form_offers_every_declared_option_and_a_rut_weight_per_resource
     from planner.catalogue.services import vm_type_create
     from scheduling import option_fields
 
-    vm_type_create(team=team, user=owner, name="g1", capacity={"cpu": 8, "mem": 32, "gpu": 1}, price_per_hour=2.0)
+    vm_type_create(
+        team=team, user=owner, name="g1", capacity={"cpu": 8, "mem": 32, "gpu": 1}, price_per_hour=2.0
+    )
     form = owner_client.get(reverse("web:run-new")).context["form"]
     expected = [o.name.replace(".", "_") for o in option_fields(("cpu", "mem", "gpu"))]
     assert [f.name for f in form.option_bound_fields()] == expected
     assert "rut_gpu" in expected and form.fields["ilp_time_limit_s"].widget.attrs["placeholder"] == "10"
 
-    doc = {**scenario_doc, "resources": ["cpu", "mem", "gpu"],
-           "vm_types": [{"name": "g1", "capacity": {"cpu": 8, "mem": 32, "gpu": 1}, "price_per_hour": 2.0, "count": 4}]}
+    doc = {
+        **scenario_doc,
+        "resources": ["cpu", "mem", "gpu"],
+        "vm_types": [
+            {"name": "g1", "capacity": {"cpu": 8, "mem": 32, "gpu": 1}, "price_per_hour": 2.0, "count": 4}
+        ],
+    }
     doc["jobs"] = [{**j, "executor": {**j["executor"], "gpu": 0}} for j in doc["jobs"]]
-    with mock.patch("planner.runs.tasks.run_part_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
+    with (
+        mock.patch("planner.runs.tasks.run_part_execute.apply_async"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         response = owner_client.post(reverse("web:run-new"), {
             "source": "document", "document": json.dumps(doc), "schedulers": ["edf-bfd"], "seed": "0",
             "rut_cpu": "0.5", "rut_mem": "0.3", "rut_gpu": "0.2"})

@@ -71,8 +71,13 @@ def test_dashboard_shows_the_teams_objects(owner_client, succeeded_run, queued_r
 def test_user_input_is_escaped_everywhere(owner_client, owner, team, cluster):
     vm_type_create(team=team, user=owner, name=EVIL, capacity={"cpu": 2, "mem": 4}, price_per_hour=0.1)
     workload = workload_create(team=team, user=owner, name=EVIL, description=EVIL)
-    for url in [reverse("web:catalogue"), reverse("web:workloads"), reverse("web:workload-edit", args=[workload.pk]),
-                reverse("web:run-new"), reverse("web:cluster-edit", args=[cluster.pk])]:
+    for url in [
+        reverse("web:catalogue"),
+        reverse("web:workloads"),
+        reverse("web:workload-edit", args=[workload.pk]),
+        reverse("web:run-new"),
+        reverse("web:cluster-edit", args=[cluster.pk]),
+    ]:
         page = owner_client.get(url).content.decode()
         assert EVIL not in page, url
         assert "&lt;script&gt;" in page or "\\u003Cscript\\u003E" in page, url

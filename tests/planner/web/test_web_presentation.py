@@ -85,11 +85,23 @@ def test_compare_deltas():
 @pytest.fixture(scope="module")
 def two_runs():
     doc = {
-        "vm_types": [{"name": "small<b>", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.2, "count": 3}],
-        "jobs": [{"id": f"j{i}", "arrival_s": 60 * i, "executors": 2, "executor": {"cpu": 1, "mem": 2},
-                  "duration_s": 600} for i in range(6)],
+        "vm_types": [
+            {"name": "small<b>", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.2, "count": 3}
+        ],
+        "jobs": [
+            {
+                "id": f"j{i}",
+                "arrival_s": 60 * i,
+                "executors": 2,
+                "executor": {"cpu": 1, "mem": 2},
+                "duration_s": 600,
+            }
+            for i in range(6)
+        ],
     }
-    a = {k: v.to_dict() for k, v in compare(parse_scenario(doc), schedulers=["fifo-spread", "edf-bfd"]).items()}
+    a = {
+        k: v.to_dict() for k, v in compare(parse_scenario(doc), schedulers=["fifo-spread", "edf-bfd"]).items()
+    }
     doc["vm_types"][0]["price_per_hour"] = 0.3  # after: a dearer cluster
     b = {k: v.to_dict() for k, v in compare(parse_scenario(doc), schedulers=["edf-bfd"]).items()}
     return a, b
@@ -108,7 +120,9 @@ def test_compare_figures_keep_colours_and_dot_run_b(two_runs):
     assert any(n.startswith("B · edf-bfd (total") for n in cost_names)
     # One lower bound per run (the two runs' clusters differ), not one per scheduler.
     bounds = [n for n in cost_names if n.startswith("Lower bound")]
-    assert len(bounds) == 2 and bounds[0].startswith("Lower bound A:") and bounds[1].startswith("Lower bound B:")
+    assert (
+        len(bounds) == 2 and bounds[0].startswith("Lower bound A:") and bounds[1].startswith("Lower bound B:")
+    )
     assert len(figures["cumulative_cost"]["layout"]["annotations"]) == 2
 
 

@@ -32,7 +32,9 @@ def selected_columns(queries: list[dict], table: str) -> set[str]:
     return out
 
 
-def test_run_page_reads_summaries_never_full_results(owner_client, succeeded_run, django_assert_max_num_queries):
+def test_run_page_reads_summaries_never_full_results(
+    owner_client, succeeded_run, django_assert_max_num_queries
+):
     url = reverse("web:run-detail", args=[succeeded_run.pk])
     with CaptureQueriesContext(connection) as ctx, django_assert_max_num_queries(12):
         response = owner_client.get(url)
@@ -50,7 +52,9 @@ def test_run_page_reads_summaries_never_full_results(owner_client, succeeded_run
 
 def test_run_page_query_count_does_not_grow_with_schedulers(owner_client, start_run, count_queries):
     small = start_run(schedulers=["fifo-spread"], baseline="fifo-spread")
-    large = start_run(schedulers=["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"])
+    large = start_run(schedulers=[
+        "fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"
+    ])
     n_small = count_queries(lambda: owner_client.get(reverse("web:run-detail", args=[small.pk])))
     n_large = count_queries(lambda: owner_client.get(reverse("web:run-detail", args=[large.pk])))
     assert n_small == n_large
@@ -70,7 +74,9 @@ def test_run_page_summary_table(owner_client, succeeded_run):
     # The eq. 12 row reads as the paper's ratio, its meaning in a note under the table.
     assert "Eq. 12" in page or "eq. 12" in page
     assert 'id="baseline-select"' in page and 'id="summary-table"' in page
-    data = json.loads(page.split('<script id="run-data" type="application/json">', 1)[1].split("</script>", 1)[0])
+    data = json.loads(
+        page.split('<script id="run-data" type="application/json">', 1)[1].split("</script>", 1)[0]
+    )
     assert data["variants"] == ["fifo-spread", "morpheus", "edf-bfd"]
     assert data["figures_url"] == reverse("api:run-figures", args=[succeeded_run.pk])
     for fmt in ("csv", "xlsx", "pdf"):
@@ -81,7 +87,8 @@ def test_figures_come_from_the_api(owner_client, succeeded_run):
     response = owner_client.get(reverse("api:run-figures", args=[succeeded_run.pk]))
     assert response.status_code == 200
     figures = response.json()["figures"]
-    assert {"utilisation", "active_vms", "cumulative_cost", "completion", "deadlines", "cost_breakdown"} <= set(figures)
+    expected = {"utilisation", "active_vms", "cumulative_cost", "completion", "deadlines", "cost_breakdown"}
+    assert expected <= set(figures)
     assert any(k.startswith("gantt:") for k in figures) and any(k.startswith("fairness:") for k in figures)
 
 
@@ -129,7 +136,10 @@ def test_report_downloads(owner_client, succeeded_run, fmt, content_type, magic)
     response = owner_client.get(reverse("web:run-report", args=[succeeded_run.pk, fmt]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith(content_type)
-    assert response["Content-Disposition"] == f'attachment; filename="run-{succeeded_run.pk}-nightly-bwhat-ifb.{fmt}"'
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="run-{succeeded_run.pk}-nightly-bwhat-ifb.{fmt}"'
+    )
     body = response.content
     assert len(body) > 200
     if magic:
@@ -160,7 +170,9 @@ def test_compare_two_runs(owner_client, owner, team, workload, start_run, execut
         {"vm_type": "m1.large", "count": 12}, {"vm_type": "m2.xlarge", "count": 3}])
     from planner.runs.services import run_start
 
-    after = run_start(user=owner, cluster=bigger, workload=workload, schedulers=["edf-bfd", "morpheus"], name="After")
+    after = run_start(
+        user=owner, cluster=bigger, workload=workload, schedulers=["edf-bfd", "morpheus"], name="After"
+    )
     execute_run(after.pk)
     response = owner_client.get(reverse("web:run-compare"), {"a": before.pk, "b": after.pk})
     assert response.status_code == 200
@@ -192,9 +204,19 @@ def test_compare_warns_when_the_runs_differ_and_says_how(owner_client, owner, te
     from planner.scenarios.services import cluster_create
 
     before = start_run(name="Before")
-    bigger = cluster_create(team=team, user=owner, name="Bigger", entries=[
-        {"vm_type": "m1.large", "count": 12}, {"vm_type": "m1.xlarge", "count": 5}, {"vm_type": "m2.xlarge", "count": 3}])
-    after = run_start(user=owner, cluster=bigger, workload=before.workload, schedulers=["edf-bfd"], name="After")
+    bigger = cluster_create(
+        team=team,
+        user=owner,
+        name="Bigger",
+        entries=[
+            {"vm_type": "m1.large", "count": 12},
+            {"vm_type": "m1.xlarge", "count": 5},
+            {"vm_type": "m2.xlarge", "count": 3},
+        ],
+    )
+    after = run_start(
+        user=owner, cluster=bigger, workload=before.workload, schedulers=["edf-bfd"], name="After"
+    )
     execute_run(after.pk)
     response = owner_client.get(reverse("web:run-compare"), {"a": before.pk, "b": after.pk})
     page = response.content.decode()
@@ -211,17 +233,30 @@ def test_compare_refuses_unfinished_runs(owner_client, succeeded_run, queued_run
 def test_a_finished_run_is_cloned_into_a_new_form(owner_client, client_for, outsider, start_run, workload):
     from planner.scenarios.models import Workload
 
-    run = start_run(schedulers=["fifo-spread", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"], baseline="edf-bfd:rut.cpu=0.5,rut.mem=0.5",
-                    seed=7, options={"rut": {"cpu": 0.6, "mem": 0.4}, "edf_backfill": True}, name="Nightly")
+    run = start_run(
+        schedulers=["fifo-spread", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"],
+        baseline="edf-bfd:rut.cpu=0.5,rut.mem=0.5",
+        seed=7,
+        options={"rut": {"cpu": 0.6, "mem": 0.4}, "edf_backfill": True},
+        name="Nightly",
+    )
     page = owner_client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
     clone_url = f"{reverse('web:run-new')}?clone={run.pk}"
     assert clone_url in page
     response = owner_client.get(clone_url)
     assert response.status_code == 200
     initial = response.context["form"].initial
-    assert initial["source"] == "stored" and initial["cluster"] == run.cluster_id and initial["workload"] == workload.pk
+    assert (
+        initial["source"] == "stored"
+        and initial["cluster"] == run.cluster_id
+        and initial["workload"] == workload.pk
+    )
     assert initial["schedulers"] == ["fifo-spread"] and initial["custom"] == "edf-bfd:rut.cpu=0.5,rut.mem=0.5"
-    assert (initial["baseline"], initial["seed"], initial["name"]) == ("edf-bfd:rut.cpu=0.5,rut.mem=0.5", 7, "Copy of Nightly")
+    assert (initial["baseline"], initial["seed"], initial["name"]) == (
+        "edf-bfd:rut.cpu=0.5,rut.mem=0.5",
+        7,
+        "Copy of Nightly",
+    )
     assert (initial["rut_cpu"], initial["rut_mem"], initial["edf_backfill"]) == (0.6, 0.4, True)
     assert 'id="cloned-from"' in response.content.decode()
 
@@ -242,8 +277,13 @@ def test_a_clone_started_as_it_is_runs_the_same_comparison(owner_client, start_r
     run = start_run(schedulers=["fifo-spread", "edf-bfd"], seed=3, options={"billing_granularity_s": 60})
     form = owner_client.get(f"{reverse('web:run-new')}?clone={run.pk}").context["form"]
     data = {name: value for name, value in form.initial.items() if value not in (None, "")}
-    with mock.patch("planner.runs.tasks.run_part_execute.apply_async"), django_capture_on_commit_callbacks(execute=True):
+    with (
+        mock.patch("planner.runs.tasks.run_part_execute.apply_async"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         response = owner_client.post(reverse("web:run-new"), data)
     assert response.status_code == 302, response.context["form"].errors
     copy = Run.objects.exclude(pk=run.pk).get()
-    assert copy.options == run.options and copy.scenario == run.scenario and copy.name == f"Copy of {run.name}"
+    assert (
+        copy.options == run.options and copy.scenario == run.scenario and copy.name == f"Copy of {run.name}"
+    )

@@ -61,7 +61,8 @@ class Command(BaseCommand):
             team=team,
             user=user,
             name=DEMO_CLUSTER,
-            description="The 14-VM Nectar cluster of paper 003 (Table 3), priced as AWS Sydney on-demand instances.",
+            description="The 14-VM Nectar cluster of paper 003 (Table 3), priced as AWS Sydney "
+            "on-demand instances.",
             entries=[{"vm_type": name, "count": count} for name, count in DEMO_ENTRIES],
         )
 
@@ -73,7 +74,8 @@ class Command(BaseCommand):
             team=team,
             user=user,
             name=DEMO_WORKLOAD,
-            description="RM-Simulator's workload_jobs_low_load.csv (Apache-2.0), the paper-003 authors' Spark jobs.",
+            description="RM-Simulator's workload_jobs_low_load.csv (Apache-2.0), the paper-003 "
+            "authors' Spark jobs.",
         )
         try:
             text = DEMO_CSV.read_text(encoding="utf-8")
