@@ -99,7 +99,8 @@ def _frameworks(docs: Iterable[Doc]) -> list[str]:
 def _study(docs: Mapping[str, Doc], study: str) -> None:
     for label, doc in docs.items():
         if doc.get("study") != study:
-            raise ValueError(f"{label!r} is not a {study} document (study is {doc.get('study')!r})")
+            raise ValueError(
+                f"{label!r} is not a document of a {study} study (study is {doc.get('study')!r})")
 
 
 def _section(doc: Doc, *path: str) -> Mapping[str, Any]:
@@ -312,7 +313,8 @@ def outcomes_figure(doc: Doc) -> Figure:
             for row in per_machine
         ]
         data.append({
-            "type": "bar", "orientation": "h", "name": text(fw), "y": labels, "x": round_sig(totals),
+            "type": "bar", "orientation": "h", "name": text(fw), "y": list(range(len(outcomes))),
+            "x": round_sig(totals),
             "base": round_sig(base), "width": 0.7, "marker": {"color": fw_colours[fw]},
             "legendgroup": text(fw),
             "text": [fmt(v) for v in totals.tolist()], "textposition": "inside",
@@ -324,7 +326,9 @@ def outcomes_figure(doc: Doc) -> Figure:
         f"Distinct outcomes: {text(doc.get('label') or '')}", barmode="overlay", hovermode="closest",
         height=max(320, 200 + 34 * len(outcomes)),
         xaxis=axis("Tasks allocated", rangemode="tozero"),
-        yaxis=axis("", type="category", autorange="reversed", showgrid=False),
+        # Numbered rows named by tick labels (as the Gantt chart's), which the PDF draws too.
+        yaxis=axis("", autorange="reversed", showgrid=False, zeroline=False,
+                   tickvals=list(range(len(outcomes))), ticktext=labels),
     )
     listed = sum(integral(o.get("trials")) or 0 for o in outcomes)
     words = "The allocations the trials ended in, most frequent first; each bar is one allocation."

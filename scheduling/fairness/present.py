@@ -61,6 +61,7 @@ __all__ = [
     "allocation_metrics",
     "allocation_resource_rows",
     "allocation_summary",
+    "comparison_text",
     "fairness_metrics",
     "fairness_table",
     "framework_names",
@@ -628,6 +629,24 @@ def fairness_table(
     return comparison_table(
         heads, baseline=baseline, currency=currency, metrics=fairness_metrics(heads), detail=detail
     )
+
+
+def comparison_text(table: Comparison, *, corner: str = "variant") -> str:
+    """A comparison table as aligned plain text, for a terminal (the fairness subcommands).
+
+    >>> t = fairness_table({"rPS-DSF": {"study": "allocation", "total_tasks": 42.0, "trials": 1}})
+    >>> lines = comparison_text(t).splitlines()
+    >>> lines[0].split(), lines[1].rsplit(None, 1), len({len(line) for line in lines[:2]})
+    (['variant', 'rPS-DSF'], ['Tasks allocated', '42.0'], 1)
+    """
+    rows = [[corner, *table["variants"]]]
+    rows += [[row["label"], *(cell["shown"] for cell in row["cells"])] for row in table["rows"]]
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    lines = [
+        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
+        for r in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 # --------------------------------------------------------------------------- per-framework tables
