@@ -175,6 +175,17 @@ def mean_utilisation(timeline: Doc) -> dict[str, float | None]:
     return out
 
 
+def _mean_utilisation(doc: Doc) -> dict[str, float | None]:
+    """The document's own time-weighted mean utilisation (``utilisation_stats``, over the busy
+    time) where it gives one, else the mean over its timeline (:func:`mean_utilisation`)."""
+    stats = _section(doc, "utilisation_stats")
+    out = mean_utilisation(_section(doc, "timeline"))
+    for r in resource_names(doc) or list(out):
+        mean = finite(_section(stats, r).get("mean"))
+        out[r] = mean if mean is not None else out.get(r)
+    return out
+
+
 def _worst(values: Mapping[str, float | None], pick: Callable[..., float]) -> tuple[float | None, str | None]:
     """The extreme value and its name (the first name on a tie), ignoring ``None``."""
     numbers = [(v, k) for k, v in values.items() if v is not None]
@@ -187,7 +198,8 @@ def _worst(values: Mapping[str, float | None], pick: Callable[..., float]) -> tu
 # --------------------------------------------------------------------------- summaries
 
 _COMPLETION = (
-    "tasks", "finished", "first_start_s", "last_start_s", "last_finish_s", "mean_wait_s", "max_wait_s",
+    "tasks", "launched", "finished", "first_start_s", "last_start_s", "last_finish_s", "mean_wait_s",
+    "max_wait_s",
 )
 _ALLOCATION_HEAD = ("label", "method", "policy", "servers", "integer", "tolerance", "trials", "seed")
 _SHARING_HEAD = ("label", "mode", "criterion", "servers", "allocation_interval_s", "seed")
@@ -261,9 +273,11 @@ def sharing_summary(doc: Doc) -> dict[str, Any]:
     * ``worst_unfairness_pct`` / ``worst_unfairness_framework``: the largest unfairness (%)
       over the frameworks, and ``worst_unfairness_area`` / ``worst_area_framework`` the
       largest unfairness area (share·s); ``total_unfairness_area`` their sum;
-    * ``mean_wait_s``: the mean wait over every task (each framework's mean weighted by its
-      finished tasks, else its tasks), ``max_wait_s``, ``tasks``, ``finished``;
-    * ``utilisation``: resource -> time-weighted mean utilisation over the timeline;
+    * ``mean_wait_s``: the mean wait over every launched task (each framework's mean weighted
+      by its launched tasks; finished, else all, when the document has no count of launched
+      ones), ``max_wait_s``, ``tasks``, ``finished``;
+    * ``utilisation``: resource -> time-weighted mean utilisation: the document's
+      ``utilisation_stats`` mean when it has one, else over the whole timeline;
     * ``offers_made``, ``offers_declined`` (totals; ``None`` without offers) and
       ``offers_declined_pct``.
     """
@@ -287,8 +301,10 @@ def sharing_summary(doc: Doc) -> dict[str, Any]:
         completion[fw] = {
             k: finite(c.get(k)) for k in _COMPLETION
         }
+    # A framework's mean wait is over its launched tasks (finished ones, or all, when the
+    # document does not say how many were launched).
     waits = [
-        (c["mean_wait_s"], c["finished"] if c["finished"] is not None else c["tasks"])
+        (c["mean_wait_s"], next((c[k] for k in ("launched", "finished", "tasks") if c[k] is not None), 0.0))
         for c in completion.values() if c["mean_wait_s"] is not None
     ]
     weight = sum(w or 0.0 for _, w in waits)
@@ -324,7 +340,7 @@ def sharing_summary(doc: Doc) -> dict[str, Any]:
         "max_wait_s": max_wait,
         "tasks": float(sum(tasks)) if tasks else None,
         "finished": float(sum(finished)) if finished else None,
-        "utilisation": mean_utilisation(_section(doc, "timeline")),
+        "utilisation": _mean_utilisation(doc),
         "offers": offers or None,
         "offers_made": made,
         "offers_declined": declined,
@@ -687,6 +703,7 @@ SHARING_FRAMEWORK_COLUMNS: tuple[Column, ...] = (
     ("weight", "Weight", "ratio"),
     ("policy", "Offer policy", "text"),
     ("tasks", "Tasks", "count"),
+    ("launched", "Launched", "count"),
     ("finished", "Finished", "count"),
     ("received_pct", "Fair share received", "percent"),
     ("unfairness_pct", "Unfairness", "percent"),
@@ -795,6 +812,7 @@ def sharing_framework_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
             rows.append({
                 "configuration": str(label), "framework": fw, "weight": finite(f.get("weight")),
                 "policy": f.get("policy"), "tasks": tasks if tasks is not None else finite(f.get("tasks")),
+                "launched": finite(done.get("launched")),
                 "finished": finite(done.get("finished")),
                 **{k: finite(fair.get(k)) for k in ("received_pct", "unfairness_pct", "unfairness_area")},
                 **{k: finite(done.get(k)) for k in ("first_start_s", "last_finish_s", "mean_wait_s",

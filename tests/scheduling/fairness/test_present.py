@@ -198,6 +198,17 @@ def test_sharing_summary_by_hand() -> None:
     json.dumps(s, allow_nan=False)
 
 
+def test_sharing_summary_prefers_the_documents_own_counts_and_means() -> None:
+    doc = sharing_doc()
+    doc["completion"]["a"]["launched"] = 4
+    doc["completion"]["b"]["launched"] = 1
+    doc["utilisation_stats"] = {"cpu": {"mean": 0.9, "std": 0.1}}  # over the busy time
+    s = sharing_summary(doc)
+    assert s["mean_wait_s"] == pytest.approx((5 * 4 + 1 * 1) / 5)  # means over launched tasks
+    assert s["utilisation"] == {"cpu": 0.9, "mem": pytest.approx(0.35)}
+    assert sharing_framework_rows({"c": doc})[0]["launched"] == 4.0
+
+
 def test_sharing_summary_without_offers_or_contention() -> None:
     doc = sharing_doc()
     doc["mode"] = "characterized"
