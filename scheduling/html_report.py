@@ -25,16 +25,22 @@ from __future__ import annotations
 import html
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .charts import VIEWS, all_figures, scheduler_colours
-from .charts._common import Result
+from .charts._common import Figure, Result
 from .numbers import finite, integral
-from .presenter import comparison_table
+from .presenter import Comparison, comparison_table
 
-__all__ = ["render_html_report", "write_html_report"]
+__all__ = [
+    "comparison_html",
+    "render_html_report",
+    "standalone_html",
+    "write_html_report",
+    "write_text_atomically",
+]
 
 _VIEW_LABELS = {"raw": "Full detail", "multiples": "Small multiples"}
 
@@ -56,6 +62,29 @@ p.note { color: #555; font-size: 0.85rem; margin: 0.2rem 0; }
 """
 
 
+#: Layout only: each chart draws its figure in the chosen view, or its default.
+_SCRIPT = (
+    "(function () {\n"
+    "  var data = JSON.parse(document.getElementById('figures-data').textContent);\n"
+    "  var config = {responsive: true, displaylogo: false};\n"
+    "  var buttons = document.querySelectorAll('.views button');\n"
+    "  function draw(view) {\n"
+    "    data.charts.forEach(function (c) {\n"
+    "      var fig = (view && data.figures[c.key + '@' + view]) || data.figures[c.key];\n"
+    "      Plotly.react(c.id, fig.data, fig.layout, config);\n"
+    "    });\n"
+    "    buttons.forEach(function (b) {\n"
+    "      b.setAttribute('aria-pressed', String(b.dataset.view === view));\n"
+    "    });\n"
+    "  }\n"
+    "  buttons.forEach(function (b) {\n"
+    "    b.addEventListener('click', function () { draw(b.dataset.view); });\n"
+    "  });\n"
+    "  draw('');\n"
+    "})();"
+)
+
+
 def _json_for_script(value: Any) -> str:
     """JSON that is safe inside ``<script>``: no ``<``, ``>`` or ``&`` characters at all."""
     text = json.dumps(value, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
@@ -65,12 +94,12 @@ def _json_for_script(value: Any) -> str:
     )
 
 
-def _summary_table(results: Mapping[str, Result], baseline: str | None, currency: str) -> str:
-    table = comparison_table(results, baseline=baseline, currency=currency)
-    colours = scheduler_colours(results)
+def comparison_html(table: Comparison, colours: Mapping[str, str]) -> str:
+    """The presenter's comparison table as an HTML table, each variant with its colour swatch,
+    the best cells marked, and the metrics' notes under it (every string escaped)."""
     head = "".join(
         f'<th scope="col"><span class="swatch" style="background:{colours[n]}"></span>{html.escape(n)}</th>'
-        for n in results
+        for n in table["variants"]
     )
     lines = [f'<table class="summary"><thead><tr><th scope="col">Metric</th>{head}</tr></thead><tbody>']
     notes: list[str] = []
@@ -85,6 +114,11 @@ def _summary_table(results: Mapping[str, Result], baseline: str | None, currency
     lines.append("</tbody></table>")
     lines.append("".join(f'<p class="note">{html.escape(note)}</p>' for note in notes))
     return "\n".join(lines)
+
+
+def _summary_table(results: Mapping[str, Result], baseline: str | None, currency: str) -> str:
+    table = comparison_table(results, baseline=baseline, currency=currency)
+    return comparison_html(table, scheduler_colours(results))
 
 
 def _meta(results: Mapping[str, Result]) -> str:
@@ -105,6 +139,55 @@ def _meta(results: Mapping[str, Result]) -> str:
     return " · ".join(parts)
 
 
+def standalone_html(
+    title: str,
+    meta: str,
+    sections: Sequence[tuple[str, str]],
+    figures: Mapping[str, Figure],
+    *,
+    views: Sequence[tuple[str, str]] = (),
+    views_label: str = "Timelines",
+) -> str:
+    """One offline HTML page: title, meta line, sections, then every default figure.
+
+    ``meta`` and each section's body are HTML (escape what they hold); ``title`` and the
+    sections' headings are text. The figures (``<key>`` and ``<key>@<view>`` as
+    :func:`scheduling.charts.all_figures` keys them) are embedded as JSON and drawn with the
+    inlined plotly.js; each ``(view, label)`` of ``views`` is a button that redraws every
+    chart in that view where it has one (``""``: the defaults).
+    """
+    from plotly.offline import get_plotlyjs
+
+    charts = [key for key in figures if "@" not in key]
+    divs = "\n".join(
+        f'<div class="chart" id="chart-{i}" data-figure="{html.escape(key)}"></div>'
+        for i, key in enumerate(charts)
+    )
+    buttons = "".join(
+        f'<button type="button" data-view="{html.escape(view)}" aria-pressed="{str(not view).lower()}">'
+        f"{html.escape(label)}</button>"
+        for view, label in views
+    )
+    switch = f'<p class="views">{html.escape(views_label)}: {buttons}</p>\n' if buttons else ""
+    payload = _json_for_script({
+        "figures": figures, "charts": [{"id": f"chart-{i}", "key": key} for i, key in enumerate(charts)],
+    })
+    body = "".join(f"<h2>{html.escape(heading)}</h2>\n{content}\n" for heading, content in sections)
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n"
+        f'<script type="text/javascript">{get_plotlyjs()}</script>\n'
+        "</head>\n<body>\n"
+        f"<h1>{html.escape(title)}</h1>\n<p class=\"meta\">{meta}</p>\n"
+        f"{body}"
+        f"<h2>Charts</h2>\n{switch}{divs}\n"
+        f'<script type="application/json" id="figures-data">{payload}</script>\n'
+        f"<script>{_SCRIPT}</script>\n"
+        "</body>\n</html>\n"
+    )
+
+
 def render_html_report(
     results: Mapping[str, Result],
     title: str = "Cluster what-if report",
@@ -115,55 +198,20 @@ def render_html_report(
     max_jobs: int | None = None,
 ) -> str:
     """The report as one HTML string (see :func:`write_html_report`)."""
-    from plotly.offline import get_plotlyjs
-
     figures = all_figures(results, max_points=max_points, max_jobs=max_jobs, currency=currency)
-    charts = [key for key in figures if "@" not in key]
-    divs = "\n".join(
-        f'<div class="chart" id="chart-{i}" data-figure="{html.escape(key)}"></div>'
-        for i, key in enumerate(charts)
+    views = (("", "Readable"), *((v, _VIEW_LABELS[v]) for v in VIEWS))
+    return standalone_html(
+        title, _meta(results), [("Comparison", _summary_table(results, baseline, currency))], figures,
+        views=views,
     )
-    buttons = "".join(
-        f'<button type="button" data-view="{view}" aria-pressed="{str(not view).lower()}">{label}</button>'
-        for view, label in (("", "Readable"), *((v, _VIEW_LABELS[v]) for v in VIEWS))
-    )
-    payload = _json_for_script({
-        "figures": figures, "charts": [{"id": f"chart-{i}", "key": key} for i, key in enumerate(charts)],
-    })
-    # Layout only: each chart draws its figure in the chosen view, or its default.
-    script = (
-        "(function () {\n"
-        "  var data = JSON.parse(document.getElementById('figures-data').textContent);\n"
-        "  var config = {responsive: true, displaylogo: false};\n"
-        "  var buttons = document.querySelectorAll('.views button');\n"
-        "  function draw(view) {\n"
-        "    data.charts.forEach(function (c) {\n"
-        "      var fig = (view && data.figures[c.key + '@' + view]) || data.figures[c.key];\n"
-        "      Plotly.react(c.id, fig.data, fig.layout, config);\n"
-        "    });\n"
-        "    buttons.forEach(function (b) {\n"
-        "      b.setAttribute('aria-pressed', String(b.dataset.view === view));\n"
-        "    });\n"
-        "  }\n"
-        "  buttons.forEach(function (b) {\n"
-        "    b.addEventListener('click', function () { draw(b.dataset.view); });\n"
-        "  });\n"
-        "  draw('');\n"
-        "})();"
-    )
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_CSS}</style>\n"
-        f'<script type="text/javascript">{get_plotlyjs()}</script>\n'
-        "</head>\n<body>\n"
-        f"<h1>{html.escape(title)}</h1>\n<p class=\"meta\">{_meta(results)}</p>\n"
-        f"<h2>Comparison</h2>\n{_summary_table(results, baseline, currency)}\n"
-        f'<h2>Charts</h2>\n<p class="views">Timelines: {buttons}</p>\n{divs}\n'
-        f'<script type="application/json" id="figures-data">{payload}</script>\n'
-        f"<script>{script}</script>\n"
-        "</body>\n</html>\n"
-    )
+
+
+def write_text_atomically(path: str | os.PathLike[str], document: str) -> None:
+    """Write ``document`` (UTF-8) to ``path``, replacing it atomically."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(document, encoding="utf-8")
+    os.replace(tmp, target)
 
 
 def write_html_report(
@@ -196,7 +244,4 @@ def write_html_report(
     document = render_html_report(
         results, title, baseline=baseline, currency=currency, max_points=max_points, max_jobs=max_jobs
     )
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(document, encoding="utf-8")
-    os.replace(tmp, target)
+    write_text_atomically(path, document)

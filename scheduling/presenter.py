@@ -82,7 +82,10 @@ class Unit:
 
 
 #: Every unit a table uses. Times are seconds from the scenario's start or durations; money
-#: is in the VM types' price unit; percentages are in percent (12.5 means 12.5 %).
+#: is in the VM types' price unit; percentages are in percent (12.5 means 12.5 %). Tasks may
+#: be fractional (a mean over trials, an exact fractional allocation); share-seconds are a
+#: share of the cluster times seconds (the fairness engine's unfairness area); an amount is a
+#: quantity of a resource in the scenario's own unit of it (cores, GB).
 UNITS: dict[str, Unit] = {
     "money": Unit("money", "{currency}", 2),
     "price": Unit("price", "{currency}/h", 4),
@@ -91,6 +94,9 @@ UNITS: dict[str, Unit] = {
     "seconds": Unit("seconds", "s", 0),
     "hours": Unit("hours", "h", 3),
     "count": Unit("count", "", 0),
+    "tasks": Unit("tasks", "", 2),
+    "share_seconds": Unit("share_seconds", "share·s", 3),
+    "amount": Unit("amount", "", 3),
     "text": Unit("text", "", None),
 }
 
@@ -175,6 +181,9 @@ _TEXT: dict[str, Callable[[float, str], str]] = {
     "ratio": lambda v, _: f"{v:.2f}",
     "hours": lambda v, _: f"{v:,.2f} h",
     "count": lambda v, _: f"{v:,.0f}",
+    "tasks": lambda v, _: f"{v:,.1f}",
+    "share_seconds": lambda v, _: f"{v:,.2f} share·s",
+    "amount": lambda v, _: f"{v:,.2f}".rstrip("0").rstrip("."),
     "text": lambda v, _: f"{v:g}",
 }
 
@@ -186,6 +195,8 @@ def show(value: float | None, unit: str, currency: str = "$", *, signed: bool = 
     ('12.3%', '−3.0%', '+£0.5000')
     >>> show(1.5, "ratio"), show(7620, "seconds"), show(12, "count"), show(0.0116, "price")
     ('1.50', '2 h 07 min', '12', '$0.0116/h')
+    >>> show(22.48, "tasks"), show(3.1, "share_seconds"), show(3.0, "amount"), show(2.5, "amount")
+    ('22.5', '3.10 share·s', '3', '2.5')
     >>> show(-0.0004, "percent", signed=True), show(0.0004, "percent", signed=True)
     ('0.0%', '0.0%')
     """

@@ -13,6 +13,9 @@ matplotlib (``planner.reports.plotly_mpl``): one definition of every chart.
 * Time axes pick their unit (s, min, h) from the span; timelines are downsampled on the
   server (:func:`downsample_step`, :func:`downsample_linear`) keeping peaks and troughs,
   or smoothed on purpose (:func:`window_mean_step`) for the readable default view.
+* Fairness studies (papers 000 and 001) have their own figures, from the allocation and
+  sharing documents: :mod:`scheduling.charts.fairness` (:func:`allocation_figures`,
+  :func:`sharing_figures`).
 * User-supplied strings (scenario, job, framework, VM type names) are HTML-escaped in
   figure text: Plotly.js renders text as pseudo-HTML and decodes ``&lt;`` and friends.
 
@@ -36,6 +39,20 @@ from ..presenter import format_duration, format_money
 from ._common import Figure, Result, framework_colours, scheduler_colours
 from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
 from .downsample import downsample_linear, downsample_step, window_duration, window_mean_step
+from .fairness import (
+    allocation_figures,
+    allocation_heatmap_figure,
+    allocation_totals_figure,
+    outcomes_figure,
+    running_tasks_figure,
+    share_timeline_figure,
+    sharing_completion_figure,
+    sharing_figures,
+    sharing_utilisation_figure,
+    stranded_figure,
+    unfairness_figure,
+    variant_colours,
+)
 from .outcomes import JOBS_PER_PAGE, GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
 from .palettes import colours
 from .timelines import View, active_vms_figure, cumulative_cost_figure, fairness_figure, utilisation_figure
@@ -47,6 +64,9 @@ __all__ = [
     "View",
     "active_vms_figure",
     "all_figures",
+    "allocation_figures",
+    "allocation_heatmap_figure",
+    "allocation_totals_figure",
     "colours",
     "completion_figure",
     "cost_breakdown_figure",
@@ -64,8 +84,17 @@ __all__ = [
     "gantt_figure",
     "gantt_page_size",
     "gantt_pages",
+    "outcomes_figure",
+    "running_tasks_figure",
     "scheduler_colours",
+    "share_timeline_figure",
+    "sharing_completion_figure",
+    "sharing_figures",
+    "sharing_utilisation_figure",
+    "stranded_figure",
+    "unfairness_figure",
     "utilisation_figure",
+    "variant_colours",
     "window_duration",
     "window_mean_step",
 ]

@@ -18,6 +18,9 @@ wherever it is drawn.
   that sorts later takes the next free colour of the palette (fixed names first, then the
   others in sorted order, so the outcome does not depend on the order the names are given).
   Only a chart with more names of one kind than its palette has colours repeats one.
+* **Variants of a fairness study** (allocation policies, sharing configurations) are the
+  schedulers being compared and take the ``scheduler`` palette; amounts drawn as colour
+  (the allocation heatmap) take the sequential :data:`HEAT` scale, outside every palette.
 
 >>> colours("scheduler", ["edf-bfd", "fifo-spread"])
 {'edf-bfd': '#D55E00', 'fifo-spread': '#0072B2'}
@@ -37,6 +40,7 @@ from typing import Literal
 
 __all__ = [
     "GREY",
+    "HEAT",
     "LOWER_BOUND",
     "PALETTES",
     "UNUSED",
@@ -53,6 +57,15 @@ Kind = Literal["scheduler", "framework", "vm_type", "outcome"]
 LOWER_BOUND = "#444444"
 UNUSED = "#C8C8C8"
 GREY = "#A0A0A0"
+
+#: The sequential scale of amounts drawn as colour (the allocation heatmap): Paul Tol's
+#: YlOrBr, from near-white for nothing to dark brown for the most; readable by colour-blind
+#: people and in grey print. Stops as (fraction, colour).
+HEAT: tuple[tuple[float, str], ...] = tuple(
+    (round(k / 8, 6), c) for k, c in enumerate((
+        "#FFFFE5", "#FFF7BC", "#FEE391", "#FEC44F", "#FB9A29", "#EC7014", "#CC4C02", "#993404", "#662506",
+    ))
+)
 
 
 @dataclass(frozen=True)
