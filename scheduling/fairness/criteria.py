@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from .model import FairnessProblem
 
-__all__ = ["CRITERIA", "best_fit_distance", "drf", "psdsf", "rpsdsf", "tasks_alone", "tsf"]
+__all__ = ["CRITERIA", "best_fit_distance", "drf", "per_task_share", "psdsf", "rpsdsf", "tasks_alone", "tsf"]
 
 FloatArray = NDArray[np.float64]
 
@@ -38,8 +38,14 @@ FloatArray = NDArray[np.float64]
 CRITERIA = ("drf", "tsf", "psdsf", "rpsdsf")
 
 
-def _per_task_share(demand: FloatArray, capacity: FloatArray) -> FloatArray:
-    """``max_r d[n][r] / c[..][r]`` with ``inf`` where a needed resource is missing."""
+def per_task_share(demand: FloatArray, capacity: FloatArray) -> FloatArray:
+    """``max_r d[r] / c[r]`` over the last axis (broadcasting the others), ``inf`` where a needed
+    resource is missing: one task's share of a capacity, the factor every criterion multiplies
+    by the task count.
+
+    >>> per_task_share(np.array([5.0, 1.0]), np.array([[100.0, 30.0], [30.0, 0.0]])).tolist()
+    [0.05, inf]
+    """
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(demand > 0, demand / capacity, 0.0)
     ratio = np.where((demand > 0) & (capacity <= 0), np.inf, ratio)
@@ -49,7 +55,7 @@ def _per_task_share(demand: FloatArray, capacity: FloatArray) -> FloatArray:
 
 def drf(problem: FairnessProblem, x: FloatArray) -> FloatArray:
     """Multi-server DRF (as in Mesos): ``x_n max_r d[n][r] / sum_j c[j][r] / phi[n]``, shape (N,)."""
-    out: FloatArray = x * _per_task_share(problem.demand, problem.total_capacity) / problem.weight
+    out: FloatArray = x * per_task_share(problem.demand, problem.total_capacity) / problem.weight
     return out
 
 
@@ -73,25 +79,27 @@ def tsf(problem: FairnessProblem, x: FloatArray) -> FloatArray:
 
 
 def psdsf(problem: FairnessProblem, x: FloatArray) -> FloatArray:
-    """PS-DSF: ``K[n][j] = x_n max_r d[n][r] / c[j][r] / phi[n]``, shape (N, I)."""
+    """PS-DSF: ``K[n][j] = x_n max_r d[n][r] / c[j][r] / phi[n]``, shape (..., N, I) for ``x`` (..., N)."""
     return _per_server(problem, x, problem.capacity)
 
 
 def rpsdsf(problem: FairnessProblem, x: FloatArray, residual: FloatArray) -> FloatArray:
-    """rPS-DSF: PS-DSF with the servers' residual capacity ``residual`` (I, R) as denominator."""
+    """rPS-DSF: PS-DSF with the servers' residual capacity ``residual`` (..., I, R) as denominator;
+    shape (..., N, I) for ``x`` (..., N)."""
     return _per_server(problem, x, residual)
 
 
 def _per_server(problem: FairnessProblem, x: FloatArray, capacity: FloatArray) -> FloatArray:
-    share = _per_task_share(problem.demand[:, None, :], capacity[None, :, :])  # (N, I)
+    share = per_task_share(problem.demand[:, None, :], capacity[..., None, :, :])  # (..., N, I)
     with np.errstate(invalid="ignore"):
-        k = np.where(np.isinf(share), np.inf, x[:, None] * share / problem.weight[:, None])
+        k = np.where(np.isinf(share), np.inf, x[..., None] * share / problem.weight[:, None])
     out: FloatArray = np.where(problem.allowed, k, np.inf)
     return out
 
 
 def best_fit_distance(demand: FloatArray, residual: FloatArray) -> FloatArray:
-    """``H(n, i) = sum_r |d[r] / d[0] - res[i][r] / res[i][0]|`` for one demand, shape (I,).
+    """``H(n, i) = sum_r |d[r] / d[0] - res[i][r] / res[i][0]|``: demand (..., R) against the
+    residuals (..., I, R), shape (..., I).
 
     The demand and each residual vector divided by their first component, compared in L1
     (Wang et al.'s DRFH best fit). When a first component is 0 the vectors are normalised
@@ -100,11 +108,11 @@ def best_fit_distance(demand: FloatArray, residual: FloatArray) -> FloatArray:
     >>> best_fit_distance(np.array([5.0, 1.0]), np.array([[100.0, 30.0], [30.0, 100.0]])).round(3).tolist()
     [0.1, 3.133]
     """
-    d0 = demand[0] if demand[0] > 0 else demand.max()
-    d = demand / d0
-    first = residual[:, 0]
-    norm = np.where(first > 0, first, residual.max(axis=1))
+    d0 = np.where(demand[..., 0] > 0, demand[..., 0], demand.max(axis=-1))
+    d = demand / d0[..., None]
+    first = residual[..., 0]
+    norm = np.where(first > 0, first, residual.max(axis=-1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        res = np.where(norm[:, None] > 0, residual / norm[:, None], 0.0)
-    out: FloatArray = np.abs(res - d[None, :]).sum(axis=1)
+        res = np.where(norm[..., None] > 0, residual / norm[..., None], 0.0)
+    out: FloatArray = np.abs(res - d[..., None, :]).sum(axis=-1)
     return out

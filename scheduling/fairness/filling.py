@@ -1,0 +1,374 @@
+"""Progressive filling with whole tasks (paper 000, Section IV; notes §1-2).
+
+Frameworks are served one task at a time: the framework with the smallest fairness criterion
+(:mod:`~scheduling.fairness.criteria`) whose next task fits gets it, until no task fits
+anywhere. Which server it lands on is the *server selection*:
+
+* ``rrr``, randomised round robin (the Mesos default): rounds over the open servers in a fresh
+  random order; each server visited gives one task to the framework with the smallest
+  criterion among those whose task fits there (PS-DSF and rPS-DSF evaluate it for that
+  server); a server where nothing fits is closed;
+* ``joint``: each step the (framework, server) pair with the smallest criterion gets a task;
+* ``best-fit``: the framework by its criterion (a per-server criterion by its smallest value
+  over the servers it fits on), then the server whose residual capacity best matches its
+  demand (:func:`~scheduling.fairness.criteria.best_fit_distance`); BF-DRF is DRF with best fit.
+
+Every tie (frameworks with equal criteria, equal best-fit distances, equal pairs) is broken
+at random, so that no framework gains from its place in the file. A joint step breaks ties in
+two stages, the framework among the tied ones, then the server among that framework's tied
+servers, each uniformly at random.
+
+All trials run together, vectorised over the trials (Table I's 200 trials of a two-server
+problem cost about as much as one), each with its own random choices drawn from one
+generator seeded by ``seed``.
+
+>>> from scheduling.fairness.model import FairnessProblem
+>>> p = FairnessProblem(resources=("cpu", "mem"), machines=("c1#1", "c2#1"), machine_types=("c1", "c2"),
+...     capacity=np.array([[100.0, 30.0], [30.0, 100.0]]), frameworks=("f1", "f2"),
+...     demand=np.array([[5.0, 1.0], [1.0, 5.0]]), weight=np.ones(2), allowed=np.ones((2, 2), bool))
+>>> x = progressive_filling(p, policy="rpsdsf", servers="joint", trials=3, seed=1)
+>>> x.shape, x.sum(axis=(1, 2)).tolist()   # paper 000's Table I: rPS-DSF allocates 42 tasks
+((3, 2, 2), [42, 42, 42])
+>>> x[0].tolist()
+[[19, 2], [2, 19]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import FieldError, ScenarioError
+from . import criteria
+from .model import FairnessProblem
+
+__all__ = [
+    "MAX_TRIALS",
+    "POLICIES",
+    "SERVER_SELECTIONS",
+    "progressive_filling",
+    "server_selection",
+]
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+#: The progressive-filling policies: a criterion, or ``bf-drf`` (DRF with best-fit servers).
+POLICIES = ("drf", "tsf", "psdsf", "rpsdsf", "bf-drf")
+#: How a task's server is chosen.
+SERVER_SELECTIONS = ("rrr", "joint", "best-fit")
+#: At most this many trials in one call.
+MAX_TRIALS = 100_000
+
+#: A task fits when every resource's residual covers its demand to within this.
+FIT_TOLERANCE = 1e-9
+#: Values this close (relatively) to the smallest are a tie.
+TIE_TOLERANCE = 1e-12
+#: The progress callback is called every this many steps.
+PROGRESS_EVERY = 256
+
+
+def server_selection(policy: str, servers: str | None) -> str:
+    """The server selection of ``policy`` when ``servers`` is given or not (``None``).
+
+    ``rrr`` by default; ``bf-drf`` means DRF with best-fit servers, so it takes no other.
+
+    >>> server_selection("drf", None), server_selection("bf-drf", None), server_selection("tsf", "joint")
+    ('rrr', 'best-fit', 'joint')
+    >>> server_selection("bf-drf", "rrr")
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: servers: bf-drf chooses servers by best fit \
+(use policy drf with servers rrr for DRF under randomised round robin)
+    """
+    errors: list[FieldError] = []
+    if policy not in POLICIES:
+        errors.append(FieldError("policy", f"unknown policy {policy!r} (policies: {', '.join(POLICIES)})"))
+    if servers is not None and servers not in SERVER_SELECTIONS:
+        errors.append(FieldError(
+            "servers", f"unknown server selection {servers!r} (choose {', '.join(SERVER_SELECTIONS)})"))
+    if policy == "bf-drf" and servers not in (None, "best-fit"):
+        errors.append(FieldError(
+            "servers",
+            "bf-drf chooses servers by best fit (use policy drf with servers rrr for DRF under "
+            "randomised round robin)",
+        ))
+    if errors:
+        raise ScenarioError(errors)
+    if servers is None:
+        return "best-fit" if policy == "bf-drf" else "rrr"
+    return servers
+
+
+def progressive_filling(
+    problem: FairnessProblem,
+    *,
+    policy: str,
+    servers: str | None = None,
+    trials: int = 1,
+    seed: int | None = 0,
+    rng: np.random.Generator | None = None,
+    residual: FloatArray | None = None,
+    tasks: FloatArray | None = None,
+    limit: FloatArray | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> IntArray:
+    """Whole tasks of each framework on each server by progressive filling, per trial.
+
+    Parameters
+    ----------
+    problem : FairnessProblem
+        Frameworks (demand, weight, allowed servers) and servers (capacity).
+    policy : {"drf", "tsf", "psdsf", "rpsdsf", "bf-drf"}
+        The criterion that picks the framework (notes §1).
+    servers : {"rrr", "joint", "best-fit"}, optional
+        The server selection (:func:`server_selection`'s default when ``None``).
+    trials : int
+        Independent repetitions; each breaks ties and orders servers with its own draws.
+    seed, rng
+        The random choices come from ``rng`` when given, else from ``default_rng(seed)``.
+    residual : array (I, R), optional
+        The capacity left to allocate (default: every server's capacity). The online
+        simulator passes what its running tasks leave.
+    tasks : array (N, I), optional
+        Tasks already placed: they count in the criteria (``x_n``) but are not returned.
+    limit : array (N,), optional
+        The most new tasks each framework takes (default: no limit).
+    progress : callable, optional
+        Called with the fraction done (the share of the initially fitting framework x server
+        pairs that no longer fit), now and then; it may raise to stop the filling.
+
+    Returns
+    -------
+    array (trials, N, I) of int
+        The new tasks of each framework on each server, per trial.
+
+    Raises
+    ------
+    ScenarioError
+        For an unknown policy or server selection (paths ``policy``, ``servers``), or a
+        number of trials out of range (``trials``).
+
+    Examples
+    --------
+    Two frameworks on one server of 12 cpu; DRF with weights 2 and 1 (demands 1 and 2 cpu):
+    the first ends with twice the dominant share of the second (8/12 against 4/12).
+
+    >>> p = FairnessProblem(resources=("cpu",), machines=("s#1",), machine_types=("s",),
+    ...     capacity=np.array([[12.0]]), frameworks=("a", "b"), demand=np.array([[1.0], [2.0]]),
+    ...     weight=np.array([2.0, 1.0]), allowed=np.ones((2, 1), bool))
+    >>> progressive_filling(p, policy="drf", seed=0)[0, :, 0].tolist()
+    [8, 2]
+    """
+    servers = server_selection(policy, servers)
+    if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= MAX_TRIALS:
+        raise ScenarioError.single("trials", f"must be an integer from 1 to {MAX_TRIALS:,}")
+    state = _Filling(
+        problem, "drf" if policy == "bf-drf" else policy, trials,
+        rng if rng is not None else np.random.default_rng(seed), residual, tasks, limit, progress,
+    )
+    if servers == "rrr":
+        state.round_robin()
+    elif servers == "joint":
+        state.joint()
+    else:
+        state.best_fit()
+    state.report(final=True)
+    return state.x
+
+
+class _Filling:
+    """The state of ``T`` trials of progressive filling, advanced one task per trial per step."""
+
+    def __init__(
+        self,
+        problem: FairnessProblem,
+        criterion: str,
+        trials: int,
+        rng: np.random.Generator,
+        residual: FloatArray | None,
+        tasks: FloatArray | None,
+        limit: FloatArray | None,
+        progress: Callable[[float], None] | None,
+    ) -> None:
+        n, i = problem.allowed.shape
+        self.problem = problem
+        self.criterion = criterion
+        self.rng = rng
+        self.on_progress = progress
+        self.demand = problem.demand
+        start = problem.capacity if residual is None else np.asarray(residual, dtype=float)
+        self.res: FloatArray = np.broadcast_to(start, (trials, i, start.shape[1])).copy()
+        self.x: IntArray = np.zeros((trials, n, i), dtype=np.int64)
+        placed = np.zeros(n) if tasks is None else np.asarray(tasks, dtype=float).sum(axis=1)
+        self.xn: FloatArray = np.broadcast_to(placed, (trials, n)).astype(float)
+        cap = np.full(n, np.inf) if limit is None else np.asarray(limit, dtype=float)
+        self.left: FloatArray = np.broadcast_to(cap, (trials, n)).astype(float)
+        fit = (self.res[:, None, :, :] >= self.demand[None, :, None, :] - FIT_TOLERANCE).all(axis=3)
+        self.fits: BoolArray = fit & problem.allowed[None] & (self.left > 0)[:, :, None]
+        self.done: BoolArray = np.zeros(trials, dtype=bool)
+        self.pairs0 = max(1, int(self.fits.sum()))
+        self.steps = 0
+        # Criteria are linear in x_n: x_n times a coefficient (notes §1); the static ones
+        # are computed once from the criteria's own definitions (x = 1).
+        ones = np.ones(n)
+        if criterion == "drf":
+            self.per_framework: FloatArray | None = criteria.drf(problem, ones)
+        elif criterion == "tsf":
+            self.per_framework = criteria.tsf(problem, ones)
+        else:
+            self.per_framework = None
+        self.per_server: FloatArray | None = criteria.psdsf(problem, ones) if criterion == "psdsf" else None
+        self.weight = problem.weight
+
+    # ------------------------------------------------------------------ criteria
+
+    def _times(self, xn: FloatArray, coefficient: FloatArray) -> FloatArray:
+        """``x_n * coefficient`` with ``inf`` where the coefficient is (a framework that fits nowhere)."""
+        with np.errstate(invalid="ignore"):
+            out: FloatArray = np.where(np.isinf(coefficient), np.inf, xn * coefficient)
+        return out
+
+    def framework_values(self, t: IntArray) -> FloatArray:
+        """(L, N) criterion of each framework in trials ``t`` (drf, tsf only)."""
+        assert self.per_framework is not None
+        return self._times(self.xn[t], self.per_framework[None, :])
+
+    def column_values(self, t: IntArray, i: IntArray) -> FloatArray:
+        """(L, N) criterion of each framework for server ``i[k]`` in trial ``t[k]``."""
+        if self.per_framework is not None:
+            return self.framework_values(t)
+        if self.per_server is not None:
+            return self._times(self.xn[t], self.per_server[:, i].T)
+        share = criteria.per_task_share(self.demand[None, :, :], self.res[t, i][:, None, :])
+        return self._times(self.xn[t], share / self.weight[None, :])
+
+    def pair_values(self, t: IntArray) -> FloatArray:
+        """(L, N, I) criterion of each framework on each server in trials ``t``."""
+        if self.per_framework is not None:
+            values = self.framework_values(t)[:, :, None]
+            return np.broadcast_to(values, (*values.shape[:2], self.x.shape[2]))
+        if self.per_server is not None:
+            return self._times(self.xn[t][:, :, None], self.per_server[None, :, :])
+        share = criteria.per_task_share(self.demand[None, :, None, :], self.res[t][:, None, :, :])
+        return self._times(self.xn[t][:, :, None], share / self.weight[None, :, None])
+
+    # ------------------------------------------------------------------ choosing
+
+    def pick(self, values: FloatArray) -> tuple[IntArray, BoolArray]:
+        """Per row, the index of a smallest finite value (ties at random), and whether there is one."""
+        best = values.min(axis=1)
+        valid = np.isfinite(best)
+        bound = np.where(valid, best + np.abs(best) * TIE_TOLERANCE, -np.inf)
+        tie = values <= bound[:, None]
+        count = tie.sum(axis=1)
+        chosen = np.zeros(values.shape[0], dtype=np.int64)
+        many = count > 1
+        chosen[~many] = tie[~many].argmax(axis=1)
+        if many.any():
+            k = (self.rng.random(int(many.sum())) * count[many]).astype(np.int64)
+            chosen[many] = (tie[many].cumsum(axis=1) > k[:, None]).argmax(axis=1)
+        return chosen, valid
+
+    def framework_choice(self, t: IntArray) -> tuple[IntArray, BoolArray, FloatArray | None]:
+        """The framework of each trial by its criterion among those with a fitting server, and
+        (per-server criteria) the pair values it was chosen from."""
+        fits = self.fits[t]
+        if self.per_framework is not None:
+            values = np.where(fits.any(axis=2), self.framework_values(t), np.inf)
+            n, ok = self.pick(values)
+            return n, ok, None
+        pairs = np.where(fits, self.pair_values(t), np.inf)
+        n, ok = self.pick(pairs.min(axis=2))
+        return n, ok, pairs
+
+    # ------------------------------------------------------------------ the three selections
+
+    def round_robin(self) -> None:
+        trials, _, servers = self.x.shape
+        closed = np.zeros((trials, servers), dtype=bool)
+        order = np.zeros((trials, servers), dtype=np.int64)
+        length = np.zeros(trials, dtype=np.int64)
+        pos = np.zeros(trials, dtype=np.int64)
+
+        def new_round(ts: IntArray) -> None:
+            for t in ts.tolist():
+                open_ = np.flatnonzero(~closed[t])
+                if open_.size == 0:
+                    self.done[t] = True
+                    continue
+                order[t, : open_.size] = self.rng.permutation(open_)
+                length[t] = open_.size
+                pos[t] = 0
+
+        new_round(np.arange(trials))
+        while True:
+            t = np.flatnonzero(~self.done)
+            if t.size == 0:
+                return
+            i = order[t, pos[t]]
+            values = np.where(self.fits[t, :, i], self.column_values(t, i), np.inf)
+            n, ok = self.pick(values)
+            closed[t[~ok], i[~ok]] = True
+            self.place(t[ok], n[ok], i[ok])
+            pos[t] += 1
+            new_round(t[pos[t] >= length[t]])
+            self.tick()
+
+    def joint(self) -> None:
+        while True:
+            t = np.flatnonzero(~self.done)
+            if t.size == 0:
+                return
+            n, ok, pairs = self.framework_choice(t)
+            self.done[t[~ok]] = True
+            t, n = t[ok], n[ok]
+            if pairs is None:  # drf, tsf: every server the framework fits on ties
+                servers = np.where(self.fits[t, n], 0.0, np.inf)
+            else:
+                servers = pairs[ok][np.arange(t.size), n]
+            i, _ = self.pick(servers)
+            self.place(t, n, i)
+            self.tick()
+
+    def best_fit(self) -> None:
+        while True:
+            t = np.flatnonzero(~self.done)
+            if t.size == 0:
+                return
+            n, ok, _ = self.framework_choice(t)
+            self.done[t[~ok]] = True
+            t, n = t[ok], n[ok]
+            distance = criteria.best_fit_distance(self.demand[n], self.res[t])
+            i, _ = self.pick(np.where(self.fits[t, n], distance, np.inf))
+            self.place(t, n, i)
+            self.tick()
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def place(self, t: IntArray, n: IntArray, i: IntArray) -> None:
+        """One task of ``n[k]`` on server ``i[k]`` in trial ``t[k]`` (at most one per trial)."""
+        if t.size == 0:
+            return
+        self.x[t, n, i] += 1
+        self.xn[t, n] += 1.0
+        self.left[t, n] -= 1.0
+        self.res[t, i] -= self.demand[n]
+        fit = (self.res[t, i][:, None, :] >= self.demand[None, :, :] - FIT_TOLERANCE).all(axis=2)
+        self.fits[t, :, i] = fit & self.problem.allowed[:, i].T & (self.left[t] > 0)
+        spent = self.left[t, n] <= 0
+        if spent.any():
+            self.fits[t[spent], n[spent], :] = False
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.on_progress is not None and self.steps % PROGRESS_EVERY == 0:
+            self.report(final=False)
+
+    def report(self, *, final: bool) -> None:
+        if self.on_progress is None:
+            return
+        self.on_progress(1.0 if final else min(1.0, 1.0 - float(self.fits.sum()) / self.pairs0))
