@@ -43,8 +43,8 @@ Paper 000's Table I set-up (servers ``c1 = (100, 30)``, ``c2 = (30, 100)``; dema
 >>> mmf = mmf_allocation(p, integer=False)
 >>> np.round(mmf.x, 4).tolist()   # c1 full in both resources: 5a + b = 100, a + 5b = 30
 [[19.5833, 2.0833], [2.0833, 19.5833]]
->>> mmf.meta["levels"]   # 520/24 tasks each
-{'f1': 21.666666666666668, 'f2': 21.666666666666668}
+>>> {f: round(v, 6) for f, v in mmf.meta["levels"].items()}   # 520/24 tasks each
+{'f1': 21.666667, 'f2': 21.666667}
 >>> mmf_allocation(p, integer=True).x.tolist()
 [[19.0, 2.0], [2.0, 19.0]]
 >>> pf = pf_allocation(p, integer=False)
@@ -373,6 +373,7 @@ def _water_filling(problem: FairnessProblem, lay: _Layout, model: _Model, tol: f
             rows.append((np.append(cols, t_col).astype(np.int32), np.append(ones / problem.weight[n], -1.0)))
     first = model.add_rows(np.zeros(len(rows)), np.full(len(rows), _INF), rows)
     growing = np.ones(len(inc), dtype=bool)
+    level = np.zeros(len(inc))
     stages = 0
     values = np.zeros(model.cols)
     while growing.any():
@@ -383,12 +384,23 @@ def _water_filling(problem: FairnessProblem, lay: _Layout, model: _Model, tol: f
         blocked = growing & (y > 1e-9 * max(1.0, float(y[growing].max())))
         if not blocked.any():  # numerically flat duals: the largest is certainly positive
             blocked = growing & (y == y[growing].max())
-        floor = t - tol * max(1.0, t)
+        floor = t * (1.0 - tol)  # relative: levels may be tiny
         for k in np.flatnonzero(blocked).tolist():
             model.h.changeCoeff(first + k, t_col, 0.0)
             model.h.changeRowBounds(first + k, floor, _INF)
+            level[k] = t
         growing &= ~blocked
         model.h.changeColBounds(t_col, max(floor, 0.0), _INF)
+    # Every level is now fixed, to within the tolerance; the last stage's vertex may leave a
+    # frozen framework up to that tolerance below its level, and another that much above, so a
+    # last program brings every framework back to its level: maximise the sum of the levels,
+    # none above the level it froze at.
+    for k in range(len(inc)):
+        model.h.changeRowBounds(first + k, level[k] * (1.0 - tol), level[k])
+    model.h.changeColCost(t_col, 0.0)
+    pair_cost = -1.0 / problem.weight[lay.pairs[:, 0]]
+    model.h.changeColsCost(n_pairs, np.arange(n_pairs, dtype=np.int32), pair_cost)
+    values, _ = model.solve()
     return values[:n_pairs], stages
 
 
