@@ -80,6 +80,7 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
+_Row = tuple[NDArray[np.int32], FloatArray]  # a sparse row: column indices, coefficients
 
 #: PF: the largest overestimate of any ``log(x_n)`` by the cutting planes at the solution.
 DEFAULT_PF_TOLERANCE = 1e-4
@@ -140,7 +141,7 @@ class _Model:
         self.cols += k
         return first
 
-    def add_rows(self, lower: FloatArray, upper: FloatArray, rows: list[tuple[NDArray[np.int32], FloatArray]]) -> int:
+    def add_rows(self, lower: FloatArray, upper: FloatArray, rows: list[_Row]) -> int:
         """Add rows ``lower <= a @ x <= upper``, each ``a`` given sparse; returns the first index."""
         k = len(rows)
         first = self.rows
@@ -150,7 +151,8 @@ class _Model:
         starts[1:] = np.cumsum([len(ix) for ix, _ in rows])[:-1]
         index = np.concatenate([ix for ix, _ in rows]).astype(np.int32)
         value = np.concatenate([v for _, v in rows]).astype(float)
-        self.h.addRows(k, np.asarray(lower, float), np.asarray(upper, float), len(index), starts, index, value)
+        lo, hi = np.asarray(lower, float), np.asarray(upper, float)
+        self.h.addRows(k, lo, hi, len(index), starts, index, value)
         self.rows += k
         return first
 
@@ -176,7 +178,7 @@ class _Layout:
     pairs: NDArray[np.int64]  # (P, 2) framework, pool of each variable
     included: BoolArray  # (N,) frameworks with at least one variable
 
-    def tasks_rows(self, first_col: int) -> list[tuple[NDArray[np.int32], FloatArray]]:
+    def tasks_rows(self, first_col: int) -> list[_Row]:
         """For each framework: the columns (and unit coefficients) that sum to ``x_n``."""
         out = []
         for n in range(self.fits.shape[0]):
@@ -186,7 +188,7 @@ class _Layout:
 
 
 def _layout(problem: FairnessProblem, integer: bool) -> _Layout:
-    n_fw, n_srv = problem.allowed.shape
+    n_srv = problem.allowed.shape[1]
     if integer:
         pool_of = np.arange(n_srv, dtype=np.int64)
         size = np.ones(n_srv, dtype=np.int64)
@@ -203,7 +205,8 @@ def _layout(problem: FairnessProblem, integer: bool) -> _Layout:
         needs = problem.demand[:, None, :] > 0
         fits = (~needs | (cap[None, :, :] > 0)).all(axis=2) & problem.allowed[:, first]
     pairs = np.argwhere(fits).astype(np.int64)
-    return _Layout(pool_of, size, fits, pairs, fits.any(axis=1))
+    included: BoolArray = np.asarray(fits.any(axis=1), dtype=bool)
+    return _Layout(pool_of, size, fits, pairs, included)
 
 
 def _check(problem: FairnessProblem) -> None:
@@ -237,7 +240,7 @@ def _base_model(problem: FairnessProblem, lay: _Layout, what: str, integer: bool
     model.add_cols(np.zeros(n_pairs), np.zeros(n_pairs), upper, integer=integer)
     cap = np.zeros((len(lay.size), problem.capacity.shape[1]))
     np.add.at(cap, lay.pool_of, problem.capacity)
-    rows: list[tuple[NDArray[np.int32], FloatArray]] = []
+    rows: list[_Row] = []
     upper_rows = []
     for g in range(len(lay.size)):
         cols = np.flatnonzero(lay.pairs[:, 1] == g).astype(np.int32)
@@ -360,7 +363,9 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     })
 
 
-def _water_filling(problem: FairnessProblem, lay: _Layout, model: _Model, tol: float) -> tuple[FloatArray, int]:
+def _water_filling(
+    problem: FairnessProblem, lay: _Layout, model: _Model, tol: float
+) -> tuple[FloatArray, int]:
     n_pairs = len(lay.pairs)
     t_col = model.add_cols(np.array([-1.0]), np.array([0.0]), np.array([_INF]))  # minimise -t
     inc = np.flatnonzero(lay.included)
@@ -572,85 +577,105 @@ def _pf_fractional(problem: FairnessProblem, tol: float) -> tuple[FloatArray, di
         smallest[which] = np.minimum(smallest[which], at)
         add_tangents(which, at)
         cuts += len(which)
-    raise ScenarioError.single(
-        "policy", f"proportional fairness: the cutting planes did not reach the tolerance in {MAX_ROUNDS} rounds")
+    raise ScenarioError.single("policy", _NOT_CONVERGED)
 
 
+_NOT_CONVERGED = f"proportional fairness: the cutting planes missed the tolerance after {MAX_ROUNDS} rounds"
 _GUARANTEE = (
     "every log(x_n) overestimated by at most the tolerance at the solution: sum_n phi_n log x_n "
     "within tolerance * sum_n phi_n of the optimum"
 )
-_GUARANTEE_INTEGER = "chords exact at whole numbers; sum_n phi_n log x_n within tolerance * sum_n phi_n of the optimum"
+_GUARANTEE_INTEGER = (
+    "chords exact at whole numbers; sum_n phi_n log x_n within tolerance * sum_n phi_n of the optimum"
+)
 
 
 def _pf_integer(problem: FairnessProblem, tol: float) -> tuple[FloatArray, dict[str, Any]]:
     lay = _layout(problem, integer=True)
-    phi_all = problem.weight
+    inc = np.flatnonzero(lay.included)
+    meta: dict[str, Any] = {"server_pools": len(lay.size)}
+    if not len(inc):
+        return np.zeros(problem.allowed.shape), {
+            **meta, "excluded": list(problem.frameworks), "objective": 0.0, "upper_bound": 0.0, "gap": 0.0,
+            "largest_log_gap": 0.0, "cuts": 0, "rounds": 0, "solves": 0, "guarantee": _GUARANTEE_INTEGER}
+    phi = problem.weight[inc]
     model = _base_model(problem, lay, "proportional-fair allocation (whole tasks)", integer=True,
-                        mip_abs_gap=tol * float(phi_all[lay.included].sum()) if lay.included.any() else None)
+                        mip_abs_gap=tol * float(phi.sum()))
     n_pairs = len(lay.pairs)
     tasks = lay.tasks_rows(0)
-    keep = lay.included.copy()
-    # log 0 = -inf: first make sure every kept framework can have a task at once.
-    if keep.any():
-        keep = _most_served(problem, lay, keep)
-    inc = np.flatnonzero(keep)
-    meta: dict[str, Any] = {
-        "excluded": [f for n, f in enumerate(problem.frameworks) if not keep[n]],
-        "server_pools": len(lay.size),
-    }
-    if not len(inc):
-        return np.zeros(problem.allowed.shape), {**meta, "objective": 0.0, "upper_bound": 0.0, "gap": 0.0,
-                                                 "largest_log_gap": 0.0, "cuts": 0, "rounds": 0, "solves": 0,
-                                                 "guarantee": _GUARANTEE_INTEGER}
-    phi = phi_all[inc]
-    model.add_rows(np.ones(len(inc)), np.full(len(inc), _INF), [tasks[n] for n in inc.tolist()])  # x_n >= 1
+    most = model.h.getLp().col_upper_
+    # log 0 = -inf: w_n = 1 marks a framework served (x_n >= 1); as many are served as can be
+    # at once (all of them, unless whole tasks make that impossible), and only they count.
+    served = _most_served(problem, lay, inc)
+    everyone = served == len(inc)
+    w_first = model.add_cols(np.zeros(len(inc)), np.full(len(inc), 1.0 if everyone else 0.0),
+                             np.ones(len(inc)), integer=True)
     z_first = model.add_cols(-phi, np.full(len(inc), -_INF), np.full(len(inc), _INF))
+    rows: list[_Row] = []
+    lower, upper = [], []
+    for j, n in enumerate(inc.tolist()):
+        cols, ones = tasks[n]
+        rows.append((np.append(cols, w_first + j).astype(np.int32), np.append(ones, -1.0)))  # x_n >= w_n
+        lower.append(0.0)
+        upper.append(_INF)
+        # z_n <= w_n log(most tasks): an unserved framework adds nothing
+        bound = math.log(max(1.0, float(np.sum(np.asarray(most)[cols]))))
+        rows.append((np.array([z_first + j, w_first + j], np.int32), np.array([1.0, -bound])))
+        lower.append(-_INF)
+        upper.append(0.0)
+    if not everyone:
+        rows.append((np.arange(w_first, w_first + len(inc), dtype=np.int32), np.ones(len(inc))))
+        lower.append(float(served))
+        upper.append(_INF)
+    model.add_rows(np.asarray(lower), np.asarray(upper), rows)
     have: list[set[int]] = [set() for _ in inc]
     cuts = 0
 
     def add_chords(j: int, ks: list[int]) -> int:
-        # z_n <= log k + (x_n - k) s, s = log((k + 1) / k)   <=>   z_n - s x_n <= log k - k s
-        rows, upper = [], []
+        # z_n <= log k + (x_n - k) s + M (1 - w_n), s = log((k + 1) / k), M = max(0, k s - log k)
+        # (the chord's value at x = 0 is log k - k s: M lifts it to 0 for an unserved framework)
+        chord_rows, chord_upper = [], []
         for k in ks:
             if k < 1 or k in have[j]:
                 continue
             have[j].add(k)
             s = math.log((k + 1) / k)
+            m = max(0.0, k * s - math.log(k))
             cols, ones = tasks[int(inc[j])]
-            rows.append((np.append(cols, z_first + j).astype(np.int32), np.append(-s * ones, 1.0)))
-            upper.append(math.log(k) - k * s)
-        model.add_rows(np.full(len(rows), -_INF), np.asarray(upper, float), rows)
-        return len(rows)
+            chord_rows.append((np.concatenate([cols, [z_first + j, w_first + j]]).astype(np.int32),
+                               np.concatenate([-s * ones, [1.0, m]])))
+            chord_upper.append(math.log(k) - k * s + m)
+        model.add_rows(np.full(len(chord_rows), -_INF), np.asarray(chord_upper, float), chord_rows)
+        return len(chord_rows)
 
     # Start from the fractional optimum (pooled, cheap): chords around it.
     guess = _pf_fractional(problem, 1e-2)[0].sum(axis=1)[inc]
     for j, g in enumerate(guess.tolist()):
-        f = max(1, int(math.floor(g)))
+        f = max(1, math.floor(g))
         cuts += add_chords(j, [1, f - 1, f, f + 1])
     for rounds in range(1, MAX_ROUNDS + 1):
         values, _ = model.solve()
         xn = np.round([values[tasks[n][0]].sum() for n in inc.tolist()])
         z = values[z_first: z_first + len(inc)]
-        gap = z - np.log(np.maximum(xn, 1.0))
+        gap = z - np.log(np.maximum(xn, 1.0))  # log 1 = 0 is also what an unserved one adds
         if gap.max() <= 1e-9:
-            objective = _log_objective(phi, xn)
-            upper = float((phi * z).sum())
+            objective = _log_objective(phi[xn > 0], xn[xn > 0])
+            bound = float((phi * z).sum())
+            excluded = set(inc[xn == 0].tolist()) | set(np.flatnonzero(~lay.included).tolist())
             return _spread(problem, lay, values[:n_pairs], True), {
-                **meta, "objective": objective, "upper_bound": upper, "gap": max(upper - objective, 0.0),
+                **meta, "excluded": [f for n, f in enumerate(problem.frameworks) if n in excluded],
+                "objective": objective, "upper_bound": bound, "gap": max(bound - objective, 0.0),
                 "largest_log_gap": max(float(gap.max()), 0.0), "cuts": cuts, "rounds": rounds,
                 "solves": model.solves, "guarantee": _GUARANTEE_INTEGER,
             }
         for j in np.flatnonzero(gap > 1e-9).tolist():
-            k = int(xn[j])
+            k = max(1, int(xn[j]))
             cuts += add_chords(j, [k - 1, k])
-    raise ScenarioError.single(
-        "policy", f"proportional fairness: the cutting planes did not reach the tolerance in {MAX_ROUNDS} rounds")
+    raise ScenarioError.single("policy", _NOT_CONVERGED)
 
 
-def _most_served(problem: FairnessProblem, lay: _Layout, keep: BoolArray) -> BoolArray:
-    """The frameworks that keep ``x_n >= 1``: all that fit, if they can at once, else the most that can."""
-    inc = np.flatnonzero(keep)
+def _most_served(problem: FairnessProblem, lay: _Layout, inc: NDArray[np.int64]) -> int:
+    """The most frameworks (of ``inc``) that can each have a whole task at once."""
     tasks = lay.tasks_rows(0)
     model = _base_model(problem, lay, "allocation giving one task to the most frameworks", integer=True)
     served = model.add_cols(-np.ones(len(inc)), np.zeros(len(inc)), np.ones(len(inc)), integer=True)
@@ -660,9 +685,7 @@ def _most_served(problem: FairnessProblem, lay: _Layout, keep: BoolArray) -> Boo
         rows.append((np.append(cols, served + j).astype(np.int32), np.append(ones, -1.0)))  # x_n >= w_n
     model.add_rows(np.zeros(len(rows)), np.full(len(rows), _INF), rows)
     values, _ = model.solve()
-    out = np.zeros_like(keep)
-    out[inc] = values[served: served + len(inc)] > 0.5
-    return out
+    return round(float(values[served: served + len(inc)].sum()))
 
 
 # ---------------------------------------------------------------------------- inequality (9)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pulp
@@ -31,10 +32,10 @@ EPS = 1e-6
 
 
 def make(
-    capacity: list[list[float]],
-    demand: list[list[float]],
-    weight: list[float] | None = None,
-    allowed: list[list[bool]] | None = None,
+    capacity: Sequence[Sequence[float]],
+    demand: Sequence[Sequence[float]],
+    weight: Sequence[float] | None = None,
+    allowed: Sequence[Sequence[bool]] | None = None,
 ) -> FairnessProblem:
     cap = np.array(capacity, dtype=float)
     dem = np.array(demand, dtype=float)
@@ -152,7 +153,8 @@ def test_frameworks_that_fit_nowhere_get_nothing_and_are_excluded() -> None:
             r = f(p, integer=integer)
             assert r.meta["excluded"] == ["f2"]
             assert r.x.tolist() == [[10.0], [0.0]]
-    assert pf_inequality(p, np.array([[7.0], [0.0]]), np.array([[10.0], [0.0]]))["per_framework"]["f2"] is None
+    d = pf_inequality(p, np.array([[7.0], [0.0]]), np.array([[10.0], [0.0]]))
+    assert d["per_framework"]["f2"] is None
 
 
 def test_whole_task_pf_keeps_the_most_frameworks_it_can_serve() -> None:
@@ -170,13 +172,16 @@ def test_pooled_servers_split_evenly_and_fractional_pools_are_counted() -> None:
     assert_feasible(p, r.x, integer=False)
 
 
+COMMON = {"method", "integer", "tolerance", "solver", "status", "objective", "seconds", "excluded"}
+
+
 def test_meta_keys() -> None:
     r = mmf_allocation(table_one(), integer=False)
     assert isinstance(r, ExactResult)
-    assert {"method", "integer", "tolerance", "solver", "status", "objective", "stages", "seconds"} <= set(r.meta)
+    assert {*COMMON, "stages"} <= set(r.meta)
     assert r.meta["method"] == "mmf" and r.meta["status"] == "optimal" and "HiGHS" in r.meta["solver"]
     r = pf_allocation(table_one(), integer=False, tolerance=1e-3)
-    assert {"method", "integer", "tolerance", "solver", "status", "objective", "cuts", "seconds"} <= set(r.meta)
+    assert {*COMMON, "cuts"} <= set(r.meta)
     assert r.meta["tolerance"] == 1e-3 and r.meta["largest_log_gap"] <= 1e-3
     with pytest.raises(AttributeError):
         r.x = np.zeros(2)  # type: ignore[misc]
@@ -227,7 +232,10 @@ tiny = st.tuples(
 )
 
 
-def tiny_problem(data: tuple[list[list[int]], list[list[int]], list[float], int]) -> FairnessProblem:
+Tiny = tuple[list[list[int]], list[list[int]], list[float], int]
+
+
+def tiny_problem(data: Tiny) -> FairnessProblem:
     cap, dem, w, bits = data
     allowed = [[bool(bits >> (2 * n + i) & 1) or i >= len(cap) for i in range(len(cap))] for n in range(2)]
     return make(cap, dem, weight=w, allowed=allowed)
@@ -235,7 +243,7 @@ def tiny_problem(data: tuple[list[list[int]], list[list[int]], list[float], int]
 
 @settings(max_examples=40, deadline=None)
 @given(tiny)
-def test_whole_task_mmf_and_pf_match_brute_force(data: tuple[list[list[int]], list[list[int]], list[float], int]) -> None:
+def test_whole_task_mmf_and_pf_match_brute_force(data: Tiny) -> None:
     p = tiny_problem(data)
     allocations = whole_allocations(p)
     mmf = mmf_allocation(p, integer=True)
@@ -260,8 +268,7 @@ def can_rise(p: FairnessProblem, levels: np.ndarray, n: int) -> float:
     """Independent check (PuLP): the most ``x_n / phi_n`` with every framework at or below
     ``n``'s level kept at its level."""
     prob = pulp.LpProblem("rise", pulp.LpMaximize)
-    x = {(m, i): pulp.LpVariable(f"x_{m}_{i}", 0) for m in range(len(levels)) for i in range(p.capacity.shape[0])
-         if p.allowed[m, i]}
+    x = {(m, i): pulp.LpVariable(f"x_{m}_{i}", 0) for m, i in zip(*np.nonzero(p.allowed), strict=True)}
     tasks = [pulp.lpSum(v for (m, _), v in x.items() if m == k) for k in range(len(levels))]
     prob += tasks[n] * (1 / p.weight[n])
     for i in range(p.capacity.shape[0]):
@@ -275,18 +282,24 @@ def can_rise(p: FairnessProblem, levels: np.ndarray, n: int) -> float:
     return float(pulp.value(prob.objective) or 0.0)
 
 
-random_problems = st.integers(1, 4).flatmap(lambda n: st.integers(1, 4).flatmap(lambda i: st.integers(1, 2).flatmap(
-    lambda r: st.tuples(
-        st.lists(st.lists(st.integers(0, 40), min_size=r, max_size=r), min_size=i, max_size=i),
-        st.lists(st.lists(st.integers(1, 9), min_size=r, max_size=r), min_size=n, max_size=n),
-        st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=n, max_size=n),
-        st.lists(st.lists(st.booleans(), min_size=i, max_size=i), min_size=n, max_size=n),
-    ))))
+Random = tuple[list[list[int]], list[list[int]], list[float], list[list[bool]]]
+
+
+@st.composite
+def random_problems(draw: st.DrawFn) -> Random:
+    """Up to 4 frameworks, 4 servers, 2 resources; capacities may lack a resource."""
+    n, i, r = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 2))
+    return (
+        draw(st.lists(st.lists(st.integers(0, 40), min_size=r, max_size=r), min_size=i, max_size=i)),
+        draw(st.lists(st.lists(st.integers(1, 9), min_size=r, max_size=r), min_size=n, max_size=n)),
+        draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=n, max_size=n)),
+        draw(st.lists(st.lists(st.booleans(), min_size=i, max_size=i), min_size=n, max_size=n)),
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(random_problems)
-def test_fractional_invariants(data: tuple[list[list[int]], list[list[int]], list[float], list[list[bool]]]) -> None:
+@given(random_problems())
+def test_fractional_invariants(data: Random) -> None:
     cap, dem, w, allowed = data
     p = make(cap, dem, weight=w, allowed=allowed)
     mmf = mmf_allocation(p, integer=False)
