@@ -72,6 +72,7 @@ from .model import FairnessProblem
 __all__ = [
     "DEFAULT_MMF_TOLERANCE",
     "DEFAULT_PF_TOLERANCE",
+    "INTEGER_TIME_LIMIT_S",
     "ExactResult",
     "mmf_allocation",
     "pf_allocation",
@@ -86,6 +87,8 @@ _Row = tuple[NDArray[np.int32], FloatArray]  # a sparse row: column indices, coe
 DEFAULT_PF_TOLERANCE = 1e-4
 #: MMF: how far (relatively) a frozen framework's level may sag below the level it froze at.
 DEFAULT_MMF_TOLERANCE = 1e-7
+#: Whole tasks (mixed-integer programs) give up, with an error, after this many seconds per call.
+INTEGER_TIME_LIMIT_S = 60.0
 #: PF's cutting planes stop (with an error) after this many rounds.
 MAX_ROUNDS = 500
 #: PF (fractional) goes on adding tangents until the log gap is this fraction of the tolerance,
@@ -118,8 +121,9 @@ class ExactResult:
 class _Model:
     """A HiGHS model kept between solves (columns and rows added, bounds and costs changed)."""
 
-    def __init__(self, what: str, *, mip_abs_gap: float | None = None) -> None:
+    def __init__(self, what: str, *, mip_abs_gap: float | None = None, deadline: float | None = None) -> None:
         self.what = what
+        self.deadline = deadline
         self.h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy's constructor has no hints
         self.h.setOptionValue("output_flag", False)  # the CLI's stdout is JSON
         self.h.setOptionValue("mip_rel_gap", 0.0)
@@ -158,14 +162,25 @@ class _Model:
 
     def solve(self) -> tuple[FloatArray, FloatArray]:
         """Optimise; returns (column values, row duals), or raises :class:`ScenarioError`."""
+        if self.deadline is not None:
+            left = self.deadline - time.perf_counter()
+            if left <= 0:
+                raise ScenarioError.single("policy", self._too_long())
+            self.h.setOptionValue("time_limit", left)
         self.h.run()
         self.solves += 1
         status = self.h.getModelStatus()
+        if status == highspy.HighsModelStatus.kTimeLimit:
+            raise ScenarioError.single("policy", self._too_long())
         if status != highspy.HighsModelStatus.kOptimal:
             text = self.h.modelStatusToString(status)
             raise ScenarioError.single("policy", f"the solver found no optimal {self.what} (HiGHS: {text})")
         sol = self.h.getSolution()
         return np.asarray(sol.col_value, float), np.asarray(sol.row_dual, float)
+
+    def _too_long(self) -> str:
+        return (f"the {self.what} took longer than {INTEGER_TIME_LIMIT_S:g} s: whole tasks make this an "
+                "integer program, hard for large problems; use the fractional variant")
 
 
 @dataclass(frozen=True)
@@ -224,9 +239,9 @@ def _check(problem: FairnessProblem) -> None:
 
 
 def _base_model(problem: FairnessProblem, lay: _Layout, what: str, integer: bool,
-                mip_abs_gap: float | None = None) -> _Model:
+                mip_abs_gap: float | None = None, deadline: float | None = None) -> _Model:
     """Allocation columns (first) and capacity rows (eq. 1), per pool."""
-    model = _Model(what, mip_abs_gap=mip_abs_gap)
+    model = _Model(what, mip_abs_gap=mip_abs_gap, deadline=deadline)
     n_pairs = len(lay.pairs)
     if integer:
         # A server fits at most floor(min_r c / d) tasks of one framework: a bound that helps the MIP.
@@ -320,8 +335,9 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     Raises
     ------
     ScenarioError
-        (path ``policy``) for a framework with no positive demand or weight, or when the solver
-        ends without an optimum; (path ``tolerance``) for a tolerance out of range.
+        (path ``policy``) for a framework with no positive demand or weight, when the solver
+        ends without an optimum, or when whole tasks take longer than
+        :data:`INTEGER_TIME_LIMIT_S`; (path ``tolerance``) for a tolerance out of range.
 
     Examples
     --------
@@ -338,7 +354,9 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     tol = _tolerance(tolerance, DEFAULT_MMF_TOLERANCE)
     _check(problem)
     lay = _layout(problem, integer)
-    model = _base_model(problem, lay, "max-min fair allocation", integer)
+    deadline = start + INTEGER_TIME_LIMIT_S if integer else None
+    model = _base_model(problem, lay, "max-min fair allocation (whole tasks)" if integer
+                        else "max-min fair allocation", integer, deadline=deadline)
     if integer:
         values, stages = _leximin(problem, lay, model, tol)
     else:
@@ -599,14 +617,15 @@ def _pf_integer(problem: FairnessProblem, tol: float) -> tuple[FloatArray, dict[
             **meta, "excluded": list(problem.frameworks), "objective": 0.0, "upper_bound": 0.0, "gap": 0.0,
             "largest_log_gap": 0.0, "cuts": 0, "rounds": 0, "solves": 0, "guarantee": _GUARANTEE_INTEGER}
     phi = problem.weight[inc]
+    deadline = time.perf_counter() + INTEGER_TIME_LIMIT_S
     model = _base_model(problem, lay, "proportional-fair allocation (whole tasks)", integer=True,
-                        mip_abs_gap=tol * float(phi.sum()))
+                        mip_abs_gap=tol * float(phi.sum()), deadline=deadline)
     n_pairs = len(lay.pairs)
     tasks = lay.tasks_rows(0)
     most = model.h.getLp().col_upper_
     # log 0 = -inf: w_n = 1 marks a framework served (x_n >= 1); as many are served as can be
     # at once (all of them, unless whole tasks make that impossible), and only they count.
-    served = _most_served(problem, lay, inc)
+    served = _most_served(problem, lay, inc, deadline)
     everyone = served == len(inc)
     w_first = model.add_cols(np.zeros(len(inc)), np.full(len(inc), 1.0 if everyone else 0.0),
                              np.ones(len(inc)), integer=True)
@@ -652,7 +671,7 @@ def _pf_integer(problem: FairnessProblem, tol: float) -> tuple[FloatArray, dict[
     guess = _pf_fractional(problem, 1e-2)[0].sum(axis=1)[inc]
     for j, g in enumerate(guess.tolist()):
         f = max(1, math.floor(g))
-        cuts += add_chords(j, [1, f - 1, f, f + 1])
+        cuts += add_chords(j, [1, *range(f - 3, f + 4)])  # a few each side: fewer integer solves
     for rounds in range(1, MAX_ROUNDS + 1):
         values, _ = model.solve()
         xn = np.round([values[tasks[n][0]].sum() for n in inc.tolist()])
@@ -674,10 +693,11 @@ def _pf_integer(problem: FairnessProblem, tol: float) -> tuple[FloatArray, dict[
     raise ScenarioError.single("policy", _NOT_CONVERGED)
 
 
-def _most_served(problem: FairnessProblem, lay: _Layout, inc: NDArray[np.int64]) -> int:
+def _most_served(problem: FairnessProblem, lay: _Layout, inc: NDArray[np.int64], deadline: float) -> int:
     """The most frameworks (of ``inc``) that can each have a whole task at once."""
     tasks = lay.tasks_rows(0)
-    model = _base_model(problem, lay, "allocation giving one task to the most frameworks", integer=True)
+    model = _base_model(problem, lay, "allocation giving one task to the most frameworks", integer=True,
+                        deadline=deadline)
     served = model.add_cols(-np.ones(len(inc)), np.zeros(len(inc)), np.ones(len(inc)), integer=True)
     rows = []
     for j, n in enumerate(inc.tolist()):

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scheduling.errors import ScenarioError
+from scheduling.fairness import exact
 from scheduling.fairness.exact import (
     DEFAULT_PF_TOLERANCE,
     ExactResult,
@@ -206,6 +207,15 @@ def test_errors_name_the_field() -> None:
         with pytest.raises(ScenarioError) as e:
             pf_allocation(table_one(), integer=False, tolerance=bad)
         assert e.value.errors[0].path == "tolerance"
+
+
+def test_whole_tasks_give_up_at_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(exact, "INTEGER_TIME_LIMIT_S", 0.0)
+    for f in (mmf_allocation, pf_allocation):
+        with pytest.raises(ScenarioError) as e:
+            f(table_one(), integer=True)
+        assert e.value.errors[0].path == "policy" and "fractional" in e.value.errors[0].message
+    assert mmf_allocation(table_one(), integer=False).meta["status"] == "optimal"  # no limit
 
 
 # ------------------------------------------------------------------ brute force (whole tasks)
