@@ -3,12 +3,13 @@
 Both optimise over the capacity constraints (1) of paper 000: on every server ``i`` and resource
 ``r``, ``sum_n x[n][i] d[n][r] <= c[i][r]``, with ``x[n][i] = 0`` where ``delta[n][i] = 0``.
 
-* :func:`mmf_allocation`, weighted U-MMF (Definition 1, as the leximin of notes §3) with ``U_n = x_n / phi_n`` (eq. 2 with
-  ``u[n][i] = 1``: tasks per unit of weight, so one server of one resource is split in
-  proportion to the weights), by water-filling: a sequence of linear programs, each maximising
-  the common level ``t`` of the frameworks still growing, then freezing the ones that cannot
-  rise above it. With ``integer=True``, whole tasks: the lexicographic max-min (leximin) of the
-  ``U_n`` over integer allocations, by a sequence of mixed-integer programs.
+* :func:`mmf_allocation`, weighted U-MMF (Definition 1, computed as the leximin of notes §3)
+  with ``U_n = x_n / phi_n`` (eq. 2 with ``u[n][i] = 1``: tasks per unit of weight, so one server
+  of one resource is split in proportion to the weights), by water-filling: a sequence of linear
+  programs, each maximising the common level ``t`` of the frameworks still growing, then freezing
+  the ones that cannot rise above it. With ``integer=True``, whole tasks: the lexicographic
+  max-min (leximin) of the ``U_n`` over integer allocations, by a sequence of mixed-integer
+  programs.
 * :func:`pf_allocation`, weighted proportional fairness (eq. 8 with ``a = 1``): maximise
   ``sum_n phi_n log(x_n)``, ``log`` replaced by tangent (fractional) or chord (integer) cutting
   planes added until the approximation is within ``tolerance``.
@@ -31,8 +32,9 @@ capacity, solved, and each gets an even share of the pool's allocation back: an 
 reformulation (any allocation of the pool split evenly is feasible on every member, and any
 allocation of the members sums to one of the pool), which makes 1,000 servers of 10 types a
 problem of at most 10 pools. A scenario's problem always pools by VM type (frameworks allow VM
-types, not single machines), so only hand-built problems that allow single servers stay large. Whole tasks do not pool (a pool's capacity may fit tasks that its
-servers, each alone, cannot), so integer models have a variable per framework and server.
+types, not single machines), so only hand-built problems that allow single servers stay large.
+Whole tasks do not pool (a pool's capacity may fit tasks that its servers, each alone, cannot),
+so integer models have a variable per framework and server.
 
 Paper 000's Table I set-up (servers ``c1 = (100, 30)``, ``c2 = (30, 100)``; demands
 ``d1 = (5, 1)``, ``d2 = (1, 5)``):
