@@ -263,6 +263,7 @@ class _Run:
         self.policy = [policies[name][0] for name in self.names]
         self.refuse = np.array([policies[name][1] for name in self.names])
         self.hold_s = np.array([policies[name][2] for name in self.names])
+        self.refuse_list: list[float] = self.refuse.tolist()
         self.w = _workload(scenario, self.names, self.rng)
         machine_types = tuple(t.name for t in scenario.vm_types for _ in range(t.count))
         capacity = np.array([t.capacity for t in scenario.vm_types for _ in range(t.count)], dtype=float)
@@ -315,6 +316,7 @@ class _Run:
         # state
         self.free = self.capacity.copy()  # capacity less the running tasks
         self.held = np.zeros((n, i, r))  # resources held in outstanding offers
+        self.held_total = np.zeros((n, r))
         self.hold_until = np.full((n, i), np.inf)
         self.holding: set[tuple[int, int]] = set()
         self.filter_until = np.full((n, i), -np.inf)
@@ -325,9 +327,12 @@ class _Run:
         self.waiting: list[deque[list[Any]]] = [deque() for _ in range(n)]  # runs [shape, deque of tasks]
         self.waiting_count = np.zeros(n, dtype=np.int64)
         self.unfinished = np.zeros(n, dtype=np.int64)  # arrived, not finished
-        self.made = np.zeros(n, dtype=np.int64)
-        self.accepted = np.zeros(n, dtype=np.int64)
-        self.declined = np.zeros(n, dtype=np.int64)
+        self.made = [0] * n
+        self.accepted = [0] * n
+        self.declined = [0] * n
+        self.allowed_list: list[list[bool]] = self.allowed.tolist()
+        self.shape_list: list[list[float]] = self.shape_demand.tolist()
+        self.shape_need = [[(r, d) for r, d in enumerate(row) if d > 0] for row in self.shape_list]
         self.arrivals: list[tuple[float, int]] = [
             (a, u) for u, a in enumerate(self.w.unit_arrival) if not math.isnan(a)
         ]
@@ -336,11 +341,13 @@ class _Run:
         self.finished = 0
         self.rows: list[tuple[float, NDArray[np.float64]]] = []
         self.max_refuse = float(self.refuse.max()) if n else 0.0
+        self.dirty = True  # something changed since the last timeline row
 
     # ------------------------------------------------------------------ bookkeeping
 
     def _dominant(self, n: int) -> None:
-        self.dominant[n] = float(((self.usage[n] + self.held[n].sum(axis=0)) / self.total_safe).max())
+        self.dirty = True
+        self.dominant[n] = float(((self.usage[n] + self.held_total[n]) / self.total_safe).max())
 
     def _arrive(self, unit: int, t: float) -> None:
         ids = self.w.unit_tasks[unit]
@@ -354,6 +361,7 @@ class _Run:
             runs.append([shape, deque(ids)])
         self.waiting_count[fw] += len(ids)
         self.unfinished[fw] += len(ids)
+        self.dirty = True
 
     def _launch(self, fw: int, run: list[Any], count: int, i: int, t: float) -> None:
         shape, ids = run
@@ -388,27 +396,24 @@ class _Run:
         if self.unit_left[unit] == 0 and self.w.unit_next[unit] >= 0:
             self._arrive(self.w.unit_next[unit], t)
 
-    def _fit_count(self, shape: int, offer: FloatArray) -> int:
-        demand = self.shape_demand[shape]
-        need = demand > 0
-        return int(np.floor((offer[need] + FIT) / demand[need]).min()) if need.any() else 0
+    def _pack(self, fw: int, i: int, offer: list[float], t: float, most: int) -> tuple[int, list[float]]:
+        """Launch up to ``most`` waiting tasks of ``fw`` that fit ``offer`` on ``i``, in queue order.
 
-    def _pack(self, fw: int, i: int, offer: FloatArray, t: float, most: int) -> tuple[int, FloatArray]:
-        """Launch up to ``most`` waiting tasks of ``fw`` that fit ``offer`` on ``i``, in queue order."""
+        Plain Python on short vectors: this runs once per offer, the simulator's inner loop."""
         launched = 0
-        if not self.allowed[fw, i]:
+        if not self.allowed_list[fw][i]:
             return 0, offer
         for run in list(self.waiting[fw]):
             if launched >= most:
                 break
-            k = min(self._fit_count(run[0], offer), len(run[1]), most - launched)
+            need = self.shape_need[run[0]]
+            fit = min(int((offer[r] + FIT) // d) for r, d in need) if need else 0
+            k = min(fit, len(run[1]), most - launched)
             if k > 0:
-                offer = offer - self.shape_demand[run[0]] * k
+                offer = [o - d * k for o, d in zip(offer, self.shape_list[run[0]], strict=True)]
                 self._launch(fw, run, k, i, t)
                 launched += k
         return launched, offer
-
-    # ------------------------------------------------------------------ the offer cycle
 
     def _filter(self, fw: int, i: int, t: float) -> None:
         """Filter agent ``i`` for ``fw`` after a decline or a partial use; a greedy framework
@@ -416,10 +421,12 @@ class _Run:
         one declines with its filter like any other."""
         if self.policy[fw] == "greedy" and self.waiting_count[fw] > 0:
             return
-        if self.refuse[fw] > 0:
-            self.filter_until[fw, i] = t + self.refuse[fw]
+        refuse = self.refuse_list[fw]
+        if refuse > 0:
+            self.filter_until[fw, i] = t + refuse
 
     def _release(self, fw: int, i: int) -> None:
+        self.held_total[fw] = np.maximum(self.held_total[fw] - self.held[fw, i], 0.0)
         self.held[fw, i] = 0.0
         self.hold_until[fw, i] = np.inf
         self.holding.discard((fw, i))
@@ -428,13 +435,13 @@ class _Run:
     def _held_offers(self, t: float) -> None:
         """Held offers: launch into them what now fits, else decline them once their time is up."""
         for fw, i in sorted(self.holding):
-            launched = 0
+            launched, rest = 0, []
             if self.waiting_count[fw] > 0:
-                launched, rest = self._pack(fw, i, self.held[fw, i].copy(), t, self.waiting_count[fw])
+                launched, rest = self._pack(fw, i, self.held[fw, i].tolist(), t, int(self.waiting_count[fw]))
             if launched:
                 self.accepted[fw] += 1
                 self._release(fw, i)
-                if (rest > FIT).any():
+                if any(x > FIT for x in rest):
                     self._filter(fw, i, t)
             elif self.hold_until[fw, i] <= t + 1e-9:
                 self.declined[fw] += 1
@@ -448,30 +455,49 @@ class _Run:
         open_ = np.flatnonzero((unallocated > FIT).any(axis=1))
         if open_.size == 0:
             return
-        weight = self.weight
-        for i in self.rng.permutation(open_).tolist():
-            eligible = self.filter_until[:, i] <= t + 1e-9
-            if not eligible.any():
+        offers = unallocated.tolist()
+        # Filters set during this cycle concern agents already visited, so the eligibility of
+        # every (agent, framework) can be read once.
+        eligible = (self.filter_until <= t + 1e-9).T.tolist()
+        rng, policy, waiting = self.rng, self.policy, self.waiting_count
+        order: list[int] = []
+        keys: list[float] = []
+        for i in rng.permutation(open_).tolist():
+            if not order:  # frameworks by weighted dominant share, recomputed after every change
+                keys = (self.dominant / self.weight).tolist()
+                order = sorted(range(len(keys)), key=keys.__getitem__)
+            can = eligible[i]
+            ties: list[int] = []
+            best = math.inf
+            for f in order:
+                if can[f]:
+                    if not ties:
+                        best = keys[f]
+                        ties.append(f)
+                    elif keys[f] <= best + 1e-12:
+                        ties.append(f)
+                    else:
+                        break
+            if not ties:
                 continue
-            key = np.where(eligible, self.dominant / weight, np.inf)
-            best = key.min()
-            ties = np.flatnonzero(key <= best + 1e-12)
-            fw = int(ties[0] if ties.size == 1 else ties[int(self.rng.integers(ties.size))])
-            offer = unallocated[i].copy()
+            fw = ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]
+            offer = offers[i]
             self.made[fw] += 1
-            policy = self.policy[fw]
-            most = 1 if policy == "first-fit" else int(self.waiting_count[fw])
+            most = 1 if policy[fw] == "first-fit" else int(waiting[fw])
             launched, rest = self._pack(fw, i, offer, t, most) if most else (0, offer)
             if launched:
                 self.accepted[fw] += 1
-                if (rest > FIT).any():
+                order = []
+                if any(x > FIT for x in rest):
                     self._filter(fw, i, t)
-            elif policy == "hold" and self.hold_s[fw] > 0:
+            elif policy[fw] == "hold" and self.hold_s[fw] > 0:
                 self.held[fw, i] += offer
+                self.held_total[fw] += offer
                 if (fw, i) not in self.holding:
                     self.hold_until[fw, i] = t + self.hold_s[fw]
                     self.holding.add((fw, i))
                 self._dominant(fw)
+                order = []
             else:
                 self.declined[fw] += 1
                 self._filter(fw, i, t)
@@ -489,6 +515,9 @@ class _Run:
                 shape, ids = self.waiting[fw][0]
                 demand[fw] = self.shape_demand[shape]
                 limit[fw] = len(ids)
+        fits = ((self.free[None, :, :] >= demand[:, None, :] - FIT).all(axis=2) & self.allowed).any(axis=1)
+        if not (fits & (limit > 0)).any():
+            return  # no waiting task fits anywhere: nothing to fill
         # Running tasks count in the criteria as tasks of the shape now asked for, by their
         # dominant share (exact when a framework has one shape, as in the papers).
         per_task = (demand / self.total_safe).max(axis=1)
@@ -524,27 +553,45 @@ class _Run:
     # ------------------------------------------------------------------ the loop
 
     def _record(self, t: float) -> None:
-        active = self.waiting_count > 0
-        weight_sum = float(self.weight[active].sum())
-        fair = (
-            np.where(active, self.weight / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(self.names))
-        )
-        share = (self.usage / self.total_safe).max(axis=1) if self.usage.size else np.zeros(0)
-        held = self.dominant - share
+        """A timeline row of the raw state (derived series are computed once, in :meth:`series`)."""
+        if not self.dirty:
+            return
+        self.dirty = False
         row = np.concatenate(
-            [
-                self.running.astype(float),
-                share,
-                np.maximum(held, 0.0),
-                fair,
-                self.waiting_count.astype(float),
-                (self.capacity.sum(axis=0) - self.free.sum(axis=0)) / self.total_safe,
-            ]
+            [self.running, self.waiting_count, self.usage.ravel(), self.dominant, self.free.sum(axis=0)],
+            dtype=float,
         )
         if self.rows and self.rows[-1][0] == t:
             self.rows[-1] = (t, row)
-        elif not self.rows or not np.array_equal(self.rows[-1][1], row):
+        else:
             self.rows.append((t, row))
+
+    def series(self) -> tuple[FloatArray, dict[str, FloatArray]]:
+        """The timeline: times and, per kind, (rows, frameworks or resources) step series."""
+        n, r = len(self.names), self.total.size
+        t = np.array([row[0] for row in self.rows], dtype=float)
+        table = np.array([row[1] for row in self.rows], dtype=float).reshape(
+            len(self.rows), 3 * n + n * r + r
+        )
+        running, waiting = table[:, :n], table[:, n : 2 * n]
+        usage = table[:, 2 * n : 2 * n + n * r].reshape(-1, n, r)
+        dominant = table[:, 2 * n + n * r : 3 * n + n * r]
+        free = table[:, 3 * n + n * r :]
+        share = (usage / self.total_safe).max(axis=2) if r else np.zeros_like(running)
+        # The fair share (notes §5): weight over the weights of the frameworks with pending work,
+        # tasks waiting to launch (paper 001's window ends once a framework has launched them all).
+        active = waiting > 0
+        weight_sum = (active * self.weight).sum(axis=1, keepdims=True)
+        fair = np.where(active, self.weight / np.where(weight_sum > 0, weight_sum, 1.0), 0.0)
+        utilisation = (self.total - free) / self.total_safe
+        return t, {
+            "running": running,
+            "share": share,
+            "held": np.maximum(dominant - share, 0.0),
+            "fair_share": fair,
+            "pending": waiting,
+            "utilisation": np.clip(utilisation, 0.0, None),
+        }
 
     def run(self) -> None:
         decide = self._offer_cycle if self.mode == "offers" else self._characterized
@@ -599,10 +646,11 @@ def _none_or(value: float) -> float | None:
 def _document(run: _Run, scenario: Scenario, *, label: str | None, seed: int) -> dict[str, Any]:
     names, n, res = run.names, len(run.names), scenario.resources
     r = len(res)
-    t = np.array([row[0] for row in run.rows], dtype=float)
-    table = np.array([row[1] for row in run.rows], dtype=float).reshape(len(run.rows), 5 * n + r)
-    running, share, held, fair, pending = (table[:, k * n : (k + 1) * n] for k in range(5))
-    utilisation = table[:, 5 * n :]
+    t, kinds = run.series()
+    running, share, held, fair, pending = (
+        kinds[k] for k in ("running", "share", "held", "fair_share", "pending")
+    )
+    utilisation = kinds["utilisation"]
     summary = fairness_summary(t, share, fair, names, run.weight)
     contention = (fair > 0).sum(axis=1) >= 2
     window: list[float] | None = None
