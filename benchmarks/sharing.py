@@ -28,8 +28,9 @@ from scheduling.fairness.sharing import share
 from scheduling.scenario import OFFER_POLICIES, parse_scenario
 
 
-def hour_scenario(*, frameworks: int = 10, agents: int = 100, hour_s: float = 3600.0, load: float = 0.9,
-                  seed: int = 0) -> dict[str, Any]:
+def hour_scenario(
+    *, frameworks: int = 10, agents: int = 100, hour_s: float = 3600.0, load: float = 0.9, seed: int = 0
+) -> dict[str, Any]:
     """The benchmark's scenario document (version 2)."""
     rng = np.random.default_rng(seed)
     fws = []
@@ -39,15 +40,22 @@ def hour_scenario(*, frameworks: int = 10, agents: int = 100, hour_s: float = 36
         duration = float(rng.integers(30, 121))
         # Each framework asks for its 1/frameworks of load x the cluster's cpu, on average.
         rate = load * agents * 16 / frameworks / (cpu * duration)
-        fws.append({
-            "name": f"fw{k}", "task_demand": {"cpu": cpu, "mem": mem},
-            "offer_policy": OFFER_POLICIES[k % len(OFFER_POLICIES)],
-            "refuse_s": (1, 2, 5)[k % 3], "hold_s": 10 if OFFER_POLICIES[k % len(OFFER_POLICIES)] == "hold" else 0,
-            "queues": [{"tasks": max(1, int(rate * hour_s)), "duration_s": duration, "rate_per_s": rate}],
-        })
+        fws.append(
+            {
+                "name": f"fw{k}",
+                "task_demand": {"cpu": cpu, "mem": mem},
+                "offer_policy": OFFER_POLICIES[k % len(OFFER_POLICIES)],
+                "refuse_s": (1, 2, 5)[k % 3],
+                "hold_s": 10 if OFFER_POLICIES[k % len(OFFER_POLICIES)] == "hold" else 0,
+                "queues": [{"tasks": max(1, int(rate * hour_s)), "duration_s": duration, "rate_per_s": rate}],
+            }
+        )
     return {
-        "version": 2, "name": "one busy hour",
-        "vm_types": [{"name": "agent", "capacity": {"cpu": 16, "mem": 64}, "price_per_hour": 0, "count": agents}],
+        "version": 2,
+        "name": "one busy hour",
+        "vm_types": [
+            {"name": "agent", "capacity": {"cpu": 16, "mem": 64}, "price_per_hour": 0, "count": agents}
+        ],
         "frameworks": fws,
     }
 
@@ -60,8 +68,11 @@ def main() -> None:
     modes = ["offers"] if args.quick else ["offers", "characterized"]
     scenario = parse_scenario(hour_scenario())
     tasks = sum(q.tasks for f in scenario.frameworks for q in f.queues)
-    print(f"scenario: {len(scenario.frameworks)} frameworks, {scenario.vm_types[0].count} agents, {tasks:,} tasks "
-          "over about one hour, allocation interval 1 s")
+    print(
+        f"scenario: {len(scenario.frameworks)} frameworks, {scenario.vm_types[0].count} agents, "
+        f"{tasks:,} tasks "
+        "over about one hour, allocation interval 1 s"
+    )
     for mode in modes:
         for seed in seeds:
             t0 = time.perf_counter()
@@ -71,11 +82,14 @@ def main() -> None:
             offers = sum(v["made"] for v in doc["offers"].values())
             size = len(json.dumps(doc))
             worst = max((v["unfairness_pct"] or 0.0) for v in doc["fairness"]["frameworks"].values())
-            print(f"{mode:14s} seed {seed}: {seconds:6.2f} s wall for 3600 simulated s, "
-                  f"{sum(c['launched'] for c in doc['completion'].values()):,} tasks launched, "
-                  f"{offers:,} offers, {len(doc['timeline']['t']):,} timeline points kept, "
-                  f"document {size / 1e6:.2f} MB, cpu utilisation {doc['utilisation_stats']['cpu']['mean']:.1%}, "
-                  f"worst unfairness {worst:.1f}%")
+            print(
+                f"{mode:14s} seed {seed}: {seconds:6.2f} s wall for 3600 simulated s, "
+                f"{sum(c['launched'] for c in doc['completion'].values()):,} tasks launched, "
+                f"{offers:,} offers, {len(doc['timeline']['t']):,} timeline points kept, "
+                f"document {size / 1e6:.2f} MB, "
+                f"cpu utilisation {doc['utilisation_stats']['cpu']['mean']:.1%}, "
+                f"worst unfairness {worst:.1f}%"
+            )
 
 
 if __name__ == "__main__":

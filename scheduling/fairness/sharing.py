@@ -10,11 +10,12 @@ allocation, 1 s by default), in one of two modes:
   is offered to the framework with the smallest weighted dominant share (resources held in
   outstanding offers count in it) that has not filtered that agent. The framework answers by
   its ``offer_policy``: ``first-fit`` launches one pending task that fits, ``bin-packing`` as
-  many as fit, ``greedy`` as many as fit and never filters (Marathon), ``hold`` launches what
-  fits, else keeps the offer until a task fits (checked at each later decision) or ``hold_s``
-  has passed (Aurora). Declining an offer, or using part of it, filters that agent for the
-  framework for ``refuse_s`` seconds; declined resources return to the pool for the next
-  decision. A framework with nothing waiting declines every offer it gets (idle frameworks,
+  many as fit, ``greedy`` as many as fit and sets no filter while it has tasks waiting
+  (Marathon), ``hold`` launches what fits, else, with tasks waiting, keeps the offer until a
+  task fits (checked at each later decision) or ``hold_s`` has passed (Aurora). Declining an
+  offer, or using part of it, filters that agent for the framework for ``refuse_s`` seconds
+  (a greedy framework with tasks waiting sets none); declined resources return to the pool for
+  the next decision. A framework with nothing waiting declines every offer it gets (idle frameworks,
   paper 001 §V-D). Each agent is offered once per decision.
 * ``characterized``, workload-characterized allocation (paper 000 §V-A): each decision runs
   :func:`~scheduling.fairness.filling.progressive_filling` with the criterion and server
@@ -23,7 +24,9 @@ allocation, 1 s by default), in one of two modes:
 
 Results (:meth:`SharingResult.to_dict`, the sharing document): per framework over time the
 running tasks, dominant share, share held in offers, fair share (notes §5: weight over the
-weights of frameworks with work, that is tasks arrived and not finished) and waiting tasks;
+weights of the frameworks with pending work, that is tasks waiting to launch, so that the
+contention window ends, as paper 001's, once all but one framework have launched all their
+tasks) and waiting tasks;
 utilisation per resource; unfairness over the contention window
 (:func:`scheduling.metrics.fairness_summary`); makespan, completion and offer counts.
 
@@ -435,7 +438,7 @@ class _Run:
     def _held_offers(self, t: float) -> None:
         """Held offers: launch into them what now fits, else decline them once their time is up."""
         for fw, i in sorted(self.holding):
-            launched, rest = 0, []
+            launched, rest = 0, list[float]()
             if self.waiting_count[fw] > 0:
                 launched, rest = self._pack(fw, i, self.held[fw, i].tolist(), t, int(self.waiting_count[fw]))
             if launched:
@@ -490,7 +493,7 @@ class _Run:
                 order = []
                 if any(x > FIT for x in rest):
                     self._filter(fw, i, t)
-            elif policy[fw] == "hold" and self.hold_s[fw] > 0:
+            elif policy[fw] == "hold" and self.hold_s[fw] > 0 and waiting[fw] > 0:
                 self.held[fw, i] += offer
                 self.held_total[fw] += offer
                 if (fw, i) not in self.holding:
@@ -644,8 +647,7 @@ def _none_or(value: float) -> float | None:
 
 
 def _document(run: _Run, scenario: Scenario, *, label: str | None, seed: int) -> dict[str, Any]:
-    names, n, res = run.names, len(run.names), scenario.resources
-    r = len(res)
+    names, res = run.names, scenario.resources
     t, kinds = run.series()
     running, share, held, fair, pending = (
         kinds[k] for k in ("running", "share", "held", "fair_share", "pending")
