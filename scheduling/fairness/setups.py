@@ -10,7 +10,7 @@ Where a paper leaves a parameter out (task durations of 001 §V-B to §V-D, the 
 Spark job of 000 §V, Scylla's policy in 001 §V-A), the value chosen is in the set-up's ``notes``.
 
 >>> sorted(SETUPS)[:3]
-['000-table-1-bf-drf', '000-table-1-drf', '000-table-1-psdsf-joint']
+['000-table-1-bf-drf', '000-table-1-drf', '000-table-1-psdsf']
 >>> s = SETUPS["001-v-b-greedy-first-fit"]
 >>> s.figure, s.paper_value, s.share_args["mode"]
 ("Scylla's unfairness (%)", 38.0, 'offers')
@@ -151,7 +151,7 @@ def _paper_001() -> list[Setup]:
         "filters when idle). Scylla's refusal is 0 s until the paper raises it to 5 s (Figure 7)."
     )
     for key, policy, refuse, fig, value, measure in (
-        ("001-v-b-greedy-first-fit", "first-fit", 0, "Figure 1", 38.0, "unfairness"),
+        ("001-v-b-greedy-first-fit", "first-fit", 5, "Figure 1", 38.0, "unfairness"),
         ("001-v-b-greedy-bin-packing", "bin-packing", 0, "Figure 6", 5.0, "above_fair"),
         ("001-v-b-greedy-bin-packing-refuse-5", "bin-packing", 5, "Figure 7", 3.0, "above_fair"),
     ):
@@ -185,7 +185,7 @@ def _paper_001() -> list[Setup]:
         ("001-v-c-aurora-bigger-tasks", 4096, 5, "Figure 9", 35.0),
         ("001-v-c-aurora-scylla-refuse", 4096, 10, "Figure 10", 28.0),
     ):
-        task = {"cpu": 1, "mem": 2, "disk": disk}
+        task: dict[str, float] = {"cpu": 1, "mem": 2, "disk": disk}
         out.append(
             Setup(
                 key=key,
@@ -391,16 +391,17 @@ def _figure(
     kind, arg = setup.measure
     if kind == "total_tasks":
         return float(doc["total_tasks"])
+    makespan = doc.get("makespan_s")
     if kind == "makespan":
-        return doc.get("makespan_s")
+        return None if makespan is None else float(makespan)
     if kind == "makespan_ratio":
         base = reference(seed)
-        return doc["makespan_s"] / base if base and doc.get("makespan_s") is not None else None
+        return float(makespan) / base if base and makespan is not None else None
     info = doc["fairness"]["frameworks"][arg]
     if kind == "unfairness":
-        return info["unfairness_pct"]
+        return None if info["unfairness_pct"] is None else float(info["unfairness_pct"])
     received = info["received_pct"]
-    return None if received is None else received - 100.0
+    return None if received is None else float(received) - 100.0
 
 
 def run_setup(key: str, *, seeds: Iterable[int] = range(5)) -> SetupResult:

@@ -323,6 +323,7 @@ class _Run:
         self.hold_until = np.full((n, i), np.inf)
         self.holding: set[tuple[int, int]] = set()
         self.filter_until = np.full((n, i), -np.inf)
+        self.filter_amount = np.zeros((n, i, r))  # the resources refused, which the filter holds back
         self.usage = np.zeros((n, r))
         self.dominant = np.zeros(n)  # dominant share of usage + held, per framework
         self.running = np.zeros(n, dtype=np.int64)
@@ -418,15 +419,19 @@ class _Run:
                 launched += k
         return launched, offer
 
-    def _filter(self, fw: int, i: int, t: float) -> None:
-        """Filter agent ``i`` for ``fw`` after a decline or a partial use; a greedy framework
-        sets no filter while it still has tasks waiting (it wants every offer), but an idle
-        one declines with its filter like any other."""
+    def _filter(self, fw: int, i: int, t: float, refused: Any) -> None:
+        """Filter agent ``i`` for ``fw`` after a decline or a partial use of ``refused``; a greedy
+        framework sets no filter while it still has tasks waiting (it wants every offer), but an
+        idle one declines with its filter like any other.
+
+        As Mesos' refused-offer filter, it holds back only offers that ``refused`` covers: once
+        a task ends on the agent, what it offers is more than was refused, and is offered."""
         if self.policy[fw] == "greedy" and self.waiting_count[fw] > 0:
             return
         refuse = self.refuse_list[fw]
         if refuse > 0:
             self.filter_until[fw, i] = t + refuse
+            self.filter_amount[fw, i] = refused
 
     def _release(self, fw: int, i: int) -> None:
         self.held_total[fw] = np.maximum(self.held_total[fw] - self.held[fw, i], 0.0)
@@ -445,11 +450,12 @@ class _Run:
                 self.accepted[fw] += 1
                 self._release(fw, i)
                 if any(x > FIT for x in rest):
-                    self._filter(fw, i, t)
+                    self._filter(fw, i, t, rest)
             elif self.hold_until[fw, i] <= t + 1e-9:
                 self.declined[fw] += 1
+                refused = self.held[fw, i].copy()
                 self._release(fw, i)
-                self._filter(fw, i, t)
+                self._filter(fw, i, t, refused)
 
     def _offer_cycle(self, t: float) -> None:
         if self.holding:
@@ -460,8 +466,9 @@ class _Run:
             return
         offers = unallocated.tolist()
         # Filters set during this cycle concern agents already visited, so the eligibility of
-        # every (agent, framework) can be read once.
-        eligible = (self.filter_until <= t + 1e-9).T.tolist()
+        # every (agent, framework) can be read once: a filter holds back an offer it covers.
+        covered = (unallocated[None, :, :] <= self.filter_amount + FIT).all(axis=2)
+        eligible = (~((self.filter_until > t + 1e-9) & covered)).T.tolist()
         rng, policy, waiting = self.rng, self.policy, self.waiting_count
         order: list[int] = []
         keys: list[float] = []
@@ -492,7 +499,7 @@ class _Run:
                 self.accepted[fw] += 1
                 order = []
                 if any(x > FIT for x in rest):
-                    self._filter(fw, i, t)
+                    self._filter(fw, i, t, rest)
             elif policy[fw] == "hold" and self.hold_s[fw] > 0 and waiting[fw] > 0:
                 self.held[fw, i] += offer
                 self.held_total[fw] += offer
@@ -503,7 +510,7 @@ class _Run:
                 order = []
             else:
                 self.declined[fw] += 1
-                self._filter(fw, i, t)
+                self._filter(fw, i, t, offer)
 
     # ------------------------------------------------------------------ workload-characterized
 
