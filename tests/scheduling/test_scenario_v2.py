@@ -120,3 +120,13 @@ def test_workload_reads_queues_too() -> None:
                                         "queues": [{"tasks": 2, "duration_s": 3}]}]})
     assert w.frameworks[0].queues[0].tasks == 2
     assert w.to_dict()["frameworks"][0]["queues"] == [{"tasks": 2, "duration_s": 3}]
+
+
+def test_differences_name_offer_answers_and_queues() -> None:
+    from scheduling.scenario import scenario_differences
+
+    a = parse_scenario(sharing_doc())
+    b = parse_scenario(sharing_doc(refuse_s=0, queues=[{"tasks": 50, "duration_s": 100}]))
+    lines = [line for section in scenario_differences(a, b) for line in section.lines]
+    assert "offer answers: scylla first-fit, refuse 5 s → first-fit, refuse 0 s" in lines
+    assert "task queues changed for scylla" in lines
