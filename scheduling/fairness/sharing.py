@@ -525,8 +525,9 @@ class _Run:
                 shape, ids = self.waiting[fw][0]
                 demand[fw] = self.shape_demand[shape]
                 limit[fw] = len(ids)
-        fits = ((self.free[None, :, :] >= demand[:, None, :] - FIT).all(axis=2) & self.allowed).any(axis=1)
-        if not (fits & (limit > 0)).any():
+        fit_pairs = (self.free[None, :, :] >= demand[:, None, :] - FIT).all(axis=2) & self.allowed
+        fit_pairs &= (limit > 0)[:, None]
+        if not fit_pairs.any():
             return  # no waiting task fits anywhere: nothing to fill
         # Running tasks count in the criteria as tasks of the shape now asked for, by their
         # dominant share (exact when a framework has one shape, as in the papers).
@@ -535,30 +536,52 @@ class _Run:
         equivalent = np.where(per_task > 0, own / np.where(per_task > 0, per_task, 1.0), 0.0)
         spread = self.running_on / np.maximum(self.running, 1)[:, None]
         tasks = spread * equivalent[:, None]
+        # Only the servers where some waiting task fits can take one; the others are folded
+        # into one server no framework may use, which keeps the cluster's totals (DRF's
+        # denominators) and spares progressive filling a visit to each. TSF counts tasks over
+        # every allowed server, so it gets the whole cluster.
+        servers = np.flatnonzero(fit_pairs.any(axis=0))
+        rest = np.setdiff1d(np.arange(self.capacity.shape[0]), servers)
+        if self.criterion == "tsf" or rest.size == 0:
+            servers, capacity, residual, allowed = (
+                np.arange(self.capacity.shape[0]),
+                self.capacity,
+                self.free,
+                self.allowed,
+            )
+            placed = tasks
+        else:
+            capacity = np.vstack([self.capacity[servers], self.capacity[rest].sum(axis=0, keepdims=True)])
+            residual = np.vstack([self.free[servers], np.zeros((1, r))])
+            allowed = np.hstack([self.allowed[:, servers], np.zeros((n, 1), dtype=bool)])
+            placed = np.hstack([tasks[:, servers], tasks[:, rest].sum(axis=1, keepdims=True)])
+        names = tuple(self.problem.machines[k] for k in servers) + (
+            ("(others)",) if len(capacity) > len(servers) else ()
+        )
         problem = FairnessProblem(
             resources=self.problem.resources,
-            machines=self.problem.machines,
-            machine_types=self.problem.machine_types,
-            capacity=self.capacity,
+            machines=names,
+            machine_types=names,
+            capacity=capacity,
             frameworks=self.problem.frameworks,
             demand=demand.reshape(n, r),
             weight=self.weight,
-            allowed=self.allowed,
+            allowed=allowed,
         )
         x = progressive_filling(
             problem,
             policy=self.criterion,
             servers=self.servers,
-            residual=self.free,
-            tasks=tasks,
+            residual=residual,
+            tasks=placed,
             limit=limit,
             rng=self.rng,
         )[0]
-        for fw, i in zip(*np.nonzero(x), strict=True):
-            count = int(x[fw, i])
+        for fw, k in zip(*np.nonzero(x), strict=True):
+            count = int(x[fw, k])
             self.made[fw] += count
             self.accepted[fw] += count
-            self._launch(int(fw), self.waiting[fw][0], count, int(i), t)
+            self._launch(int(fw), self.waiting[fw][0], count, int(servers[k]), t)
 
     # ------------------------------------------------------------------ the loop
 
