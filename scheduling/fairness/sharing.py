@@ -55,7 +55,7 @@ from numpy.typing import NDArray
 from ..charts.downsample import downsample_step
 from ..errors import FieldError, ScenarioError
 from ..metrics import fairness_summary
-from ..scenario import OFFER_POLICIES, Scenario
+from ..scenario import OFFER_POLICIES, Scenario, parse_scenario
 from ..scenario.checks import plain
 from .filling import POLICIES, progressive_filling, server_selection
 from .model import FairnessProblem
@@ -803,7 +803,7 @@ def _document(run: _Run, scenario: Scenario, *, label: str | None, seed: int) ->
 
 
 def share(
-    scenario: Scenario,
+    scenario: Scenario | Mapping[str, Any],
     *,
     mode: str = "offers",
     criterion: str = "drf",
@@ -819,9 +819,10 @@ def share(
 
     Parameters
     ----------
-    scenario : Scenario
-        A validated scenario: its frameworks' task queues (version 2) and its jobs (each job is
-        its executors as tasks of its framework), on the machines of its VM types.
+    scenario : Scenario or dict
+        A validated scenario (or a scenario document, validated first): its frameworks' task
+        queues (version 2) and its jobs (each job is its executors as tasks of its framework),
+        on the machines of its VM types.
     mode : {"offers", "characterized"}
         The Mesos offer cycle, or workload-characterized progressive filling (module docstring).
     criterion : str
@@ -870,6 +871,8 @@ def share(
     >>> sorted(c["first_start_s"] for c in doc["completion"].values()), doc["makespan_s"]
     ([0.0, 1.0], 8.0)
     """
+    if not isinstance(scenario, Scenario):
+        scenario = parse_scenario(scenario)
     chosen, policies = _settings(
         scenario, mode, criterion, servers, allocation_interval_s, overrides, horizon_s
     )

@@ -456,3 +456,14 @@ def test_a_scenario_without_work_is_refused() -> None:
     with pytest.raises(ScenarioError) as info:
         share(scenario(framework("a", 0), jobs=[]))
     assert str(info.value.errors[0]).startswith("frameworks: the sharing simulator needs")
+
+
+def test_a_scenario_document_is_validated_first() -> None:
+    doc = {
+        "vm_types": [{"name": "n", "capacity": {"cpu": 2, "mem": 2}, "price_per_hour": 0}],
+        "frameworks": [framework("a", 2, policy="bin-packing")],
+    }
+    assert share(doc).to_dict()["makespan_s"] == 100.0
+    doc["frameworks"][0]["queues"][0]["duration_s"] = 0
+    with pytest.raises(ScenarioError, match=r"frameworks\[0\].queues\[0\].duration_s: must be > 0"):
+        share(doc)
