@@ -90,8 +90,14 @@ def synthetic(frameworks: int, servers: int, types: int, seed: int) -> dict[str,
                 "allowed_vm_types": allowed,
             }
         )
-    return {"version": 1, "name": "synthetic", "resources": ["cpu", "mem", "disk"], "vm_types": vm_types,
-            "frameworks": fws, "jobs": []}
+    return {
+        "version": 1,
+        "name": "synthetic",
+        "resources": ["cpu", "mem", "disk"],
+        "vm_types": vm_types,
+        "frameworks": fws,
+        "jobs": [],
+    }
 
 
 def main() -> None:
@@ -104,8 +110,10 @@ def main() -> None:
     ap.add_argument("--skip-big", action="store_true")
     ap.add_argument("--skip-exact", action="store_true")
     args = ap.parse_args()
-    print(f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-          f"numpy {np.__version__}\n")
+    print(
+        f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+        f"numpy {np.__version__}\n"
+    )
 
     scenario = parse_scenario(table_one())
     print(f"### Table I, {args.table_trials} trials per policy\n")
@@ -115,13 +123,17 @@ def main() -> None:
     for spec in TABLE_I_POLICIES:
         v = parse_allocation_variant(spec, path="policy")
         t0 = time.perf_counter()
-        doc = allocate(scenario, policy=v.policy, servers=v.servers, trials=args.table_trials, seed=1).to_dict()
+        doc = allocate(
+            scenario, policy=v.policy, servers=v.servers, trials=args.table_trials, seed=1
+        ).to_dict()
         dt = time.perf_counter() - t0
         m = doc["mean"]
         paper = TABLE_I_PAPER[spec]
-        print(f"| {v.label} | {m['f1']['c1#1']:.2f}, {m['f1']['c2#1']:.2f} | {m['f2']['c1#1']:.2f}, "
-              f"{m['f2']['c2#1']:.2f} | {doc['total_tasks']:.2f} ({doc['total_std']:.2f}) | "
-              f"{paper[0]}, {paper[1]} / {paper[2]}, {paper[3]} | {dt:.3f} |")
+        print(
+            f"| {v.label} | {m['f1']['c1#1']:.2f}, {m['f1']['c2#1']:.2f} | {m['f2']['c1#1']:.2f}, "
+            f"{m['f2']['c2#1']:.2f} | {doc['total_tasks']:.2f} ({doc['total_std']:.2f}) | "
+            f"{paper[0]}, {paper[1]} / {paper[2]}, {paper[3]} | {dt:.3f} |"
+        )
     print(f"\nAll five together: {time.perf_counter() - started:.3f} s (goal <= 1 s)\n")
 
     if args.skip_big:
@@ -130,8 +142,10 @@ def main() -> None:
     t0 = time.perf_counter()
     big = parse_scenario(doc_in)
     problem = fairness_problem(big)
-    print(f"### {args.frameworks} frameworks on {args.servers} servers of {args.types} types "
-          f"(seed {args.seed}; scenario read in {time.perf_counter() - t0:.2f} s)\n")
+    print(
+        f"### {args.frameworks} frameworks on {args.servers} servers of {args.types} types "
+        f"(seed {args.seed}; scenario read in {time.perf_counter() - t0:.2f} s)\n"
+    )
     print("| policy | tasks | seconds |")
     print("| --- | --- | --- |")
     specs = [f"{p}/{s}" for p in ("drf", "tsf", "psdsf", "rpsdsf") for s in ("rrr", "joint", "best-fit")]
@@ -141,7 +155,9 @@ def main() -> None:
     for spec in specs:
         v = parse_allocation_variant(spec, path="policy")
         t0 = time.perf_counter()
-        a = allocate(problem, policy=v.policy, servers=v.servers, integer=None if v.servers else v.integer, seed=1)
+        a = allocate(
+            problem, policy=v.policy, servers=v.servers, integer=None if v.servers else v.integer, seed=1
+        )
         dt = time.perf_counter() - t0
         print(f"| {v.label} | {a.x.sum():,.1f} | {dt:.2f} |", flush=True)
 

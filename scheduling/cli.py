@@ -284,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     _source_arguments(a, metavar="SCENARIO")
     how = a.add_mutually_exclusive_group(required=True)
     how.add_argument("--policy", choices=["drf", "tsf", "psdsf", "rpsdsf", "bf-drf"])
-    how.add_argument("--exact", choices=["mmf", "pf"], help="U-MMF (water-filling LPs) or proportional fairness")
+    how.add_argument("--exact", choices=["mmf", "pf"], help="U-MMF (water-filling LPs) or PF (PuLP)")
     a.add_argument("--servers", choices=["rrr", "joint", "best-fit"], help="server selection (default rrr)")
     a.add_argument("--trials", type=int, default=1, help="repetitions with their own random choices")
     a.add_argument("--seed", type=int, default=0)

@@ -24,7 +24,11 @@ def scenario():
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "scheduling", *args], cwd=ROOT, input=stdin, capture_output=True, text=True,
+        [sys.executable, "-m", "scheduling", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
         timeout=300,
     )
 
@@ -35,8 +39,13 @@ def test_every_listed_variant_parses_to_itself():
         assert v.spec == spec and v.label
     assert parse_allocation_variant(" DRF ", path="v").spec == "drf/rrr"
     assert parse_allocation_variant("pf", path="v").integer is False
-    for bad, words in (("", "must be"), ("drf/x", "unknown server selection"), ("bf-drf/rrr", "best fit"),
-                       ("pf/whole", "unknown option"), ("fifo", "unknown policy")):
+    for bad, words in (
+        ("", "must be"),
+        ("drf/x", "unknown server selection"),
+        ("bf-drf/rrr", "best fit"),
+        ("pf/whole", "unknown option"),
+        ("fifo", "unknown policy"),
+    ):
         with pytest.raises(ScenarioError) as e:
             parse_allocation_variant(bad, path="variants[3]")
         assert e.value.errors[0].path == "variants[3]" and words in e.value.errors[0].message
@@ -69,8 +78,18 @@ def test_allocate_refuses_what_does_not_apply_with_paths():
 
 
 def test_cli_allocate_prints_the_document_and_a_table(tmp_path):
-    out = run("allocate", str(TABLE_I), "--policy", "drf", "--trials", "50", "--seed", "3",
-              "--html", str(tmp_path / "a.html"))
+    out = run(
+        "allocate",
+        str(TABLE_I),
+        "--policy",
+        "drf",
+        "--trials",
+        "50",
+        "--seed",
+        "3",
+        "--html",
+        str(tmp_path / "a.html"),
+    )
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     for key in ("machines", "mean", "std", "total_tasks", "total_std", "task_efficiency"):
@@ -80,8 +99,9 @@ def test_cli_allocate_prints_the_document_and_a_table(tmp_path):
     assert "Tasks allocated" in out.stderr and "DRF (rrr)" in out.stderr
     page = (tmp_path / "a.html").read_text()
     assert "DRF (rrr)" in page and "plotly" in page.lower()
-    again = run("allocate", "-", "--policy", "drf", "--trials", "50", "--seed", "3", "-q",
-                stdin=TABLE_I.read_text())
+    again = run(
+        "allocate", "-", "--policy", "drf", "--trials", "50", "--seed", "3", "-q", stdin=TABLE_I.read_text()
+    )
     assert again.returncode == 0 and json.loads(again.stdout) == doc and again.stderr == ""
 
 

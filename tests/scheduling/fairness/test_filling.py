@@ -13,7 +13,6 @@ from scheduling.errors import ScenarioError
 from scheduling.fairness import filling
 from scheduling.fairness.filling import POLICIES, SERVER_SELECTIONS, progressive_filling
 from scheduling.fairness.model import FairnessProblem
-
 from tests.scheduling.fairness.fairness_documents import table_one_problem
 
 #: Paper 000, Table I (200 trials): mean tasks of f1 on c1 and on c2 (f2 is the mirror image).
@@ -171,9 +170,13 @@ def problems(draw):
     n, i, r = draw(sizes)
     vals = st.floats(0.5, 20, allow_nan=False)
     capacity = np.array(draw(st.lists(st.lists(vals, min_size=r, max_size=r), min_size=i, max_size=i))) * 4
-    demand = np.array(draw(st.lists(st.lists(st.floats(0.1, 10), min_size=r, max_size=r), min_size=n, max_size=n)))
+    demand = np.array(
+        draw(st.lists(st.lists(st.floats(0.1, 10), min_size=r, max_size=r), min_size=n, max_size=n))
+    )
     weight = np.array(draw(st.lists(st.sampled_from([1.0, 2.0, 0.5]), min_size=n, max_size=n)))
-    allowed = np.array(draw(st.lists(st.lists(st.booleans(), min_size=i, max_size=i), min_size=n, max_size=n)))
+    allowed = np.array(
+        draw(st.lists(st.lists(st.booleans(), min_size=i, max_size=i), min_size=n, max_size=n))
+    )
     return problem(capacity, demand, weight, allowed)
 
 
