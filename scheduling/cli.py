@@ -13,7 +13,7 @@ import itertools
 import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -189,6 +189,53 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _overrides(items: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--set FRAMEWORK.KEY=VALUE`` (``*`` for every framework) as ``{framework: {key: value}}``."""
+    out: dict[str, dict[str, Any]] = {}
+    errors: list[FieldError] = []
+    for k, item in enumerate(items):
+        target, eq, value = item.partition("=")
+        framework, dot, key = target.rpartition(".")
+        if not eq or not dot or not framework or not key:
+            errors.append(
+                FieldError(f"--set[{k}]", f"{item!r}: write FRAMEWORK.KEY=VALUE, e.g. scylla.refuse_s=0")
+            )
+            continue
+        if framework != "*" and framework not in names:
+            errors.append(
+                FieldError(f"--set[{k}]", f"unknown framework {framework!r} (frameworks: {', '.join(names)})")
+            )
+            continue
+        parsed: Any = value
+        with suppress(ValueError):
+            parsed = float(value)
+        for name in names if framework == "*" else [framework]:
+            out.setdefault(name, {})[key] = parsed
+    if errors:
+        raise ScenarioError(errors)
+    return out
+
+
+def cmd_share(args: argparse.Namespace) -> int:
+    from .fairness.sharing import share
+
+    scenario = _load(args)
+    result = share(
+        scenario,
+        mode=args.mode,
+        criterion=args.criterion,
+        servers=args.servers,
+        allocation_interval_s=args.interval,
+        seed=args.seed,
+        overrides=_overrides(args.set or [], [f.name for f in scenario.frameworks]),
+        horizon_s=args.horizon,
+        label=args.label,
+    )
+    doc = result.to_dict()
+    _fairness_output(args, {doc["label"]: doc}, scenario.name, doc)
+    return 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     scenario = _load(args)
     machines = sum(t.count for t in scenario.vm_types)
@@ -291,7 +338,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--integer", action="store_true", help="--exact: whole tasks (default fractional)")
     a.add_argument("--tolerance", type=float, help="--exact pf: relative error of the log approximation")
     a.add_argument(
-        "--pf-inequality", action="store_true",
+        "--pf-inequality",
+        action="store_true",
         help="also solve PF (fractional, or whole tasks with --integer) and report eq. (9) against it",
     )
     a.add_argument("--html", metavar="FILE", help="also write a standalone page with the heatmap and tables")
@@ -299,6 +347,42 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--compact", action="store_true", help="JSON without indentation")
     a.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     a.set_defaults(func=cmd_allocate)
+
+    sh = sub.add_parser(
+        "share",
+        help="simulate frameworks sharing a cluster: the Mesos offer cycle or characterized allocation",
+        description="Online sharing (papers 000 Section V, 001): the frameworks' task queues run on the "
+        "scenario's cluster, allocated every --interval seconds by the Mesos offer cycle (frameworks' "
+        "offer_policy, refuse_s, hold_s) or by workload-characterized progressive filling (--criterion, "
+        "--servers). Prints the sharing document (docs/results.md) as JSON: share timelines against "
+        "the fair share, unfairness, makespan and completion per framework.",
+    )
+    _source_arguments(sh, metavar="SCENARIO")
+    sh.add_argument("--mode", choices=["offers", "characterized"], default="offers")
+    sh.add_argument(
+        "--criterion",
+        choices=["drf", "tsf", "psdsf", "rpsdsf"],
+        default="drf",
+        help="characterized mode: the fairness criterion (offers are always DRF-sorted, as in Mesos)",
+    )
+    sh.add_argument(
+        "--servers", choices=["rrr", "joint", "best-fit"], help="characterized mode: server selection"
+    )
+    sh.add_argument("--interval", type=float, default=1.0, help="allocation interval in seconds (Mesos: 1)")
+    sh.add_argument("--horizon", type=float, help="stop the simulation at this time (seconds)")
+    sh.add_argument("--seed", type=int, default=0)
+    sh.add_argument(
+        "--set",
+        action="append",
+        metavar="FRAMEWORK.KEY=VALUE",
+        help="repeatable: override a framework's offer_policy, refuse_s or hold_s (* for every framework)",
+    )
+    sh.add_argument("--label", help="the document's label (default: from the mode and settings)")
+    sh.add_argument("--html", metavar="FILE", help="also write a standalone page of the share timelines")
+    sh.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
+    sh.add_argument("--compact", action="store_true", help="JSON without indentation")
+    sh.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
+    sh.set_defaults(func=cmd_share)
 
     v = sub.add_parser("validate", help="check a scenario and report every problem")
     _source_arguments(v)
