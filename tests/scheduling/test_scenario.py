@@ -227,7 +227,9 @@ def test_examples_are_valid():
     paths = sorted(EXAMPLES.glob("*.json"))
     assert paths, f"no examples in {EXAMPLES}"  # an empty glob would pass without checking anything
     for path in paths:
-        assert load_scenario_json(path.read_text()).jobs
+        scenario = load_scenario_json(path.read_text())
+        # a workload for the cost engine, or frameworks with tasks for the fairness engine
+        assert scenario.jobs or any(f.task_demand for f in scenario.frameworks), path
 
 
 # --------------------------------------------------------------------------- names that cannot be stored
