@@ -18,13 +18,15 @@ from scheduling.fairness.present import (
     ALLOCATION_FRAMEWORK_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,
     SHARING_FRAMEWORK_COLUMNS,
-    Column as LibraryColumn,
     allocation_cell_rows,
     allocation_framework_rows,
     allocation_resource_rows,
     fairness_table,
     sharing_framework_rows,
     study_of,
+)
+from scheduling.fairness.present import (
+    Column as LibraryColumn,
 )
 
 from .content import ReportContent
@@ -34,8 +36,8 @@ __all__ = ["ALLOCATION_PDF_FIGURES", "SHARING_PDF_FIGURES", "fairness_report", "
 
 #: Figures the PDF draws, by key or key prefix (``heatmap:`` every variant's), in order; the
 #: other views (``@overlay``, ``@raw``) stay on the page.
-ALLOCATION_PDF_FIGURES = ("heatmap:", "totals", "stranded", "outcomes:")
-SHARING_PDF_FIGURES = ("share:", "unfairness", "running", "utilisation", "completion")
+ALLOCATION_PDF_FIGURES: tuple[str, ...] = ("heatmap:", "totals", "stranded", "outcomes:")
+SHARING_PDF_FIGURES: tuple[str, ...] = ("share:", "unfairness", "running", "utilisation", "completion")
 #: Figures the XLSX draws as native charts on its summary sheet (bar charts).
 ALLOCATION_SHEET_CHARTS = ("stranded",)
 SHARING_SHEET_CHARTS = ("unfairness",)
@@ -54,8 +56,8 @@ def rows_table(key: str, title: str, columns: Sequence[LibraryColumn], rows: Seq
 
 
 def _cell(value: Any) -> Cell:
-    if value is None or isinstance(value, str | int | float) and not isinstance(value, bool):
-        return value  # type: ignore[no-any-return]
+    if value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
+        return value
     return str(value)
 
 
@@ -87,15 +89,19 @@ def fairness_report(
     study = study_of(next(iter(docs.values()))) if docs else "allocation"
     comparison = fairness_table(docs, baseline=baseline, currency=currency, detail=True)
     tables: list[Table]
+    wanted: tuple[str, ...]
+    sheet: tuple[str, ...]
     build: Callable[[Mapping[str, Mapping[str, Any]]], Mapping[str, Any]]
     if study == "allocation":
         corner = "Policy"
         tables = [
             summary_table(comparison, corner),
-            rows_table("frameworks", "Frameworks", ALLOCATION_FRAMEWORK_COLUMNS, allocation_framework_rows(docs)),
+            rows_table("frameworks", "Frameworks", ALLOCATION_FRAMEWORK_COLUMNS,
+                       allocation_framework_rows(docs)),
             rows_table("allocation", "Tasks per framework and server", ALLOCATION_CELL_COLUMNS,
                        allocation_cell_rows(docs)),
-            rows_table("resources", "Resources: allocated, unallocated, stranded", ALLOCATION_RESOURCE_COLUMNS,
+            rows_table("resources", "Resources: allocated, unallocated, stranded",
+                       ALLOCATION_RESOURCE_COLUMNS,
                        allocation_resource_rows(docs)),
         ]
         build, wanted, sheet = allocation_figures, ALLOCATION_PDF_FIGURES, ALLOCATION_SHEET_CHARTS

@@ -55,7 +55,8 @@ def test_an_allocation_study_runs_one_part_per_variant_with_the_library(
     run = started
     assert run.kind == "allocation"
     labels = ["DRF (rrr)", "TSF (rrr)", "PS-DSF (rrr)", "rPS-DSF (joint)", "BF-DRF"]
-    assert list(RunPart.objects.filter(run=run).order_by("position").values_list("label", flat=True)) == labels
+    parts = RunPart.objects.filter(run=run).order_by("position")
+    assert list(parts.values_list("label", flat=True)) == labels
     assert run.options["variants"] == VARIANTS and run.options["trials"] == 20
     docs = {r.variant: r.result for r in RunResult.objects.filter(run=run)}
     assert list(docs) == labels or set(docs) == set(labels)
@@ -107,7 +108,8 @@ def test_the_csv_report_holds_the_library_tables(started: Run, api: Callable[[An
     # The framework x server table (paper 000's Table I cells).
     cells = next(i for i, r in enumerate(rows) if r[:3] == ["Variant", "Framework", "Server"])
     section = rows[cells + 1:]
-    section = section[: next((i for i, r in enumerate(section) if not r or r[0] in ("Variant", "")), len(section))]
+    end = next((i for i, r in enumerate(section) if not r or r[0] in ("Variant", "")), len(section))
+    section = section[:end]
     rps = [r for r in section if r[0] == "rPS-DSF (joint)"]
     assert [(r[1], r[2], float(r[4])) for r in rps] == [
         ("f1", "c1#1", 19.0), ("f1", "c2#1", 2.0), ("f2", "c1#1", 2.0), ("f2", "c2#1", 19.0)]
@@ -127,7 +129,9 @@ def test_the_pdf_report_draws_the_heatmaps(started: Run) -> None:
     json.dumps(content.figures, allow_nan=False)
 
 
-def test_bad_parameters_are_refused_with_their_paths(api: Callable[[Any], Any], owner: Any, team: Any) -> None:
+def test_bad_parameters_are_refused_with_their_paths(
+    api: Callable[[Any], Any], owner: Any, team: Any
+) -> None:
     response = api(owner).post("/api/runs/", {
         "kind": "allocation", "scenario": table_one(), "variants": ["drf/rrr", "drf/fast", "nope", "drf"],
         "trials": 0, "seed": -1, "schedulers": ["edf-bfd"],

@@ -37,7 +37,7 @@ from scheduling.presenter import show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
-__all__ = ["AllocationKind", "PARAMS", "allocation_options", "check_seed"]
+__all__ = ["PARAMS", "AllocationKind", "allocation_options", "check_seed"]
 
 SEED_MAX = 2**63 - 1
 #: Trials of progressive filling per variant (each trial fills the whole cluster once).
@@ -175,8 +175,8 @@ class AllocationKind(RunKind):
             result = _allocate(scenario, variant, options, progress=progress)
             result = dataclasses.replace(result, pf_reference=result)  # eq. (9) against itself: 0
         else:
-            reference = _allocate(scenario, parse_allocation_variant(str(reference_spec), path="pf_reference"),
-                                  options, progress=lambda f: progress(0.5 * f))
+            pf = parse_allocation_variant(str(reference_spec), path="pf_reference")
+            reference = _allocate(scenario, pf, options, progress=lambda f: progress(0.5 * f))
             result = _allocate(scenario, variant, options, progress=lambda f: progress(0.5 + 0.5 * f),
                                pf_reference=reference)
         return [Variant(variant.label, result.to_dict())]

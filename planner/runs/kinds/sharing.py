@@ -95,8 +95,8 @@ def default_label(config: Mapping[str, Any]) -> str:
 def _configuration(raw: Any, path: str, frameworks: Sequence[str] | None, errors: list[FieldError]
                    ) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
-        errors.append(FieldError(path, "must be an object with mode, criterion, servers, allocation_interval_s, "
-                                       "seed and overrides"))
+        errors.append(FieldError(path, "must be an object with mode, criterion, servers, "
+                                       "allocation_interval_s, seed and overrides"))
         return {}
     errors.extend(
         FieldError(f"{path}.{k}", f"unknown field (a configuration takes {', '.join(CONFIGURATION_KEYS)})")
@@ -106,8 +106,10 @@ def _configuration(raw: Any, path: str, frameworks: Sequence[str] | None, errors
         "mode": _choice(raw.get("mode", "offers"), SHARING_MODES, f"{path}.mode", errors),
         "criterion": _choice(raw.get("criterion", "drf"), POLICIES, f"{path}.criterion", errors),
         "servers": None,
-        "allocation_interval_s": _number(raw.get("allocation_interval_s", 1.0), f"{path}.allocation_interval_s",
-                                         errors, positive=True, optional=False),
+        "allocation_interval_s": _number(
+            raw.get("allocation_interval_s", 1.0), f"{path}.allocation_interval_s", errors, positive=True,
+            optional=False,
+        ),
         "seed": check_seed(raw.get("seed", 0), errors, f"{path}.seed"),
         "horizon_s": _number(raw.get("horizon_s"), f"{path}.horizon_s", errors, positive=True),
         "overrides": {},
@@ -170,7 +172,8 @@ def sharing_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dic
             config = _configuration(item, f"configurations[{i}]", frameworks, errors)
             if config and any(c["label"] == config["label"] for c in configs):
                 errors.append(FieldError(f"configurations[{i}].label",
-                                         f"{config['label']!r} names two configurations: give each its own label"))
+                                         f"{config['label']!r} names two configurations: "
+                                         "give each its own label"))
             configs.append(config)
     labels = [c.get("label") for c in configs]
     baseline = params.get("baseline")
@@ -215,8 +218,8 @@ class SharingKind(RunKind):
         c = options["configurations"][int(payload["configuration"])]
         result = share(
             scenario, mode=c["mode"], criterion=c["criterion"], servers=c["servers"],
-            allocation_interval_s=c["allocation_interval_s"], seed=c["seed"], overrides=c["overrides"] or None,
-            horizon_s=c["horizon_s"], label=c["label"], progress=progress,
+            allocation_interval_s=c["allocation_interval_s"], seed=c["seed"],
+            overrides=c["overrides"] or None, horizon_s=c["horizon_s"], label=c["label"], progress=progress,
         )
         return [Variant(c["label"], result.to_dict())]
 
@@ -260,7 +263,9 @@ class SharingKind(RunKind):
         return {
             "colours": variant_colours(list(summaries)),
             "plotly": True,
-            "settings": [(c["label"], configuration_text(c)) for c in run.options.get("configurations") or []],
+            "settings": [
+                (c["label"], configuration_text(c)) for c in run.options.get("configurations") or []
+            ],
         }
 
     def api_fields(self, run: Any) -> dict[str, Any]:
