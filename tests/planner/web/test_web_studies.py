@@ -1,0 +1,109 @@
+"""Start pages of the fairness studies: presets, starting a run, errors next to their fields."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from planner.runs.kinds import all_kinds
+from planner.runs.models import Run
+from planner.web.study_forms import overrides_text, parse_overrides
+from planner.web.study_presets import TABLE_ONE, study_presets
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_allocation_page_offers_the_table_one_preset(owner_client: Client) -> None:
+    page = owner_client.get(reverse("web:allocation-new")).content.decode()
+    assert 'data-preset="000-table-1"' in page and "Paper 000, Table I" in page
+    filled = owner_client.get(reverse("web:allocation-new") + "?preset=000-table-1").content.decode()
+    assert 'id="preset-note"' in filled
+    # The scenario and the five policies, 200 trials, in the form.
+    assert "&quot;task_demand&quot;" in filled and "c2" in filled
+    for spec in TABLE_ONE.params["variants"]:
+        assert re.search(rf'value="{re.escape(spec)}"[^>]*checked', filled), spec
+    assert not re.search(r'value="pf/fractional"[^>]*checked', filled)
+    assert 'name="trials" value="200"' in filled
+
+
+def test_the_allocation_page_starts_a_run(owner_client: Client, execute_run: Callable[[int], str]) -> None:
+    response = owner_client.post(reverse("web:allocation-new"), {
+        "source": "document", "document": json.dumps(TABLE_ONE.scenario),
+        "variants": ["rpsdsf/joint", "drf/rrr"], "trials": "10", "seed": "3", "name": "",
+    })
+    assert response.status_code == 302, response.content.decode()[:3000]
+    run = Run.objects.get()
+    assert run.kind == "allocation" and run.options["variants"] == ["drf/rrr", "rpsdsf/joint"]
+    assert execute_run(run.pk) == "succeeded"
+    page = owner_client.get(response["Location"]).content.decode()
+    assert 'data-prefix="heatmap:"' in page and "rPS-DSF (joint)" in page
+
+
+def test_errors_of_the_scenario_and_the_fields_are_shown_next_to_them(owner_client: Client) -> None:
+    scenario = json.loads(json.dumps(TABLE_ONE.scenario))
+    del scenario["frameworks"][1]["task_demand"]
+    response = owner_client.post(reverse("web:allocation-new"), {
+        "source": "document", "document": json.dumps(scenario), "variants": ["drf/rrr"], "trials": "5",
+        "seed": "0",
+    })
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert form.errors["document"] == ["frameworks[1].task_demand: required by the fairness engine"]
+    response = owner_client.post(reverse("web:allocation-new"), {
+        "source": "document", "document": json.dumps(TABLE_ONE.scenario), "trials": "0", "seed": "0",
+    })
+    assert response.status_code == 400
+    assert set(response.context["form"].errors) == {"variants", "trials"}
+    assert not Run.objects.exists()
+
+
+def test_the_navigation_links_the_study_pages(owner_client: Client) -> None:
+    page = owner_client.get(reverse("web:runs")).content.decode()
+    assert reverse("web:allocation-new") in page
+    registered = {k.key for k in all_kinds()}
+    assert (reverse("web:sharing-new") in page) == ("sharing" in registered)
+
+
+def test_the_sharing_page_is_missing_without_the_engine(owner_client: Client, monkeypatch: Any) -> None:
+    from planner.runs import kinds
+
+    kind = kinds._KINDS.pop("sharing", None)
+    try:
+        assert owner_client.get(reverse("web:sharing-new")).status_code == 404
+        page = owner_client.get(reverse("web:runs")).content.decode()
+        assert reverse("web:sharing-new") not in page
+    finally:
+        if kind is not None:
+            kinds.register(kind)
+
+
+def test_presets_come_from_the_library_registry(monkeypatch: Any) -> None:
+    import sys
+    import types
+
+    registry = types.ModuleType("scheduling.fairness.setups")
+    registry.SETUPS = {  # type: ignore[attr-defined]
+        "001-refuse": {"title": "Paper 001, refuse 5 s", "study": "sharing", "scenario": TABLE_ONE.scenario,
+                       "configurations": [{"label": "refuse 0 s"}, {"label": "refuse 5 s"}]},
+        "broken": {"title": "no scenario"},
+    }
+    monkeypatch.setitem(sys.modules, "scheduling.fairness.setups", registry)
+    sharing = study_presets("sharing")
+    assert [p.key for p in sharing] == ["001-refuse"]
+    assert sharing[0].params["configurations"][1]["label"] == "refuse 5 s"
+    assert [p.key for p in study_presets("allocation")] == ["000-table-1"]
+
+
+def test_overrides_are_written_and_read_back() -> None:
+    text = "scylla: refuse_s=5, offer_policy=first-fit; aurora: hold_s=2.5"
+    assert parse_overrides(text) == {"scylla": {"refuse_s": 5.0, "offer_policy": "first-fit"},
+                                     "aurora": {"hold_s": 2.5}}
+    assert parse_overrides(overrides_text(parse_overrides(text))) == parse_overrides(text)
+    with pytest.raises(ValueError):
+        parse_overrides("scylla refuse_s 5")
