@@ -79,7 +79,8 @@ def test_each_configuration_is_one_call_of_share(sharing_run: Run, share_calls: 
     assert list(parts.values_list("label", flat=True)) == ["refuse 5 s", "refuse 1 s"]
     assert share_calls[0] == {
         "scenario": "two tenants", "mode": "offers", "criterion": "drf", "servers": None,
-        "allocation_interval_s": 1.0, "seed": 1, "overrides": {"a": {"refuse_s": 5.0, "offer_policy": "first-fit"}},
+        "allocation_interval_s": 1.0, "seed": 1,
+        "overrides": {"a": {"refuse_s": 5.0, "offer_policy": "first-fit"}},
         "horizon_s": None, "label": "refuse 5 s",
     }
     assert share_calls[1]["overrides"] == {"a": {"refuse_s": 1.0}} and share_calls[1]["seed"] == 0
@@ -113,8 +114,8 @@ def test_the_report_draws_every_configurations_share(sharing_run: Run) -> None:
     from planner.runs.selectors import run_results
 
     content = kinds.get_kind("sharing").report(
-        meta={"run_name": sharing_run.name}, results=run_results(run=sharing_run), options=sharing_run.options,
-        baseline=None, currency="$")
+        meta={"run_name": sharing_run.name}, results=run_results(run=sharing_run),
+        options=sharing_run.options, baseline=None, currency="$")
     assert list(content.figures)[:2] == ["share:refuse 5 s", "share:refuse 1 s"]
     assert "running" in content.figures
     json.dumps(content.figures, allow_nan=False)
@@ -123,7 +124,8 @@ def test_the_report_draws_every_configurations_share(sharing_run: Run) -> None:
 def test_bad_configurations_are_refused_with_their_paths(
     share_calls: list[dict[str, Any]], api: Callable[[Any], Any], owner: Any, team: Any
 ) -> None:
-    response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": two_frameworks(), "configurations": [
+    response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": two_frameworks(),
+                                              "configurations": [
         {"label": "x", "mode": "lottery", "overrides": {"a": {"refuse_s": -1, "offer_policy": "grab"},
                                                         "zz": {"refuse_s": 1}}},
         {"label": "x", "allocation_interval_s": 0, "colour": "red"},
@@ -163,7 +165,9 @@ def test_the_start_page_starts_configurations_side_by_side(
     assert execute_run(run.pk) == "succeeded"
 
 
-def test_without_the_engine_no_sharing_kind_is_offered(api: Callable[[Any], Any], owner: Any, team: Any) -> None:
+def test_without_the_engine_no_sharing_kind_is_offered(
+    api: Callable[[Any], Any], owner: Any, team: Any
+) -> None:
     if sharing_module.available():
         pytest.skip("the library has the sharing engine")
     response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": two_frameworks()}, format="json")
