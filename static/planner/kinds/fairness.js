@@ -33,11 +33,13 @@
     if (block.dataset.layout === "grid") {
       const grid = P.el("div", { class: "chart-grid" });
       block.append(grid);
-      return Promise.all(keys.map((k) => {
+      // Every cell first, then the plots: a plot takes its cell's width when drawn.
+      const cells = keys.map((k) => {
         const cell = P.el("div", { class: "chart-cell", dataset: { key: k } });
         grid.append(cell);
-        return C.draw(cell, C.figureFor(figures, k, view));
-      }));
+        return cell;
+      });
+      return Promise.all(cells.map((cell) => C.draw(cell, C.figureFor(figures, cell.dataset.key, view))));
     }
     if (block.dataset.layout === "pick") {
       const picker = block.querySelector(".chart-picker");
