@@ -53,8 +53,13 @@ __all__ = [
 EXACT_POLICIES = ("mmf", "pf")
 #: How each policy is written in labels and tables.
 POLICY_NAMES = {
-    "drf": "DRF", "tsf": "TSF", "psdsf": "PS-DSF", "rpsdsf": "rPS-DSF", "bf-drf": "BF-DRF",
-    "mmf": "U-MMF", "pf": "PF",
+    "drf": "DRF",
+    "tsf": "TSF",
+    "psdsf": "PS-DSF",
+    "rpsdsf": "rPS-DSF",
+    "bf-drf": "BF-DRF",
+    "mmf": "U-MMF",
+    "pf": "PF",
 }
 #: Every variant spec, in display order (the planner's choices).
 ALLOCATION_VARIANTS: tuple[str, ...] = (
@@ -105,23 +110,30 @@ def parse_allocation_variant(spec: str, *, path: str) -> AllocationVariant:
 (write drf, drf/rrr, drf/joint or drf/best-fit)
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise ScenarioError.single(path, "must be a policy such as drf/rrr, psdsf/joint, bf-drf or pf/integer")
+        raise ScenarioError.single(
+            path, "must be a policy such as drf/rrr, psdsf/joint, bf-drf or pf/integer"
+        )
     policy, _, option = spec.strip().lower().partition("/")
     if policy in EXACT_POLICIES:
         if option not in ("", "fractional", "integer"):
             raise ScenarioError.single(
-                path, f"unknown option {option!r} for {policy} (write {policy}/fractional or {policy}/integer)"
+                path,
+                f"unknown option {option!r} for {policy} (write {policy}/fractional or {policy}/integer)",
             )
         integer = option == "integer"
         kind = "integer" if integer else "fractional"
-        return AllocationVariant(f"{policy}/{kind}", policy, None, integer, allocation_label(policy, None, integer))
+        return AllocationVariant(
+            f"{policy}/{kind}", policy, None, integer, allocation_label(policy, None, integer)
+        )
     if policy not in filling.POLICIES:
         choices = ", ".join((*filling.POLICIES, *EXACT_POLICIES))
         raise ScenarioError.single(path, f"unknown policy {policy!r} (policies: {choices})")
     if policy == "bf-drf":
         if option not in ("", "best-fit"):
             raise ScenarioError.single(path, "bf-drf chooses servers by best fit (write bf-drf, or drf/rrr)")
-        return AllocationVariant("bf-drf", policy, "best-fit", True, allocation_label(policy, "best-fit", True))
+        return AllocationVariant(
+            "bf-drf", policy, "best-fit", True, allocation_label(policy, "best-fit", True)
+        )
     servers = option or "rrr"
     if servers not in filling.SERVER_SELECTIONS:
         forms = ", ".join([policy, *(f"{policy}/{s}" for s in filling.SERVER_SELECTIONS[:-1])])
@@ -130,7 +142,9 @@ def parse_allocation_variant(spec: str, *, path: str) -> AllocationVariant:
             f"unknown server selection {servers!r} for {policy} (write {forms} or {policy}/"
             f"{filling.SERVER_SELECTIONS[-1]})",
         )
-    return AllocationVariant(f"{policy}/{servers}", policy, servers, True, allocation_label(policy, servers, True))
+    return AllocationVariant(
+        f"{policy}/{servers}", policy, servers, True, allocation_label(policy, servers, True)
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,7 +223,8 @@ def allocate(
         With field paths (``frameworks[1].task_demand``, ``policy``, ``servers``, ``trials``).
     """
     problem = (
-        scenario_or_problem if isinstance(scenario_or_problem, FairnessProblem)
+        scenario_or_problem
+        if isinstance(scenario_or_problem, FairnessProblem)
         else fairness_problem(scenario_or_problem)
     )
     errors: list[FieldError] = []
@@ -237,8 +252,13 @@ def allocate(
         x = np.asarray(result.x, dtype=float)[None, :, :]
         solver = dict(result.meta)
         meta = {
-            "method": "exact", "policy": policy, "servers": None, "integer": whole,
-            "tolerance": result.meta.get("tolerance"), "trials": 1, "seed": None,
+            "method": "exact",
+            "policy": policy,
+            "servers": None,
+            "integer": whole,
+            "tolerance": result.meta.get("tolerance"),
+            "trials": 1,
+            "seed": None,
         }
         if progress is not None:
             progress(1.0)
@@ -249,8 +269,13 @@ def allocate(
         ).astype(float)
         whole = True
         meta = {
-            "method": "progressive", "policy": policy, "servers": chosen, "integer": True,
-            "tolerance": None, "trials": trials, "seed": seed,
+            "method": "progressive",
+            "policy": policy,
+            "servers": chosen,
+            "integer": True,
+            "tolerance": None,
+            "trials": trials,
+            "seed": seed,
         }
     meta["label"] = label if label is not None else allocation_label(policy, meta["servers"], whole)
     meta["seconds"] = time.perf_counter() - started
