@@ -129,6 +129,8 @@ def test_bad_configurations_are_refused_with_their_paths(
         {"label": "x", "mode": "lottery", "overrides": {"a": {"refuse_s": -1, "offer_policy": "grab"},
                                                         "zz": {"refuse_s": 1}}},
         {"label": "x", "allocation_interval_s": 0, "colour": "red"},
+        {"label": "y", "mode": "offers", "criterion": "tsf", "servers": "joint"},
+        {"label": "z", "mode": "characterized", "criterion": "bf-drf", "servers": "rrr"},
     ]}, format="json")
     assert response.status_code == 400
     paths = {e["path"] for e in response.json()["errors"]}
@@ -136,6 +138,7 @@ def test_bad_configurations_are_refused_with_their_paths(
         "configurations[0].mode", "configurations[0].overrides.a.refuse_s",
         "configurations[0].overrides.a.offer_policy", "configurations[0].overrides.zz",
         "configurations[1].allocation_interval_s", "configurations[1].colour", "configurations[1].label",
+        "configurations[2].criterion", "configurations[2].servers", "configurations[3].servers",
     }
     assert not share_calls and not Run.objects.exists()
 

@@ -22,9 +22,9 @@ from django.conf import settings
 from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
 from planner.reports.fairness import fairness_report
-from scheduling import Scenario
+from scheduling import Scenario, ScenarioError
 from scheduling.charts import sharing_figures, variant_colours
-from scheduling.fairness.filling import POLICIES, SERVER_SELECTIONS
+from scheduling.fairness.filling import POLICIES, SERVER_SELECTIONS, server_selection
 from scheduling.fairness.present import fairness_table, sharing_summary
 from scheduling.numbers import finite
 from scheduling.presenter import show
@@ -116,6 +116,20 @@ def _configuration(raw: Any, path: str, frameworks: Sequence[str] | None, errors
     }
     if raw.get("servers") not in (None, ""):
         config["servers"] = _choice(raw.get("servers"), SERVER_SELECTIONS, f"{path}.servers", errors)
+    if config["mode"] == "offers":
+        # The offer cycle (notes §4) sorts frameworks by DRF and visits agents in random order:
+        # share() refuses anything else, so say it before the run is queued.
+        if config["criterion"] not in (None, "drf"):
+            errors.append(FieldError(f"{path}.criterion",
+                                     "the offer cycle sorts frameworks by DRF (criterion drf)"))
+        if config["servers"] not in (None, "rrr"):
+            errors.append(FieldError(f"{path}.servers",
+                                     "the offer cycle visits the agents in random order (rrr)"))
+    elif config["mode"] == "characterized" and config["criterion"] is not None:
+        try:
+            server_selection(config["criterion"], config["servers"])
+        except ScenarioError as exc:
+            errors.extend(FieldError(f"{path}.{e.path}" if e.path else path, e.message) for e in exc.errors)
     overrides = raw.get("overrides") or {}
     if not isinstance(overrides, Mapping):
         errors.append(FieldError(f"{path}.overrides", "must be an object: framework name -> "
