@@ -175,3 +175,31 @@ def test_without_the_engine_no_sharing_kind_is_offered(
         pytest.skip("the library has the sharing engine")
     response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": two_frameworks()}, format="json")
     assert response.status_code == 400 and response.json()["errors"][0]["path"] == "kind"
+
+
+def test_a_real_sharing_run_with_the_engine(
+    api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str], client: Any
+) -> None:
+    """The library's own ``share`` (runs once the engine is in the library)."""
+    if not sharing_module.available():
+        pytest.skip("the library has no sharing engine yet (scheduling.fairness.sharing)")
+    fw = {"task_demand": {"cpu": 1, "mem": 1}, "offer_policy": "first-fit", "refuse_s": 0,
+          "queues": [{"tasks": 6, "duration_s": 5}]}
+    scenario = {
+        "version": 2, "name": "two tenants", "resources": ["cpu", "mem"],
+        "vm_types": [{"name": "n", "capacity": {"cpu": 4, "mem": 4}, "price_per_hour": 0, "count": 1}],
+        "frameworks": [{"name": "a", **fw}, {"name": "b", **fw}],
+    }
+    response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": scenario, "configurations": [
+        {"label": "refuse 0 s"}, {"label": "a refuses 5 s", "overrides": {"a": {"refuse_s": 5}}},
+    ]}, format="json")
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert execute_run(run.pk) == "succeeded", list(RunPart.objects.filter(run=run).values_list("error", flat=True))
+    figures = api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]
+    assert {"share:refuse 0 s", "share:a refuses 5 s", "running", "unfairness"} <= set(figures)
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    assert "Worst unfairness" in page
+    for fmt in ("csv", "xlsx", "pdf"):
+        assert len(api(owner).get(f"/api/runs/{run.pk}/report/{fmt}/").content) > 1000
