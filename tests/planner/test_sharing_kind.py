@@ -195,7 +195,8 @@ def test_a_real_sharing_run_with_the_engine(
     ]}, format="json")
     assert response.status_code == 201, response.json()
     run = Run.objects.get(pk=response.json()["id"])
-    assert execute_run(run.pk) == "succeeded", list(RunPart.objects.filter(run=run).values_list("error", flat=True))
+    errors = RunPart.objects.filter(run=run).values_list("error", flat=True)
+    assert execute_run(run.pk) == "succeeded", list(errors)
     figures = api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]
     assert {"share:refuse 0 s", "share:a refuses 5 s", "running", "unfairness"} <= set(figures)
     client.force_login(owner)
