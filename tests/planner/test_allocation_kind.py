@@ -58,6 +58,7 @@ def test_an_allocation_study_runs_one_part_per_variant_with_the_library(
     parts = RunPart.objects.filter(run=run).order_by("position")
     assert list(parts.values_list("label", flat=True)) == labels
     assert run.options["variants"] == VARIANTS and run.options["trials"] == 20
+    assert run.options["pf_reference"] is None  # no PF variant: no eq. (9)
     docs = {r.variant: r.result for r in RunResult.objects.filter(run=run)}
     assert list(docs) == labels or set(docs) == set(labels)
     # rPS-DSF with joint selection finds paper 000's allocation: 19 + 2 on c1, 2 + 19 on c2.
@@ -163,3 +164,58 @@ def test_an_invalid_scenario_and_bad_variants_are_reported_together(
     assert response.status_code == 400
     paths = {e["path"] for e in response.json()["errors"]}
     assert "variants[0]" in paths and any(p.startswith("vm_types[0]") for p in paths)
+
+
+@pytest.fixture
+def exact_methods(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact module (branch ``exact``): the library's own when it has it, else a stand-in
+    with its contract's shape whose PF allocation of Table I is 19 + 2 / 2 + 19 tasks."""
+    import importlib.util
+    import sys
+    import types
+
+    import numpy as np
+
+    if importlib.util.find_spec("scheduling.fairness.exact") is not None:
+        return
+    module = types.ModuleType("scheduling.fairness.exact")
+
+    def pf_allocation(problem: Any, *, integer: bool, tolerance: float | None = None) -> Any:
+        return types.SimpleNamespace(x=np.array([[19.0, 2.0], [2.0, 19.0]]),
+                                     meta={"method": "pf", "integer": integer, "tolerance": 1e-4})
+
+    def pf_inequality(problem: Any, x: Any, x_pf: Any) -> dict[str, Any]:
+        terms = problem.weight * (x.sum(axis=1) - x_pf.sum(axis=1)) / x_pf.sum(axis=1)
+        return {"value": float(terms.sum()), "holds": bool(terms.sum() <= 1e-9), "reference": "pf"}
+
+    module.pf_allocation = pf_allocation  # type: ignore[attr-defined]
+    module.pf_inequality = pf_inequality  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "scheduling.fairness.exact", module)
+
+
+def test_the_pf_allocation_is_every_variants_reference(
+    exact_methods: None, api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str],
+    client: Any,
+) -> None:
+    response = api(owner).post("/api/runs/", {"kind": "allocation", "scenario": table_one(),
+                                              "variants": ["drf/rrr", "pf/fractional"], "trials": 10},
+                               format="json")
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert run.options["pf_reference"] == "pf/fractional"
+    assert execute_run(run.pk) == "succeeded", list(RunPart.objects.values_list("error", flat=True))
+    docs = {r.variant: r.result for r in RunResult.objects.filter(run=run)}
+    assert docs["PF (fractional)"]["pf_inequality"] == pytest.approx(0.0, abs=1e-9)
+    assert docs["DRF (rrr)"]["pf_inequality"] < 0  # eq. (9): no allocation beats the PF one
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    assert "PF inequality Φ (eq. 9)" in page
+
+
+def test_the_integer_pf_is_the_reference_without_the_fractional(
+    api: Callable[[Any], Any], owner: Any, team: Any
+) -> None:
+    response = api(owner).post("/api/runs/", {"kind": "allocation", "scenario": table_one(),
+                                              "variants": ["drf/rrr", "pf/integer", "mmf"]}, format="json")
+    assert response.status_code == 201
+    assert Run.objects.get().options["pf_reference"] == "pf/integer"
