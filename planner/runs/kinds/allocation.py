@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 
 from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
@@ -225,6 +226,10 @@ class AllocationKind(RunKind):
         return {
             "colours": variant_colours(variants),
             "plotly": True,
+            "actions": (
+                [{"label": "Clone…", "url": f"{reverse('web:allocation-new')}?clone={run.pk}"}]
+                if run.is_finished else []
+            ),
             "settings": [
                 ("Variants", ", ".join(run.options.get("variants") or [])),
                 ("Trials", run.options.get("trials")),

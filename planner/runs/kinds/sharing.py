@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 
 from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
@@ -277,6 +278,10 @@ class SharingKind(RunKind):
         return {
             "colours": variant_colours(list(summaries)),
             "plotly": True,
+            "actions": (
+                [{"label": "Clone…", "url": f"{reverse('web:sharing-new')}?clone={run.pk}"}]
+                if run.is_finished else []
+            ),
             "settings": [
                 (c["label"], configuration_text(c)) for c in run.options.get("configurations") or []
             ],

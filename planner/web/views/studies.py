@@ -69,6 +69,9 @@ def _initial(request: TeamRequest, form: AllocationForm | SharingForm, study: st
         form.initial_from_scenario(preset.scenario)
         form.initial["name"] = preset.title
         form.fill(preset.params)
+    for key in ("cluster", "workload"):  # "Start a new run" of a run on stored objects
+        if request.GET.get(key, "").isdigit():
+            form.initial.update({"source": "stored", key: int(request.GET[key])})
     clone = request.GET.get("clone", "")
     if preset is None and clone.isdigit():
         cloned = run_with_scenario(user=request.user, pk=int(clone))  # 404 beyond the user's teams

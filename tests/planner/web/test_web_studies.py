@@ -107,3 +107,18 @@ def test_overrides_are_written_and_read_back() -> None:
     assert parse_overrides(overrides_text(parse_overrides(text))) == parse_overrides(text)
     with pytest.raises(ValueError):
         parse_overrides("scylla refuse_s 5")
+
+
+def test_a_finished_study_can_be_cloned(owner_client: Client, execute_run: Callable[[int], str]) -> None:
+    owner_client.post(reverse("web:allocation-new"), {
+        "source": "document", "document": json.dumps(TABLE_ONE.scenario), "variants": ["bf-drf", "tsf/joint"],
+        "trials": "7", "seed": "2",
+    })
+    run = Run.objects.get()
+    execute_run(run.pk)
+    page = owner_client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    clone_url = f"{reverse('web:allocation-new')}?clone={run.pk}"
+    assert clone_url in page
+    form = owner_client.get(clone_url).context["form"]
+    assert form.initial["variants"] == ["tsf/joint", "bf-drf"] and form.initial["trials"] == 7
+    assert json.loads(form.initial["document"])["name"] == TABLE_ONE.scenario["name"]
