@@ -122,3 +122,39 @@ def test_a_finished_study_can_be_cloned(owner_client: Client, execute_run: Calla
     form = owner_client.get(clone_url).context["form"]
     assert form.initial["variants"] == ["tsf/joint", "bf-drf"] and form.initial["trials"] == 7
     assert json.loads(form.initial["document"])["name"] == TABLE_ONE.scenario["name"]
+
+
+def test_a_study_of_a_stored_cluster_and_workload(
+    owner_client: Client, owner: Any, team: Any, cluster: Any, execute_run: Callable[[int], str]
+) -> None:
+    from planner.scenarios.services import workload_create
+
+    frameworks = [{"name": "web", "weight": 2, "task_demand": {"cpu": 1, "mem": 2}},
+                  {"name": "batch", "task_demand": {"cpu": 2, "mem": 1}, "allowed_vm_types": ["m1.xlarge"]}]
+    workload = workload_create(team=team, user=owner, name="Tenants", frameworks=frameworks, jobs=[])
+    page = owner_client.get(f"{reverse('web:allocation-new')}?cluster={cluster.pk}&workload={workload.pk}")
+    assert page.context["form"].initial["source"] == "stored"
+    response = owner_client.post(reverse("web:allocation-new"), {
+        "source": "stored", "cluster": str(cluster.pk), "workload": str(workload.pk),
+        "variants": ["drf/joint", "psdsf/joint"], "trials": "3", "seed": "0",
+    })
+    assert response.status_code == 302, response.context["form"].errors
+    run = Run.objects.get()
+    assert run.cluster_id == cluster.pk and execute_run(run.pk) == "succeeded"
+    doc = run.results.get(variant="DRF (joint)").result
+    # batch may use the m1.xlarge servers only.
+    assert all(v == 0 for mid, v in doc["mean"]["batch"].items() if not mid.startswith("m1.xlarge#"))
+
+
+def test_an_outsider_cannot_clone_a_teams_study(
+    owner_client: Client, client_for: Callable[[Any], Client], outsider: Any, other_team: Any,
+    execute_run: Callable[[int], str],
+) -> None:
+    owner_client.post(reverse("web:allocation-new"), {
+        "source": "document", "document": json.dumps(TABLE_ONE.scenario), "variants": ["bf-drf"],
+        "trials": "1", "seed": "0",
+    })
+    run = Run.objects.get()
+    outsider_client = client_for(outsider)
+    assert outsider_client.get(f"{reverse('web:allocation-new')}?clone={run.pk}").status_code == 404
+    assert outsider_client.get(reverse("web:run-detail", args=[run.pk])).status_code == 404
