@@ -99,7 +99,7 @@ class AllocationForm(StudySourceForm):
     """An allocation study: policies (variant specs), trials and a seed."""
 
     variants = forms.MultipleChoiceField(
-        choices=[(spec, spec) for spec in ALLOCATION_VARIANTS], required=False,
+        choices=[(spec, _variant_label(spec)) for spec in ALLOCATION_VARIANTS], required=False,
         widget=forms.CheckboxSelectMultiple, label="Policies",
         initial=["drf/rrr", "tsf/rrr", "psdsf/rrr", "rpsdsf/joint", "bf-drf"],
     )
