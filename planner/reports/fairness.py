@@ -98,10 +98,9 @@ def fairness_report(
             summary_table(comparison, corner),
             rows_table("frameworks", "Frameworks", ALLOCATION_FRAMEWORK_COLUMNS,
                        allocation_framework_rows(docs)),
-            rows_table("allocation", "Tasks per framework and server", ALLOCATION_CELL_COLUMNS,
+            rows_table("allocation", "Tasks per server", ALLOCATION_CELL_COLUMNS,
                        allocation_cell_rows(docs)),
-            rows_table("resources", "Resources: allocated, unallocated, stranded",
-                       ALLOCATION_RESOURCE_COLUMNS,
+            rows_table("resources", "Resources", ALLOCATION_RESOURCE_COLUMNS,
                        allocation_resource_rows(docs)),
         ]
         build, wanted, sheet = allocation_figures, ALLOCATION_PDF_FIGURES, ALLOCATION_SHEET_CHARTS
