@@ -490,8 +490,8 @@ def _heatmap(fig: Figure, panel: _Panel, trace: Mapping[str, Any]) -> None:
         for (row, col), value in np.ndenumerate(z):
             if np.isfinite(value):
                 dark = (value - low) / (high - low) > 0.55
-                panel.ax.text(x_edges[col] + 0.5, row, f"{value:.3g}", ha="center", va="center", fontsize=8,
-                              color="white" if dark else "#222222")
+                panel.ax.text(float(x_edges[col]) + 0.5, row, f"{value:.3g}", ha="center", va="center",
+                              fontsize=8, color="white" if dark else "#222222")
     bar = fig.colorbar(mesh, ax=panel.ax, fraction=0.04, pad=0.02)
     title = plain_text(((trace.get("colorbar") or {}).get("title") or {}).get("text"))
     if title:
