@@ -166,35 +166,8 @@ def test_an_invalid_scenario_and_bad_variants_are_reported_together(
     assert "variants[0]" in paths and any(p.startswith("vm_types[0]") for p in paths)
 
 
-@pytest.fixture
-def exact_methods(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exact module (branch ``exact``): the library's own when it has it, else a stand-in
-    with its contract's shape whose PF allocation of Table I is 19 + 2 / 2 + 19 tasks."""
-    import importlib.util
-    import sys
-    import types
-
-    import numpy as np
-
-    if importlib.util.find_spec("scheduling.fairness.exact") is not None:
-        return
-    module = types.ModuleType("scheduling.fairness.exact")
-
-    def pf_allocation(problem: Any, *, integer: bool, tolerance: float | None = None) -> Any:
-        return types.SimpleNamespace(x=np.array([[19.0, 2.0], [2.0, 19.0]]),
-                                     meta={"method": "pf", "integer": integer, "tolerance": 1e-4})
-
-    def pf_inequality(problem: Any, x: Any, x_pf: Any) -> dict[str, Any]:
-        terms = problem.weight * (x.sum(axis=1) - x_pf.sum(axis=1)) / x_pf.sum(axis=1)
-        return {"value": float(terms.sum()), "holds": bool(terms.sum() <= 1e-9), "reference": "pf"}
-
-    module.pf_allocation = pf_allocation  # type: ignore[attr-defined]
-    module.pf_inequality = pf_inequality  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "scheduling.fairness.exact", module)
-
-
 def test_the_pf_allocation_is_every_variants_reference(
-    exact_methods: None, api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str],
+    api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str],
     client: Any,
 ) -> None:
     response = api(owner).post("/api/runs/", {"kind": "allocation", "scenario": table_one(),
@@ -213,9 +186,17 @@ def test_the_pf_allocation_is_every_variants_reference(
 
 
 def test_the_integer_pf_is_the_reference_without_the_fractional(
-    api: Callable[[Any], Any], owner: Any, team: Any
+    api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str]
 ) -> None:
     response = api(owner).post("/api/runs/", {"kind": "allocation", "scenario": table_one(),
                                               "variants": ["drf/rrr", "pf/integer", "mmf"]}, format="json")
     assert response.status_code == 201
-    assert Run.objects.get().options["pf_reference"] == "pf/integer"
+    run = Run.objects.get()
+    assert run.options["pf_reference"] == "pf/integer"
+    assert run.options["labels"] == ["DRF (rrr)", "PF (integer)", "U-MMF (fractional)"]
+    # The exact optimisations run through the same parts (HiGHS, small problems).
+    assert execute_run(run.pk) == "succeeded", list(RunPart.objects.values_list("error", flat=True))
+    docs = {r.variant: r.result for r in RunResult.objects.filter(run=run)}
+    assert docs["PF (integer)"]["pf_inequality"] == pytest.approx(0.0, abs=1e-9)
+    assert docs["U-MMF (fractional)"]["method"] == "exact"
+    assert all(d["pf_inequality"] is not None for d in docs.values())
