@@ -195,6 +195,8 @@ class ConfigurationForm(forms.Form):
     allocation_interval_s = forms.FloatField(initial=1.0, widget=NumberInput(),
                                              label="Allocation interval (s)")
     seed = forms.IntegerField(initial=0, min_value=0, max_value=2**63 - 1)
+    horizon_s = forms.FloatField(required=False, widget=NumberInput(), label="Horizon (s)",
+                                 help_text="Stop the simulation here (empty: when every task is done).")
     overrides = forms.CharField(
         required=False, label="Per framework",
         widget=forms.TextInput(attrs={"class": "mono",
@@ -223,6 +225,8 @@ class ConfigurationForm(forms.Form):
             out["label"] = d["label"]
         if d.get("servers"):
             out["servers"] = d["servers"]
+        if d.get("horizon_s") is not None:
+            out["horizon_s"] = d["horizon_s"]
         return out
 
 
@@ -288,6 +292,7 @@ class SharingForm(StudySourceForm):
                 "use": True, "label": c.get("label") or "", "mode": c.get("mode") or "offers",
                 "criterion": c.get("criterion") or "drf", "servers": c.get("servers") or "",
                 "allocation_interval_s": c.get("allocation_interval_s", 1.0), "seed": c.get("seed", 0),
+                "horizon_s": c.get("horizon_s"),
                 "overrides": overrides_text(c.get("overrides")),
             }
 

@@ -154,6 +154,7 @@ def test_the_start_page_starts_configurations_side_by_side(
         "c0-allocation_interval_s": "1", "c0-seed": "0", "c0-overrides": "a: refuse_s=5",
         "c1-use": "on", "c1-label": "refuse 1 s", "c1-mode": "offers", "c1-criterion": "drf",
         "c1-allocation_interval_s": "1", "c1-seed": "0", "c1-overrides": "a: refuse_s=1",
+        "c1-horizon_s": "300",
         "c2-mode": "offers", "c2-criterion": "drf", "c2-allocation_interval_s": "1", "c2-seed": "0",
         "c3-mode": "offers", "c3-criterion": "drf", "c3-allocation_interval_s": "1", "c3-seed": "0",
     }
@@ -165,6 +166,7 @@ def test_the_start_page_starts_configurations_side_by_side(
     assert response.status_code == 302
     run = Run.objects.get()
     assert [c["label"] for c in run.options["configurations"]] == ["refuse 5 s", "refuse 1 s"]
+    assert [c["horizon_s"] for c in run.options["configurations"]] == [None, 300.0]
     assert execute_run(run.pk) == "succeeded"
 
 
