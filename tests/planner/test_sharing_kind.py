@@ -171,12 +171,28 @@ def test_the_start_page_starts_configurations_side_by_side(
 
 
 def test_without_the_engine_no_sharing_kind_is_offered(
-    api: Callable[[Any], Any], owner: Any, team: Any
+    api: Callable[[Any], Any], owner: Any, team: Any, client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if sharing_module.available():
-        pytest.skip("the library has the sharing engine")
-    response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": two_frameworks()}, format="json")
-    assert response.status_code == 400 and response.json()["errors"][0]["path"] == "kind"
+    """A library without ``scheduling.fairness.sharing``: the module registers no kind, the API
+    refuses the kind, the start page is a 404 and no page links to it."""
+    import importlib
+    import sys
+
+    kinds.unregister("sharing")
+    monkeypatch.setitem(sys.modules, "scheduling.fairness.sharing", None)  # import fails
+    try:
+        importlib.reload(sharing_module)
+        assert not sharing_module.available() and "sharing" not in {k.key for k in kinds.all_kinds()}
+        response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": two_frameworks()},
+                                   format="json")
+        assert response.status_code == 400 and response.json()["errors"][0]["path"] == "kind"
+        client.force_login(owner)
+        assert client.get(reverse("web:sharing-new")).status_code == 404
+        assert reverse("web:sharing-new") not in client.get(reverse("web:runs")).content.decode()
+    finally:
+        monkeypatch.undo()
+        kinds.unregister("sharing")
+        importlib.reload(sharing_module)  # as it was: registered when the library has the engine
 
 
 def test_a_real_sharing_run_with_the_engine(
