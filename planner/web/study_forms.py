@@ -239,7 +239,7 @@ class SharingForm(StudySourceForm):
         super().__init__(*args, **kwargs)
         data = args[0] if args else kwargs.get("data")
         self.rows = [
-            ConfigurationForm(data, prefix=f"c{k}", modes=modes, initial={"use": k < 2})
+            ConfigurationForm(data, prefix=f"c{k}", modes=modes, initial={"use": k == 0})
             for k in range(self.ROWS)
         ]
 
