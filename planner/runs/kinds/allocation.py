@@ -24,7 +24,6 @@ from planner.reports.fairness import fairness_report
 from scheduling import Scenario, ScenarioError
 from scheduling.charts import allocation_figures, variant_colours
 from scheduling.fairness.allocation import (
-    ALLOCATION_VARIANTS,
     EXACT_POLICIES,
     Allocation,
     AllocationVariant,
@@ -240,8 +239,5 @@ class AllocationKind(RunKind):
     def api_fields(self, run: Any) -> dict[str, Any]:
         return {"variants": list(run.options.get("variants") or [])}
 
-
-#: Every variant spec the start page offers, in display order (the library's list).
-VARIANT_CHOICES: tuple[str, ...] = ALLOCATION_VARIANTS
 
 register(AllocationKind())
