@@ -233,7 +233,7 @@ class ConfigurationForm(forms.Form):
 class SharingForm(StudySourceForm):
     """A sharing study: its scenario, then up to :attr:`ROWS` configurations side by side."""
 
-    ROWS = 4
+    ROWS = 6
 
     def __init__(self, *args: Any, modes: tuple[str, ...], **kwargs: Any):
         super().__init__(*args, **kwargs)

@@ -42,8 +42,9 @@ def test_the_table_one_preset_starts_and_shows_its_heatmaps(
     assert '"c2"' in page.locator("#id_document").input_value()
     assert page.locator("input[name='trials']").input_value() == "200"
     checked = page.locator("input[name='variants']:checked")
-    assert [checked.nth(i).get_attribute("value") for i in range(checked.count())] == [
-        "drf/rrr", "tsf/rrr", "psdsf/rrr", "rpsdsf/joint", "bf-drf"]
+    ticked = [checked.nth(i).get_attribute("value") for i in range(checked.count())]
+    # The planner's Table I preset, or the library's registry's (which may list more policies).
+    assert {"drf/rrr", "tsf/rrr", "psdsf/rrr", "rpsdsf/joint", "bf-drf"} <= set(ticked)
     screenshot("allocation-new")
     no_console_errors(page)
 
@@ -52,9 +53,10 @@ def test_the_table_one_preset_starts_and_shows_its_heatmaps(
     # The page polls until the parts are done, then reloads with the results.
     page.wait_for_selector("#charts[data-drawn='true']", timeout=90_000)
     heatmaps = page.locator("#heatmaps .chart-cell")
-    assert heatmaps.count() == 5
-    assert [heatmaps.nth(i).get_attribute("data-key") for i in range(5)] == [f"heatmap:{x}" for x in LABELS]
-    assert page.locator("#heatmaps .js-plotly-plot .heatmaplayer").count() == 5
+    assert heatmaps.count() == len(ticked)
+    keys = [heatmaps.nth(i).get_attribute("data-key") for i in range(len(ticked))]
+    assert {f"heatmap:{x}" for x in LABELS} <= set(keys)
+    assert page.locator("#heatmaps .js-plotly-plot .heatmaplayer").count() == len(ticked)
     # rPS-DSF (joint): paper 000's 19 / 2 / 2 / 19, in the table and on the heatmap.
     assert page.locator("td[data-variant='rPS-DSF (joint)']").first.inner_text().startswith("42.0")
     cell_text = page.locator("#heatmaps .chart-cell[data-key='heatmap:rPS-DSF (joint)']").inner_text()

@@ -83,21 +83,63 @@ def test_the_sharing_page_is_missing_without_the_engine(owner_client: Client, mo
             kinds.register(kind)
 
 
-def test_presets_come_from_the_library_registry(monkeypatch: Any) -> None:
+def _setup(key: str, section: str, document: dict[str, Any], study: str = "sharing", **more: Any) -> Any:
+    """A set-up shaped as scheduling.fairness.setups.Setup."""
+    import types
+
+    fields = {"key": key, "paper": "001", "section": section, "title": more.pop("title", key),
+              "document": document, "study": study, "figure": "Scylla's unfairness (%)",
+              "measure": ("unfairness", "b"), "paper_value": None, "share_args": {"mode": "offers"},
+              "notes": ""}
+    return types.SimpleNamespace(**{**fields, **more})
+
+
+def _two(policy_b: str = "first-fit", refuse_b: float = 5, demand_b: float = 1) -> dict[str, Any]:
+    fw = {"offer_policy": "first-fit", "queues": [{"tasks": 4, "duration_s": 10}]}
+    return {"version": 2, "name": "Two tenants", "resources": ["cpu", "mem"],
+            "vm_types": [{"name": "n", "capacity": {"cpu": 4, "mem": 4}, "price_per_hour": 0, "count": 2}],
+            "frameworks": [{"name": "a", "task_demand": {"cpu": 1, "mem": 1}, **fw},
+                           {"name": "b", "task_demand": {"cpu": demand_b, "mem": 1}, **fw,
+                            "offer_policy": policy_b, "refuse_s": refuse_b}]}
+
+
+def test_the_registrys_set_ups_become_presets_side_by_side(monkeypatch: Any) -> None:
     import sys
     import types
 
     registry = types.ModuleType("scheduling.fairness.setups")
-    registry.SETUPS = {  # type: ignore[attr-defined]
-        "001-refuse": {"title": "Paper 001, refuse 5 s", "study": "sharing", "scenario": TABLE_ONE.scenario,
-                       "configurations": [{"label": "refuse 0 s"}, {"label": "refuse 5 s"}]},
-        "broken": {"title": "no scenario"},
-    }
+    registry.SETUPS = {s.key: s for s in [  # type: ignore[attr-defined]
+        _setup("001-v-b-first-fit", "§V-B, Figure 1", _two(), paper_value=38.0, title="b first fit"),
+        _setup("001-v-b-bin-packing", "§V-B, Figure 6", _two("bin-packing", 0), title="b bin packing"),
+        _setup("001-v-b-bigger", "§V-B, Figure 9", _two(demand_b=2), title="b bigger tasks"),
+        _setup("000-table-1-drf", "§IV, Table I", TABLE_ONE.scenario, study="allocation", paper="000",
+               share_args={"policy": "drf", "servers": "rrr", "trials": 200}),
+        _setup("000-table-1-bf-drf", "§IV, Table I", TABLE_ONE.scenario, study="allocation", paper="000",
+               share_args={"policy": "bf-drf", "servers": "best-fit", "trials": 200}),
+        _setup("broken", "§V-Z", {"vm_types": "nope"}),
+    ]}
     monkeypatch.setitem(sys.modules, "scheduling.fairness.setups", registry)
     sharing = study_presets("sharing")
-    assert [p.key for p in sharing] == ["001-refuse"]
-    assert sharing[0].params["configurations"][1]["label"] == "refuse 5 s"
-    assert [p.key for p in study_presets("allocation")] == ["000-table-1"]
+    # The first two differ by b's offer answer and refusal only: one preset, two configurations.
+    assert [p.key for p in sharing] == ["001-v-b", "001-v-b-bigger"]
+    configurations = sharing[0].params["configurations"]
+    assert [c["label"] for c in configurations] == ["b first fit", "b bin packing"]
+    assert configurations[1]["overrides"] == {"b": {"offer_policy": "bin-packing", "refuse_s": 0.0}}
+    assert "38 in the paper" in sharing[0].description  # the registry's value, not the planner's
+    # The registry's Table I replaces the planner's own preset of the same key.
+    allocation = study_presets("allocation")
+    assert [p.key for p in allocation] == ["000-table-1"]
+    assert allocation[0].params == {"variants": ["drf/rrr", "bf-drf"], "trials": 200, "seed": 0}
+
+
+def test_the_librarys_own_registry_gives_presets_that_start() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("scheduling.fairness.setups") is None:
+        pytest.skip("the library has no set-ups registry yet (scheduling.fairness.setups)")
+    sharing = study_presets("sharing")
+    assert sharing and all(p.params["configurations"] for p in sharing)
+    assert any(p.key.startswith("000-table-1") for p in study_presets("allocation"))
 
 
 def test_overrides_are_written_and_read_back() -> None:
