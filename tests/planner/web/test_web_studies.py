@@ -132,6 +132,26 @@ def test_the_registrys_set_ups_become_presets_side_by_side(monkeypatch: Any) -> 
     assert allocation[0].params == {"variants": ["drf/rrr", "bf-drf"], "trials": 200, "seed": 0}
 
 
+def test_a_sharing_preset_fills_the_configurations(owner_client: Client, monkeypatch: Any) -> None:
+    import sys
+    import types
+
+    registry = types.ModuleType("scheduling.fairness.setups")
+    registry.SETUPS = {s.key: s for s in [  # type: ignore[attr-defined]
+        _setup("001-v-b-first-fit", "§V-B, Figure 1", _two(), title="b first fit"),
+        _setup("001-v-b-bin-packing", "§V-B, Figure 6", _two("bin-packing", 0), title="b bin packing"),
+    ]}
+    monkeypatch.setitem(sys.modules, "scheduling.fairness.setups", registry)
+    response = owner_client.get(reverse("web:sharing-new") + "?preset=001-v-b")
+    if response.status_code == 404:
+        pytest.skip("the library has no sharing engine")
+    rows = response.context["form"].rows
+    assert [r.initial.get("use") for r in rows] == [True, True, False, False, False, False]
+    assert [r.initial.get("label") for r in rows[:2]] == ["b first fit", "b bin packing"]
+    assert rows[1].initial["overrides"] == "b: offer_policy=bin-packing, refuse_s=0"
+    assert 'data-preset="001-v-b"' in response.content.decode()
+
+
 def test_the_librarys_own_registry_gives_presets_that_start() -> None:
     import importlib.util
 
