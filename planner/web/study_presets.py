@@ -115,6 +115,9 @@ class _Group:
 
 
 _OFFER_FIELDS = ("offer_policy", "refuse_s", "hold_s")
+#: Whether one run of the study can hold scenarios that differ by the frameworks' offer
+#: settings: a sharing configuration overrides them, an allocation variant cannot.
+TAKES_OVERRIDES = {"allocation": False, "sharing": True}
 
 
 def _overrides(base: Scenario, other: Scenario) -> dict[str, dict[str, Any]] | None:
@@ -240,7 +243,7 @@ def presets_from_setups(items: list[Any]) -> list[StudyPreset]:
             if group.study != study or group.head != head:
                 continue
             overrides = _overrides(group.scenario, scenario)
-            if overrides is not None and (study == "sharing" or not overrides):
+            if overrides is not None and (TAKES_OVERRIDES[str(study)] or not overrides):
                 group.members.append((item, overrides))
                 break
         else:
