@@ -43,8 +43,8 @@ Paper 000's Table I set-up (servers ``c1 = (100, 30)``, ``c2 = (30, 100)``; dema
 >>> mmf = mmf_allocation(p, integer=False)
 >>> np.round(mmf.x, 4).tolist()   # c1 full in both resources: 5a + b = 100, a + 5b = 30
 [[19.5833, 2.0833], [2.0833, 19.5833]]
->>> mmf.meta["levels"]   # 520/24 tasks each
-{'f1': 21.666666666666668, 'f2': 21.666666666666668}
+>>> {f: round(v, 6) for f, v in mmf.meta["levels"].items()}   # 520/24 tasks each
+{'f1': 21.666667, 'f2': 21.666667}
 >>> mmf_allocation(p, integer=True).x.tolist()
 [[19.0, 2.0], [2.0, 19.0]]
 >>> pf = pf_allocation(p, integer=False)
@@ -72,6 +72,7 @@ from .model import FairnessProblem
 __all__ = [
     "DEFAULT_MMF_TOLERANCE",
     "DEFAULT_PF_TOLERANCE",
+    "INTEGER_TIME_LIMIT_S",
     "ExactResult",
     "mmf_allocation",
     "pf_allocation",
@@ -80,13 +81,19 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
+_Row = tuple[NDArray[np.int32], FloatArray]  # a sparse row: column indices, coefficients
 
 #: PF: the largest overestimate of any ``log(x_n)`` by the cutting planes at the solution.
 DEFAULT_PF_TOLERANCE = 1e-4
 #: MMF: how far (relatively) a frozen framework's level may sag below the level it froze at.
 DEFAULT_MMF_TOLERANCE = 1e-7
+#: Whole tasks (mixed-integer programs) give up, with an error, after this many seconds per call.
+INTEGER_TIME_LIMIT_S = 60.0
 #: PF's cutting planes stop (with an error) after this many rounds.
 MAX_ROUNDS = 500
+#: PF (fractional) goes on adding tangents until the log gap is this fraction of the tolerance,
+#: when it can within :data:`MAX_ROUNDS` rounds (it stops at the tolerance itself otherwise).
+POLISH = 1e-4
 #: A task fits when every resource's capacity covers its demand to within this.
 FIT_TOLERANCE = 1e-9
 
@@ -114,8 +121,9 @@ class ExactResult:
 class _Model:
     """A HiGHS model kept between solves (columns and rows added, bounds and costs changed)."""
 
-    def __init__(self, what: str, *, mip_abs_gap: float | None = None) -> None:
+    def __init__(self, what: str, *, mip_abs_gap: float | None = None, deadline: float | None = None) -> None:
         self.what = what
+        self.deadline = deadline
         self.h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy's constructor has no hints
         self.h.setOptionValue("output_flag", False)  # the CLI's stdout is JSON
         self.h.setOptionValue("mip_rel_gap", 0.0)
@@ -137,7 +145,7 @@ class _Model:
         self.cols += k
         return first
 
-    def add_rows(self, lower: FloatArray, upper: FloatArray, rows: list[tuple[NDArray[np.int32], FloatArray]]) -> int:
+    def add_rows(self, lower: FloatArray, upper: FloatArray, rows: list[_Row]) -> int:
         """Add rows ``lower <= a @ x <= upper``, each ``a`` given sparse; returns the first index."""
         k = len(rows)
         first = self.rows
@@ -147,20 +155,32 @@ class _Model:
         starts[1:] = np.cumsum([len(ix) for ix, _ in rows])[:-1]
         index = np.concatenate([ix for ix, _ in rows]).astype(np.int32)
         value = np.concatenate([v for _, v in rows]).astype(float)
-        self.h.addRows(k, np.asarray(lower, float), np.asarray(upper, float), len(index), starts, index, value)
+        lo, hi = np.asarray(lower, float), np.asarray(upper, float)
+        self.h.addRows(k, lo, hi, len(index), starts, index, value)
         self.rows += k
         return first
 
     def solve(self) -> tuple[FloatArray, FloatArray]:
         """Optimise; returns (column values, row duals), or raises :class:`ScenarioError`."""
+        if self.deadline is not None:
+            left = self.deadline - time.perf_counter()
+            if left <= 0:
+                raise ScenarioError.single("policy", self._too_long())
+            self.h.setOptionValue("time_limit", left)
         self.h.run()
         self.solves += 1
         status = self.h.getModelStatus()
+        if status == highspy.HighsModelStatus.kTimeLimit:
+            raise ScenarioError.single("policy", self._too_long())
         if status != highspy.HighsModelStatus.kOptimal:
             text = self.h.modelStatusToString(status)
             raise ScenarioError.single("policy", f"the solver found no optimal {self.what} (HiGHS: {text})")
         sol = self.h.getSolution()
         return np.asarray(sol.col_value, float), np.asarray(sol.row_dual, float)
+
+    def _too_long(self) -> str:
+        return (f"the {self.what} took longer than {INTEGER_TIME_LIMIT_S:g} s: whole tasks make this an "
+                "integer program, hard for large problems; use the fractional variant")
 
 
 @dataclass(frozen=True)
@@ -173,7 +193,7 @@ class _Layout:
     pairs: NDArray[np.int64]  # (P, 2) framework, pool of each variable
     included: BoolArray  # (N,) frameworks with at least one variable
 
-    def tasks_rows(self, first_col: int) -> list[tuple[NDArray[np.int32], FloatArray]]:
+    def tasks_rows(self, first_col: int) -> list[_Row]:
         """For each framework: the columns (and unit coefficients) that sum to ``x_n``."""
         out = []
         for n in range(self.fits.shape[0]):
@@ -183,7 +203,7 @@ class _Layout:
 
 
 def _layout(problem: FairnessProblem, integer: bool) -> _Layout:
-    n_fw, n_srv = problem.allowed.shape
+    n_srv = problem.allowed.shape[1]
     if integer:
         pool_of = np.arange(n_srv, dtype=np.int64)
         size = np.ones(n_srv, dtype=np.int64)
@@ -200,7 +220,8 @@ def _layout(problem: FairnessProblem, integer: bool) -> _Layout:
         needs = problem.demand[:, None, :] > 0
         fits = (~needs | (cap[None, :, :] > 0)).all(axis=2) & problem.allowed[:, first]
     pairs = np.argwhere(fits).astype(np.int64)
-    return _Layout(pool_of, size, fits, pairs, fits.any(axis=1))
+    included: BoolArray = np.asarray(fits.any(axis=1), dtype=bool)
+    return _Layout(pool_of, size, fits, pairs, included)
 
 
 def _check(problem: FairnessProblem) -> None:
@@ -218,9 +239,9 @@ def _check(problem: FairnessProblem) -> None:
 
 
 def _base_model(problem: FairnessProblem, lay: _Layout, what: str, integer: bool,
-                mip_abs_gap: float | None = None) -> _Model:
+                mip_abs_gap: float | None = None, deadline: float | None = None) -> _Model:
     """Allocation columns (first) and capacity rows (eq. 1), per pool."""
-    model = _Model(what, mip_abs_gap=mip_abs_gap)
+    model = _Model(what, mip_abs_gap=mip_abs_gap, deadline=deadline)
     n_pairs = len(lay.pairs)
     if integer:
         # A server fits at most floor(min_r c / d) tasks of one framework: a bound that helps the MIP.
@@ -234,7 +255,7 @@ def _base_model(problem: FairnessProblem, lay: _Layout, what: str, integer: bool
     model.add_cols(np.zeros(n_pairs), np.zeros(n_pairs), upper, integer=integer)
     cap = np.zeros((len(lay.size), problem.capacity.shape[1]))
     np.add.at(cap, lay.pool_of, problem.capacity)
-    rows: list[tuple[NDArray[np.int32], FloatArray]] = []
+    rows: list[_Row] = []
     upper_rows = []
     for g in range(len(lay.size)):
         cols = np.flatnonzero(lay.pairs[:, 1] == g).astype(np.int32)
@@ -314,8 +335,9 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     Raises
     ------
     ScenarioError
-        (path ``policy``) for a framework with no positive demand or weight, or when the solver
-        ends without an optimum; (path ``tolerance``) for a tolerance out of range.
+        (path ``policy``) for a framework with no positive demand or weight, when the solver
+        ends without an optimum, or when whole tasks take longer than
+        :data:`INTEGER_TIME_LIMIT_S`; (path ``tolerance``) for a tolerance out of range.
 
     Examples
     --------
@@ -332,7 +354,9 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     tol = _tolerance(tolerance, DEFAULT_MMF_TOLERANCE)
     _check(problem)
     lay = _layout(problem, integer)
-    model = _base_model(problem, lay, "max-min fair allocation", integer)
+    deadline = start + INTEGER_TIME_LIMIT_S if integer else None
+    model = _base_model(problem, lay, "max-min fair allocation (whole tasks)" if integer
+                        else "max-min fair allocation", integer, deadline=deadline)
     if integer:
         values, stages = _leximin(problem, lay, model, tol)
     else:
@@ -357,7 +381,9 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     })
 
 
-def _water_filling(problem: FairnessProblem, lay: _Layout, model: _Model, tol: float) -> tuple[FloatArray, int]:
+def _water_filling(
+    problem: FairnessProblem, lay: _Layout, model: _Model, tol: float
+) -> tuple[FloatArray, int]:
     n_pairs = len(lay.pairs)
     t_col = model.add_cols(np.array([-1.0]), np.array([0.0]), np.array([_INF]))  # minimise -t
     inc = np.flatnonzero(lay.included)
@@ -370,6 +396,7 @@ def _water_filling(problem: FairnessProblem, lay: _Layout, model: _Model, tol: f
             rows.append((np.append(cols, t_col).astype(np.int32), np.append(ones / problem.weight[n], -1.0)))
     first = model.add_rows(np.zeros(len(rows)), np.full(len(rows), _INF), rows)
     growing = np.ones(len(inc), dtype=bool)
+    level = np.zeros(len(inc))
     stages = 0
     values = np.zeros(model.cols)
     while growing.any():
@@ -380,12 +407,23 @@ def _water_filling(problem: FairnessProblem, lay: _Layout, model: _Model, tol: f
         blocked = growing & (y > 1e-9 * max(1.0, float(y[growing].max())))
         if not blocked.any():  # numerically flat duals: the largest is certainly positive
             blocked = growing & (y == y[growing].max())
-        floor = t - tol * max(1.0, t)
+        floor = t * (1.0 - tol)  # relative: levels may be tiny
         for k in np.flatnonzero(blocked).tolist():
             model.h.changeCoeff(first + k, t_col, 0.0)
             model.h.changeRowBounds(first + k, floor, _INF)
+            level[k] = t
         growing &= ~blocked
         model.h.changeColBounds(t_col, max(floor, 0.0), _INF)
+    # Every level is now fixed, to within the tolerance; the last stage's vertex may leave a
+    # frozen framework up to that tolerance below its level, and another that much above, so a
+    # last program brings every framework back to its level: maximise the sum of the levels,
+    # none above the level it froze at.
+    for k in range(len(inc)):
+        model.h.changeRowBounds(first + k, level[k] * (1.0 - tol), level[k])
+    model.h.changeColCost(t_col, 0.0)
+    pair_cost = -1.0 / problem.weight[lay.pairs[:, 0]]
+    model.h.changeColsCost(n_pairs, np.arange(n_pairs, dtype=np.int32), pair_cost)
+    values, _ = model.solve()
     return values[:n_pairs], stages
 
 
@@ -513,7 +551,8 @@ def _pf_fractional(problem: FairnessProblem, tol: float) -> tuple[FloatArray, di
     }
     if not len(inc):
         return np.zeros(problem.allowed.shape), {**meta, "objective": 0.0, "upper_bound": 0.0, "gap": 0.0,
-                                                 "cuts": 0, "rounds": 0, "solves": 0, "guarantee": _GUARANTEE}
+                                                 "largest_log_gap": 0.0, "cuts": 0, "rounds": 0, "solves": 0,
+                                                 "guarantee": _GUARANTEE}
     phi = problem.weight[inc]
     z_first = model.add_cols(-phi, np.full(len(inc), -_INF), np.full(len(inc), _INF))
     tasks = lay.tasks_rows(0)
@@ -531,6 +570,7 @@ def _pf_fractional(problem: FairnessProblem, tol: float) -> tuple[FloatArray, di
             rows.append((np.append(cols, z_first + j).astype(np.int32), np.append(-ones / a, 1.0)))
         model.add_rows(np.full(len(rows), -_INF), np.log(at) - 1.0, rows)
 
+    target = max(tol * POLISH, 1e-10)
     add_tangents(np.arange(len(inc)), points)
     cuts += len(inc)
     for rounds in range(1, MAX_ROUNDS + 1):
@@ -539,99 +579,125 @@ def _pf_fractional(problem: FairnessProblem, tol: float) -> tuple[FloatArray, di
         z = values[z_first: z_first + len(inc)]
         with np.errstate(divide="ignore"):
             gap = z - np.log(np.maximum(xn, 0.0))
-        if gap.max() <= tol:
+        # The guarantee needs gap <= tol; going on to tol * POLISH costs a few more rounds and
+        # brings x itself close to the optimum (x moves with about the square root of the gap).
+        if gap.max() <= target or (gap.max() <= tol and rounds >= MAX_ROUNDS):
             objective = _log_objective(phi, xn)
             upper = float((phi * z).sum())
             return _spread(problem, lay, values[:n_pairs], False), {
                 **meta, "objective": objective, "upper_bound": upper, "gap": max(upper - objective, 0.0),
-                "cuts": cuts, "rounds": rounds, "solves": model.solves, "guarantee": _GUARANTEE,
+                "largest_log_gap": max(float(gap.max()), 0.0), "cuts": cuts, "rounds": rounds,
+                "solves": model.solves, "guarantee": _GUARANTEE,
             }
-        which = np.flatnonzero(gap > tol)
+        which = np.flatnonzero(gap > target)
         # A framework left at (almost) nothing: a tangent further left, where log is steeper.
         at = np.where(xn[which] > 1e-12, xn[which], smallest[which] / 4)
         smallest[which] = np.minimum(smallest[which], at)
         add_tangents(which, at)
         cuts += len(which)
-    raise ScenarioError.single(
-        "policy", f"proportional fairness: the cutting planes did not reach the tolerance in {MAX_ROUNDS} rounds")
+    raise ScenarioError.single("policy", _NOT_CONVERGED)
 
 
+_NOT_CONVERGED = f"proportional fairness: the cutting planes missed the tolerance after {MAX_ROUNDS} rounds"
 _GUARANTEE = (
     "every log(x_n) overestimated by at most the tolerance at the solution: sum_n phi_n log x_n "
     "within tolerance * sum_n phi_n of the optimum"
 )
-_GUARANTEE_INTEGER = "chords exact at whole numbers; sum_n phi_n log x_n within tolerance * sum_n phi_n of the optimum"
+_GUARANTEE_INTEGER = (
+    "chords exact at whole numbers; sum_n phi_n log x_n within tolerance * sum_n phi_n of the optimum"
+)
 
 
 def _pf_integer(problem: FairnessProblem, tol: float) -> tuple[FloatArray, dict[str, Any]]:
     lay = _layout(problem, integer=True)
-    phi_all = problem.weight
+    inc = np.flatnonzero(lay.included)
+    meta: dict[str, Any] = {"server_pools": len(lay.size)}
+    if not len(inc):
+        return np.zeros(problem.allowed.shape), {
+            **meta, "excluded": list(problem.frameworks), "objective": 0.0, "upper_bound": 0.0, "gap": 0.0,
+            "largest_log_gap": 0.0, "cuts": 0, "rounds": 0, "solves": 0, "guarantee": _GUARANTEE_INTEGER}
+    phi = problem.weight[inc]
+    deadline = time.perf_counter() + INTEGER_TIME_LIMIT_S
     model = _base_model(problem, lay, "proportional-fair allocation (whole tasks)", integer=True,
-                        mip_abs_gap=tol * float(phi_all[lay.included].sum()) if lay.included.any() else None)
+                        mip_abs_gap=tol * float(phi.sum()), deadline=deadline)
     n_pairs = len(lay.pairs)
     tasks = lay.tasks_rows(0)
-    keep = lay.included.copy()
-    # log 0 = -inf: first make sure every kept framework can have a task at once.
-    if keep.any():
-        keep = _most_served(problem, lay, keep)
-    inc = np.flatnonzero(keep)
-    meta: dict[str, Any] = {
-        "excluded": [f for n, f in enumerate(problem.frameworks) if not keep[n]],
-        "server_pools": len(lay.size),
-    }
-    if not len(inc):
-        return np.zeros(problem.allowed.shape), {**meta, "objective": 0.0, "upper_bound": 0.0, "gap": 0.0,
-                                                 "cuts": 0, "rounds": 0, "solves": 0,
-                                                 "guarantee": _GUARANTEE_INTEGER}
-    phi = phi_all[inc]
-    model.add_rows(np.ones(len(inc)), np.full(len(inc), _INF), [tasks[n] for n in inc.tolist()])  # x_n >= 1
+    most = model.h.getLp().col_upper_
+    # log 0 = -inf: w_n = 1 marks a framework served (x_n >= 1); as many are served as can be
+    # at once (all of them, unless whole tasks make that impossible), and only they count.
+    served = _most_served(problem, lay, inc, deadline)
+    everyone = served == len(inc)
+    w_first = model.add_cols(np.zeros(len(inc)), np.full(len(inc), 1.0 if everyone else 0.0),
+                             np.ones(len(inc)), integer=True)
     z_first = model.add_cols(-phi, np.full(len(inc), -_INF), np.full(len(inc), _INF))
+    rows: list[_Row] = []
+    lower, upper = [], []
+    for j, n in enumerate(inc.tolist()):
+        cols, ones = tasks[n]
+        rows.append((np.append(cols, w_first + j).astype(np.int32), np.append(ones, -1.0)))  # x_n >= w_n
+        lower.append(0.0)
+        upper.append(_INF)
+        # z_n <= w_n log(most tasks): an unserved framework adds nothing
+        bound = math.log(max(1.0, float(np.sum(np.asarray(most)[cols]))))
+        rows.append((np.array([z_first + j, w_first + j], np.int32), np.array([1.0, -bound])))
+        lower.append(-_INF)
+        upper.append(0.0)
+    if not everyone:
+        rows.append((np.arange(w_first, w_first + len(inc), dtype=np.int32), np.ones(len(inc))))
+        lower.append(float(served))
+        upper.append(_INF)
+    model.add_rows(np.asarray(lower), np.asarray(upper), rows)
     have: list[set[int]] = [set() for _ in inc]
     cuts = 0
 
     def add_chords(j: int, ks: list[int]) -> int:
-        # z_n <= log k + (x_n - k) s, s = log((k + 1) / k)   <=>   z_n - s x_n <= log k - k s
-        rows, upper = [], []
+        # z_n <= log k + (x_n - k) s + M (1 - w_n), s = log((k + 1) / k), M = max(0, k s - log k)
+        # (the chord's value at x = 0 is log k - k s: M lifts it to 0 for an unserved framework)
+        chord_rows, chord_upper = [], []
         for k in ks:
             if k < 1 or k in have[j]:
                 continue
             have[j].add(k)
             s = math.log((k + 1) / k)
+            m = max(0.0, k * s - math.log(k))
             cols, ones = tasks[int(inc[j])]
-            rows.append((np.append(cols, z_first + j).astype(np.int32), np.append(-s * ones, 1.0)))
-            upper.append(math.log(k) - k * s)
-        model.add_rows(np.full(len(rows), -_INF), np.asarray(upper, float), rows)
-        return len(rows)
+            chord_rows.append((np.concatenate([cols, [z_first + j, w_first + j]]).astype(np.int32),
+                               np.concatenate([-s * ones, [1.0, m]])))
+            chord_upper.append(math.log(k) - k * s + m)
+        model.add_rows(np.full(len(chord_rows), -_INF), np.asarray(chord_upper, float), chord_rows)
+        return len(chord_rows)
 
     # Start from the fractional optimum (pooled, cheap): chords around it.
     guess = _pf_fractional(problem, 1e-2)[0].sum(axis=1)[inc]
     for j, g in enumerate(guess.tolist()):
-        f = max(1, int(math.floor(g)))
-        cuts += add_chords(j, [1, f - 1, f, f + 1])
+        f = max(1, math.floor(g))
+        cuts += add_chords(j, [1, *range(f - 3, f + 4)])  # a few each side: fewer integer solves
     for rounds in range(1, MAX_ROUNDS + 1):
         values, _ = model.solve()
         xn = np.round([values[tasks[n][0]].sum() for n in inc.tolist()])
         z = values[z_first: z_first + len(inc)]
-        gap = z - np.log(np.maximum(xn, 1.0))
+        gap = z - np.log(np.maximum(xn, 1.0))  # log 1 = 0 is also what an unserved one adds
         if gap.max() <= 1e-9:
-            objective = _log_objective(phi, xn)
-            upper = float((phi * z).sum())
+            objective = _log_objective(phi[xn > 0], xn[xn > 0])
+            bound = float((phi * z).sum())
+            excluded = set(inc[xn == 0].tolist()) | set(np.flatnonzero(~lay.included).tolist())
             return _spread(problem, lay, values[:n_pairs], True), {
-                **meta, "objective": objective, "upper_bound": upper, "gap": max(upper - objective, 0.0),
-                "cuts": cuts, "rounds": rounds, "solves": model.solves, "guarantee": _GUARANTEE_INTEGER,
+                **meta, "excluded": [f for n, f in enumerate(problem.frameworks) if n in excluded],
+                "objective": objective, "upper_bound": bound, "gap": max(bound - objective, 0.0),
+                "largest_log_gap": max(float(gap.max()), 0.0), "cuts": cuts, "rounds": rounds,
+                "solves": model.solves, "guarantee": _GUARANTEE_INTEGER,
             }
         for j in np.flatnonzero(gap > 1e-9).tolist():
-            k = int(xn[j])
+            k = max(1, int(xn[j]))
             cuts += add_chords(j, [k - 1, k])
-    raise ScenarioError.single(
-        "policy", f"proportional fairness: the cutting planes did not reach the tolerance in {MAX_ROUNDS} rounds")
+    raise ScenarioError.single("policy", _NOT_CONVERGED)
 
 
-def _most_served(problem: FairnessProblem, lay: _Layout, keep: BoolArray) -> BoolArray:
-    """The frameworks that keep ``x_n >= 1``: all that fit, if they can at once, else the most that can."""
-    inc = np.flatnonzero(keep)
+def _most_served(problem: FairnessProblem, lay: _Layout, inc: NDArray[np.int64], deadline: float) -> int:
+    """The most frameworks (of ``inc``) that can each have a whole task at once."""
     tasks = lay.tasks_rows(0)
-    model = _base_model(problem, lay, "allocation giving one task to the most frameworks", integer=True)
+    model = _base_model(problem, lay, "allocation giving one task to the most frameworks", integer=True,
+                        deadline=deadline)
     served = model.add_cols(-np.ones(len(inc)), np.zeros(len(inc)), np.ones(len(inc)), integer=True)
     rows = []
     for j, n in enumerate(inc.tolist()):
@@ -639,9 +705,7 @@ def _most_served(problem: FairnessProblem, lay: _Layout, keep: BoolArray) -> Boo
         rows.append((np.append(cols, served + j).astype(np.int32), np.append(ones, -1.0)))  # x_n >= w_n
     model.add_rows(np.zeros(len(rows)), np.full(len(rows), _INF), rows)
     values, _ = model.solve()
-    out = np.zeros_like(keep)
-    out[inc] = values[served: served + len(inc)] > 0.5
-    return out
+    return round(float(values[served: served + len(inc)].sum()))
 
 
 # ---------------------------------------------------------------------------- inequality (9)
