@@ -7,13 +7,11 @@ fills the page (``?preset=<key>``) and the operator starts the run.
 
 Where they come from:
 
-* the library's registry of the papers' set-ups, :mod:`scheduling.fairness.setups`, when the
-  library has it (:func:`library_presets`): the set-ups of one paper section on one scenario
-  become one button, side by side (the configurations of a sharing study, the policies of an
-  allocation study); where the scenarios differ by more than the offer cycle's settings of
-  the frameworks, each is a button of its own. Nothing about them is written here;
-* paper 000's Table I set-up (:data:`TABLE_ONE`), which the allocation page has offered
-  since before the registry: it is skipped when the registry has a set-up of the same key.
+the library's registry of the papers' set-ups, :mod:`scheduling.fairness.setups`
+(:func:`library_presets`): the set-ups of one paper section on one scenario become one button,
+side by side (the configurations of a sharing study, the policies of an allocation study);
+where the scenarios differ by more than the offer cycle's settings of the frameworks, each is
+a button of its own. Nothing about them is written here.
 
 The planner keeps no paper figures: what a paper reported belongs to the registry.
 """
@@ -21,7 +19,6 @@ The planner keeps no paper figures: what a paper reported belongs to the registr
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,7 +30,7 @@ from scheduling.fairness.allocation import parse_allocation_variant
 logger = logging.getLogger(__name__)
 
 __all__ = [
-    "TABLE_ONE", "StudyPreset", "library_presets", "preset_get", "presets_from_setups", "study_presets",
+    "StudyPreset", "library_presets", "preset_get", "presets_from_setups", "study_presets",
 ]
 
 #: The longest configuration label (the sharing kind's limit).
@@ -54,32 +51,6 @@ class StudyPreset:
     params: dict[str, Any] = field(default_factory=dict)  #: the kind's parameters
 
 
-TABLE_ONE = StudyPreset(
-    key="000-table-1",
-    study="allocation",
-    title="Paper 000, Table I",
-    description="Two servers, c1 = (100 cpu, 30 mem) and c2 = (30, 100); framework f1's tasks need "
-                "(5, 1), f2's (1, 5). Five progressive-filling allocators, 200 trials.",
-    scenario={
-        "version": 1,
-        "name": "Paper 000, Table I",
-        "resources": ["cpu", "mem"],
-        "vm_types": [
-            {"name": "c1", "capacity": {"cpu": 100, "mem": 30}, "price_per_hour": 0, "count": 1},
-            {"name": "c2", "capacity": {"cpu": 30, "mem": 100}, "price_per_hour": 0, "count": 1},
-        ],
-        "frameworks": [
-            {"name": "f1", "weight": 1, "task_demand": {"cpu": 5, "mem": 1}},
-            {"name": "f2", "weight": 1, "task_demand": {"cpu": 1, "mem": 5}},
-        ],
-        "jobs": [],
-    },
-    params={
-        "variants": ["drf/rrr", "tsf/rrr", "psdsf/rrr", "rpsdsf/joint", "bf-drf"], "trials": 200, "seed": 0,
-    },
-)
-
-
 def _get(item: Any, *names: str) -> Any:
     for name in names:
         value = item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
@@ -89,17 +60,10 @@ def _get(item: Any, *names: str) -> Any:
 
 
 def _setups() -> list[Any]:
-    """The registry's set-ups (``SETUPS``: key -> set-up), in its order; none without it."""
-    try:  # the registry may not be in this version of the library
-        setups = importlib.import_module("scheduling.fairness.setups")
-    except ImportError:
-        return []
-    found = getattr(setups, "SETUPS", None)
-    if isinstance(found, Mapping):
-        return [
-            {"key": key, **value} if isinstance(value, Mapping) else value for key, value in found.items()
-        ]
-    return list(found or [])
+    """The registry's set-ups (``SETUPS``: key -> set-up), in its order."""
+    from scheduling.fairness.setups import SETUPS
+
+    return list(SETUPS.values())
 
 
 @dataclass
@@ -269,10 +233,8 @@ def library_presets() -> list[StudyPreset]:
 
 
 def study_presets(study: str) -> list[StudyPreset]:
-    """The buttons of a start page: the registry's set-ups of ``study``, Table I first."""
-    from_library = [p for p in library_presets() if p.study == study]
-    own = [p for p in (TABLE_ONE,) if p.study == study and all(q.key != p.key for q in from_library)]
-    return own + from_library
+    """The buttons of a start page: the registry's set-ups of ``study``, in its order."""
+    return [p for p in library_presets() if p.study == study]
 
 
 def preset_get(study: str, key: str | None) -> StudyPreset | None:

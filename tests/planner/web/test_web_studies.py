@@ -14,9 +14,15 @@ from django.urls import reverse
 from planner.runs.kinds import all_kinds
 from planner.runs.models import Run
 from planner.web.study_forms import overrides_text, parse_overrides
-from planner.web.study_presets import TABLE_ONE, study_presets
+from planner.web.study_presets import preset_get, study_presets
 
 pytestmark = pytest.mark.django_db
+
+
+def table_one() -> Any:
+    preset = preset_get("allocation", "000-table-1")
+    assert preset is not None
+    return preset
 
 
 def test_the_allocation_page_offers_the_table_one_preset(owner_client: Client) -> None:
@@ -26,7 +32,7 @@ def test_the_allocation_page_offers_the_table_one_preset(owner_client: Client) -
     assert 'id="preset-note"' in filled
     # The scenario and the five policies, 200 trials, in the form.
     assert "&quot;task_demand&quot;" in filled and "c2" in filled
-    for spec in TABLE_ONE.params["variants"]:
+    for spec in table_one().params["variants"]:
         assert re.search(rf'value="{re.escape(spec)}"[^>]*checked', filled), spec
     assert not re.search(r'value="pf/fractional"[^>]*checked', filled)
     assert 'name="trials" value="200"' in filled
@@ -34,7 +40,7 @@ def test_the_allocation_page_offers_the_table_one_preset(owner_client: Client) -
 
 def test_the_allocation_page_starts_a_run(owner_client: Client, execute_run: Callable[[int], str]) -> None:
     response = owner_client.post(reverse("web:allocation-new"), {
-        "source": "document", "document": json.dumps(TABLE_ONE.scenario),
+        "source": "document", "document": json.dumps(table_one().scenario),
         "variants": ["rpsdsf/joint", "drf/rrr"], "trials": "10", "seed": "3", "name": "",
     })
     assert response.status_code == 302, response.content.decode()[:3000]
@@ -46,7 +52,7 @@ def test_the_allocation_page_starts_a_run(owner_client: Client, execute_run: Cal
 
 
 def test_errors_of_the_scenario_and_the_fields_are_shown_next_to_them(owner_client: Client) -> None:
-    scenario = json.loads(json.dumps(TABLE_ONE.scenario))
+    scenario = json.loads(json.dumps(table_one().scenario))
     del scenario["frameworks"][1]["task_demand"]
     response = owner_client.post(reverse("web:allocation-new"), {
         "source": "document", "document": json.dumps(scenario), "variants": ["drf/rrr"], "trials": "5",
@@ -56,7 +62,7 @@ def test_errors_of_the_scenario_and_the_fields_are_shown_next_to_them(owner_clie
     form = response.context["form"]
     assert form.errors["document"] == ["frameworks[1].task_demand: required by the fairness engine"]
     response = owner_client.post(reverse("web:allocation-new"), {
-        "source": "document", "document": json.dumps(TABLE_ONE.scenario), "trials": "0", "seed": "0",
+        "source": "document", "document": json.dumps(table_one().scenario), "trials": "0", "seed": "0",
     })
     assert response.status_code == 400
     assert set(response.context["form"].errors) == {"variants", "trials"}
@@ -112,9 +118,9 @@ def test_the_registrys_set_ups_become_presets_side_by_side(monkeypatch: Any) -> 
         _setup("001-v-b-first-fit", "§V-B, Figure 1", _two(), paper_value=38.0, title="b first fit"),
         _setup("001-v-b-bin-packing", "§V-B, Figure 6", _two("bin-packing", 0), title="b bin packing"),
         _setup("001-v-b-bigger", "§V-B, Figure 9", _two(demand_b=2), title="b bigger tasks"),
-        _setup("000-table-1-drf", "§IV, Table I", TABLE_ONE.scenario, study="allocation", paper="000",
+        _setup("000-table-1-drf", "§IV, Table I", table_one().scenario, study="allocation", paper="000",
                share_args={"policy": "drf", "servers": "rrr", "trials": 200}),
-        _setup("000-table-1-bf-drf", "§IV, Table I", TABLE_ONE.scenario, study="allocation", paper="000",
+        _setup("000-table-1-bf-drf", "§IV, Table I", table_one().scenario, study="allocation", paper="000",
                share_args={"policy": "bf-drf", "servers": "best-fit", "trials": 200}),
         _setup("broken", "§V-Z", {"vm_types": "nope"}),
     ]}
@@ -173,8 +179,8 @@ def test_overrides_are_written_and_read_back() -> None:
 
 def test_a_finished_study_can_be_cloned(owner_client: Client, execute_run: Callable[[int], str]) -> None:
     owner_client.post(reverse("web:allocation-new"), {
-        "source": "document", "document": json.dumps(TABLE_ONE.scenario), "variants": ["bf-drf", "tsf/joint"],
-        "trials": "7", "seed": "2",
+        "source": "document", "document": json.dumps(table_one().scenario),
+        "variants": ["bf-drf", "tsf/joint"], "trials": "7", "seed": "2",
     })
     run = Run.objects.get()
     execute_run(run.pk)
@@ -183,7 +189,7 @@ def test_a_finished_study_can_be_cloned(owner_client: Client, execute_run: Calla
     assert clone_url in page
     form = owner_client.get(clone_url).context["form"]
     assert form.initial["variants"] == ["tsf/joint", "bf-drf"] and form.initial["trials"] == 7
-    assert json.loads(form.initial["document"])["name"] == TABLE_ONE.scenario["name"]
+    assert json.loads(form.initial["document"])["name"] == table_one().scenario["name"]
 
 
 def test_a_study_of_a_stored_cluster_and_workload(
@@ -213,7 +219,7 @@ def test_an_outsider_cannot_clone_a_teams_study(
     execute_run: Callable[[int], str],
 ) -> None:
     owner_client.post(reverse("web:allocation-new"), {
-        "source": "document", "document": json.dumps(TABLE_ONE.scenario), "variants": ["bf-drf"],
+        "source": "document", "document": json.dumps(table_one().scenario), "variants": ["bf-drf"],
         "trials": "1", "seed": "0",
     })
     run = Run.objects.get()
