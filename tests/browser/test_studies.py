@@ -64,3 +64,32 @@ def test_the_table_one_preset_starts_and_shows_its_heatmaps(
     assert page.locator("#report-links a[data-format='pdf']").is_visible()
     screenshot("allocation-results")
     no_console_errors(page)
+
+
+def test_a_sharing_preset_starts_and_shows_the_share_timelines(
+    live_server: Any, page: Any, operator: Any, runs_in_threads: Any, screenshot: Any,  # noqa: F811
+) -> None:
+    """Paper 001 §V-B in one click: Marathon (greedy) against Scylla under three settings, side
+    by side, each with its share timeline, the fair line and the shaded unfairness area."""
+    base = live_server.url
+    sign_in(page, base, screenshot)
+    page.click("nav a:has-text('New sharing study')")
+    page.wait_for_url(re.compile(r"/runs/new/sharing/"))
+    page.click("a[data-preset='001-v-b-greedy']")
+    page.wait_for_load_state()
+    assert page.locator("#preset-note").is_visible()
+    assert "marathon" in page.locator("#id_document").input_value()
+    screenshot("sharing-new")
+    no_console_errors(page)
+
+    page.click("button:has-text('Start sharing study')")
+    page.wait_for_url(re.compile(r"/runs/\d+/$"))
+    page.wait_for_selector("#charts[data-drawn='true']", timeout=120_000)
+    timelines = page.locator("#share-timelines .js-plotly-plot")
+    assert timelines.count() == 3  # one per configuration
+    # each panel draws the fair line and fills the unfairness area (a trace with fill)
+    assert page.locator("#share-timelines .js-plotly-plot .scatterlayer .js-fill").count() >= 3
+    assert page.locator("td[data-variant]").count() > 0
+    assert "scylla" in page.locator("#charts").inner_text().lower()
+    screenshot("sharing-results")
+    no_console_errors(page)
