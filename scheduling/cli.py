@@ -1,4 +1,4 @@
-"""Command line: ``python -m scheduling {simulate,validate,import,import-rm,generate} ...``.
+"""Command line: ``python -m scheduling {simulate,allocate,validate,import,import-rm,generate} ...``.
 
 Invalid input exits with status 2 and the validation messages on stderr, never a traceback.
 Warnings (valid input that is probably not meant) go to stderr as ``warning: <path>: ...``
@@ -13,7 +13,7 @@ import itertools
 import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -151,6 +151,110 @@ def _table(docs: dict[str, dict[str, Any]]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _fairness_output(args: argparse.Namespace, docs: dict[str, dict[str, Any]], title: str, doc: Any) -> None:
+    """Write a fairness subcommand's JSON, its ``--html`` page and (unless ``--quiet``) its table."""
+    _write(json.dumps(doc, indent=None if args.compact else 1, allow_nan=False), args.output)
+    if args.html:
+        from .fairness.html import write_fairness_html  # plotly is imported only when asked for
+
+        write_fairness_html(args.html, docs, title=title)
+    if not args.quiet:
+        from .fairness.present import comparison_text, fairness_table
+
+        print(comparison_text(fairness_table(docs)), file=sys.stderr)
+
+
+def cmd_allocate(args: argparse.Namespace) -> int:
+    from .fairness.allocation import allocate
+
+    scenario = _load(args)
+    policy = args.exact or args.policy
+    if args.exact and (args.servers or args.trials != 1):
+        raise UsageError(f"--exact {args.exact} takes neither --servers nor --trials (it is deterministic)")
+    if not args.exact and (args.integer or args.tolerance is not None):
+        raise UsageError("--integer and --tolerance go with --exact (progressive filling is whole tasks)")
+    reference = allocate(scenario, policy="pf", integer=args.integer) if args.pf_inequality else None
+    allocation = allocate(
+        scenario,
+        policy=policy,
+        servers=args.servers,
+        trials=args.trials,
+        seed=args.seed,
+        integer=args.integer if args.exact else None,
+        tolerance=args.tolerance,
+        pf_reference=reference,
+    )
+    doc = allocation.to_dict()
+    _fairness_output(args, {doc["label"]: doc}, scenario.name, doc)
+    return 0
+
+
+def _overrides(items: Sequence[str], names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--set FRAMEWORK.KEY=VALUE`` (``*`` for every framework) as ``{framework: {key: value}}``."""
+    out: dict[str, dict[str, Any]] = {}
+    errors: list[FieldError] = []
+    for k, item in enumerate(items):
+        target, eq, value = item.partition("=")
+        framework, dot, key = target.rpartition(".")
+        if not eq or not dot or not framework or not key:
+            errors.append(
+                FieldError(f"--set[{k}]", f"{item!r}: write FRAMEWORK.KEY=VALUE, e.g. scylla.refuse_s=0")
+            )
+            continue
+        if framework != "*" and framework not in names:
+            errors.append(
+                FieldError(f"--set[{k}]", f"unknown framework {framework!r} (frameworks: {', '.join(names)})")
+            )
+            continue
+        parsed: Any = value
+        with suppress(ValueError):
+            parsed = float(value)
+        for name in names if framework == "*" else [framework]:
+            out.setdefault(name, {})[key] = parsed
+    if errors:
+        raise ScenarioError(errors)
+    return out
+
+
+def cmd_share(args: argparse.Namespace) -> int:
+    from .fairness.sharing import share
+
+    scenario = _load(args)
+    try:
+        result = share(
+            scenario,
+            mode=args.mode,
+            criterion=args.criterion,
+            servers=args.servers,
+            allocation_interval_s=args.interval,
+            seed=args.seed,
+            overrides=_overrides(args.set or [], [f.name for f in scenario.frameworks]),
+            horizon_s=args.horizon,
+            label=args.label,
+        )
+    except ScenarioError as exc:  # the library's names of the options, as this command spells them
+        spelled = {"overrides": "--set", "allocation_interval_s": "--interval", "horizon_s": "--horizon"}
+        raise ScenarioError(
+            [
+                FieldError(
+                    next(
+                        (
+                            f"{flag} {e.path[len(key) + 1 :]}".rstrip()
+                            for key, flag in spelled.items()
+                            if e.path == key or e.path.startswith(key + ".")
+                        ),
+                        e.path,
+                    ),
+                    e.message,
+                )
+                for e in exc.errors
+            ]
+        ) from None
+    doc = result.to_dict()
+    _fairness_output(args, {doc["label"]: doc}, scenario.name, doc)
+    return 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     scenario = _load(args)
     machines = sum(t.count for t in scenario.vm_types)
@@ -234,6 +338,70 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--compact", action="store_true", help="JSON without indentation")
     s.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     s.set_defaults(func=cmd_simulate)
+
+    a = sub.add_parser(
+        "allocate",
+        help="allocate a scenario's cluster to its frameworks by a fairness policy (papers 000, 001)",
+        description="Static allocation of whole tasks: progressive filling under a fairness criterion "
+        "and a server selection, over seeded trials, or an exact optimisation (--exact). Servers are "
+        "the scenario's vm_types x count, named <type>#<k>; frameworks need a task_demand. Prints the "
+        "allocation document (docs/results.md) as JSON.",
+    )
+    _source_arguments(a, metavar="SCENARIO")
+    how = a.add_mutually_exclusive_group(required=True)
+    how.add_argument("--policy", choices=["drf", "tsf", "psdsf", "rpsdsf", "bf-drf"])
+    how.add_argument("--exact", choices=["mmf", "pf"], help="U-MMF (water-filling LPs) or PF (PuLP)")
+    a.add_argument("--servers", choices=["rrr", "joint", "best-fit"], help="server selection (default rrr)")
+    a.add_argument("--trials", type=int, default=1, help="repetitions with their own random choices")
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--integer", action="store_true", help="--exact: whole tasks (default fractional)")
+    a.add_argument("--tolerance", type=float, help="--exact pf: relative error of the log approximation")
+    a.add_argument(
+        "--pf-inequality",
+        action="store_true",
+        help="also solve PF (fractional, or whole tasks with --integer) and report eq. (9) against it",
+    )
+    a.add_argument("--html", metavar="FILE", help="also write a standalone page with the heatmap and tables")
+    a.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
+    a.add_argument("--compact", action="store_true", help="JSON without indentation")
+    a.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
+    a.set_defaults(func=cmd_allocate)
+
+    sh = sub.add_parser(
+        "share",
+        help="simulate frameworks sharing a cluster: the Mesos offer cycle or characterized allocation",
+        description="Online sharing (papers 000 Section V, 001): the frameworks' task queues run on the "
+        "scenario's cluster, allocated every --interval seconds by the Mesos offer cycle (frameworks' "
+        "offer_policy, refuse_s, hold_s) or by workload-characterized progressive filling (--criterion, "
+        "--servers). Prints the sharing document (docs/results.md) as JSON: share timelines against "
+        "the fair share, unfairness, makespan and completion per framework.",
+    )
+    _source_arguments(sh, metavar="SCENARIO")
+    sh.add_argument("--mode", choices=["offers", "characterized"], default="offers")
+    sh.add_argument(
+        "--criterion",
+        choices=["drf", "tsf", "psdsf", "rpsdsf"],
+        default="drf",
+        help="characterized mode: the fairness criterion (offers are always DRF-sorted, as in Mesos)",
+    )
+    sh.add_argument(
+        "--servers", choices=["rrr", "joint", "best-fit"], help="characterized mode: server selection"
+    )
+    sh.add_argument("--interval", type=float, default=1.0, help="allocation interval in seconds (Mesos: 1)")
+    sh.add_argument("--horizon", type=float, help="stop the simulation at this time (seconds)")
+    sh.add_argument("--seed", type=int, default=0)
+    sh.add_argument(
+        "--set",
+        action="append",
+        metavar="FRAMEWORK.KEY=VALUE",
+        help="repeatable: override a framework's offer_policy, refuse_s or hold_s (* for every framework)",
+    )
+    sh.add_argument("--label", help="the document's label (default: from the mode and settings)")
+    sh.add_argument("--html", metavar="FILE", help="also write a standalone page of the share timelines")
+    sh.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
+    sh.add_argument("--compact", action="store_true", help="JSON without indentation")
+    sh.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
+    sh.set_defaults(func=cmd_share)
 
     v = sub.add_parser("validate", help="check a scenario and report every problem")
     _source_arguments(v)

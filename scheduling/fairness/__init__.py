@@ -2,10 +2,28 @@
 
 * :mod:`~scheduling.fairness.model`: the arrays of a fairness problem built from a scenario;
 * :mod:`~scheduling.fairness.criteria`: DRF, TSF, PS-DSF, rPS-DSF and the best-fit distance;
+* :mod:`~scheduling.fairness.filling`: progressive filling with whole tasks over heterogeneous servers;
+* :mod:`~scheduling.fairness.allocation`: :func:`allocate`, the front door of every static policy;
 * :mod:`~scheduling.fairness.allocation_doc`: the allocation document every static method returns.
 """
 
+from .allocation import (
+    ALLOCATION_VARIANTS,
+    Allocation,
+    AllocationVariant,
+    allocate,
+    parse_allocation_variant,
+)
 from .allocation_doc import allocation_document
 from .model import FairnessProblem, fairness_problem
 
-__all__ = ["FairnessProblem", "allocation_document", "fairness_problem"]
+__all__ = [
+    "ALLOCATION_VARIANTS",
+    "Allocation",
+    "AllocationVariant",
+    "FairnessProblem",
+    "allocate",
+    "allocation_document",
+    "fairness_problem",
+    "parse_allocation_variant",
+]

@@ -170,4 +170,5 @@ def allocation_document(
         },
         "outcomes": outcomes,
         "pf_inequality": None,
+        "solver": meta.get("solver"),
     }

@@ -69,6 +69,10 @@ FIT_TOLERANCE = 1e-9
 TIE_TOLERANCE = 1e-12
 #: The progress callback is called every this many steps.
 PROGRESS_EVERY = 256
+#: Per-server criteria (PS-DSF, rPS-DSF) under joint or best-fit selection are filled one
+#: trial at a time with incrementally kept minima when trials x frameworks x servers exceeds
+#: this; below it, every step recomputes the (trials, N, I) criteria, vectorised over trials.
+INCREMENTAL_CELLS = 20_000
 
 
 def server_selection(policy: str, servers: str | None) -> str:
@@ -172,6 +176,8 @@ def progressive_filling(
     )
     if servers == "rrr":
         state.round_robin()
+    elif state.per_framework is None and state.x.size > INCREMENTAL_CELLS:
+        state.incremental(best_fit=servers == "best-fit")
     elif servers == "joint":
         state.joint()
     else:
@@ -346,6 +352,61 @@ class _Filling:
             i, _ = self.pick(np.where(self.fits[t, n], distance, np.inf))
             self.place(t, n, i)
             self.tick()
+
+    def incremental(self, *, best_fit: bool) -> None:
+        """Joint or best-fit selection under a per-server criterion, one trial at a time.
+
+        The same choices as :meth:`joint` and :meth:`best_fit`, at a cost per step of a few
+        rows instead of the whole (N, I) matrix: the criterion matrix ``V`` (N, I) and each
+        framework's smallest value over its fitting servers are kept up to date. A task of
+        ``n`` on ``i`` changes only row ``n`` (``x_n`` grew) and column ``i`` (its residual
+        shrank, so rPS-DSF's values there grew, and some tasks stopped fitting): a row's
+        minimum is recomputed only when it was at column ``i``.
+        """
+        rpsdsf = self.per_server is None
+        for t in range(self.x.shape[0]):
+            tt = np.array([t])
+            fits = self.fits[t]
+            if rpsdsf:
+                coef = criteria.per_task_share(self.demand[:, None, :], self.res[t][None, :, :])
+                coef = coef / self.weight[:, None]
+            else:
+                assert self.per_server is not None
+                coef = self.per_server.copy()
+            values = np.where(fits, self._times(self.xn[t][:, None], coef), np.inf)
+            row_min = values.min(axis=1)
+            while True:
+                best = row_min.min()
+                if not np.isfinite(best):
+                    self.done[t] = True
+                    break
+                n = self._one_of(row_min <= best + abs(best) * TIE_TOLERANCE)
+                if best_fit:
+                    distance = criteria.best_fit_distance(self.demand[n], self.res[t])
+                    distance = np.where(fits[n], distance, np.inf)
+                    low = distance.min()
+                    i = self._one_of(distance <= low + abs(low) * TIE_TOLERANCE)
+                else:
+                    i = self._one_of(values[n] <= row_min[n] + abs(row_min[n]) * TIE_TOLERANCE)
+                self.place(tt, np.array([n]), np.array([i]))
+                if rpsdsf:
+                    coef[:, i] = criteria.per_task_share(self.demand, self.res[t, i]) / self.weight
+                old = values[:, i].copy()
+                values[:, i] = np.where(fits[:, i], self._times(self.xn[t], coef[:, i]), np.inf)
+                values[n] = np.where(fits[n], self._times(self.xn[t][n], coef[n]), np.inf)
+                stale = (old <= row_min + np.abs(row_min) * TIE_TOLERANCE) & (values[:, i] > old)
+                stale[n] = True
+                for k in np.flatnonzero(stale).tolist():
+                    row_min[k] = values[k].min()
+                row_min = np.minimum(row_min, values[:, i])
+                self.tick()
+
+    def _one_of(self, mask: BoolArray) -> int:
+        """A uniformly random index where ``mask`` holds (the only one, without a draw)."""
+        where = np.flatnonzero(mask)
+        if where.size == 1:
+            return int(where[0])
+        return int(where[self.rng.integers(where.size)])
 
     # ------------------------------------------------------------------ bookkeeping
 
