@@ -8,7 +8,7 @@
 >>> doc["mrsu"], doc["units_available"], doc["allocation"]
 ({'cpu': 2, 'mem': 2}, 6, {'a': [2], 'b': [3]})
 >>> round(doc["misallocation"]["over"], 4), doc["dissatisfied_pct"]  # (0.5 + 4/6) / 4
-(0.25, 0.0)
+(0.2917, 0.0)
 """
 
 from __future__ import annotations
