@@ -98,18 +98,20 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
     over-allocation (ties: least stranded capacity).
     """
     res = scenario.resources
-    sizes: list[tuple[str, tuple[float, ...], float]] = []  # framework, executor size, executors
+    # (framework, distinct executor size) -> executors of that size over the framework's jobs
+    counted: dict[tuple[str, tuple[float, ...]], float] = {}
     for f in scenario.framework_map().values():
         jobs = [j for j in scenario.jobs if j.framework == f.name]
         for j in jobs:
-            sizes.append((f.name, j.executor, float(j.executors)))
+            counted[(f.name, j.executor)] = counted.get((f.name, j.executor), 0.0) + j.executors
         if f.task_demand is not None:
-            sizes.append((f.name, f.task_demand, 0.0 if jobs else 1.0))
+            counted.setdefault((f.name, f.task_demand), 0.0 if jobs else 1.0)
+    sizes = [(f, size, n) for (f, size), n in counted.items()]
     if not sizes:
         raise ScenarioError.single("frameworks", "no executor sizes: give jobs or frameworks' task_demand")
     ex = np.array([s[1] for s in sizes], dtype=np.float64)
     weight = np.array([s[2] for s in sizes])
-    weight = np.where(weight > 0, weight, 1e-12) if weight.sum() else np.ones_like(weight)
+    weight = np.where(weight > 0, weight, 1e-12)
     caps = np.array([t.capacity for t in scenario.vm_types], dtype=np.float64)
     counts = np.array([t.count for t in scenario.vm_types], dtype=np.int64)
     user = None if unit is None else np.array([unit[r] for r in res], dtype=np.float64)
@@ -146,7 +148,11 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
             idx = [i for i, n in enumerate(names) if n == fname]
             w = weight[idx] / weight[idx].sum()
             frameworks[fname] = {
-                "executor_sizes": [{r: _num(v) for r, v in zip(res, ex[i], strict=True)} for i in idx],
+                "executor_sizes": [
+                    {"size": {r: _num(v) for r, v in zip(res, ex[i], strict=True)}, "executors": _num(weight[i]),
+                     "units": int(need[i])}
+                    for i in idx
+                ],
                 "units_per_executor": round(float(w @ need[idx]), 6),
                 "over_allocated": {r: round(float(w @ over_amount[idx, d]), 6) for d, r in enumerate(res)},
                 "misallocation_over": round(float(w @ rho[idx].mean(axis=1)), 6),
