@@ -24,8 +24,14 @@ from numpy.typing import NDArray
 from .compose import Composition, Mode, compose, units_available, units_needed
 from .model import MrsuProblem
 
-__all__ = ["MrsuAllocation", "mrsu_allocate", "optimal_allocation", "vm_static_allocation", "weighted_fair",
-           "windows"]
+__all__ = [
+    "MrsuAllocation",
+    "mrsu_allocate",
+    "optimal_allocation",
+    "vm_static_allocation",
+    "weighted_fair",
+    "windows",
+]
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -140,7 +146,7 @@ def optimal_allocation(requirements: IntArray, capacity: IntArray) -> FloatArray
     total = req.sum(axis=-3, keepdims=True)
     cap = np.asarray(capacity, dtype=np.float64)
     scale = np.minimum(1.0, np.divide(cap, total, out=np.ones_like(total), where=total > 0))
-    return req * scale
+    return np.asarray(req * scale, dtype=np.float64)
 
 
 def windows(slots: int, slots_valid: int | None) -> list[tuple[int, int]]:
@@ -171,7 +177,11 @@ class MrsuAllocation:
 
 
 def mrsu_allocate(
-    problem: MrsuProblem, *, composition: Composition = "gcd", mode: Mode = "ft", slots_valid: int | None = None
+    problem: MrsuProblem,
+    *,
+    composition: Composition = "gcd",
+    mode: Mode = "ft",
+    slots_valid: int | None = None,
 ) -> MrsuAllocation:
     """Compose the MRSU per validity window and allocate it weighted-fairly in every slot.
 
@@ -210,7 +220,9 @@ def mrsu_allocate(
             allocated[:, a:b] = got[..., None] * unit
         else:
             # One problem per slot and dimension: (T, D, N).
-            got_tdn = weighted_fair(need.transpose(1, 2, 0), problem.priorities, np.broadcast_to(x, (b - a, d)))
+            got_tdn = weighted_fair(
+                need.transpose(1, 2, 0), problem.priorities, np.broadcast_to(x, (b - a, d))
+            )
             got = got_tdn.transpose(2, 0, 1)
             allocated[:, a:b] = got * unit
         units[:, a:b] = got

@@ -36,7 +36,9 @@ def _read_json(path: str) -> Any:
             text = p.read_text(encoding="utf-8")
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError.single(path, f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise ScenarioError.single(
+            path, f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
     except UnicodeDecodeError:
         raise ScenarioError.single(path, "not UTF-8 text") from None
 
@@ -67,8 +69,12 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
     if args.html:
         from ..charts.mrsu import mrsu_figures
 
-        _html(args.html, f"MRSU ({args.composition.upper()}, {args.mode.upper()})",
-              f"{len(problem.names)} applications, {problem.slots} slots", mrsu_figures(doc))
+        _html(
+            args.html,
+            f"MRSU ({args.composition.upper()}, {args.mode.upper()})",
+            f"{len(problem.names)} applications, {problem.slots} slots",
+            mrsu_figures(doc),
+        )
     return 0
 
 
@@ -94,7 +100,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     def progress(fraction: float) -> None:
         if not args.quiet:
-            print(f"\rmrsu-sweep: {100 * fraction:5.1f} %", end="\n" if fraction >= 1 else "", file=sys.stderr)
+            print(
+                f"\rmrsu-sweep: {100 * fraction:5.1f} %", end="\n" if fraction >= 1 else "", file=sys.stderr
+            )
 
     doc = mrsu_sweep(
         loads=_loads(args.loads) if args.loads else DEFAULT_LOADS,
@@ -111,9 +119,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.html:
         from ..charts.mrsu import sweep_figures
 
-        _html(args.html, "MRSU sweep (paper 002, Figs. 3-5)",
-              f"{doc['seeds']} seeds, {doc['applications']} applications, {doc['slots']} slots",
-              sweep_figures(doc))
+        _html(
+            args.html,
+            "MRSU sweep (paper 002, Figs. 3-5)",
+            f"{doc['seeds']} seeds, {doc['applications']} applications, {doc['slots']} slots",
+            sweep_figures(doc),
+        )
     return 0
 
 
@@ -130,7 +141,9 @@ def cmd_advise(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     """Add ``mrsu``, ``mrsu-sweep`` and ``mrsu-advise`` to an ``argparse`` subparsers object."""
     m = sub.add_parser("mrsu", help="MRSU composition and weighted-fair allocation (paper 002)")
-    m.add_argument("input", metavar="INPUT.json", help="capacity and applications (docs/mrsu.md); - for stdin")
+    m.add_argument(
+        "input", metavar="INPUT.json", help="capacity and applications (docs/mrsu.md); - for stdin"
+    )
     m.add_argument("--composition", choices=COMPOSITIONS, default="gcd")
     m.add_argument("--mode", choices=MODES, default="ft", help="full tuples or independent dimensions")
     m.add_argument("--slots-valid", type=int, metavar="T", help="validity interval of the MRSU, in slots")
@@ -140,7 +153,9 @@ def add_parsers(sub: Any) -> None:
     m.set_defaults(func=cmd_mrsu)
 
     s = sub.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
-    s.add_argument("--loads", nargs="+", metavar="LOAD", help="percentages or fractions (default 10 ... 125 %%)")
+    s.add_argument(
+        "--loads", nargs="+", metavar="LOAD", help="percentages or fractions (default 10 ... 125 %%)"
+    )
     s.add_argument("--seeds", type=int, default=100)
     s.add_argument("--applications", type=int, default=50)
     s.add_argument("--slots", type=int, default=30)

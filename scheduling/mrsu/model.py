@@ -55,7 +55,9 @@ def _int(value: Any, path: str, errors: list[FieldError], *, positive: bool) -> 
     ok = isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
     ok = ok and (value > 0 if positive else value >= 0) and abs(value) < 2**53
     if not ok:
-        errors.append(FieldError(path, "must be a positive integer" if positive else "must be an integer >= 0"))
+        errors.append(
+            FieldError(path, "must be a positive integer" if positive else "must be an integer >= 0")
+        )
         return 0
     return int(value)
 
@@ -77,7 +79,7 @@ def parse_mrsu_input(doc: Any) -> MrsuProblem:
     dims: list[str] = []
     caps: list[int] = []
     if not isinstance(cap_doc, Mapping) or not cap_doc:
-        errors.append(FieldError("capacity", "must be an object of dimension -> amount, e.g. {\"cpu\": 64}"))
+        errors.append(FieldError("capacity", 'must be an object of dimension -> amount, e.g. {"cpu": 64}'))
     else:
         for d, v in cap_doc.items():
             dims.append(str(d))
@@ -105,13 +107,20 @@ def parse_mrsu_input(doc: Any) -> MrsuProblem:
             errors.append(FieldError(f"{path}.name", f"duplicate name {name!r}"))
         names.append(str(name))
         prio = app.get("priority", 1)
-        if not isinstance(prio, int | float) or isinstance(prio, bool) or not prio > 0 or prio == float("inf"):
+        if (
+            not isinstance(prio, int | float)
+            or isinstance(prio, bool)
+            or not prio > 0
+            or prio == float("inf")
+        ):
             errors.append(FieldError(f"{path}.priority", "must be a positive number"))
             prio = 1
         prios.append(float(prio))
         rows = app.get("requirements")
         if not isinstance(rows, list) or not rows:
-            errors.append(FieldError(f"{path}.requirements", "must be a non-empty list of dimension -> amount"))
+            errors.append(
+                FieldError(f"{path}.requirements", "must be a non-empty list of dimension -> amount")
+            )
             reqs.append([])
             continue
         if slots is None:
@@ -129,11 +138,15 @@ def parse_mrsu_input(doc: Any) -> MrsuProblem:
                 continue
             for d in row:
                 if d not in dims and dims:
-                    errors.append(FieldError(f"{rpath}.{d}", f"not a dimension of capacity ({', '.join(dims)})"))
+                    errors.append(
+                        FieldError(f"{rpath}.{d}", f"not a dimension of capacity ({', '.join(dims)})")
+                    )
             app_rows.append([_int(row.get(d, 0), f"{rpath}.{d}", errors, positive=False) for d in dims])
         reqs.append(app_rows)
     if slots is not None and len(apps) * slots * max(len(dims), 1) > MAX_CELLS:
-        errors.append(FieldError("applications", f"more than {MAX_CELLS:,} application x slot x dimension cells"))
+        errors.append(
+            FieldError("applications", f"more than {MAX_CELLS:,} application x slot x dimension cells")
+        )
     if errors:
         raise ScenarioError(errors)
     return MrsuProblem(

@@ -47,7 +47,7 @@ def batch_mrsu(
     slots_valid: int | None = None,
 ) -> NDArray[np.int64]:
     """MRSU allocation of a batch of workloads ``(B, N, S, D)`` (priorities ``(B, N)``), in resources."""
-    b, n, s, d = req.shape
+    b, _, s, d = req.shape
     out = np.zeros_like(req)
     for a, e in windows(s, slots_valid):
         chunk = req[:, :, a:e]
@@ -55,11 +55,15 @@ def batch_mrsu(
         x = units_available(unit, capacity, mode)  # (B,) or (B, D)
         need = units_needed(chunk, unit[:, None, None, :], mode)
         if mode == "ft":
-            got = weighted_fair(need.transpose(0, 2, 1), prios[:, None, :], np.broadcast_to(x[:, None], (b, e - a)))
+            got = weighted_fair(
+                need.transpose(0, 2, 1), prios[:, None, :], np.broadcast_to(x[:, None], (b, e - a))
+            )
             out[:, :, a:e] = got.transpose(0, 2, 1)[..., None] * unit[:, None, None, :]
         else:
             got = weighted_fair(
-                need.transpose(0, 2, 3, 1), prios[:, None, None, :], np.broadcast_to(x[:, None, :], (b, e - a, d))
+                need.transpose(0, 2, 3, 1),
+                prios[:, None, None, :],
+                np.broadcast_to(x[:, None, :], (b, e - a, d)),
             )
             out[:, :, a:e] = got.transpose(0, 3, 1, 2) * unit[:, None, None, :]
     return out
@@ -129,9 +133,15 @@ def _check(loads: Sequence[float], seeds: int, applications: int, slots: int, wo
         errors.append(FieldError("loads", "at least one load"))
     for i, load in enumerate(loads):
         if not 0 < load <= 10:
-            errors.append(FieldError(f"loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)"))
-    for name, v, hi in (("seeds", seeds, 100_000), ("applications", applications, 10_000),
-                        ("slots", slots, 10_000), ("workers", workers, 256)):
+            errors.append(
+                FieldError(f"loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)")
+            )
+    for name, v, hi in (
+        ("seeds", seeds, 100_000),
+        ("applications", applications, 10_000),
+        ("slots", slots, 10_000),
+        ("workers", workers, 256),
+    ):
         if not 1 <= v <= hi:
             errors.append(FieldError(name, f"must be in 1..{hi}"))
     if errors:
@@ -173,8 +183,14 @@ def mrsu_sweep(
     _check(loads, seeds, applications, slots, workers)
     seed_list = [seed + k for k in range(seeds)]
     cap_map = dict(DEFAULT_CAPACITY if capacity is None else capacity)
-    kw: dict[str, Any] = dict(applications=applications, slots=slots, capacity=cap_map, grain=grain,
-                              spread=spread, slots_valid=slots_valid)
+    kw: dict[str, Any] = dict(
+        applications=applications,
+        slots=slots,
+        capacity=cap_map,
+        grain=grain,
+        spread=spread,
+        slots_valid=slots_valid,
+    )
     results: list[Any] = [None] * len(loads)
     if workers == 1:
         for i, load in enumerate(loads):

@@ -34,8 +34,21 @@ def test_mrsu_command_prints_the_document(capsys):
 
 
 def test_mrsu_id_units_per_dimension(capsys, tmp_path):
-    code, _, _ = run(capsys, "mrsu", str(EXAMPLE), "--composition", "min", "--mode", "id", "--slots-valid", "2",
-                     "-o", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html"))
+    code, _, _ = run(
+        capsys,
+        "mrsu",
+        str(EXAMPLE),
+        "--composition",
+        "min",
+        "--mode",
+        "id",
+        "--slots-valid",
+        "2",
+        "-o",
+        str(tmp_path / "r.json"),
+        "--html",
+        str(tmp_path / "r.html"),
+    )
     assert code == 0
     doc = json.loads((tmp_path / "r.json").read_text())
     assert doc["units_available"] == {"cpu": 6, "mem": 12, "disk": 12, "net": 8}
@@ -47,8 +60,10 @@ def test_mrsu_id_units_per_dimension(capsys, tmp_path):
 @pytest.mark.parametrize(
     ("doc", "paths"),
     [
-        ({"capacity": {"cpu": 0}, "applications": [{"requirements": [{"gpu": 1}]}]},
-         ["capacity.cpu", "applications[0].requirements[0].gpu"]),
+        (
+            {"capacity": {"cpu": 0}, "applications": [{"requirements": [{"gpu": 1}]}]},
+            ["capacity.cpu", "applications[0].requirements[0].gpu"],
+        ),
         ([1, 2], [""]),
     ],
 )
@@ -74,22 +89,38 @@ def test_not_json_and_missing_file(capsys, tmp_path):
 
 
 def test_sweep_command(capsys):
-    code, out, err = run(capsys, "mrsu-sweep", "--loads", "50", "100", "--seeds", "2", "--applications", "6",
-                         "--slots", "3")
+    code, out, err = run(
+        capsys, "mrsu-sweep", "--loads", "50", "100", "--seeds", "2", "--applications", "6", "--slots", "3"
+    )
     assert code == 0 and "100.0 %" in err
     doc = json.loads(out)
-    assert doc["loads"] == [0.5, 1.0] and set(doc["curves"]["gcd"]) == {"mrsu-ft", "mrsu-id", "vm-static", "optimal"}
+    assert doc["loads"] == [0.5, 1.0] and set(doc["curves"]["gcd"]) == {
+        "mrsu-ft",
+        "mrsu-id",
+        "vm-static",
+        "optimal",
+    }
     code, _, err = run(capsys, "mrsu-sweep", "--loads", "x", "--quiet")
     assert code == 2 and "--loads" in err
 
 
 SCENARIO = {
     "name": "two types",
-    "vm_types": [{"name": "m", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 2},
-                 {"name": "c", "capacity": {"cpu": 16, "mem": 20}, "price_per_hour": 0.5, "count": 1}],
+    "vm_types": [
+        {"name": "m", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 2},
+        {"name": "c", "capacity": {"cpu": 16, "mem": 20}, "price_per_hour": 0.5, "count": 1},
+    ],
     "frameworks": [{"name": "spark", "task_demand": {"cpu": 2, "mem": 8}}, {"name": "web"}],
-    "jobs": [{"id": "j1", "arrival_s": 0, "executors": 3, "executor": {"cpu": 1.5, "mem": 3}, "duration_s": 10,
-              "framework": "web"}],
+    "jobs": [
+        {
+            "id": "j1",
+            "arrival_s": 0,
+            "executors": 3,
+            "executor": {"cpu": 1.5, "mem": 3},
+            "duration_s": 10,
+            "framework": "web",
+        }
+    ],
 }
 
 
@@ -101,7 +132,7 @@ def test_advisor_by_hand():
     # per machine: m min(16, 32) = 16, c min(32, 20) = 20 -> 52 units held
     assert gcd["vm_types"]["m"]["units_per_machine"] == 16 and gcd["vm_types"]["c"]["units_per_machine"] == 20
     assert gcd["units_held"] == 52
-    # user unit (1, 4): web's 1.5 cpu, 3 GB executor needs max(2, 1) = 2 units -> 2 cpu, 8 GB: 0.5 cpu, 5 GB over
+    # user unit (1, 4): web's (1.5 cpu, 3 GB) executor needs max(2, 1) = 2 units -> (2, 8): (0.5, 5) over
     user = a["candidates"]["user"]
     assert user["frameworks"]["web"]["units_per_executor"] == 2
     assert user["frameworks"]["web"]["over_allocated"] == {"cpu": 0.5, "mem": 5.0}
@@ -137,5 +168,10 @@ def test_charts(capsys):
 
     sf = sweep_figures(mrsu_sweep(loads=[0.5, 1.0], seeds=2, applications=5, slots=3))
     assert list(sf) == ["fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5"]
-    assert [t["name"] for t in sf["fig3-over"]["data"]] == ["MRSU-FT GCD", "MRSU-FT MIN", "MRSU-ID GCD", "MRSU-ID MIN"]
+    assert [t["name"] for t in sf["fig3-over"]["data"]] == [
+        "MRSU-FT GCD",
+        "MRSU-FT MIN",
+        "MRSU-ID GCD",
+        "MRSU-ID MIN",
+    ]
     json.dumps(sf)

@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scheduling.errors import ScenarioError
-from scheduling.mrsu.allocate import mrsu_allocate, optimal_allocation, vm_static_allocation, weighted_fair, windows
+from scheduling.mrsu.allocate import (
+    mrsu_allocate,
+    optimal_allocation,
+    vm_static_allocation,
+    weighted_fair,
+    windows,
+)
 from scheduling.mrsu.compose import mrsu_gcd, mrsu_min, units_available, units_needed
 from scheduling.mrsu.document import mrsu_result
 from scheduling.mrsu.metrics import misallocation, misallocation_summary
@@ -20,13 +26,16 @@ from scheduling.mrsu.model import parse_mrsu_input
 def test_library_does_not_import_django():
     import subprocess
 
-    code = "import scheduling.mrsu.sweep, scheduling.mrsu.advisor, scheduling.mrsu.cli, sys; " \
-           "print('django' in sys.modules)"
+    code = (
+        "import scheduling.mrsu.sweep, scheduling.mrsu.advisor, scheduling.mrsu.cli, sys; "
+        "print('django' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 # --- Composition (eqs. 6, 7) and units available (eqs. 8, 9), worked by hand -------------------
+
 
 def test_gcd_composition_includes_capacity():
     # cpu: gcd(4, 6, 10, 24) = 2; mem: gcd(6, 9, 3, 36) = 3; net: gcd(8, 12, 20, 30) = 2 (30 breaks the 4)
@@ -55,6 +64,7 @@ def test_units_needed_round_up():
 
 
 # --- Weighted-fair allocation (Part II), worked by hand -----------------------------------------
+
 
 def test_weighted_fair_hand_worked():
     # 10 units, priorities 1:1:2, needs 1, 6, 8 -> round 1: 2, 2, 5, the first gives 1 back;
@@ -95,15 +105,31 @@ def test_weighted_fair_invariants(apps, units):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 6), st.integers(1, 5), st.integers(1, 3), st.sampled_from(["gcd", "min"]),
-       st.sampled_from(["ft", "id"]), st.integers(0, 10_000), st.integers(1, 5))
+@given(
+    st.integers(1, 6),
+    st.integers(1, 5),
+    st.integers(1, 3),
+    st.sampled_from(["gcd", "min"]),
+    st.sampled_from(["ft", "id"]),
+    st.integers(0, 10_000),
+    st.integers(1, 5),
+)
 def test_mrsu_allocation_never_exceeds_capacity(n, s, d, comp, mode, seed, t):
     rng = np.random.default_rng(seed)
     cap = rng.integers(10, 60, d)
-    doc = {"capacity": {f"r{k}": int(c) for k, c in enumerate(cap)},
-           "applications": [{"name": f"a{i}", "priority": float(rng.uniform(0.1, 1)),
-                             "requirements": [{f"r{k}": int(v) for k, v in enumerate(rng.integers(0, 30, d))}
-                                              for _ in range(s)]} for i in range(n)]}
+    doc = {
+        "capacity": {f"r{k}": int(c) for k, c in enumerate(cap)},
+        "applications": [
+            {
+                "name": f"a{i}",
+                "priority": float(rng.uniform(0.1, 1)),
+                "requirements": [
+                    {f"r{k}": int(v) for k, v in enumerate(rng.integers(0, 30, d))} for _ in range(s)
+                ],
+            }
+            for i in range(n)
+        ],
+    }
     p = parse_mrsu_input(doc)
     r = mrsu_allocate(p, composition=comp, mode=mode, slots_valid=t)
     assert (r.allocated.sum(axis=0) <= cap).all()
@@ -157,8 +183,12 @@ def test_hand_worked_id():
 
 
 def test_validity_windows_recompute_the_unit():
-    doc = {"capacity": {"cpu": 12}, "applications": [
-        {"name": "a", "priority": 1, "requirements": [{"cpu": 4}, {"cpu": 8}, {"cpu": 3}, {"cpu": 6}]}]}
+    doc = {
+        "capacity": {"cpu": 12},
+        "applications": [
+            {"name": "a", "priority": 1, "requirements": [{"cpu": 4}, {"cpu": 8}, {"cpu": 3}, {"cpu": 6}]}
+        ],
+    }
     r = mrsu_allocate(parse_mrsu_input(doc), composition="gcd", mode="ft", slots_valid=2)
     assert r.windows == ((0, 2), (2, 4))
     assert r.unit.tolist() == [[4], [3]]
@@ -166,6 +196,7 @@ def test_validity_windows_recompute_the_unit():
 
 
 # --- Baselines and metrics -----------------------------------------------------------------------
+
 
 def test_vm_static_peak_in_priority_order():
     req = np.array([[[2, 1], [4, 1]], [[3, 3], [1, 1]], [[1, 1], [1, 1]]])
@@ -180,19 +211,40 @@ def test_optimal_scales_in_proportion():
 
 
 def test_misallocation_coefficient():
-    assert misallocation(np.array([4, 1, 0, 0, 5]), np.array([2, 2, 0, 3, 5])).tolist() == [0.5, -0.5, 0, -1, 0]
+    assert misallocation(np.array([4, 1, 0, 0, 5]), np.array([2, 2, 0, 3, 5])).tolist() == [
+        0.5,
+        -0.5,
+        0,
+        -1,
+        0,
+    ]
     s = misallocation_summary(np.array([[[4, 2]], [[1, 0]]]), np.array([[[2, 2]], [[2, 0]]]))
     assert s == {"over": 0.125, "under": 0.125, "dissatisfied_pct": 50.0, "dissatisfied_apps_pct": 50.0}
 
 
 # --- Input errors ---------------------------------------------------------------------------------
 
+
 def test_input_errors_have_paths():
     with pytest.raises(ScenarioError) as exc:
-        parse_mrsu_input({"capacity": {"cpu": 4, "mem": 2.5}, "extra": 1, "applications": [
-            {"name": "a", "priority": 0, "requirements": [{"cpu": 1}]},
-            {"name": "a", "requirements": [{"cpu": -1}, {"cpu": 1}]},
-            "x"]})
+        parse_mrsu_input(
+            {
+                "capacity": {"cpu": 4, "mem": 2.5},
+                "extra": 1,
+                "applications": [
+                    {"name": "a", "priority": 0, "requirements": [{"cpu": 1}]},
+                    {"name": "a", "requirements": [{"cpu": -1}, {"cpu": 1}]},
+                    "x",
+                ],
+            }
+        )
     paths = [e.path for e in exc.value.errors]
-    assert paths == ["extra", "capacity.mem", "applications[0].priority", "applications[1].name",
-                     "applications[1].requirements", "applications[1].requirements[0].cpu", "applications[2]"]
+    assert paths == [
+        "extra",
+        "capacity.mem",
+        "applications[0].priority",
+        "applications[1].name",
+        "applications[1].requirements",
+        "applications[1].requirements[0].cpu",
+        "applications[2]",
+    ]

@@ -1,4 +1,4 @@
-"""The sweep and paper 002's orderings (docs/reproductions.md, "Paper 002"), from the default sweep's seeds."""
+"""The sweep and paper 002's orderings (docs/reproductions.md, "Paper 002"), from the default sweep."""
 
 from __future__ import annotations
 
