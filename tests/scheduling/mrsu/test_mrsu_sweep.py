@@ -110,3 +110,23 @@ def test_bad_sweep_options():
     with pytest.raises(ScenarioError) as exc:
         mrsu_sweep(loads=[0.5, -1], seeds=0)
     assert [e.path for e in exc.value.errors] == ["loads[1]", "seeds"]
+
+
+@pytest.mark.parametrize("comp", ["gcd", "min"])
+@pytest.mark.parametrize("mode", ["ft", "id"])
+@pytest.mark.parametrize("slots_valid", [None, 2])
+def test_batched_sweep_allocation_equals_the_front_door(comp, mode, slots_valid):
+    import numpy as np
+
+    from scheduling.mrsu.allocate import mrsu_allocate, vm_static_allocation
+    from scheduling.mrsu.sweep import batch_mrsu, vm_static_allocation_batch
+    from scheduling.mrsu.workload import batch_workload
+
+    reqs, prios = batch_workload([0.95], [3, 4, 5], applications=7, slots=5)
+    cap = np.array([10_000, 40_000, 500_000, 100_000])
+    batched = batch_mrsu(reqs[0], prios, cap, comp, mode, slots_valid)
+    vm = vm_static_allocation_batch(reqs[0], cap, prios)
+    for k, seed in enumerate([3, 4, 5]):
+        p = synthetic_workload(load=0.95, applications=7, slots=5, seed=seed)
+        assert (mrsu_allocate(p, composition=comp, mode=mode, slots_valid=slots_valid).allocated == batched[k]).all()
+        assert (vm_static_allocation(p.requirements, p.capacity, p.priorities) == vm[k]).all()
