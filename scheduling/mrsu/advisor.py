@@ -144,10 +144,22 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
         "capacity": {r: _num(c) for r, c in zip(res, scenario.total_capacity(), strict=True)},
         "candidates": {},
     }
-    for key, psi in candidates.items():
-        per_machine = (caps_i // psi).min(axis=1)  # full tuples on one machine
+    # A dimension no executor uses has no part in the unit (0): it neither limits nor is sold.
+    used = ex_i.max(axis=0) > 0
+    if not used.any():
+        raise ScenarioError.single("jobs", "every executor size is zero: there is nothing to size a unit on")
+    cluster = (caps_i * counts[:, None]).sum(axis=0)
+
+    def pct(part: np.ndarray, whole: np.ndarray) -> float:
+        ok = used & (whole > 0)
+        return round(100 * float((part[ok] / whole[ok]).mean()), 4) if ok.any() else 0.0
+
+    for key, raw in candidates.items():
+        psi = np.where(used, np.maximum(raw, 1), 0)
+        div = np.where(used, psi, 1)
+        per_machine = (caps_i // div)[:, used].min(axis=1)  # full tuples on one machine
         stranded = caps_i - per_machine[:, None] * psi
-        need = (-(-ex_i // psi)).max(axis=1)
+        need = (-(-ex_i // div))[:, used].max(axis=1)
         alloc = need[:, None] * psi
         rho = np.divide(alloc - ex_i, alloc, out=np.zeros(alloc.shape), where=alloc > 0)
         over_amount = (alloc - ex_i) / scale
@@ -171,7 +183,7 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
         wall = weight / weight.sum()
         vm_types: dict[str, Any] = {}
         for k, t in enumerate(scenario.vm_types):
-            share = float((stranded[k] / caps_i[k]).mean())
+            share = pct(stranded[k], caps_i[k]) / 100
             vm_types[t.name] = {
                 "units_per_machine": int(per_machine[k]),
                 "units": int(per_machine[k] * counts[k]),
@@ -206,12 +218,10 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
         out["candidates"][key] = {
             "mrsu": {r: _num(psi[d] / scale[d]) for d, r in enumerate(res)},
             "units_held": held,
-            "units_pooled": int((caps_i * counts[:, None]).sum(axis=0).__floordiv__(psi).min()),
+            "units_pooled": int((cluster // div)[used].min()),
             "misallocation_over": round(float(wall @ rho.mean(axis=1)), 6),
             "stranded": {r: _num(total_stranded[d] / scale[d]) for d, r in enumerate(res)},
-            "stranded_pct": round(
-                100 * float((total_stranded / (caps_i * counts[:, None]).sum(axis=0)).mean()), 4
-            ),
+            "stranded_pct": pct(total_stranded, cluster),
             "price_per_unit": round(sum(t.price_per_hour * t.count for t in scenario.vm_types) / held, 9)
             if held
             else None,

@@ -175,3 +175,22 @@ def test_charts(capsys):
         "MRSU-ID MIN",
     ]
     json.dumps(sf)
+
+
+def test_advisor_leaves_unused_dimensions_out():
+    s = parse_scenario(
+        {
+            "resources": ["cpu", "mem", "gpu"],
+            "vm_types": [
+                {"name": "m", "capacity": {"cpu": 8, "mem": 32, "gpu": 0}, "price_per_hour": 1, "count": 1}
+            ],
+            "frameworks": [{"name": "f", "task_demand": {"cpu": 2, "mem": 8, "gpu": 0}}],
+            "jobs": [],
+        }
+    )
+    gcd = mrsu_advise(s)["candidates"]["gcd"]
+    # gcd(2, 8) = 2 cpu, gcd(8, 32) = 8 GB; nobody uses gpu, so it does not limit the 4 units of m
+    assert gcd["mrsu"] == {"cpu": 2, "mem": 8, "gpu": 0}
+    assert (
+        gcd["units_held"] == 4 and gcd["stranded_pct"] == 0 and gcd["vm_types"]["m"]["price_per_unit"] == 0.25
+    )

@@ -128,5 +128,7 @@ def test_batched_sweep_allocation_equals_the_front_door(comp, mode, slots_valid)
     vm = vm_static_allocation_batch(reqs[0], cap, prios)
     for k, seed in enumerate([3, 4, 5]):
         p = synthetic_workload(load=0.95, applications=7, slots=5, seed=seed)
-        assert (mrsu_allocate(p, composition=comp, mode=mode, slots_valid=slots_valid).allocated == batched[k]).all()
+        assert (
+            mrsu_allocate(p, composition=comp, mode=mode, slots_valid=slots_valid).allocated == batched[k]
+        ).all()
         assert (vm_static_allocation(p.requirements, p.capacity, p.priorities) == vm[k]).all()
