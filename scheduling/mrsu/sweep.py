@@ -8,7 +8,7 @@ are allocated at once (numpy, batched), so 12 loads x 100 seeds takes seconds.
 
 >>> doc = mrsu_sweep(loads=[0.5, 1.2], seeds=2, applications=5, slots=4)
 >>> sorted(doc["curves"]), sorted(doc["curves"]["gcd"])
-(['gcd', 'min'], ['mrsu-ft', 'mrsu-id', 'optimal', 'vm-static'])
+(['gcd', 'min'], ['mrsu-ft', 'mrsu-id', 'optimal', 'vm-scaled', 'vm-static'])
 >>> doc["curves"]["gcd"]["optimal"]["under"][0], doc["curves"]["gcd"]["optimal"]["over"]
 (0.0, [0.0, 0.0])
 """
@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import FieldError, ScenarioError
-from .allocate import optimal_allocation, vm_static_allocation, weighted_fair, windows
+from .allocate import optimal_allocation, vm_scaled_allocation, vm_static_allocation, weighted_fair, windows
 from .compose import COMPOSITIONS, Composition, Mode, compose, units_available, units_needed
 from .metrics import dissatisfied, misallocation, misallocation_parts
 from .workload import DEFAULT_CAPACITY, DEFAULT_GRAIN, DEFAULT_SPREAD, batch_workload
@@ -32,7 +32,7 @@ __all__ = ["DEFAULT_LOADS", "METHODS", "METRICS", "batch_mrsu", "mrsu_sweep", "s
 
 #: The 12 load points (fractions of capacity) of the default sweep, 10 % to 125 %.
 DEFAULT_LOADS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25)
-METHODS: tuple[str, ...] = ("mrsu-ft", "mrsu-id", "vm-static", "optimal")
+METHODS: tuple[str, ...] = ("mrsu-ft", "mrsu-id", "vm-static", "optimal", "vm-scaled")
 METRICS: tuple[str, ...] = ("over", "under", "dissatisfied_pct", "dissatisfied_apps_pct")
 
 Progress = Callable[[float], None]
@@ -102,6 +102,7 @@ def sweep_load(
     shared = {
         "vm-static": _stats(vm_static_allocation_batch(req, cap, prios), req),
         "optimal": _stats(optimal_allocation(req, cap), req),
+        "vm-scaled": _stats(vm_scaled_allocation(req, cap), req),
     }
     out: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}
     for comp in COMPOSITIONS:

@@ -99,6 +99,7 @@ def test_sweep_command(capsys):
         "mrsu-id",
         "vm-static",
         "optimal",
+        "vm-scaled",
     }
     code, _, err = run(capsys, "mrsu-sweep", "--loads", "x", "--quiet")
     assert code == 2 and "--loads" in err
