@@ -7,7 +7,7 @@ Two measurements, printed as markdown (best of ``--repeat``):
 1. One MRSU allocation of ``--applications`` applications, 4 dimensions, ``--slots`` slots
    (seeded synthetic workload at 90 % load, where the weighted-fair rounds do the most work),
    for GCD and MIN, FT and ID: goal <= 1 s each.
-2. The full sweep: 12 loads x ``--seeds`` seeds x 4 methods (both compositions), 50
+2. The full sweep: 12 loads x ``--seeds`` seeds x 4 methods (both compositions; and vm-scaled), 50
    applications, 30 slots, on ``--workers`` workers: goal <= 60 s on one.
 """
 
@@ -54,7 +54,8 @@ def main() -> None:
             print(f"| MRSU-{mode.upper()} {comp.upper()} | {t:.3f} | 1 |")
     t = best(max(1, args.repeat - 2), lambda: mrsu_sweep(seeds=args.seeds, workers=args.workers))
     print(
-        f"\n| Sweep: 12 loads x {args.seeds} seeds x 4 methods x 2 compositions, 50 apps, 30 slots, "
+        f"\n| Sweep: 12 loads x {args.seeds} seeds x 4 methods (+ vm-scaled) x 2 compositions, "
+        f"50 apps, 30 slots, "
         f"{args.workers} worker(s) | seconds | goal |"
     )
     print("|---|---:|---:|")
