@@ -207,8 +207,8 @@ def mrsu_sweep(
                     if progress is not None:
                         progress((i + 1) / len(loads))
             except BaseException:
-                for f in futures:
-                    f.cancel()
+                # Stopped (progress raised) or failed: drop the load points not yet started.
+                pool.shutdown(wait=False, cancel_futures=True)
                 raise
     curves: dict[str, Any] = {}
     for comp in COMPOSITIONS:

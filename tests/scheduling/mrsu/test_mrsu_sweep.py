@@ -151,3 +151,14 @@ def test_scaled_vm_baseline_leaves_more_unserved_at_every_load(sweep):
     # and its under-allocated part crosses MRSU-FT's (Fig. 4a): above it at 80 %, below from 90 %
     ft, vmu = _c(sweep, "gcd", "mrsu-ft", "under"), _c(sweep, "gcd", "vm-scaled", "under")
     assert vmu[7] > ft[7] and all(v < f for v, f in zip(vmu[8:], ft[8:], strict=True))
+
+
+def test_progress_may_stop_a_sweep_on_workers():
+    class Stop(Exception):
+        pass
+
+    def stop(fraction):
+        raise Stop
+
+    with pytest.raises(Stop):
+        mrsu_sweep(loads=[0.5, 0.7, 1.0], seeds=2, applications=5, slots=3, workers=2, progress=stop)
