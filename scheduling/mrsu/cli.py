@@ -63,8 +63,18 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
 
     if args.slots_valid is not None and args.slots_valid < 1:
         raise ScenarioError.single("--slots-valid", "must be at least 1 slot")
-    problem = parse_mrsu_input(_read_json(args.input))
+    raw = _read_json(args.input)
+    base: dict[str, float] | None = None
+    if isinstance(raw, dict) and "vm_types" in raw:  # a planner scenario: its frameworks' demand per slot
+        from ..scenario import parse_scenario
+        from .model import scenario_problem
+
+        problem, base = scenario_problem(parse_scenario(raw), slots=args.slots)
+    else:
+        problem = parse_mrsu_input(raw)
     doc = mrsu_result(problem, composition=args.composition, mode=args.mode, slots_valid=args.slots_valid)
+    if base is not None:
+        doc["base_units"] = base
     _write(doc, args.output, args.compact)
     if args.html:
         from ..charts.mrsu import mrsu_figures
@@ -147,6 +157,9 @@ def add_parsers(sub: Any) -> None:
     m.add_argument("--composition", choices=COMPOSITIONS, default="gcd")
     m.add_argument("--mode", choices=MODES, default="ft", help="full tuples or independent dimensions")
     m.add_argument("--slots-valid", type=int, metavar="T", help="validity interval of the MRSU, in slots")
+    m.add_argument(
+        "--slots", type=int, default=30, help="slots of the horizon when INPUT is a planner scenario"
+    )
     m.add_argument("--html", metavar="FILE", help="also write a standalone page of the figures")
     m.add_argument("--output", "-o")
     m.add_argument("--compact", action="store_true", help="JSON on one line")

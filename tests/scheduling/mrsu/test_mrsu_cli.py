@@ -195,3 +195,14 @@ def test_advisor_leaves_unused_dimensions_out():
     assert (
         gcd["units_held"] == 4 and gcd["stranded_pct"] == 0 and gcd["vm_types"]["m"]["price_per_unit"] == 0.25
     )
+
+
+def test_mrsu_takes_a_planner_scenario(capsys):
+    code, out, _ = run(
+        capsys, "mrsu", str(ROOT / "examples" / "paper003-light.json"), "--slots", "10", "--mode", "id"
+    )
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["base_units"] == {"cpu": 1.0, "mem": 1.0} and doc["slots"] == 10
+    assert doc["capacity"] == {"cpu": 100, "mem": 400}
+    assert list(doc["allocation"]) == ["default"]
