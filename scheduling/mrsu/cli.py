@@ -1,0 +1,208 @@
+"""Command line of the MRSU study: ``mrsu``, ``mrsu-sweep`` and ``mrsu-advise``.
+
+:func:`add_parsers` adds the three subcommands to ``python -m scheduling``'s subparsers; bad
+input raises :class:`~scheduling.errors.ScenarioError` (field paths), which the main command
+line prints and exits 2 with. :func:`main` runs them on their own
+(``python -m scheduling.mrsu.cli mrsu INPUT.json``) with the same contract.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import FieldError, ScenarioError
+from .compose import COMPOSITIONS, MODES
+
+__all__ = ["add_parsers", "main"]
+
+_MAX_BYTES = 256 * 2**20
+
+
+def _read_json(path: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            p = Path(path)
+            if not p.is_file():
+                raise ScenarioError.single(path, "no such file")
+            if p.stat().st_size > _MAX_BYTES:
+                raise ScenarioError.single(path, f"larger than {_MAX_BYTES // 2**20} MB")
+            text = p.read_text(encoding="utf-8")
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError.single(
+            path, f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+    except UnicodeDecodeError:
+        raise ScenarioError.single(path, "not UTF-8 text") from None
+
+
+def _write(doc: Any, path: str | None, compact: bool) -> None:
+    text = json.dumps(doc, indent=None if compact else 1, allow_nan=False)
+    if path in (None, "-"):
+        sys.stdout.write(text + "\n")
+    else:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+def _html(path: str, title: str, meta: str, figures: dict[str, Any]) -> None:
+    from ..html_report import standalone_html, write_text_atomically  # plotly only when asked for
+
+    write_text_atomically(path, standalone_html(title, meta, [], figures))
+
+
+def cmd_mrsu(args: argparse.Namespace) -> int:
+    from .document import mrsu_result
+    from .model import parse_mrsu_input
+
+    if args.slots_valid is not None and args.slots_valid < 1:
+        raise ScenarioError.single("--slots-valid", "must be at least 1 slot")
+    raw = _read_json(args.input)
+    base: dict[str, float] | None = None
+    if isinstance(raw, dict) and "vm_types" in raw:  # a planner scenario: its frameworks' demand per slot
+        from ..scenario import parse_scenario
+        from .model import scenario_problem
+
+        problem, base = scenario_problem(parse_scenario(raw), slots=args.slots)
+    else:
+        problem = parse_mrsu_input(raw)
+    doc = mrsu_result(problem, composition=args.composition, mode=args.mode, slots_valid=args.slots_valid)
+    if base is not None:
+        doc["base_units"] = base
+    _write(doc, args.output, args.compact)
+    if args.html:
+        from ..charts.mrsu import mrsu_figures
+
+        _html(
+            args.html,
+            f"MRSU ({args.composition.upper()}, {args.mode.upper()})",
+            f"{len(problem.names)} applications, {problem.slots} slots",
+            mrsu_figures(doc),
+        )
+    return 0
+
+
+def _loads(items: Sequence[str]) -> list[float]:
+    """Loads as percentages (``50``) or fractions (``0.5``): values above 2 are percentages."""
+    out: list[float] = []
+    errors = []
+    for i, item in enumerate(items):
+        for j, part in enumerate(p for p in item.split(",") if p.strip()):
+            try:
+                v = float(part.strip().rstrip("%"))
+            except ValueError:
+                errors.append(FieldError(f"--loads[{i}.{j}]", f"{part!r} is not a number"))
+                continue
+            out.append(v / 100 if v > 2 else v)
+    if errors:
+        raise ScenarioError(errors)
+    return out
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweep import DEFAULT_LOADS, mrsu_sweep
+
+    def progress(fraction: float) -> None:
+        if not args.quiet:
+            print(
+                f"\rmrsu-sweep: {100 * fraction:5.1f} %", end="\n" if fraction >= 1 else "", file=sys.stderr
+            )
+
+    doc = mrsu_sweep(
+        loads=_loads(args.loads) if args.loads else DEFAULT_LOADS,
+        seeds=args.seeds,
+        applications=args.applications,
+        slots=args.slots,
+        seed=args.seed,
+        slots_valid=args.slots_valid,
+        spread=args.spread,
+        workers=args.workers,
+        progress=progress,
+    )
+    _write(doc, args.output, args.compact)
+    if args.html:
+        from ..charts.mrsu import sweep_figures
+
+        _html(
+            args.html,
+            "MRSU sweep (paper 002, Figs. 3-5)",
+            f"{doc['seeds']} seeds, {doc['applications']} applications, {doc['slots']} slots",
+            sweep_figures(doc),
+        )
+    return 0
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    from ..scenario import parse_scenario
+    from .advisor import mrsu_advise, parse_unit
+
+    scenario = parse_scenario(_read_json(args.scenario))
+    unit = parse_unit(args.unit, scenario.resources) if args.unit else None
+    _write(mrsu_advise(scenario, unit=unit), args.output, args.compact)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``mrsu``, ``mrsu-sweep`` and ``mrsu-advise`` to an ``argparse`` subparsers object."""
+    m = sub.add_parser("mrsu", help="MRSU composition and weighted-fair allocation (paper 002)")
+    m.add_argument(
+        "input", metavar="INPUT.json", help="capacity and applications (docs/mrsu.md); - for stdin"
+    )
+    m.add_argument("--composition", choices=COMPOSITIONS, default="gcd")
+    m.add_argument("--mode", choices=MODES, default="ft", help="full tuples or independent dimensions")
+    m.add_argument("--slots-valid", type=int, metavar="T", help="validity interval of the MRSU, in slots")
+    m.add_argument(
+        "--slots", type=int, default=30, help="slots of the horizon when INPUT is a planner scenario"
+    )
+    m.add_argument("--html", metavar="FILE", help="also write a standalone page of the figures")
+    m.add_argument("--output", "-o")
+    m.add_argument("--compact", action="store_true", help="JSON on one line")
+    m.set_defaults(func=cmd_mrsu)
+
+    s = sub.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
+    s.add_argument(
+        "--loads", nargs="+", metavar="LOAD", help="percentages or fractions (default 10 ... 125 %%)"
+    )
+    s.add_argument("--seeds", type=int, default=100)
+    s.add_argument("--applications", type=int, default=50)
+    s.add_argument("--slots", type=int, default=30)
+    s.add_argument("--slots-valid", type=int, metavar="T")
+    s.add_argument("--spread", type=float, default=0.5, help="requirements uniform in mean x (1 +- spread)")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--html", metavar="FILE")
+    s.add_argument("--output", "-o")
+    s.add_argument("--compact", action="store_true")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    s.set_defaults(func=cmd_sweep)
+
+    a = sub.add_parser("mrsu-advise", help="which MRSU to sell or schedule a scenario's cluster in")
+    a.add_argument("scenario", metavar="SCENARIO.json")
+    a.add_argument("--unit", metavar="cpu=1,mem=4", help="also price this unit")
+    a.add_argument("--output", "-o")
+    a.add_argument("--compact", action="store_true")
+    a.set_defaults(func=cmd_advise)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m scheduling.mrsu.cli")
+    add_parsers(p.add_subparsers(dest="command", required=True))
+    args = p.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ScenarioError as exc:
+        for e in exc.errors:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""The sweep of paper 002's Figs. 3-5: load from 10 % to 125 % of capacity, many seeds, four methods.
+
+For every load and seed, :func:`~scheduling.mrsu.workload.batch_workload` draws a workload;
+MRSU-FT and MRSU-ID (each by GCD and by MIN), VM-static and optimal allocate it; the curves
+are the means over seeds of the over- and under-allocated parts of the misallocation
+coefficient and of the percentage of application-slots not fully served. All seeds of a load
+are allocated at once (numpy, batched), so 12 loads x 100 seeds takes seconds.
+
+>>> doc = mrsu_sweep(loads=[0.5, 1.2], seeds=2, applications=5, slots=4)
+>>> sorted(doc["curves"]), sorted(doc["curves"]["gcd"])
+(['gcd', 'min'], ['mrsu-ft', 'mrsu-id', 'optimal', 'vm-scaled', 'vm-static'])
+>>> doc["curves"]["gcd"]["optimal"]["under"][0], doc["curves"]["gcd"]["optimal"]["over"]
+(0.0, [0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..errors import FieldError, ScenarioError
+from .allocate import optimal_allocation, vm_scaled_allocation, vm_static_allocation, weighted_fair, windows
+from .compose import COMPOSITIONS, Composition, Mode, compose, units_available, units_needed
+from .metrics import dissatisfied, misallocation, misallocation_parts
+from .workload import DEFAULT_CAPACITY, DEFAULT_GRAIN, DEFAULT_SPREAD, batch_workload
+
+__all__ = ["DEFAULT_LOADS", "METHODS", "METRICS", "batch_mrsu", "mrsu_sweep", "sweep_load"]
+
+#: The 12 load points (fractions of capacity) of the default sweep, 10 % to 125 %.
+DEFAULT_LOADS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25)
+METHODS: tuple[str, ...] = ("mrsu-ft", "mrsu-id", "vm-static", "optimal", "vm-scaled")
+METRICS: tuple[str, ...] = ("over", "under", "dissatisfied_pct", "dissatisfied_apps_pct")
+
+Progress = Callable[[float], None]
+
+
+def batch_mrsu(
+    req: NDArray[np.int64],
+    prios: NDArray[np.float64],
+    capacity: NDArray[np.int64],
+    composition: Composition,
+    mode: Mode,
+    slots_valid: int | None = None,
+) -> NDArray[np.int64]:
+    """MRSU allocation of a batch of workloads ``(B, N, S, D)`` (priorities ``(B, N)``), in resources."""
+    b, _, s, d = req.shape
+    out = np.zeros_like(req)
+    for a, e in windows(s, slots_valid):
+        chunk = req[:, :, a:e]
+        unit = compose(chunk.reshape(b, -1, d), capacity, composition)  # (B, D)
+        x = units_available(unit, capacity, mode)  # (B,) or (B, D)
+        need = units_needed(chunk, unit[:, None, None, :], mode)
+        if mode == "ft":
+            got = weighted_fair(
+                need.transpose(0, 2, 1), prios[:, None, :], np.broadcast_to(x[:, None], (b, e - a))
+            )
+            out[:, :, a:e] = got.transpose(0, 2, 1)[..., None] * unit[:, None, None, :]
+        else:
+            got = weighted_fair(
+                need.transpose(0, 2, 3, 1),
+                prios[:, None, None, :],
+                np.broadcast_to(x[:, None, :], (b, e - a, d)),
+            )
+            out[:, :, a:e] = got.transpose(0, 3, 1, 2) * unit[:, None, None, :]
+    return out
+
+
+def _stats(allocated: NDArray[Any], req: NDArray[np.int64]) -> dict[str, tuple[float, float]]:
+    over, under = misallocation_parts(misallocation(allocated, req))
+    short = dissatisfied(allocated, req)  # (B, N, S)
+    per_seed = {
+        "over": over,
+        "under": under,
+        "dissatisfied_pct": 100.0 * short.mean(axis=(-2, -1)),
+        "dissatisfied_apps_pct": 100.0 * short.any(axis=-1).mean(axis=-1),
+    }
+    return {k: (float(v.mean()), float(v.std())) for k, v in per_seed.items()}
+
+
+def sweep_load(
+    load: float,
+    seeds: Sequence[int],
+    *,
+    applications: int = 50,
+    slots: int = 30,
+    capacity: Mapping[str, int] | None = None,
+    grain: Mapping[str, int] | None = None,
+    spread: float = DEFAULT_SPREAD,
+    slots_valid: int | None = None,
+) -> dict[str, dict[str, dict[str, tuple[float, float]]]]:
+    """One load point: ``{composition: {method: {metric: (mean, std over seeds)}}}``."""
+    cap_map = dict(DEFAULT_CAPACITY if capacity is None else capacity)
+    cap = np.array(list(cap_map.values()), dtype=np.int64)
+    reqs, prios = batch_workload(
+        [load], seeds, applications=applications, slots=slots, capacity=cap_map, grain=grain, spread=spread
+    )
+    req = reqs[0]
+    shared = {
+        "vm-static": _stats(vm_static_allocation_batch(req, cap, prios), req),
+        "optimal": _stats(optimal_allocation(req, cap), req),
+        "vm-scaled": _stats(vm_scaled_allocation(req, cap), req),
+    }
+    out: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}
+    for comp in COMPOSITIONS:
+        out[comp] = {
+            "mrsu-ft": _stats(batch_mrsu(req, prios, cap, comp, "ft", slots_valid), req),
+            "mrsu-id": _stats(batch_mrsu(req, prios, cap, comp, "id", slots_valid), req),
+            **shared,
+        }
+    return out
+
+
+def vm_static_allocation_batch(
+    req: NDArray[np.int64], capacity: NDArray[np.int64], prios: NDArray[np.float64]
+) -> NDArray[np.int64]:
+    """:func:`~scheduling.mrsu.allocate.vm_static_allocation` with different priorities per workload."""
+    out = np.empty_like(req)
+    # Put every workload's applications in its own priority order, allocate, and put them back.
+    order = np.argsort(-prios, axis=1, kind="stable")
+    inv = np.argsort(order, axis=1)
+    ranked = np.take_along_axis(req, order[:, :, None, None], axis=1)
+    got = vm_static_allocation(ranked, capacity, -np.arange(req.shape[1], dtype=np.float64))
+    out[:] = np.take_along_axis(got, inv[:, :, None, None], axis=1)
+    return out
+
+
+def _check(loads: Sequence[float], seeds: int, applications: int, slots: int, workers: int) -> None:
+    errors = []
+    if not loads:
+        errors.append(FieldError("loads", "at least one load"))
+    for i, load in enumerate(loads):
+        if not 0 < load <= 10:
+            errors.append(
+                FieldError(f"loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)")
+            )
+    for name, v, hi in (
+        ("seeds", seeds, 100_000),
+        ("applications", applications, 10_000),
+        ("slots", slots, 10_000),
+        ("workers", workers, 256),
+    ):
+        if not 1 <= v <= hi:
+            errors.append(FieldError(name, f"must be in 1..{hi}"))
+    if errors:
+        raise ScenarioError(errors)
+
+
+def mrsu_sweep(
+    *,
+    loads: Sequence[float] = DEFAULT_LOADS,
+    seeds: int = 100,
+    applications: int = 50,
+    slots: int = 30,
+    seed: int = 0,
+    capacity: Mapping[str, int] | None = None,
+    grain: Mapping[str, int] | None = None,
+    spread: float = DEFAULT_SPREAD,
+    slots_valid: int | None = None,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Run the sweep and return its document (docs/mrsu.md, "Sweep document").
+
+    Parameters
+    ----------
+    loads : sequence of float
+        Average loads as fractions of capacity (default 10 % ... 125 %, 12 points).
+    seeds : int
+        Workloads per load; seed ``k`` is ``seed + k``, the same at every load.
+    workers : int
+        Processes; load points are shared out between them.
+    progress : callable, optional
+        Called with the fraction done after every load point; it may raise to stop the sweep
+        (the exception propagates, so a Celery task can cancel it).
+
+    Costs: ``len(loads) x seeds`` workloads of ``applications x slots x dimensions``; the
+    default (12 x 100 x 50 x 30 x 4) takes a few seconds on one worker (benchmarks/mrsu.py).
+    """
+    loads = [float(x) for x in loads]
+    _check(loads, seeds, applications, slots, workers)
+    seed_list = [seed + k for k in range(seeds)]
+    cap_map = dict(DEFAULT_CAPACITY if capacity is None else capacity)
+    kw: dict[str, Any] = dict(
+        applications=applications,
+        slots=slots,
+        capacity=cap_map,
+        grain=grain,
+        spread=spread,
+        slots_valid=slots_valid,
+    )
+    results: list[Any] = [None] * len(loads)
+    if workers == 1:
+        for i, load in enumerate(loads):
+            results[i] = sweep_load(load, seed_list, **kw)
+            if progress is not None:
+                progress((i + 1) / len(loads))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(sweep_load, load, seed_list, **kw) for load in loads]
+            try:
+                for i, f in enumerate(futures):
+                    results[i] = f.result()
+                    if progress is not None:
+                        progress((i + 1) / len(loads))
+            except BaseException:
+                # Stopped (progress raised) or failed: drop the load points not yet started.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    curves: dict[str, Any] = {}
+    for comp in COMPOSITIONS:
+        curves[comp] = {}
+        for method in METHODS:
+            curves[comp][method] = {m: [r[comp][method][m][0] for r in results] for m in METRICS}
+            curves[comp][method]["std"] = {m: [r[comp][method][m][1] for r in results] for m in METRICS}
+    return {
+        "study": "mrsu-sweep",
+        "loads": loads,
+        "loads_pct": [round(100 * x, 6) for x in loads],
+        "seeds": seeds,
+        "seed": seed,
+        "applications": applications,
+        "slots": slots,
+        "slots_valid": slots_valid,
+        "spread": spread,
+        "capacity": cap_map,
+        "grain": {d: int((grain or DEFAULT_GRAIN).get(d, 1)) for d in cap_map},
+        "methods": list(METHODS),
+        "compositions": list(COMPOSITIONS),
+        "curves": curves,
+    }
