@@ -1,4 +1,4 @@
-"""Command line: ``python -m scheduling {simulate,allocate,share,mrsu,mrsu-sweep,mrsu-advise,validate,...} ...``.
+"""Command line: ``python -m scheduling {simulate,allocate,share,mrsu,validate,import,...} ...``.
 
 Invalid input exits with status 2 and the validation messages on stderr, never a traceback.
 Warnings (valid input that is probably not meant) go to stderr as ``warning: <path>: ...``
