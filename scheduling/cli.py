@@ -220,17 +220,36 @@ def cmd_share(args: argparse.Namespace) -> int:
     from .fairness.sharing import share
 
     scenario = _load(args)
-    result = share(
-        scenario,
-        mode=args.mode,
-        criterion=args.criterion,
-        servers=args.servers,
-        allocation_interval_s=args.interval,
-        seed=args.seed,
-        overrides=_overrides(args.set or [], [f.name for f in scenario.frameworks]),
-        horizon_s=args.horizon,
-        label=args.label,
-    )
+    try:
+        result = share(
+            scenario,
+            mode=args.mode,
+            criterion=args.criterion,
+            servers=args.servers,
+            allocation_interval_s=args.interval,
+            seed=args.seed,
+            overrides=_overrides(args.set or [], [f.name for f in scenario.frameworks]),
+            horizon_s=args.horizon,
+            label=args.label,
+        )
+    except ScenarioError as exc:  # the library's names of the options, as this command spells them
+        spelled = {"overrides": "--set", "allocation_interval_s": "--interval", "horizon_s": "--horizon"}
+        raise ScenarioError(
+            [
+                FieldError(
+                    next(
+                        (
+                            f"{flag} {e.path[len(key) + 1 :]}".rstrip()
+                            for key, flag in spelled.items()
+                            if e.path == key or e.path.startswith(key + ".")
+                        ),
+                        e.path,
+                    ),
+                    e.message,
+                )
+                for e in exc.errors
+            ]
+        ) from None
     doc = result.to_dict()
     _fairness_output(args, {doc["label"]: doc}, scenario.name, doc)
     return 0

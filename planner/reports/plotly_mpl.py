@@ -7,6 +7,8 @@ features those figures use; anything else in a figure is ignored:
 * ``scatter`` traces: lines (``line.shape`` ``hv`` or ``linear``, ``dash``, ``width``),
   markers (``line-ew-open`` as a short horizontal line), ``fill`` ``tonexty`` / ``tozeroy``
   and ``stackgroup`` areas; ``None`` in ``x`` or ``y`` is a gap;
+* ``heatmap`` traces on category axes (``z``, ``colorscale``, ``zmin``/``zmax``, the values
+  in the cells with a ``texttemplate``, a colour bar);
 * ``bar`` traces: vertical bars on categories or numbers (``barmode`` ``stack``, ``group``
   or ``overlay``), horizontal bars with ``base`` and per-bar ``width`` (the Gantt chart),
   ``marker.color``, ``marker.pattern`` (hatched), ``opacity``, ``text`` inside the bar;
@@ -31,6 +33,7 @@ from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
@@ -425,6 +428,9 @@ def draw_figure(fig: Figure, plotly: PlotlyFigure, rect: Rect, *, legend: bool =
             group = bar_groups.get(pair[0] + pair[1], [])
             index = next((i for i, t in enumerate(group) if t is trace), 0)
             handle = _bar(panel, trace, layout, categorical, (index, len(group)))
+        elif trace.get("type") == "heatmap":
+            _heatmap(fig, panel, trace)
+            continue  # a heatmap has a colour bar, no legend entry
         else:
             handle = _scatter(panel, trace, categorical)
         label = _legend_label(trace)
@@ -457,6 +463,40 @@ def draw_figure(fig: Figure, plotly: PlotlyFigure, rect: Rect, *, legend: bool =
         )
     order = sorted(panels.values(), key=lambda p: -p.ax.get_position().y1)
     return [p.ax for p in order]
+
+
+def _heatmap(fig: Figure, panel: _Panel, trace: Mapping[str, Any]) -> None:
+    """A ``heatmap`` trace on category axes: cells coloured by ``z`` on the trace's
+    ``colorscale`` (from ``zmin``), the values written in the cells when the trace has a
+    ``texttemplate``, a colour bar titled as the trace's."""
+    z = np.array([_numbers(row) for row in trace.get("z") or []], dtype=float)
+    if z.size == 0:
+        return
+    xs = panel.x_positions([str(x) for x in trace.get("x") or range(z.shape[1])], True)
+    ys = [plain_text(y) for y in trace.get("y") or range(z.shape[0])]
+    stops = trace.get("colorscale") or [[0.0, "#FFFFFF"], [1.0, "#08306B"]]
+    cmap = LinearSegmentedColormap.from_list("plotly", [(float(at), colour(c)) for at, c in stops])
+    low = float(trace.get("zmin", np.nanmin(z)))
+    high = float(trace.get("zmax", np.nanmax(z)))
+    if not high > low:
+        high = low + 1.0
+    x_edges = np.append(xs - 0.5, xs[-1] + 0.5) if xs.size else np.arange(z.shape[1] + 1) - 0.5
+    y_edges = np.arange(z.shape[0] + 1) - 0.5
+    mesh = panel.ax.pcolormesh(x_edges, y_edges, z, cmap=cmap, vmin=low, vmax=high, edgecolors="white",
+                               linewidth=1.0)
+    panel.ax.set_yticks(range(len(ys)), ys)
+    panel.ax.set_ylim(-0.5, len(ys) - 0.5)
+    if trace.get("texttemplate"):
+        for (row, col), value in np.ndenumerate(z):
+            if np.isfinite(value):
+                dark = (value - low) / (high - low) > 0.55
+                panel.ax.text(float(x_edges[col]) + 0.5, row, f"{value:.3g}", ha="center", va="center",
+                              fontsize=8, color="white" if dark else "#222222")
+    bar = fig.colorbar(mesh, ax=panel.ax, fraction=0.04, pad=0.02)
+    title = plain_text(((trace.get("colorbar") or {}).get("title") or {}).get("text"))
+    if title:
+        bar.set_label(title, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
 
 
 def _legend_handle(trace: Mapping[str, Any]) -> Any:

@@ -34,7 +34,8 @@ class RunCreateSerializer(serializers.Serializer):
     kind = serializers.JSONField(
         required=False,
         default="compare",  # type: ignore[arg-type]
-        help_text='The kind of run: "compare" (a scheduler comparison).',
+        help_text='The kind of run: "compare" (a scheduler comparison), "allocation" (a static allocation '
+        'study, paper 000), "sharing" (an online sharing study, paper 001, when the library has its engine).',
     )
     cluster = ScopedPrimaryKeyField(
         scope=lambda user: cluster_list(user=user), label_text="cluster", required=False, allow_null=True
@@ -53,7 +54,18 @@ class RunCreateSerializer(serializers.Serializer):
     )
     options = serializers.JSONField(required=False, help_text="Comparison: SimulationOptions overrides.")
     baseline = serializers.JSONField(required=False, help_text="Comparison: default the first scheduler.")
-    seed = serializers.JSONField(required=False, help_text="Comparison: default 0.")
+    seed = serializers.JSONField(required=False, help_text="Comparison and allocation: default 0.")
+    variants = serializers.JSONField(
+        required=False,
+        help_text='Allocation: policy specs, e.g. ["drf/rrr", "psdsf/joint", "bf-drf", "pf/fractional"]; '
+        "a PF variant is every variant's reference of the PF inequality (eq. 9).",
+    )
+    trials = serializers.JSONField(required=False, help_text="Allocation: trials of the randomised policies.")
+    configurations = serializers.JSONField(
+        required=False,
+        help_text='Sharing: [{"label", "mode", "criterion", "servers", "allocation_interval_s", "seed", '
+        '"horizon_s", "overrides": {framework: {"offer_policy", "refuse_s", "hold_s"}}}, ...].',
+    )
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         validated = super().to_internal_value(data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import base, catalogue, clusters, compare, runs, teams, workloads
+from .views import base, catalogue, clusters, compare, runs, studies, teams, workloads
 
 app_name = "web"
 
@@ -40,6 +40,8 @@ urlpatterns = [
     path("runs/", runs.run_index, name="runs"),
     path("runs/new/", runs.run_new, name="run-new"),
     path("runs/compare/", compare.run_compare, name="run-compare"),
+    path("runs/new/allocation/", studies.allocation_new, name="allocation-new"),
+    path("runs/new/sharing/", studies.sharing_new, name="sharing-new"),
     path("runs/<int:pk>/", runs.run_detail, name="run-detail"),
     path("runs/<int:pk>/cancel/", runs.run_cancel_view, name="run-cancel"),
     path("runs/<int:pk>/delete/", runs.run_remove, name="run-delete"),

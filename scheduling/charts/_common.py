@@ -68,6 +68,47 @@ def text(value: Any) -> str:
     return html.escape(str(value), quote=False)
 
 
+#: Tick labels and panel titles longer than this many characters are shortened (the hover and
+#: the legend keep the whole name).
+SHORT_LABEL = 26
+
+
+def short_text(value: Any, limit: int = SHORT_LABEL) -> str:
+    """:func:`text`, shortened to ``limit`` characters with an ellipsis (for ticks and axis titles).
+
+    >>> short_text("Marathon (greedy) against Scylla (first-fit, refuse 5 s)")
+    'Marathon (greedy) against…'
+    >>> short_text("a<b")
+    'a&lt;b'
+    """
+    value = str(value)
+    if len(value) > limit:
+        value = value[: limit - 1].rstrip() + "…"
+    return text(value)
+
+
+def short_texts(names: Iterable[Any], limit: int = SHORT_LABEL) -> dict[str, str]:
+    """Each name as a short, still distinct label: the words every name starts with are
+    dropped (an ellipsis stands for them) before shortening to ``limit``.
+
+    >>> short_texts(["Marathon against Scylla (first-fit, refuse 5 s)",
+    ...              "Marathon against Scylla (bin-packing, refuse 0 s)"])
+    {'Marathon against Scylla (first-fit, refuse 5 s)': '…(first-fit, refuse 5 s)', \
+'Marathon against Scylla (bin-packing, refuse 0 s)': '…(bin-packing, refuse 0 s)'}
+    >>> short_texts(["edf-bfd", "fifo-spread"])
+    {'edf-bfd': 'edf-bfd', 'fifo-spread': 'fifo-spread'}
+    """
+    keys = [str(n) for n in names]
+    if len(keys) < 2 or all(len(k) <= limit for k in keys):
+        return {k: short_text(k, limit) for k in keys}
+    words = [k.split(" ") for k in keys]
+    common = 0
+    while all(len(w) > common + 1 for w in words) and len({w[common] for w in words}) == 1:
+        common += 1
+    lead = "…" if common else ""
+    return {k: short_text(lead + " ".join(w[common:]), limit) for k, w in zip(keys, words, strict=True)}
+
+
 def time_unit(max_seconds: float) -> tuple[float, str]:
     """Divisor and axis unit for a time axis spanning ``max_seconds``: s, min or h."""
     if max_seconds >= 3 * 3600:

@@ -16,6 +16,7 @@ from ._common import (
     fmt,
     round_sig,
     scheduler_colours,
+    short_texts,
     text,
     vm_type_names,
 )
@@ -65,9 +66,10 @@ def _cost_bars_layout(
 def colour_ticks(layout: dict[str, Any], results: Mapping[str, Result]) -> None:
     """Write each scheduler's x tick label in its colour, as in the line charts."""
     colours_ = scheduler_colours(results)
+    shown = short_texts(results)
     layout["xaxis"]["tickvals"] = [text(n) for n in results]
     layout["xaxis"]["ticktext"] = [
-        f'<span style="color:{colours_[n]}"><b>{text(n)}</b></span>' for n in results
+        f'<span style="color:{colours_[n]}"><b>{shown[str(n)]}</b></span>' for n in results
     ]
 
 

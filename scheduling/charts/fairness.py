@@ -46,6 +46,7 @@ from ._common import (
     fmt,
     round_sig,
     scheduler_colours,
+    short_texts,
     stacked_rows,
     text,
     time_unit,
@@ -508,6 +509,7 @@ def running_tasks_figure(docs: Mapping[str, Doc] | Doc, *, max_points: int = 200
     timelines = {label: _timeline(doc) for label, doc in docs.items()}
     end = max((float(t[-1]) for t, _ in timelines.values() if t.size), default=0.0)
     divisor, unit = time_unit(end)
+    shown = short_texts(labels)
     rows = stacked_rows(len(labels), gap=0.08)
     layout = base_layout("Running tasks", hovermode="x unified", height=max(420, 200 + 190 * len(labels)))
     data: list[dict[str, Any]] = []
@@ -515,7 +517,7 @@ def running_tasks_figure(docs: Mapping[str, Doc] | Doc, *, max_points: int = 200
         last = row == len(labels) - 1
         refs = {"xaxis": axis_ref("xaxis", row), "yaxis": axis_ref("yaxis", row)}
         layout[axis_key("yaxis", row)] = axis(
-            text(label) if len(labels) > 1 else "Running tasks", rangemode="tozero",
+            shown[label] if len(labels) > 1 else "Running tasks", rangemode="tozero",
             domain=list(rows[row]), anchor=refs["xaxis"],
         )
         layout[axis_key("xaxis", row)] = axis(

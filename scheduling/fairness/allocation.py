@@ -243,6 +243,8 @@ def allocate(
         raise ScenarioError(errors)
     started = time.perf_counter()
     solver: dict[str, Any] | None = None
+    meta: dict[str, Any]
+    chosen: str | None = None
     if exact:
         from . import exact as exact_methods
 
@@ -277,7 +279,7 @@ def allocate(
             "trials": trials,
             "seed": seed,
         }
-    meta["label"] = label if label is not None else allocation_label(policy, meta["servers"], whole)
+    meta["label"] = label if label is not None else allocation_label(policy, chosen, whole)
     meta["seconds"] = time.perf_counter() - started
     if solver is not None:
         meta["solver"] = solver

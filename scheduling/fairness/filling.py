@@ -295,7 +295,8 @@ class _Filling:
 
     def round_robin(self) -> None:
         trials, _, servers = self.x.shape
-        closed = np.zeros((trials, servers), dtype=bool)
+        # A server where no task fits is closed from the start (visiting it would only close it).
+        closed = ~self.fits.any(axis=1)
         order = np.zeros((trials, servers), dtype=np.int64)
         length = np.zeros(trials, dtype=np.int64)
         pos = np.zeros(trials, dtype=np.int64)
@@ -320,6 +321,8 @@ class _Filling:
             n, ok = self.pick(values)
             closed[t[~ok], i[~ok]] = True
             self.place(t[ok], n[ok], i[ok])
+            # no task fits anywhere any more (limits reached, servers full): the trial is over
+            self.done[t[~self.fits[t].any(axis=(1, 2))]] = True
             pos[t] += 1
             new_round(t[pos[t] >= length[t]])
             self.tick()

@@ -1,4 +1,6 @@
-"""The scenario document (JSON, version 1): parsing, validation and serialisation.
+"""The scenario document (JSON, version 2): parsing, validation and serialisation.
+
+Version-1 documents stay valid and are written back as version 1.
 
 A scenario describes a cluster (VM types with capacities, hourly prices and counts), the
 frameworks (tenants) that share it and their jobs; a workload is the frameworks and jobs
@@ -18,8 +20,8 @@ The front doors are :func:`parse_scenario` (a whole document) and :func:`parse_w
 
 from .checks import name_problem, text_problem
 from .differences import ScenarioDifference, scenario_differences
-from .document import Framework, Job, Scenario, VMType, Workload
-from .limits import DEFAULT_RESOURCES, LIMITS, SCENARIO_VERSION
+from .document import Framework, Job, Scenario, TaskQueue, VMType, Workload
+from .limits import DEFAULT_RESOURCES, LIMITS, OFFER_POLICIES, SCENARIO_VERSION
 from .options import (
     OPTION_DECLARATIONS,
     OptionDeclaration,
@@ -34,6 +36,7 @@ from .validation import executors_that_fit, load_scenario_json, parse_scenario, 
 __all__ = [
     "DEFAULT_RESOURCES",
     "LIMITS",
+    "OFFER_POLICIES",
     "OPTION_DECLARATIONS",
     "SCENARIO_VERSION",
     "Framework",
@@ -43,6 +46,7 @@ __all__ = [
     "Scenario",
     "ScenarioDifference",
     "SimulationOptions",
+    "TaskQueue",
     "VMType",
     "Workload",
     "executors_that_fit",

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .document import Job, Scenario, VMType
+from .document import Framework, Job, Scenario, VMType
 from .options import SimulationOptions
 
 __all__ = ["ScenarioDifference", "scenario_differences"]
@@ -116,7 +116,24 @@ def _workload(a: Scenario, b: Scenario) -> list[str]:
                   and frameworks_a[n].allowed_vm_types != frameworks_b[n].allowed_vm_types]
     if restricted:
         lines.append(f"allowed VM types changed for {_names(restricted)}")
+    both = [n for n in frameworks_a if n in frameworks_b]
+    answers = [
+        f"{n} {_offer_answer(frameworks_a[n])} → {_offer_answer(frameworks_b[n])}"
+        for n in both
+        if _offer_answer(frameworks_a[n]) != _offer_answer(frameworks_b[n])
+    ]
+    if answers:
+        lines.append(f"offer answers: {_names(answers)}")
+    requeued = [n for n in both if frameworks_a[n].queues != frameworks_b[n].queues]
+    if requeued:
+        lines.append(f"task queues changed for {_names(requeued)}")
     return lines
+
+
+def _offer_answer(f: Framework) -> str:
+    """A framework's version-2 offer answer: ``first-fit, refuse 5 s`` (``, hold 300 s`` when it holds)."""
+    text = f"{f.offer_policy}, refuse {_number(f.refuse_s)} s"
+    return text + (f", hold {_number(f.hold_s)} s" if f.hold_s else "")
 
 
 def _option_text(value: Any) -> str:

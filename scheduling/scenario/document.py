@@ -2,7 +2,8 @@
 
 Build them with :func:`~scheduling.scenario.parse_scenario` and
 :func:`~scheduling.scenario.parse_workload`, which check every field; ``to_dict`` gives the
-version-1 document back.
+document back: version 1 when it uses no version-2 field (task ``queues``, ``offer_policy``,
+``refuse_s``, ``hold_s`` of the online sharing simulator), else version 2.
 
 >>> from scheduling.scenario import parse_workload
 >>> workload = parse_workload({"jobs": [{"id": "j1", "arrival_s": 0, "executors": 2,
@@ -13,6 +14,7 @@ version-1 document back.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,10 +23,16 @@ from .checks import plain
 from .limits import SCENARIO_VERSION
 from .options import SimulationOptions
 
-__all__ = ["Framework", "Job", "Scenario", "VMType", "Workload"]
+__all__ = ["Framework", "Job", "Scenario", "TaskQueue", "VMType", "Workload"]
 
 #: The framework of a job that names none.
 DEFAULT_FRAMEWORK = "default"
+
+#: A framework's offer answer, refuse-offer seconds and holding period when it names none
+#: (bin packing; Mesos' default filter of 5 s; no holding).
+DEFAULT_OFFER_POLICY = "bin-packing"
+DEFAULT_REFUSE_S = 5.0
+DEFAULT_HOLD_S = 0.0
 
 
 @dataclass(frozen=True)
@@ -36,11 +44,66 @@ class VMType:
 
 
 @dataclass(frozen=True)
+class TaskQueue:
+    """A queue of identical tasks of one framework (version 2; the online sharing simulator).
+
+    The queue's ``tasks`` come in *jobs* of ``tasks_per_job`` tasks (1 by default; the last
+    job holds the rest). A job's tasks join the framework's pending tasks together, by one
+    arrival rule: every ``interval_s`` seconds from ``start_s``; as a Poisson process of
+    ``rate_per_s`` jobs per second from ``start_s`` (drawn from the run's seed); at the
+    listed ``arrival_s`` times (seconds after ``start_s``, one per job); ``sequential``: the
+    first job at ``start_s``, each next one when every task of the one before has finished
+    (one job at a time, as paper 000's Spark submission queues); or, with no rule, all at
+    ``start_s``. Each task runs ``duration_s`` seconds once started and is never preempted.
+    """
+
+    tasks: int
+    duration_s: float
+    tasks_per_job: int | None = None
+    task_demand: tuple[float, ...] | None = None  # None: the framework's task_demand
+    start_s: float = 0.0
+    interval_s: float | None = None
+    rate_per_s: float | None = None
+    arrival_s: tuple[float, ...] | None = None
+    sequential: bool = False
+
+    @property
+    def job_size(self) -> int:
+        return self.tasks_per_job or 1
+
+    @property
+    def jobs(self) -> int:
+        """How many jobs the tasks make (the last one may be smaller)."""
+        return math.ceil(self.tasks / self.job_size)
+
+    @property
+    def arrival_rule(self) -> str:
+        """``interval``, ``rate``, ``list``, ``sequential`` or ``batch`` (all at ``start_s``)."""
+        if self.interval_s is not None:
+            return "interval"
+        if self.rate_per_s is not None:
+            return "rate"
+        if self.arrival_s is not None:
+            return "list"
+        return "sequential" if self.sequential else "batch"
+
+
+@dataclass(frozen=True)
 class Framework:
     name: str
     weight: float = 1.0
     task_demand: tuple[float, ...] | None = None
     allowed_vm_types: tuple[str, ...] | None = None  # None: every type
+    queues: tuple[TaskQueue, ...] = ()
+    offer_policy: str = DEFAULT_OFFER_POLICY
+    refuse_s: float = DEFAULT_REFUSE_S
+    hold_s: float = DEFAULT_HOLD_S
+
+    @property
+    def uses_version_2(self) -> bool:
+        """Whether the framework sets a field that version 1 does not have."""
+        return bool(self.queues) or (self.offer_policy, self.refuse_s, self.hold_s) != (
+            DEFAULT_OFFER_POLICY, DEFAULT_REFUSE_S, DEFAULT_HOLD_S)
 
 
 @dataclass(frozen=True)
@@ -62,6 +125,26 @@ def _vector(resources: tuple[str, ...], values: tuple[float, ...]) -> dict[str, 
     return {r: plain(x) for r, x in zip(resources, values, strict=True)}
 
 
+def _queue_doc(resources: tuple[str, ...], q: TaskQueue) -> dict[str, Any]:
+    d: dict[str, Any] = {"tasks": q.tasks}
+    if q.tasks_per_job is not None:
+        d["tasks_per_job"] = q.tasks_per_job
+    d["duration_s"] = plain(q.duration_s)
+    if q.task_demand is not None:
+        d["task_demand"] = _vector(resources, q.task_demand)
+    if q.start_s:
+        d["start_s"] = plain(q.start_s)
+    if q.interval_s is not None:
+        d["interval_s"] = plain(q.interval_s)
+    if q.rate_per_s is not None:
+        d["rate_per_s"] = plain(q.rate_per_s)
+    if q.arrival_s is not None:
+        d["arrival_s"] = [plain(a) for a in q.arrival_s]
+    if q.sequential:
+        d["sequential"] = True
+    return d
+
+
 def _frameworks_doc(resources: tuple[str, ...], frameworks: tuple[Framework, ...]) -> list[dict[str, Any]]:
     out = []
     for f in frameworks:
@@ -70,6 +153,14 @@ def _frameworks_doc(resources: tuple[str, ...], frameworks: tuple[Framework, ...
             d["task_demand"] = _vector(resources, f.task_demand)
         if f.allowed_vm_types is not None:
             d["allowed_vm_types"] = list(f.allowed_vm_types)
+        if f.queues:
+            d["queues"] = [_queue_doc(resources, q) for q in f.queues]
+        if f.offer_policy != DEFAULT_OFFER_POLICY:
+            d["offer_policy"] = f.offer_policy
+        if f.refuse_s != DEFAULT_REFUSE_S:
+            d["refuse_s"] = plain(f.refuse_s)
+        if f.hold_s != DEFAULT_HOLD_S:
+            d["hold_s"] = plain(f.hold_s)
         out.append(d)
     return out
 
@@ -148,10 +239,16 @@ class Scenario:
     def total_capacity(self) -> tuple[float, ...]:
         return tuple(sum(t.capacity[r] * t.count for t in self.vm_types) for r in range(len(self.resources)))
 
+    @property
+    def version(self) -> int:
+        """The version :meth:`to_dict` writes: 1 unless a framework uses a version-2 field, so
+        that version-1 readers keep reading every document they could before."""
+        return SCENARIO_VERSION if any(f.uses_version_2 for f in self.frameworks) else 1
+
     def to_dict(self) -> dict[str, Any]:
-        """The scenario as a version-1 document; ``parse_scenario(s.to_dict()) == s``."""
+        """The scenario as a document (:attr:`version`); ``parse_scenario(s.to_dict()) == s``."""
         res = self.resources
-        doc: dict[str, Any] = {"version": SCENARIO_VERSION, "name": self.name}
+        doc: dict[str, Any] = {"version": self.version, "name": self.name}
         if self.description:
             doc["description"] = self.description
         doc["resources"] = list(res)

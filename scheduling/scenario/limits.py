@@ -1,14 +1,22 @@
 """The scenario document's version, its default resources and its size limits.
 
->>> DEFAULT_RESOURCES, int(LIMITS["jobs"])
-(('cpu', 'mem'), 200000)
+>>> DEFAULT_RESOURCES, int(LIMITS["jobs"]), SCENARIO_VERSION, READABLE_VERSIONS
+(('cpu', 'mem'), 200000, 2, (1, 2))
 """
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_RESOURCES", "LIMITS", "SCENARIO_VERSION"]
+__all__ = ["DEFAULT_RESOURCES", "LIMITS", "OFFER_POLICIES", "READABLE_VERSIONS", "SCENARIO_VERSION"]
 
-SCENARIO_VERSION = 1
+#: The newest version: version 2 adds the frameworks' task ``queues``, ``offer_policy``,
+#: ``refuse_s`` and ``hold_s`` (the online sharing simulator, papers 000 §V and 001).
+#: A document that uses none of them is still written as version 1.
+SCENARIO_VERSION = 2
+#: The versions this program reads.
+READABLE_VERSIONS = (1, 2)
+
+#: How a framework answers a resource offer (paper 001; notes §4), version 2.
+OFFER_POLICIES = ("first-fit", "bin-packing", "greedy", "hold")
 
 #: The resources of a document (or a workload, a cluster, a VM type) that names none.
 #: The one copy for the whole code base: the planner imports it from here.
@@ -29,5 +37,7 @@ LIMITS: dict[str, float] = {
     "price_per_hour": 1e6,
     "time_s": 1e9,  # arrivals, durations, deadlines (about 31 years)
     "weight": 1e6,
+    "queues": 1_000,  # per framework
+    "queue_tasks": 1_000_000,  # the tasks of every queue of the document together
     "errors_reported": 200,  # and as many warnings
 }

@@ -40,8 +40,19 @@ from .checks import (
     unknown_keys,
     vector,
 )
-from .document import DEFAULT_FRAMEWORK, Framework, Job, Scenario, VMType, Workload
-from .limits import DEFAULT_RESOURCES, LIMITS, SCENARIO_VERSION
+from .document import (
+    DEFAULT_FRAMEWORK,
+    DEFAULT_HOLD_S,
+    DEFAULT_OFFER_POLICY,
+    DEFAULT_REFUSE_S,
+    Framework,
+    Job,
+    Scenario,
+    TaskQueue,
+    VMType,
+    Workload,
+)
+from .limits import DEFAULT_RESOURCES, LIMITS, OFFER_POLICIES, READABLE_VERSIONS
 from .options import SimulationOptions, read_options
 
 __all__ = [
@@ -55,13 +66,21 @@ __all__ = [
 _SCENARIO_KEYS = ("version", "name", "description", "resources", "vm_types", "frameworks", "jobs", "options")
 _WORKLOAD_KEYS = ("resources", "frameworks", "jobs")
 _JOB_KEYS = ("id", "framework", "arrival_s", "executors", "executor", "duration_s", "deadline_s")
+_FRAMEWORK_KEYS_V1 = ("name", "weight", "task_demand", "allowed_vm_types")
+#: The frameworks' fields that version 2 adds (the online sharing simulator).
+_FRAMEWORK_KEYS_V2 = ("queues", "offer_policy", "refuse_s", "hold_s")
+_QUEUE_KEYS = (
+    "tasks", "tasks_per_job", "duration_s", "task_demand", "start_s",
+    "interval_s", "rate_per_s", "arrival_s", "sequential",
+)
+_ARRIVAL_RULES = ("interval_s", "rate_per_s", "arrival_s", "sequential")
 
 
 # --------------------------------------------------------------------------- the parsers
 
 
 def parse_scenario(doc: Any) -> Scenario:
-    """Validate a version-1 scenario document and return a :class:`Scenario`.
+    """Validate a scenario document (version 1 or 2) and return a :class:`Scenario`.
 
     Raises :class:`~scheduling.errors.ScenarioError` listing every problem, each with its
     path; when jobs do not fit the cluster, the errors begin with a summary (path ``jobs``)
@@ -88,8 +107,11 @@ largest executor 6 cpu, largest VM 4 cpu
     if not isinstance(doc, Mapping):
         raise ScenarioError.single("", "the scenario must be a JSON object")
     unknown_keys(doc, _SCENARIO_KEYS, "", problems)
-    if "version" in doc and doc["version"] != SCENARIO_VERSION:
-        problems.add("version", f"unsupported version {doc['version']!r}; this program reads version 1")
+    version = doc.get("version")
+    if "version" in doc and (isinstance(version, bool) or version not in READABLE_VERSIONS):
+        problems.add("version", f"unsupported version {version!r}; this program reads versions 1 and 2")
+    elif version == 1:
+        _refuse_version_2_fields(doc.get("frameworks"), problems)
 
     scenario_name = "Untitled scenario"
     if "name" in doc:
@@ -110,7 +132,11 @@ largest executor 6 cpu, largest VM 4 cpu
     vm_types = _parse_vm_types(doc.get("vm_types"), resources, problems, "vm_types" in doc)
     type_names = {t.name for t in vm_types}
     frameworks = _parse_frameworks(doc.get("frameworks", []), resources, type_names, problems)
-    jobs = _parse_jobs(doc.get("jobs"), resources, frameworks, problems, present="jobs" in doc, required=True)
+    # A sharing scenario may describe its whole work as task queues (version 2).
+    queued = any(f.queues for f in frameworks)
+    jobs = _parse_jobs(
+        doc.get("jobs"), resources, frameworks, problems, present="jobs" in doc, required=not queued
+    )
     options = read_options(doc.get("options"), resources, "options", problems, SimulationOptions())
     problems.raise_if_any()
 
@@ -125,6 +151,7 @@ largest executor 6 cpu, largest VM 4 cpu
         warnings=problems.warnings(),
     )
     _check_feasible(scenario, problems)
+    _check_queues_fit(scenario, problems)
     problems.raise_if_any()
     return scenario
 
@@ -322,7 +349,8 @@ def _parse_frameworks(
         return []
     out: list[Framework] = []
     seen: set[str] = set()
-    for p, f in entries(items, "frameworks", ("name", "weight", "task_demand", "allowed_vm_types"), problems):
+    queue_tasks = [0]  # every queue's tasks so far, against LIMITS["queue_tasks"]
+    for p, f in entries(items, "frameworks", _FRAMEWORK_KEYS_V1 + _FRAMEWORK_KEYS_V2, problems):
         if "name" not in f:
             problems.add(f"{p}.name", "is required")
             continue
@@ -342,9 +370,163 @@ def _parse_frameworks(
         allowed: tuple[str, ...] | None = None
         if "allowed_vm_types" in f and f["allowed_vm_types"] is not None:
             allowed = _allowed_vm_types(f["allowed_vm_types"], f"{p}.allowed_vm_types", type_names, problems)
-        if fw_name is not None and weight is not None:
-            out.append(Framework(name=fw_name, weight=weight, task_demand=demand, allowed_vm_types=allowed))
+        sharing = _read_sharing_fields(f, p, resources, demand is not None, problems, queue_tasks)
+        if fw_name is not None and weight is not None and sharing is not None:
+            queues, policy, refuse, hold = sharing
+            out.append(Framework(
+                name=fw_name, weight=weight, task_demand=demand, allowed_vm_types=allowed,
+                queues=queues, offer_policy=policy, refuse_s=refuse, hold_s=hold,
+            ))
     return out
+
+
+def _refuse_version_2_fields(raw: Any, problems: Problems) -> None:
+    """A document that says ``"version": 1`` must not use version 2's fields."""
+    if not isinstance(raw, list):
+        return
+    for k, f in enumerate(raw):
+        if isinstance(f, Mapping):
+            for key in _FRAMEWORK_KEYS_V2:
+                if key in f:
+                    problems.add(
+                        f"frameworks[{k}].{key}", "is a version-2 field (the document says version 1)"
+                    )
+
+
+def _read_sharing_fields(
+    f: Mapping[Any, Any],
+    p: str,
+    resources: tuple[str, ...],
+    has_demand: bool,
+    problems: Problems,
+    queue_tasks: list[int],
+) -> tuple[tuple[TaskQueue, ...], str, float, float] | None:
+    """A framework's version-2 fields: ``queues``, ``offer_policy``, ``refuse_s``, ``hold_s``."""
+    ok = True
+    policy = DEFAULT_OFFER_POLICY
+    if "offer_policy" in f:
+        if f["offer_policy"] in OFFER_POLICIES:
+            policy = f["offer_policy"]
+        else:
+            problems.add(f"{p}.offer_policy", f"must be one of {', '.join(OFFER_POLICIES)}")
+            ok = False
+    seconds = {}
+    for key, default in (("refuse_s", DEFAULT_REFUSE_S), ("hold_s", DEFAULT_HOLD_S)):
+        value: float | None = default
+        if key in f:
+            value = number(f[key], f"{p}.{key}", problems, minimum=0, maximum=LIMITS["time_s"])
+        if value is None:
+            ok = False
+        seconds[key] = value
+    queues: list[TaskQueue] = []
+    if "queues" in f and f["queues"] is not None:
+        items = listed(f["queues"], f"{p}.queues", problems, "queues")
+        if items is None:
+            ok = False
+        for qp, q in entries(items or [], f"{p}.queues", _QUEUE_KEYS, problems):
+            queue = _read_queue(q, qp, resources, has_demand, problems)
+            if queue is None:
+                ok = False
+                continue
+            queue_tasks[0] += queue.tasks
+            if queue_tasks[0] > LIMITS["queue_tasks"]:
+                problems.add(
+                    f"{qp}.tasks",
+                    f"the queues hold {queue_tasks[0]:,} tasks so far; "
+                    f"the limit is {int(LIMITS['queue_tasks']):,}",
+                )
+                ok = False
+            queues.append(queue)
+    if not ok:
+        return None
+    refuse, hold = seconds["refuse_s"], seconds["hold_s"]
+    assert refuse is not None and hold is not None
+    return tuple(queues), policy, refuse, hold
+
+
+def _read_queue(
+    q: Mapping[Any, Any], qp: str, resources: tuple[str, ...], has_demand: bool, problems: Problems
+) -> TaskQueue | None:
+    time_max = LIMITS["time_s"]
+    ok = True
+    for key in ("tasks", "duration_s"):
+        if key not in q:
+            problems.add(f"{qp}.{key}", "is required")
+            ok = False
+    tasks = (
+        number(q["tasks"], f"{qp}.tasks", problems, minimum=0, exclusive=True,
+               maximum=LIMITS["queue_tasks"], integer=True)
+        if "tasks" in q else None
+    )
+    duration = (
+        number(q["duration_s"], f"{qp}.duration_s", problems, minimum=0, exclusive=True, maximum=time_max)
+        if "duration_s" in q else None
+    )
+    per_job = None
+    if "tasks_per_job" in q and q["tasks_per_job"] is not None:
+        per_job = number(q["tasks_per_job"], f"{qp}.tasks_per_job", problems, minimum=0, exclusive=True,
+                         maximum=LIMITS["executors_per_job"], integer=True)
+        ok = ok and per_job is not None
+    demand = None
+    if "task_demand" in q and q["task_demand"] is not None:
+        demand = vector(q["task_demand"], resources, f"{qp}.task_demand", problems, positive=False)
+        if demand is not None and not any(d > 0 for d in demand):
+            problems.add(f"{qp}.task_demand", "must have some resource > 0")
+            demand = None
+        ok = ok and demand is not None
+    elif not has_demand:
+        problems.add(f"{qp}.task_demand", "is required (the framework has no task_demand)")
+        ok = False
+    start: float | None = 0.0
+    if "start_s" in q:
+        start = number(q["start_s"], f"{qp}.start_s", problems, minimum=0, maximum=time_max)
+        ok = ok and start is not None
+    rules = [k for k in _ARRIVAL_RULES if k in q and q[k] is not None and q[k] is not False]
+    if len(rules) > 1:
+        problems.add(qp, f"give one arrival rule, not {' and '.join(rules)}")
+        ok = False
+    interval = rate = None
+    arrivals: tuple[float, ...] | None = None
+    sequential = False
+    if "interval_s" in q and q["interval_s"] is not None:
+        interval = number(q["interval_s"], f"{qp}.interval_s", problems, minimum=0, maximum=time_max)
+        ok = ok and interval is not None
+    if "rate_per_s" in q and q["rate_per_s"] is not None:
+        rate = number(q["rate_per_s"], f"{qp}.rate_per_s", problems, minimum=0, exclusive=True, maximum=1e6)
+        ok = ok and rate is not None
+    if "arrival_s" in q and q["arrival_s"] is not None:
+        items = listed(q["arrival_s"], f"{qp}.arrival_s", problems, "queue_tasks")
+        if items is None:
+            ok = False
+        else:
+            read = [number(a, f"{qp}.arrival_s[{k}]", problems, minimum=0, maximum=time_max)
+                    for k, a in enumerate(items)]
+            if any(a is None for a in read):
+                ok = False
+            else:
+                arrivals = tuple(a for a in read if a is not None)
+                if tasks is not None and ok:
+                    jobs = math.ceil(int(tasks) / int(per_job or 1))
+                    if len(arrivals) != jobs:
+                        problems.add(
+                            f"{qp}.arrival_s",
+                            f"lists {len(arrivals)} times for {jobs} jobs "
+                            "(one per job of tasks_per_job tasks)",
+                        )
+                        ok = False
+    if "sequential" in q and q["sequential"] is not None:
+        if isinstance(q["sequential"], bool):
+            sequential = q["sequential"]
+        else:
+            problems.add(f"{qp}.sequential", "must be true or false")
+            ok = False
+    if not ok or tasks is None or duration is None or start is None:
+        return None
+    return TaskQueue(
+        tasks=int(tasks), duration_s=duration, tasks_per_job=None if per_job is None else int(per_job),
+        task_demand=demand, start_s=start, interval_s=interval, rate_per_s=rate, arrival_s=arrivals,
+        sequential=sequential,
+    )
 
 
 def _allowed_vm_types(
@@ -527,6 +709,26 @@ def _check_feasible(scenario: Scenario, problems: Problems) -> None:
                 f"needs {scenario.jobs[i].executors} executors "
                 f"but the VMs it may use hold at most {room} at once",
             )
+
+
+def _check_queues_fit(scenario: Scenario, problems: Problems) -> None:
+    """Reject task queues whose task fits no machine its framework may use: they would wait forever."""
+    for k, f in enumerate(scenario.frameworks):
+        for q, queue in enumerate(f.queues):
+            demand = queue.task_demand if queue.task_demand is not None else f.task_demand
+            if demand is None:
+                continue
+            fits = any(
+                executors_that_fit(t.capacity, demand) > 0
+                for t in scenario.vm_types
+                if f.allowed_vm_types is None or t.name in f.allowed_vm_types
+            )
+            if not fits:
+                where = f"queues[{q}].task_demand" if queue.task_demand is not None else "task_demand"
+                problems.add(
+                    f"frameworks[{k}].{where}",
+                    f"a task of queue {q} does not fit on any VM type the framework may use",
+                )
 
 
 def _misfit_summary(scenario: Scenario, misfits: list[int], crowded: list[tuple[int, int]]) -> list[str]:

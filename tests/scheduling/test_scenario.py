@@ -123,7 +123,10 @@ def test_every_error_is_collected_with_its_path():
         (lambda d: d["jobs"][0].update(arrival_s="soon"), "jobs[0].arrival_s: must be a number"),
         (lambda d: d["jobs"][0]["executor"].pop("mem"), "jobs[0].executor.mem: is required"),
         (lambda d: d.update(resources=["cpu", "cpu"]), "resources: duplicate resource 'cpu'"),
-        (lambda d: d.update(version=2), "version: unsupported version 2; this program reads version 1"),
+        (
+            lambda d: d.update(version=3),
+            "version: unsupported version 3; this program reads versions 1 and 2",
+        ),
         (
             lambda d: d["jobs"][0]["executor"].update(cpu=5),
             "jobs[0].executor: does not fit on any VM type the job's framework may use",
@@ -224,7 +227,9 @@ def test_examples_are_valid():
     paths = sorted(EXAMPLES.glob("*.json"))
     assert paths, f"no examples in {EXAMPLES}"  # an empty glob would pass without checking anything
     for path in paths:
-        assert load_scenario_json(path.read_text()).jobs
+        scenario = load_scenario_json(path.read_text())
+        # a workload for the cost engine, or frameworks with tasks for the fairness engine
+        assert scenario.jobs or any(f.task_demand for f in scenario.frameworks), path
 
 
 # --------------------------------------------------------------------------- names that cannot be stored

@@ -92,3 +92,16 @@ def query(context: Any, **changes: Any) -> str:
 @register.simple_tag
 def plotly_src() -> str:
     return reverse("web:plotly-js", args=[plotly_version()])
+
+
+@register.simple_tag
+def start_links(*, besides: str = "web:run-new") -> list[dict[str, str]]:
+    """``[{"label", "url", "name"}]``: the start page of every registered run kind that has one,
+    except ``besides`` (a page the template links itself). Registry order."""
+    from planner.runs.kinds import all_kinds
+
+    return [
+        {"label": kind.label, "url": reverse(kind.new_run_url), "name": kind.new_run_url.split(":", 1)[-1]}
+        for kind in all_kinds()
+        if kind.new_run_url and kind.new_run_url != besides
+    ]

@@ -1,0 +1,132 @@
+"""Start pages of the fairness studies: an allocation study, a sharing study.
+
+Each page parses its form, calls ``run_start`` with the kind's parameters and shows the
+kind's field errors next to the fields. ``?preset=<key>`` fills the page with a paper's
+set-up (``planner.web.study_presets``); ``?clone=<run id>`` with an earlier run's settings.
+The sharing page exists only while the sharing kind is registered (the library has the
+engine): otherwise it is a 404 and no page links to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from planner.core.errors import InputError
+from planner.runs.kinds import all_kinds
+from planner.runs.models import Run
+from planner.runs.selectors import run_with_scenario
+from planner.runs.services import run_start
+from planner.scenarios.selectors import cluster_list, workload_get, workload_list
+from scheduling import ScenarioError
+
+from ..context import TeamRequest, team_page
+from ..forms import parse_json_document, read_upload
+from ..study_forms import AllocationForm, SharingForm, StudySourceForm
+from ..study_presets import preset_get, study_presets
+
+
+def _choices(request: TeamRequest) -> tuple[list[Any], list[Any]]:
+    clusters = list(cluster_list(user=request.user, team=request.team).prefetch_related(None))
+    workloads = list(workload_list(user=request.user, team=request.team))
+    return clusters, workloads
+
+
+def _registered(key: str) -> bool:
+    return any(kind.key == key for kind in all_kinds())
+
+
+def _start(request: TeamRequest, form: StudySourceForm, kind: str, clusters: list[Any], workloads: list[Any],
+           params: dict[str, Any]) -> Run | None:
+    """``run_start`` with the form's scenario and the kind's parameters; errors go on the form."""
+    data = form.cleaned_data
+    kwargs: dict[str, Any] = {"kind": kind, "params": params, "name": data.get("name") or None}
+    try:
+        if data["source"] == "stored":
+            kwargs["cluster"] = next(c for c in clusters if c.pk == data["cluster"])
+            kwargs["workload"] = workload_get(user=request.user, pk=data["workload"])
+        else:
+            upload = data.get("document_file")
+            field = "document_file" if upload else "document"
+            text = read_upload(upload, field) if upload else data["document"]
+            kwargs["scenario"] = parse_json_document(text or "", field)
+            kwargs["team"] = request.team
+        return run_start(user=request.user, **kwargs)
+    except (InputError, ScenarioError) as exc:
+        form.add_service_errors(exc)
+        return None
+
+
+def _initial(request: TeamRequest, form: AllocationForm | SharingForm, study: str) -> tuple[Any, Any]:
+    """Fill an unbound form from ``?preset=`` or ``?clone=``; returns (preset, cloned run)."""
+    preset = preset_get(study, request.GET.get("preset"))
+    cloned = None
+    if preset is not None:
+        form.initial_from_scenario(preset.scenario)
+        form.initial["name"] = preset.title
+        form.fill(preset.params)
+    for key in ("cluster", "workload"):  # "Start a new run" of a run on stored objects
+        if request.GET.get(key, "").isdigit():
+            form.initial.update({"source": "stored", key: int(request.GET[key])})
+    clone = request.GET.get("clone", "")
+    if preset is None and clone.isdigit():
+        cloned = run_with_scenario(user=request.user, pk=int(clone))  # 404 beyond the user's teams
+        form.initial_from_scenario(cloned.scenario)
+        form.initial["name"] = f"Copy of {cloned.name}"[:200]
+        form.fill(cloned.options)
+    return preset, cloned
+
+
+def _page(request: TeamRequest, *, study: str, template: str, form: Any, kind: str, clusters: list[Any],
+          workloads: list[Any], params: Any = None) -> HttpResponse:
+    if request.method == "POST" and form.is_valid():
+        run = _start(request, form, kind, clusters, workloads, params() if params else {})
+        if run is not None:
+            messages.success(request, f"Queued “{run.name}”.")
+            return redirect("web:run-detail", pk=run.pk)
+    preset = cloned = None
+    if request.method != "POST":
+        preset, cloned = _initial(request, form, study)
+    errors = bool(form.errors) or bool(getattr(form, "has_row_errors", False))
+    return render(request, template, {
+        "form": form,
+        "presets": study_presets(study),
+        "preset": preset,
+        "cloned_from": cloned,
+        "has_sources": bool(clusters and workloads),
+    }, status=400 if request.method == "POST" and errors else 200)
+
+
+@team_page
+@require_http_methods(["GET", "POST"])
+def allocation_new(request: TeamRequest) -> HttpResponse:
+    """A new allocation study (paper 000): policies side by side on one cluster."""
+    clusters, workloads = _choices(request)
+    if request.method == "POST":
+        form = AllocationForm(request.POST, request.FILES, clusters=clusters, workloads=workloads)
+    else:
+        form = AllocationForm(clusters=clusters, workloads=workloads)
+    return _page(request, study="allocation", template="web/allocation_new.html", form=form,
+                 kind="allocation", clusters=clusters, workloads=workloads, params=lambda: form.params())
+
+
+@team_page
+@require_http_methods(["GET", "POST"])
+def sharing_new(request: TeamRequest) -> HttpResponse:
+    """A new sharing study (paper 001): configurations of the offer cycle side by side."""
+    if not _registered("sharing"):
+        raise Http404("This planner's library has no sharing engine.")
+    from planner.runs.kinds.sharing import SHARING_MODES
+
+    clusters, workloads = _choices(request)
+    modes = tuple(SHARING_MODES)
+    if request.method == "POST":
+        form = SharingForm(request.POST, request.FILES, clusters=clusters, workloads=workloads, modes=modes)
+    else:
+        form = SharingForm(clusters=clusters, workloads=workloads, modes=modes)
+    return _page(request, study="sharing", template="web/sharing_new.html", form=form, kind="sharing",
+                 clusters=clusters, workloads=workloads, params=lambda: form.params())
