@@ -22,25 +22,54 @@ from typing import Any
 from ._common import Figure, axis, base_layout, caption
 from .palettes import HEAT, LOWER_BOUND, colours
 
-__all__ = ["METHOD_LABELS", "allocation_figure", "composition_figure", "dissatisfied_figure", "method_figure",
-           "mrsu_figures", "snapshot_figure", "sweep_figures"]
+__all__ = [
+    "METHOD_LABELS",
+    "allocation_figure",
+    "composition_figure",
+    "dissatisfied_figure",
+    "method_figure",
+    "mrsu_figures",
+    "snapshot_figure",
+    "sweep_figures",
+]
 
 Doc = Mapping[str, Any]
 
-METHOD_LABELS = {"mrsu-ft": "MRSU-FT", "mrsu-id": "MRSU-ID", "vm-static": "VM-static", "optimal": "Optimal"}
+METHOD_LABELS = {
+    "mrsu-ft": "MRSU-FT",
+    "mrsu-id": "MRSU-ID",
+    "vm-static": "VM-static",
+    "optimal": "Optimal",
+    "vm-scaled": "VM-static (scaled)",
+}
 _PART = {"under": "application dissatisfaction (under-allocated part)", "over": "over-allocated part"}
 
 
 def _method_colours() -> dict[str, str]:
-    c = colours("scheduler", [METHOD_LABELS[m] for m in ("mrsu-ft", "mrsu-id", "vm-static")])
+    c = colours("scheduler", [METHOD_LABELS[m] for m in ("mrsu-ft", "mrsu-id", "vm-static", "vm-scaled")])
     c["Optimal"] = LOWER_BOUND
     return c
 
 
+def _methods(sweep: Doc, composition: str) -> list[str]:
+    # The notes' four methods in the paper's order, then any other the sweep holds (vm-scaled).
+    held = list(sweep["curves"][composition])
+    return [m for m in ("mrsu-ft", "mrsu-id", "vm-static", "optimal") if m in held] + [
+        m for m in held if m not in ("mrsu-ft", "mrsu-id", "vm-static", "optimal")
+    ]
+
+
 def _line(x: list[float], y: list[float], name: str, colour: str, dash: str = "solid") -> dict[str, Any]:
-    return {"type": "scatter", "mode": "lines+markers", "x": x, "y": y, "name": name,
-            "line": {"color": colour, "dash": dash}, "marker": {"size": 6},
-            "hovertemplate": f"{name}<br>load %{{x}} %<br>%{{y:.4f}}<extra></extra>"}
+    return {
+        "type": "scatter",
+        "mode": "lines+markers",
+        "x": x,
+        "y": y,
+        "name": name,
+        "line": {"color": colour, "dash": dash},
+        "marker": {"size": 6},
+        "hovertemplate": f"{name}<br>load %{{x}} %<br>%{{y:.4f}}<extra></extra>",
+    }
 
 
 def composition_figure(sweep: Doc, part: str = "under") -> Figure:
@@ -48,13 +77,21 @@ def composition_figure(sweep: Doc, part: str = "under") -> Figure:
     x = list(sweep["loads_pct"])
     col = _method_colours()
     data = [
-        _line(x, list(sweep["curves"][comp][m][part]), f"{METHOD_LABELS[m]} {comp.upper()}", col[METHOD_LABELS[m]],
-              "solid" if comp == "gcd" else "dash")
+        _line(
+            x,
+            list(sweep["curves"][comp][m][part]),
+            f"{METHOD_LABELS[m]} {comp.upper()}",
+            col[METHOD_LABELS[m]],
+            "solid" if comp == "gcd" else "dash",
+        )
         for m in ("mrsu-ft", "mrsu-id")
         for comp in ("gcd", "min")
     ]
-    layout = base_layout(f"GCD vs MIN: {_PART[part]}", xaxis=axis("Average load (% of capacity)"),
-                         yaxis=axis("Mean |misallocation coefficient|", rangemode="tozero"))
+    layout = base_layout(
+        f"GCD vs MIN: {_PART[part]}",
+        xaxis=axis("Average load (% of capacity)"),
+        yaxis=axis("Mean |misallocation coefficient|", rangemode="tozero"),
+    )
     caption(layout, "Paper 002, Fig. 3: means over every application, dimension, slot and seed")
     return {"data": data, "layout": layout}
 
@@ -63,12 +100,21 @@ def method_figure(sweep: Doc, part: str = "under", composition: str = "gcd") -> 
     """Fig. 4: mean ``|rho|`` of one part against load for MRSU-FT, MRSU-ID, VM-static and optimal."""
     x = list(sweep["loads_pct"])
     col = _method_colours()
-    data = [_line(x, list(sweep["curves"][composition][m][part]), METHOD_LABELS[m], col[METHOD_LABELS[m]],
-                  "dot" if m == "optimal" else "solid")
-            for m in ("mrsu-ft", "mrsu-id", "vm-static", "optimal")]
-    layout = base_layout(f"Scheduling methods ({composition.upper()}): {_PART[part]}",
-                         xaxis=axis("Average load (% of capacity)"),
-                         yaxis=axis("Mean |misallocation coefficient|", rangemode="tozero"))
+    data = [
+        _line(
+            x,
+            list(sweep["curves"][composition][m][part]),
+            METHOD_LABELS[m],
+            col[METHOD_LABELS[m]],
+            {"optimal": "dot", "vm-scaled": "dash"}.get(m, "solid"),
+        )
+        for m in _methods(sweep, composition)
+    ]
+    layout = base_layout(
+        f"Scheduling methods ({composition.upper()}): {_PART[part]}",
+        xaxis=axis("Average load (% of capacity)"),
+        yaxis=axis("Mean |misallocation coefficient|", rangemode="tozero"),
+    )
     caption(layout, "Paper 002, Fig. 4")
     return {"data": data, "layout": layout}
 
@@ -77,11 +123,21 @@ def dissatisfied_figure(sweep: Doc, composition: str = "gcd") -> Figure:
     """Fig. 5: percentage of application-slots not fully served against load."""
     x = list(sweep["loads_pct"])
     col = _method_colours()
-    data = [_line(x, list(sweep["curves"][composition][m]["dissatisfied_pct"]), METHOD_LABELS[m],
-                  col[METHOD_LABELS[m]], "dot" if m == "optimal" else "solid")
-            for m in ("mrsu-ft", "mrsu-id", "vm-static", "optimal")]
-    layout = base_layout("Dissatisfied applications", xaxis=axis("Average load (% of capacity)"),
-                         yaxis=axis("Applications not fully served (% of application-slots)", rangemode="tozero"))
+    data = [
+        _line(
+            x,
+            list(sweep["curves"][composition][m]["dissatisfied_pct"]),
+            METHOD_LABELS[m],
+            col[METHOD_LABELS[m]],
+            {"optimal": "dot", "vm-scaled": "dash"}.get(m, "solid"),
+        )
+        for m in _methods(sweep, composition)
+    ]
+    layout = base_layout(
+        "Dissatisfied applications",
+        xaxis=axis("Average load (% of capacity)"),
+        yaxis=axis("Applications not fully served (% of application-slots)", rangemode="tozero"),
+    )
     caption(layout, "Paper 002, Fig. 5")
     return {"data": data, "layout": layout}
 
@@ -125,11 +181,22 @@ def snapshot_figure(result: Doc) -> Figure | None:
         if coeff is None:
             continue
         y = _flat(coeff)
-        data.append({"type": "scatter", "mode": "markers", "x": list(range(len(y))), "y": y, "name": name,
-                     "marker": {"color": colour, "size": 4},
-                     "hovertemplate": f"{name}<br>index %{{x}}<br>rho %{{y:.3f}}<extra></extra>"})
-    layout = base_layout("Misallocation coefficient snapshot", xaxis=axis("Index (application, dimension, slot)"),
-                         yaxis=axis("Misallocation coefficient rho", range=[-1.05, 1.05]))
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "x": list(range(len(y))),
+                "y": y,
+                "name": name,
+                "marker": {"color": colour, "size": 4},
+                "hovertemplate": f"{name}<br>index %{{x}}<br>rho %{{y:.3f}}<extra></extra>",
+            }
+        )
+    layout = base_layout(
+        "Misallocation coefficient snapshot",
+        xaxis=axis("Index (application, dimension, slot)"),
+        yaxis=axis("Misallocation coefficient rho", range=[-1.05, 1.05]),
+    )
     caption(layout, "Paper 002, Fig. 2: rho > 0 over-allocated, rho < 0 dissatisfied")
     return {"data": data, "layout": layout}
 
@@ -137,13 +204,29 @@ def snapshot_figure(result: Doc) -> Figure | None:
 def allocation_figure(result: Doc) -> Figure:
     """Units allocated per application (rows) and slot (columns); ID mode shows the sum over dimensions."""
     names = list(result["allocation"])
-    z = [[v if isinstance(v, int | float) else sum(v.values()) for v in result["allocation"][n]] for n in names]
-    layout = base_layout(f"MRSU allocation ({result.get('composition', '').upper()}, "
-                         f"{str(result.get('mode', '')).upper()})", height=max(320, 60 + 18 * len(names)),
-                         xaxis=axis("Slot"), yaxis=axis("Application", autorange="reversed"))
-    return {"data": [{"type": "heatmap", "z": z, "y": names, "x": list(range(len(z[0]) if z else 0)),
-                      "colorscale": [list(s) for s in HEAT], "colorbar": {"title": {"text": "Units"}},
-                      "hovertemplate": "%{y}, slot %{x}: %{z} units<extra></extra>"}], "layout": layout}
+    z = [
+        [v if isinstance(v, int | float) else sum(v.values()) for v in result["allocation"][n]] for n in names
+    ]
+    layout = base_layout(
+        f"MRSU allocation ({result.get('composition', '').upper()}, {str(result.get('mode', '')).upper()})",
+        height=max(320, 60 + 18 * len(names)),
+        xaxis=axis("Slot"),
+        yaxis=axis("Application", autorange="reversed"),
+    )
+    return {
+        "data": [
+            {
+                "type": "heatmap",
+                "z": z,
+                "y": names,
+                "x": list(range(len(z[0]) if z else 0)),
+                "colorscale": [list(s) for s in HEAT],
+                "colorbar": {"title": {"text": "Units"}},
+                "hovertemplate": "%{y}, slot %{x}: %{z} units<extra></extra>",
+            }
+        ],
+        "layout": layout,
+    }
 
 
 def mrsu_figures(result: Doc) -> dict[str, Figure]:

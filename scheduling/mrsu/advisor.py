@@ -63,14 +63,18 @@ def parse_unit(text: str, resources: tuple[str, ...]) -> dict[str, float]:
         except ValueError:
             v = float("nan")
         if not eq or key not in resources:
-            errors.append(FieldError(f"--unit.{key}", f"write RESOURCE=AMOUNT with resources {', '.join(resources)}"))
+            errors.append(
+                FieldError(f"--unit.{key}", f"write RESOURCE=AMOUNT with resources {', '.join(resources)}")
+            )
         elif not (math.isfinite(v) and v > 0):
             errors.append(FieldError(f"--unit.{key}", "must be a positive number"))
         else:
             out[key] = v
     for r in resources:
         if r not in out and not any(e.path == f"--unit.{r}" for e in errors):
-            errors.append(FieldError(f"--unit.{r}", f"missing (the scenario's resources: {', '.join(resources)})"))
+            errors.append(
+                FieldError(f"--unit.{r}", f"missing (the scenario's resources: {', '.join(resources)})")
+            )
     if errors:
         raise ScenarioError(errors)
     return out
@@ -81,7 +85,7 @@ def _scale(values: np.ndarray) -> int:
     for k in range(7):
         v = values * 10**k
         if np.all(np.abs(v - np.rint(v)) <= 1e-6 * np.maximum(1.0, np.abs(v))):
-            return 10**k
+            return int(10**k)
     return 0
 
 
@@ -118,7 +122,7 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
     scale = np.ones(len(res))
     errors = []
     for d, r in enumerate(res):
-        col = np.concatenate([ex[:, d], caps[:, d]] + ([user[d:d + 1]] if user is not None else []))
+        col = np.concatenate([ex[:, d], caps[:, d]] + ([user[d : d + 1]] if user is not None else []))
         scale[d] = _scale(col)
         if scale[d] == 0:
             errors.append(FieldError(f"resources.{r}", "amounts need more than 6 decimal places"))
@@ -133,13 +137,29 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
     if user is not None:
         candidates["user"] = np.rint(user * scale).astype(np.int64)
     names = [s[0] for s in sizes]
-    out: dict[str, Any] = {"study": "mrsu-advice", "scenario": scenario.name, "resources": list(res),
-                           "capacity": {r: _num(c) for r, c in zip(res, scenario.total_capacity(), strict=True)},
-                           "candidates": {}}
-    for key, psi in candidates.items():
-        per_machine = (caps_i // psi).min(axis=1)  # full tuples on one machine
+    out: dict[str, Any] = {
+        "study": "mrsu-advice",
+        "scenario": scenario.name,
+        "resources": list(res),
+        "capacity": {r: _num(c) for r, c in zip(res, scenario.total_capacity(), strict=True)},
+        "candidates": {},
+    }
+    # A dimension no executor uses has no part in the unit (0): it neither limits nor is sold.
+    used = ex_i.max(axis=0) > 0
+    if not used.any():
+        raise ScenarioError.single("jobs", "every executor size is zero: there is nothing to size a unit on")
+    cluster = (caps_i * counts[:, None]).sum(axis=0)
+
+    def pct(part: np.ndarray, whole: np.ndarray) -> float:
+        ok = used & (whole > 0)
+        return round(100 * float((part[ok] / whole[ok]).mean()), 4) if ok.any() else 0.0
+
+    for key, raw in candidates.items():
+        psi = np.where(used, np.maximum(raw, 1), 0)
+        div = np.where(used, psi, 1)
+        per_machine = (caps_i // div)[:, used].min(axis=1)  # full tuples on one machine
         stranded = caps_i - per_machine[:, None] * psi
-        need = (-(-ex_i // psi)).max(axis=1)
+        need = (-(-ex_i // div))[:, used].max(axis=1)
         alloc = need[:, None] * psi
         rho = np.divide(alloc - ex_i, alloc, out=np.zeros(alloc.shape), where=alloc > 0)
         over_amount = (alloc - ex_i) / scale
@@ -149,8 +169,11 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
             w = weight[idx] / weight[idx].sum()
             frameworks[fname] = {
                 "executor_sizes": [
-                    {"size": {r: _num(v) for r, v in zip(res, ex[i], strict=True)}, "executors": _num(weight[i]),
-                     "units": int(need[i])}
+                    {
+                        "size": {r: _num(v) for r, v in zip(res, ex[i], strict=True)},
+                        "executors": _num(weight[i]),
+                        "units": int(need[i]),
+                    }
                     for i in idx
                 ],
                 "units_per_executor": round(float(w @ need[idx]), 6),
@@ -160,39 +183,54 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
         wall = weight / weight.sum()
         vm_types: dict[str, Any] = {}
         for k, t in enumerate(scenario.vm_types):
-            share = float((stranded[k] / caps_i[k]).mean())
+            share = pct(stranded[k], caps_i[k]) / 100
             vm_types[t.name] = {
                 "units_per_machine": int(per_machine[k]),
                 "units": int(per_machine[k] * counts[k]),
                 "stranded": {r: _num(stranded[k, d] * counts[k] / scale[d]) for d, r in enumerate(res)},
                 "stranded_pct": round(100 * share, 4),
-                "price_per_unit": round(t.price_per_hour / int(per_machine[k]), 9) if per_machine[k] else None,
+                "price_per_unit": round(t.price_per_hour / int(per_machine[k]), 9)
+                if per_machine[k]
+                else None,
             }
         held = int((per_machine * counts).sum())
         usable = [k for k in range(len(caps_i)) if per_machine[k] > 0]
-        best = min(usable, key=lambda k: (vm_types[scenario.vm_types[k].name]["stranded_pct"],
-                                          vm_types[scenario.vm_types[k].name]["price_per_unit"]), default=None)
+        best = min(
+            usable,
+            key=lambda k: (
+                vm_types[scenario.vm_types[k].name]["stranded_pct"],
+                vm_types[scenario.vm_types[k].name]["price_per_unit"],
+            ),
+            default=None,
+        )
         mix = None
         if best is not None and held:
             n_best = -(-held // int(per_machine[best]))
             t = scenario.vm_types[best]
-            mix = {"vm_type": t.name, "count": int(n_best), "units": int(n_best * per_machine[best]),
-                   "price_per_hour": round(n_best * t.price_per_hour, 9),
-                   "stranded_pct": vm_types[t.name]["stranded_pct"]}
+            mix = {
+                "vm_type": t.name,
+                "count": int(n_best),
+                "units": int(n_best * per_machine[best]),
+                "price_per_hour": round(n_best * t.price_per_hour, 9),
+                "stranded_pct": vm_types[t.name]["stranded_pct"],
+            }
         total_stranded = (stranded * counts[:, None]).sum(axis=0)
         out["candidates"][key] = {
             "mrsu": {r: _num(psi[d] / scale[d]) for d, r in enumerate(res)},
             "units_held": held,
-            "units_pooled": int((caps_i * counts[:, None]).sum(axis=0).__floordiv__(psi).min()),
+            "units_pooled": int((cluster // div)[used].min()),
             "misallocation_over": round(float(wall @ rho.mean(axis=1)), 6),
             "stranded": {r: _num(total_stranded[d] / scale[d]) for d, r in enumerate(res)},
-            "stranded_pct": round(100 * float((total_stranded / (caps_i * counts[:, None]).sum(axis=0)).mean()), 4),
+            "stranded_pct": pct(total_stranded, cluster),
             "price_per_unit": round(sum(t.price_per_hour * t.count for t in scenario.vm_types) / held, 9)
-            if held else None,
+            if held
+            else None,
             "frameworks": frameworks,
             "vm_types": vm_types,
             "least_waste_vm_type": mix,
         }
-    out["recommended"] = min(out["candidates"], key=lambda k: (out["candidates"][k]["misallocation_over"],
-                                                              out["candidates"][k]["stranded_pct"]))
+    out["recommended"] = min(
+        out["candidates"],
+        key=lambda k: (out["candidates"][k]["misallocation_over"], out["candidates"][k]["stranded_pct"]),
+    )
     return out

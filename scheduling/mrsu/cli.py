@@ -36,7 +36,9 @@ def _read_json(path: str) -> Any:
             text = p.read_text(encoding="utf-8")
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError.single(path, f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise ScenarioError.single(
+            path, f"not JSON: line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
     except UnicodeDecodeError:
         raise ScenarioError.single(path, "not UTF-8 text") from None
 
@@ -61,14 +63,28 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
 
     if args.slots_valid is not None and args.slots_valid < 1:
         raise ScenarioError.single("--slots-valid", "must be at least 1 slot")
-    problem = parse_mrsu_input(_read_json(args.input))
+    raw = _read_json(args.input)
+    base: dict[str, float] | None = None
+    if isinstance(raw, dict) and "vm_types" in raw:  # a planner scenario: its frameworks' demand per slot
+        from ..scenario import parse_scenario
+        from .model import scenario_problem
+
+        problem, base = scenario_problem(parse_scenario(raw), slots=args.slots)
+    else:
+        problem = parse_mrsu_input(raw)
     doc = mrsu_result(problem, composition=args.composition, mode=args.mode, slots_valid=args.slots_valid)
+    if base is not None:
+        doc["base_units"] = base
     _write(doc, args.output, args.compact)
     if args.html:
         from ..charts.mrsu import mrsu_figures
 
-        _html(args.html, f"MRSU ({args.composition.upper()}, {args.mode.upper()})",
-              f"{len(problem.names)} applications, {problem.slots} slots", mrsu_figures(doc))
+        _html(
+            args.html,
+            f"MRSU ({args.composition.upper()}, {args.mode.upper()})",
+            f"{len(problem.names)} applications, {problem.slots} slots",
+            mrsu_figures(doc),
+        )
     return 0
 
 
@@ -94,7 +110,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     def progress(fraction: float) -> None:
         if not args.quiet:
-            print(f"\rmrsu-sweep: {100 * fraction:5.1f} %", end="\n" if fraction >= 1 else "", file=sys.stderr)
+            print(
+                f"\rmrsu-sweep: {100 * fraction:5.1f} %", end="\n" if fraction >= 1 else "", file=sys.stderr
+            )
 
     doc = mrsu_sweep(
         loads=_loads(args.loads) if args.loads else DEFAULT_LOADS,
@@ -111,9 +129,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.html:
         from ..charts.mrsu import sweep_figures
 
-        _html(args.html, "MRSU sweep (paper 002, Figs. 3-5)",
-              f"{doc['seeds']} seeds, {doc['applications']} applications, {doc['slots']} slots",
-              sweep_figures(doc))
+        _html(
+            args.html,
+            "MRSU sweep (paper 002, Figs. 3-5)",
+            f"{doc['seeds']} seeds, {doc['applications']} applications, {doc['slots']} slots",
+            sweep_figures(doc),
+        )
     return 0
 
 
@@ -130,17 +151,24 @@ def cmd_advise(args: argparse.Namespace) -> int:
 def add_parsers(sub: Any) -> None:
     """Add ``mrsu``, ``mrsu-sweep`` and ``mrsu-advise`` to an ``argparse`` subparsers object."""
     m = sub.add_parser("mrsu", help="MRSU composition and weighted-fair allocation (paper 002)")
-    m.add_argument("input", metavar="INPUT.json", help="capacity and applications (docs/mrsu.md); - for stdin")
+    m.add_argument(
+        "input", metavar="INPUT.json", help="capacity and applications (docs/mrsu.md); - for stdin"
+    )
     m.add_argument("--composition", choices=COMPOSITIONS, default="gcd")
     m.add_argument("--mode", choices=MODES, default="ft", help="full tuples or independent dimensions")
     m.add_argument("--slots-valid", type=int, metavar="T", help="validity interval of the MRSU, in slots")
+    m.add_argument(
+        "--slots", type=int, default=30, help="slots of the horizon when INPUT is a planner scenario"
+    )
     m.add_argument("--html", metavar="FILE", help="also write a standalone page of the figures")
     m.add_argument("--output", "-o")
     m.add_argument("--compact", action="store_true", help="JSON on one line")
     m.set_defaults(func=cmd_mrsu)
 
     s = sub.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
-    s.add_argument("--loads", nargs="+", metavar="LOAD", help="percentages or fractions (default 10 ... 125 %%)")
+    s.add_argument(
+        "--loads", nargs="+", metavar="LOAD", help="percentages or fractions (default 10 ... 125 %%)"
+    )
     s.add_argument("--seeds", type=int, default=100)
     s.add_argument("--applications", type=int, default=50)
     s.add_argument("--slots", type=int, default=30)

@@ -19,8 +19,17 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["COMPOSITIONS", "MODES", "Composition", "Mode", "compose", "mrsu_gcd", "mrsu_min", "units_available",
-           "units_needed"]
+__all__ = [
+    "COMPOSITIONS",
+    "MODES",
+    "Composition",
+    "Mode",
+    "compose",
+    "mrsu_gcd",
+    "mrsu_min",
+    "units_available",
+    "units_needed",
+]
 
 Composition = Literal["gcd", "min"]
 Mode = Literal["ft", "id"]
@@ -87,7 +96,7 @@ def units_available(unit: IntArray, capacity: IntArray, mode: Mode) -> IntArray:
     if mode == "id":
         return x
     if mode == "ft":
-        return x.min(axis=-1)
+        return np.asarray(x.min(axis=-1), dtype=np.int64)
     raise ValueError(f"unknown mode {mode!r} (ft, id)")
 
 

@@ -49,8 +49,10 @@ def _metrics(problem: MrsuProblem, allocated: NDArray[Any], *, coefficients: boo
         name: {"over": _num(o), "under": _num(u), "short_slots": int(s)}
         for name, o, u, s in zip(problem.names, over_a, under_a, short.sum(axis=1), strict=True)
     }
-    out["by_dimension"] = {d: {"over": _num(o), "under": _num(u)} for d, o, u in
-                           zip(problem.dimensions, over_d, under_d, strict=True)}
+    out["by_dimension"] = {
+        d: {"over": _num(o), "under": _num(u)}
+        for d, o, u in zip(problem.dimensions, over_d, under_d, strict=True)
+    }
     out["over_allocated"] = _dims(problem.dimensions, over_allocated(allocated, req))
     if coefficients:
         out["coefficients"] = {name: np.round(rho[n], 6).tolist() for n, name in enumerate(problem.names)}
@@ -94,8 +96,9 @@ def mrsu_result(
         "slots_valid": slots_valid,
         "dimensions": list(dims),
         "capacity": _dims(dims, problem.capacity),
-        "applications": [{"name": n, "priority": _num(p)} for n, p in zip(problem.names, problem.priorities,
-                                                                             strict=True)],
+        "applications": [
+            {"name": n, "priority": _num(p)} for n, p in zip(problem.names, problem.priorities, strict=True)
+        ],
         "mrsu": _dims(dims, r.unit[0]),
         "units_available": avail(r.available[0]),
         "windows": [

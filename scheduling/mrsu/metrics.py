@@ -59,7 +59,7 @@ def dissatisfied(allocated: ArrayLike, required: ArrayLike) -> NDArray[np.bool_]
     """
     y = np.asarray(allocated, dtype=np.float64)
     z = np.asarray(required, dtype=np.float64)
-    return (y < z * (1 - 1e-9)).any(axis=-1)
+    return np.asarray((y < z * (1 - 1e-9)).any(axis=-1))
 
 
 def over_allocated(allocated: ArrayLike, required: ArrayLike) -> FloatArray:
@@ -71,7 +71,7 @@ def over_allocated(allocated: ArrayLike, required: ArrayLike) -> FloatArray:
     """
     y = np.asarray(allocated, dtype=np.float64)
     z = np.asarray(required, dtype=np.float64)
-    return np.maximum(y - z, 0.0).sum(axis=-3).mean(axis=-2)
+    return np.asarray(np.maximum(y - z, 0.0).sum(axis=-3).mean(axis=-2), dtype=np.float64)
 
 
 def misallocation_summary(allocated: ArrayLike, required: ArrayLike) -> dict[str, Any]:

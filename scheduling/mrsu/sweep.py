@@ -8,7 +8,7 @@ are allocated at once (numpy, batched), so 12 loads x 100 seeds takes seconds.
 
 >>> doc = mrsu_sweep(loads=[0.5, 1.2], seeds=2, applications=5, slots=4)
 >>> sorted(doc["curves"]), sorted(doc["curves"]["gcd"])
-(['gcd', 'min'], ['mrsu-ft', 'mrsu-id', 'optimal', 'vm-static'])
+(['gcd', 'min'], ['mrsu-ft', 'mrsu-id', 'optimal', 'vm-scaled', 'vm-static'])
 >>> doc["curves"]["gcd"]["optimal"]["under"][0], doc["curves"]["gcd"]["optimal"]["over"]
 (0.0, [0.0, 0.0])
 """
@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import FieldError, ScenarioError
-from .allocate import optimal_allocation, vm_static_allocation, weighted_fair, windows
+from .allocate import optimal_allocation, vm_scaled_allocation, vm_static_allocation, weighted_fair, windows
 from .compose import COMPOSITIONS, Composition, Mode, compose, units_available, units_needed
 from .metrics import dissatisfied, misallocation, misallocation_parts
 from .workload import DEFAULT_CAPACITY, DEFAULT_GRAIN, DEFAULT_SPREAD, batch_workload
@@ -32,7 +32,7 @@ __all__ = ["DEFAULT_LOADS", "METHODS", "METRICS", "batch_mrsu", "mrsu_sweep", "s
 
 #: The 12 load points (fractions of capacity) of the default sweep, 10 % to 125 %.
 DEFAULT_LOADS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25)
-METHODS: tuple[str, ...] = ("mrsu-ft", "mrsu-id", "vm-static", "optimal")
+METHODS: tuple[str, ...] = ("mrsu-ft", "mrsu-id", "vm-static", "optimal", "vm-scaled")
 METRICS: tuple[str, ...] = ("over", "under", "dissatisfied_pct", "dissatisfied_apps_pct")
 
 Progress = Callable[[float], None]
@@ -47,7 +47,7 @@ def batch_mrsu(
     slots_valid: int | None = None,
 ) -> NDArray[np.int64]:
     """MRSU allocation of a batch of workloads ``(B, N, S, D)`` (priorities ``(B, N)``), in resources."""
-    b, n, s, d = req.shape
+    b, _, s, d = req.shape
     out = np.zeros_like(req)
     for a, e in windows(s, slots_valid):
         chunk = req[:, :, a:e]
@@ -55,11 +55,15 @@ def batch_mrsu(
         x = units_available(unit, capacity, mode)  # (B,) or (B, D)
         need = units_needed(chunk, unit[:, None, None, :], mode)
         if mode == "ft":
-            got = weighted_fair(need.transpose(0, 2, 1), prios[:, None, :], np.broadcast_to(x[:, None], (b, e - a)))
+            got = weighted_fair(
+                need.transpose(0, 2, 1), prios[:, None, :], np.broadcast_to(x[:, None], (b, e - a))
+            )
             out[:, :, a:e] = got.transpose(0, 2, 1)[..., None] * unit[:, None, None, :]
         else:
             got = weighted_fair(
-                need.transpose(0, 2, 3, 1), prios[:, None, None, :], np.broadcast_to(x[:, None, :], (b, e - a, d))
+                need.transpose(0, 2, 3, 1),
+                prios[:, None, None, :],
+                np.broadcast_to(x[:, None, :], (b, e - a, d)),
             )
             out[:, :, a:e] = got.transpose(0, 3, 1, 2) * unit[:, None, None, :]
     return out
@@ -98,6 +102,7 @@ def sweep_load(
     shared = {
         "vm-static": _stats(vm_static_allocation_batch(req, cap, prios), req),
         "optimal": _stats(optimal_allocation(req, cap), req),
+        "vm-scaled": _stats(vm_scaled_allocation(req, cap), req),
     }
     out: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}
     for comp in COMPOSITIONS:
@@ -129,9 +134,15 @@ def _check(loads: Sequence[float], seeds: int, applications: int, slots: int, wo
         errors.append(FieldError("loads", "at least one load"))
     for i, load in enumerate(loads):
         if not 0 < load <= 10:
-            errors.append(FieldError(f"loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)"))
-    for name, v, hi in (("seeds", seeds, 100_000), ("applications", applications, 10_000),
-                        ("slots", slots, 10_000), ("workers", workers, 256)):
+            errors.append(
+                FieldError(f"loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)")
+            )
+    for name, v, hi in (
+        ("seeds", seeds, 100_000),
+        ("applications", applications, 10_000),
+        ("slots", slots, 10_000),
+        ("workers", workers, 256),
+    ):
         if not 1 <= v <= hi:
             errors.append(FieldError(name, f"must be in 1..{hi}"))
     if errors:
@@ -173,8 +184,14 @@ def mrsu_sweep(
     _check(loads, seeds, applications, slots, workers)
     seed_list = [seed + k for k in range(seeds)]
     cap_map = dict(DEFAULT_CAPACITY if capacity is None else capacity)
-    kw: dict[str, Any] = dict(applications=applications, slots=slots, capacity=cap_map, grain=grain,
-                              spread=spread, slots_valid=slots_valid)
+    kw: dict[str, Any] = dict(
+        applications=applications,
+        slots=slots,
+        capacity=cap_map,
+        grain=grain,
+        spread=spread,
+        slots_valid=slots_valid,
+    )
     results: list[Any] = [None] * len(loads)
     if workers == 1:
         for i, load in enumerate(loads):
@@ -190,8 +207,8 @@ def mrsu_sweep(
                     if progress is not None:
                         progress((i + 1) / len(loads))
             except BaseException:
-                for f in futures:
-                    f.cancel()
+                # Stopped (progress raised) or failed: drop the load points not yet started.
+                pool.shutdown(wait=False, cancel_futures=True)
                 raise
     curves: dict[str, Any] = {}
     for comp in COMPOSITIONS:

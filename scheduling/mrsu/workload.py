@@ -14,7 +14,8 @@ a sweep's curves differ between loads only by the load.
 ((4, 3, 4), ('cpu', 'mem', 'disk', 'net'))
 >>> bool((p.requirements % np.array([1, 4, 50, 10]) == 0).all())
 True
->>> synthetic_workload(load=0.5, applications=4, slots=3, seed=1).requirements.tolist() == p.requirements.tolist()
+>>> again = synthetic_workload(load=0.5, applications=4, slots=3, seed=1)
+>>> again.requirements.tolist() == p.requirements.tolist()
 True
 """
 
@@ -37,8 +38,14 @@ DEFAULT_GRAIN: dict[str, int] = {"cpu": 1, "mem": 4, "disk": 50, "net": 10}
 DEFAULT_SPREAD = 0.5
 
 
-def _check(load: float, applications: int, slots: int, spread: float, cap: Mapping[str, int],
-           grain: Mapping[str, int]) -> None:
+def _check(
+    load: float,
+    applications: int,
+    slots: int,
+    spread: float,
+    cap: Mapping[str, int],
+    grain: Mapping[str, int],
+) -> None:
     problems = []
     if not (isinstance(load, int | float) and 0 < load <= 10):
         problems.append(("load", "must be in (0, 10] (a fraction of capacity)"))

@@ -1,0 +1,164 @@
+"""The sweep and paper 002's orderings (docs/reproductions.md, "Paper 002"), from the default sweep."""
+
+from __future__ import annotations
+
+import pytest
+
+from scheduling.errors import ScenarioError
+from scheduling.mrsu.sweep import DEFAULT_LOADS, mrsu_sweep
+from scheduling.mrsu.workload import synthetic_workload
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    # The documented sweep: 12 loads x 100 seeds (0..99), 50 applications, 30 slots; a few seconds.
+    return mrsu_sweep()
+
+
+def _c(sweep, comp, method, metric):
+    return sweep["curves"][comp][method][metric]
+
+
+def test_sweep_document_shape(sweep):
+    assert sweep["loads"] == list(DEFAULT_LOADS) and len(sweep["loads"]) == 12
+    assert sweep["seeds"] == 100 and sweep["methods"] == [
+        "mrsu-ft",
+        "mrsu-id",
+        "vm-static",
+        "optimal",
+        "vm-scaled",
+    ]
+    for comp in ("gcd", "min"):
+        for m in sweep["methods"]:
+            assert set(sweep["curves"][comp][m]) >= {"over", "under", "dissatisfied_pct", "std"}
+            assert len(_c(sweep, comp, m, "over")) == 12
+
+
+@pytest.mark.parametrize("mode", ["mrsu-ft", "mrsu-id"])
+@pytest.mark.parametrize("part", ["over", "under"])
+def test_gcd_beats_min_on_both_parts(sweep, mode, part):
+    gcd, mn = _c(sweep, "gcd", mode, part), _c(sweep, "min", mode, part)
+    assert all(g <= m + 1e-12 for g, m in zip(gcd, mn, strict=True))
+    assert sum(gcd) < sum(mn)
+    # strictly better wherever either has any
+    assert all(g < m for g, m in zip(gcd, mn, strict=True) if m > 0)
+
+
+def test_below_capacity_id_ft_vm_in_dissatisfaction(sweep):
+    loads = sweep["loads"]
+    ft, idm, vm = (_c(sweep, "gcd", m, "under") for m in ("mrsu-ft", "mrsu-id", "vm-static"))
+    for i, load in enumerate(loads):
+        if load < 1:
+            assert idm[i] <= ft[i] <= vm[i]
+            if vm[i] > 0:
+                assert idm[i] < ft[i] < vm[i] or idm[i] == ft[i] == 0 < vm[i]
+    # where anyone is short below capacity (80 %, 90 %), the order is strict
+    assert idm[7] < ft[7] < vm[7] and idm[8] < ft[8] < vm[8]
+
+
+def test_vm_static_unserved_vs_mrsu(sweep):
+    # Recorded, not the paper's claim in full: VM-static leaves more application-slots unserved than
+    # MRSU-ID up to 110 % and than MRSU-FT up to 80 %; beyond, the weighted-fair MRSU allocation spreads
+    # the shortage over more applications (docs/reproductions.md explains).
+    vm = _c(sweep, "gcd", "vm-static", "dissatisfied_pct")
+    ft = _c(sweep, "gcd", "mrsu-ft", "dissatisfied_pct")
+    idm = _c(sweep, "gcd", "mrsu-id", "dissatisfied_pct")
+    for i, load in enumerate(sweep["loads"]):
+        assert vm[i] >= idm[i] if load <= 1.1 else vm[i] < idm[i]
+        if load <= 0.8:
+            assert vm[i] >= ft[i]
+    assert vm[6] > ft[6] == idm[6] == 0  # 70 %: only VM-static leaves anyone unserved
+
+
+def test_optimal_no_dissatisfaction_until_capacity(sweep):
+    opt = _c(sweep, "gcd", "optimal", "dissatisfied_pct")
+    under = _c(sweep, "gcd", "optimal", "under")
+    for i, load in enumerate(sweep["loads"]):
+        if load <= 0.8:
+            assert opt[i] == 0 and under[i] == 0
+    assert 0 < opt[8] < 5  # 90 %: a few slots whose total exceeds capacity
+    assert all(o == 0 for o in _c(sweep, "gcd", "optimal", "over"))
+
+
+def test_progress_is_called_and_may_stop():
+    seen = []
+    mrsu_sweep(loads=[0.5, 1.0], seeds=2, applications=5, slots=3, progress=seen.append)
+    assert seen == [0.5, 1.0]
+
+    class Stop(Exception):
+        pass
+
+    def stop(fraction):
+        raise Stop
+
+    with pytest.raises(Stop):
+        mrsu_sweep(loads=[0.5, 1.0], seeds=2, applications=5, slots=3, progress=stop)
+
+
+def test_workers_give_the_same_curves():
+    kw = dict(loads=[0.6, 1.0], seeds=3, applications=8, slots=4)
+    assert mrsu_sweep(**kw, workers=2)["curves"] == mrsu_sweep(**kw)["curves"]
+
+
+def test_sweep_is_seeded():
+    a = mrsu_sweep(loads=[0.9], seeds=3, applications=6, slots=4, seed=7)
+    assert a == mrsu_sweep(loads=[0.9], seeds=3, applications=6, slots=4, seed=7)
+    assert a["curves"] != mrsu_sweep(loads=[0.9], seeds=3, applications=6, slots=4, seed=8)["curves"]
+
+
+def test_workload_mean_load():
+    p = synthetic_workload(load=0.5, applications=50, slots=30, seed=0)
+    mean_total = p.requirements.sum(axis=0).mean(axis=0) / p.capacity
+    assert mean_total == pytest.approx([0.5] * 4, abs=0.01)
+
+
+def test_bad_sweep_options():
+    with pytest.raises(ScenarioError) as exc:
+        mrsu_sweep(loads=[0.5, -1], seeds=0)
+    assert [e.path for e in exc.value.errors] == ["loads[1]", "seeds"]
+
+
+@pytest.mark.parametrize("comp", ["gcd", "min"])
+@pytest.mark.parametrize("mode", ["ft", "id"])
+@pytest.mark.parametrize("slots_valid", [None, 2])
+def test_batched_sweep_allocation_equals_the_front_door(comp, mode, slots_valid):
+    import numpy as np
+
+    from scheduling.mrsu.allocate import mrsu_allocate, vm_static_allocation
+    from scheduling.mrsu.sweep import batch_mrsu, vm_static_allocation_batch
+    from scheduling.mrsu.workload import batch_workload
+
+    reqs, prios = batch_workload([0.95], [3, 4, 5], applications=7, slots=5)
+    cap = np.array([10_000, 40_000, 500_000, 100_000])
+    batched = batch_mrsu(reqs[0], prios, cap, comp, mode, slots_valid)
+    vm = vm_static_allocation_batch(reqs[0], cap, prios)
+    for k, seed in enumerate([3, 4, 5]):
+        p = synthetic_workload(load=0.95, applications=7, slots=5, seed=seed)
+        assert (
+            mrsu_allocate(p, composition=comp, mode=mode, slots_valid=slots_valid).allocated == batched[k]
+        ).all()
+        assert (vm_static_allocation(p.requirements, p.capacity, p.priorities) == vm[k]).all()
+
+
+def test_scaled_vm_baseline_leaves_more_unserved_at_every_load(sweep):
+    # The paper's Fig. 5 claim holds in full against a VM baseline that spreads its shortage
+    # (vm-scaled): more application-slots short than either MRSU variant wherever anyone is short.
+    vm = _c(sweep, "gcd", "vm-scaled", "dissatisfied_pct")
+    for mode in ("mrsu-ft", "mrsu-id"):
+        mine = _c(sweep, "gcd", mode, "dissatisfied_pct")
+        assert all(v > m for v, m in zip(vm, mine, strict=True) if v > 0)
+        assert all(v >= m for v, m in zip(vm, mine, strict=True))
+    # and its under-allocated part crosses MRSU-FT's (Fig. 4a): above it at 80 %, below from 90 %
+    ft, vmu = _c(sweep, "gcd", "mrsu-ft", "under"), _c(sweep, "gcd", "vm-scaled", "under")
+    assert vmu[7] > ft[7] and all(v < f for v, f in zip(vmu[8:], ft[8:], strict=True))
+
+
+def test_progress_may_stop_a_sweep_on_workers():
+    class Stop(Exception):
+        pass
+
+    def stop(fraction):
+        raise Stop
+
+    with pytest.raises(Stop):
+        mrsu_sweep(loads=[0.5, 0.7, 1.0], seeds=2, applications=5, slots=3, workers=2, progress=stop)
