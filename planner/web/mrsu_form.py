@@ -15,9 +15,8 @@ from typing import Any
 
 from django import forms
 
-from planner.runs.kinds.mrsu import COMPOSITIONS, MODES, PAPER_SWEEP, input_scenario
-
 from planner.core.errors import InputError
+from planner.runs.kinds.mrsu import COMPOSITIONS, MODES, PAPER_SWEEP, input_scenario
 
 from .forms import NumberInput, parse_json_document, read_upload
 from .study_forms import StudySourceForm
@@ -56,9 +55,11 @@ class MrsuForm(StudySourceForm):
         choices=[("ft", "FT (full tuples)"), ("id", "ID (independent dimensions)")], initial=list(MODES),
         widget=forms.CheckboxSelectMultiple, required=False)
     slots_valid = forms.IntegerField(required=False, min_value=1, label="Validity interval T (slots)",
-                                     help_text="The unit is recomputed every T slots. Empty: the whole horizon.")
+                                     help_text="The unit is recomputed every T slots. "
+                                               "Empty: the whole horizon.")
     unit = forms.CharField(required=False, label="Your unit (advisor)",
-                           help_text="e.g. cpu=1,mem=4 — compared with GCD and MIN (scenario requirements only).")
+                           help_text="e.g. cpu=1,mem=4 — compared with GCD and MIN "
+                                     "(scenario requirements only).")
     sweep = forms.BooleanField(required=False, label="Run the paper's sweep too (Figs. 3-5)")
     sweep_loads = forms.CharField(required=False, label="Loads (% of capacity)",
                                   initial=_loads_text(PAPER_SWEEP["loads"]))
@@ -163,7 +164,9 @@ class MrsuForm(StudySourceForm):
             self.initial["input"] = json.dumps(params["input"], indent=1)
         unit = params.get("unit")
         if unit:
-            self.initial["unit"] = unit if isinstance(unit, str) else ",".join(f"{k}={v:g}" for k, v in unit.items())
+            self.initial["unit"] = (
+                unit if isinstance(unit, str) else ",".join(f"{k}={v:g}" for k, v in unit.items())
+            )
         sweep = params.get("sweep")
         if sweep:
             self.initial["sweep"] = True

@@ -113,7 +113,8 @@ def test_bad_parameters_are_refused_with_their_paths(api: Any, owner: Any, team:
     paths = {e["path"] for e in response.json()["errors"]}
     assert {"colour", "compositions[1]", "modes[0]", "slots_valid", "sweep.loads[1]", "sweep.seeds",
             "input.capacity.cpu"} <= paths
-    assert all(p.startswith(("colour", "compositions", "modes", "slots_valid", "sweep", "input")) for p in paths)
+    known = ("colour", "compositions", "modes", "slots_valid", "sweep", "input")
+    assert all(p.startswith(known) for p in paths)
     response = _start(api, owner, scenario=scenario_with_jobs(), unit="cpu=0")
     assert response.status_code == 400
     assert {e["path"] for e in response.json()["errors"]} >= {"unit.cpu"}

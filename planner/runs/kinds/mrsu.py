@@ -39,7 +39,7 @@ from scheduling.presenter import Metric, comparison_table, show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
-__all__ = ["MRSU_METRICS", "MrsuKind", "PARAMS", "combine_sweeps", "mrsu_options"]
+__all__ = ["MRSU_METRICS", "PARAMS", "MrsuKind", "combine_sweeps", "mrsu_options"]
 
 PARAMS = ("requirements", "input", "slots", "compositions", "modes", "slots_valid", "unit", "sweep",
           "baseline")
@@ -97,12 +97,14 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
     out: dict[str, Any] = {}
     loads = raw.get("loads", PAPER_SWEEP["loads"])
     if not isinstance(loads, list) or not loads or len(loads) > MAX_LOADS:
-        errors.append(FieldError("sweep.loads", f"must be a list of 1 to {MAX_LOADS} loads (fractions: 0.5 is 50 %)"))
+        errors.append(FieldError("sweep.loads",
+                                 f"must be a list of 1 to {MAX_LOADS} loads (fractions: 0.5 is 50 %)"))
         loads = []
     out["loads"] = []
     for i, x in enumerate(loads):
         if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) or not 0 < x <= 10:
-            errors.append(FieldError(f"sweep.loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)"))
+            errors.append(FieldError(f"sweep.loads[{i}]",
+                                     "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)"))
         elif float(x) in out["loads"]:
             errors.append(FieldError(f"sweep.loads[{i}]", "is listed twice"))
         else:
@@ -142,7 +144,8 @@ def mrsu_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[s
     """The run's ``options``: checked, with paths into the request (``input.applications[1].priority``,
     ``sweep.loads[2]``, ``compositions[0]``)."""
     errors: list[FieldError] = [
-        FieldError(key, f"unknown field (an MRSU run takes {', '.join(PARAMS)})") for key in params if key not in PARAMS
+        FieldError(key, f"unknown field (an MRSU run takes {', '.join(PARAMS)})")
+        for key in params if key not in PARAMS
     ]
     source = params.get("requirements") or ("input" if params.get("input") is not None else "scenario")
     if source not in ("scenario", "input"):
@@ -198,7 +201,9 @@ def combine_sweeps(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     for comp, methods in parts[0]["curves"].items():
         curves[comp] = {}
         for method in methods:
-            curves[comp][method] = {m: [x for d in parts for x in d["curves"][comp][method][m]] for m in METRICS}
+            curves[comp][method] = {
+                m: [x for d in parts for x in d["curves"][comp][method][m]] for m in METRICS
+            }
             curves[comp][method]["std"] = {
                 m: [x for d in parts for x in d["curves"][comp][method]["std"][m]] for m in METRICS
             }
@@ -289,7 +294,8 @@ def advisor_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 ADVISOR_COLUMNS = (
     ("candidate", "Unit", "text"), ("mrsu", "MRSU tuple", "text"), ("units_held", "Units held", "count"),
-    ("units_pooled", "Units if pooled", "count"), ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
+    ("units_pooled", "Units if pooled", "count"),
+    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
     ("stranded_pct", "Stranded", "percent"), ("stranded", "Stranded capacity", "text"),
     ("price_per_unit", "Price per unit", "price"), ("least_waste_vm_type", "Least-waste VM type", "text"),
 )
@@ -388,7 +394,8 @@ class MrsuKind(RunKind):
     def report(self, *, meta: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]],
                options: Mapping[str, Any], baseline: str | None, currency: str) -> ReportContent:
         allocations = {k: v for k, v in results.items() if v.get("study") == "mrsu"}
-        comparison = comparison_table({k: result_summary(v) for k, v in allocations.items()}, baseline=baseline,
+        comparison = comparison_table({k: result_summary(v) for k, v in allocations.items()},
+                                      baseline=baseline,
                                       currency=currency, metrics=MRSU_METRICS, detail=True)
         tables = [summary_table(comparison, "Unit")]
         tables.append(Table("units", "MRSU tuple and units", [
@@ -404,7 +411,8 @@ class MrsuKind(RunKind):
         advice = results.get(ADVISOR)
         if advice:
             rows = advisor_rows(advice)
-            tables.append(Table("advisor", "Advisor: which unit", [Column(k, lbl, u) for k, lbl, u in ADVISOR_COLUMNS],
+            tables.append(Table("advisor", "Advisor: which unit",
+                                [Column(k, lbl, u) for k, lbl, u in ADVISOR_COLUMNS],
                                 [[r[k] for k, _, _ in ADVISOR_COLUMNS] for r in rows],
                                 notes=[f"Recommended: {advice.get('recommended')}"]))
         sweep = combine_sweeps(list(results.values()))
@@ -423,7 +431,8 @@ class MrsuKind(RunKind):
             subtitle="Cluster What-If Planner - MRSU sizing (paper 002)",
             details=[
                 ("Run", str(meta.get("run_name") or "")),
-                ("Run id", run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else str(run_id or "")),
+                ("Run id",
+                 run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else str(run_id or "")),
                 ("Scenario", str(meta.get("scenario_name") or "")),
                 ("Created at", str(meta.get("created_at") or "")),
                 ("Requirements", str(options.get("requirements"))),
