@@ -49,10 +49,11 @@ def _start(api: Any, owner: Any, **params: Any) -> Any:
 
 @pytest.fixture
 def input_run(api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str]) -> Run:
-    response = _start(api, owner, scenario=input_scenario(EXAMPLE), requirements="input", input=EXAMPLE,
-                      sweep=SMALL_SWEEP)
+    # No scenario: the run records the machine the input describes (kind.default_scenario).
+    response = _start(api, owner, requirements="input", input=EXAMPLE, sweep=SMALL_SWEEP)
     assert response.status_code == 201, response.json()
     run = Run.objects.get(pk=response.json()["id"])
+    assert run.scenario == input_scenario(EXAMPLE) and run.team_id == team.pk
     assert execute_run(run.pk) == "succeeded"
     run.refresh_from_db()
     return run

@@ -316,6 +316,12 @@ class MrsuKind(RunKind):
     report_formats = tuple(FORMATS)
     new_run_url = "web:mrsu-new"
 
+    def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
+        doc = params.get("input")
+        if params.get("requirements", "input") == "input" and isinstance(doc, Mapping):
+            return input_scenario(doc)
+        return None
+
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
         options = mrsu_options(scenario, params)
         parts = [
