@@ -1,4 +1,4 @@
-"""Command line: ``python -m scheduling {simulate,allocate,validate,import,import-rm,generate} ...``.
+"""Command line: ``python -m scheduling {simulate,allocate,share,mrsu,validate,import,...} ...``.
 
 Invalid input exits with status 2 and the validation messages on stderr, never a traceback.
 Warnings (valid input that is probably not meant) go to stderr as ``warning: <path>: ...``
@@ -402,6 +402,10 @@ def build_parser() -> argparse.ArgumentParser:
     sh.add_argument("--compact", action="store_true", help="JSON without indentation")
     sh.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     sh.set_defaults(func=cmd_share)
+
+    from .mrsu.cli import add_parsers as add_mrsu_parsers
+
+    add_mrsu_parsers(sub)  # mrsu, mrsu-sweep, mrsu-advise (paper 002)
 
     v = sub.add_parser("validate", help="check a scenario and report every problem")
     _source_arguments(v)

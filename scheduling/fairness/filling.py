@@ -296,7 +296,7 @@ class _Filling:
     def round_robin(self) -> None:
         trials, _, servers = self.x.shape
         # A server where no task fits is closed from the start (visiting it would only close it).
-        closed = ~self.fits.any(axis=1)
+        closed: BoolArray = np.logical_not(self.fits.any(axis=1))
         order = np.zeros((trials, servers), dtype=np.int64)
         length = np.zeros(trials, dtype=np.int64)
         pos = np.zeros(trials, dtype=np.int64)

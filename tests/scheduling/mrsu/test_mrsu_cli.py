@@ -14,7 +14,7 @@ from scheduling.mrsu.cli import main
 from scheduling.scenario import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
-EXAMPLE = ROOT / "examples" / "mrsu-example.json"
+EXAMPLE = ROOT / "examples" / "mrsu/example.json"
 
 
 def run(capsys, *argv):
