@@ -22,7 +22,7 @@ from planner.runs.models import Run, RunPart
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLE = json.loads((Path(__file__).resolve().parents[2] / "examples" / "mrsu-example.json").read_text())
+EXAMPLE = json.loads((Path(__file__).resolve().parents[2] / "examples" / "mrsu" / "example.json").read_text())
 SMALL_SWEEP = {"loads": [0.5, 1.2], "seeds": 2, "applications": 5, "slots": 4}
 
 

@@ -1,6 +1,6 @@
 """The start page of an MRSU sizing run (paper 002): requirements, units, a sweep; presets.
 
-Presets: the library's example input (``examples/mrsu-example.json``) alone, and with the
+Presets: the library's example input (``examples/mrsu/example.json``) alone, and with the
 paper's sweep set-up (Section IV: 12 loads, 100 seeds, 50 applications, 30 slots).
 """
 
@@ -25,7 +25,7 @@ from ..mrsu_form import MrsuForm
 from ..study_presets import StudyPreset
 from .studies import _choices, _start
 
-EXAMPLE = Path(settings.BASE_DIR) / "examples" / "mrsu-example.json"
+EXAMPLE = Path(settings.BASE_DIR) / "examples" / "mrsu" / "example.json"
 
 
 @cache
@@ -38,7 +38,7 @@ def mrsu_presets() -> list[StudyPreset]:
     base = {"requirements": "input", "input": example, "compositions": ["gcd", "min"], "modes": ["ft", "id"]}
     return [
         StudyPreset("002-example", "mrsu", "Example input",
-                    "Three applications, four dimensions, four slots (examples/mrsu-example.json).",
+                    "Three applications, four dimensions, four slots (examples/mrsu/example.json).",
                     input_scenario(example), base),
         StudyPreset("002-sweep", "mrsu", "Paper 002 sweep (Figs. 3-5)",
                     "The example input and the paper's sweep: loads 10-125 %, 100 seeds, 50 applications, "
