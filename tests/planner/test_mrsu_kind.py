@@ -116,6 +116,10 @@ def test_bad_parameters_are_refused_with_their_paths(api: Any, owner: Any, team:
             "input.capacity.cpu"} <= paths
     known = ("colour", "compositions", "modes", "slots_valid", "sweep", "input")
     assert all(p.startswith(known) for p in paths)
+    response = _start(api, owner, requirements="input", input=EXAMPLE,
+                      sweep={"seeds": 1000, "applications": 2000, "slots": 30})
+    assert response.status_code == 400
+    assert [e["path"] for e in response.json()["errors"]] == ["sweep.seeds"]
     response = _start(api, owner, scenario=scenario_with_jobs(), unit="cpu=0")
     assert response.status_code == 400
     assert {e["path"] for e in response.json()["errors"]} >= {"unit.cpu"}
@@ -147,6 +151,21 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
     assert execute_run(run.pk) == "succeeded"
     clone = client.get(url + f"?clone={run.pk}")
     assert clone.status_code == 200 and clone.context["form"].initial["modes"] == ["ft", "id"]
+
+
+def test_the_start_page_with_a_scenario_puts_unit_errors_on_the_unit(client: Any, owner: Any, team: Any) -> None:
+    client.force_login(owner)
+    url = reverse("web:mrsu-new")
+    data = {"requirements": "scenario", "source": "document", "document": json.dumps(scenario_with_jobs()),
+            "compositions": ["gcd", "min"], "modes": ["ft"], "slots": "4", "unit": "cpu=0,mem=4"}
+    bad = client.post(url, data)
+    assert bad.status_code == 400 and "unit" in bad.context["form"].errors
+    no_jobs = {**scenario_with_jobs(), "jobs": []}
+    bad = client.post(url, {**data, "unit": "", "document": json.dumps(no_jobs)})
+    assert bad.status_code == 400 and "no jobs" in " ".join(bad.context["form"].errors["document"])
+    assert client.post(url, {**data, "unit": "cpu=1,mem=4"}).status_code == 302
+    run = Run.objects.get()
+    assert run.options["unit"] == {"cpu": 1.0, "mem": 4.0} and run.options["requirements"] == "scenario"
 
 
 def test_combine_sweeps_joins_load_points_in_order() -> None:

@@ -50,6 +50,9 @@ MODES = ("ft", "id")
 MAX_SLOTS = 1000
 MAX_SWEEP = {"seeds": 1000, "applications": 2000, "slots": 1000}
 MAX_LOADS = 40
+#: Workload cells (seeds x applications x slots) of one load point, one part's memory: the
+#: paper's set-up is 150,000.
+MAX_SWEEP_CELLS = 3_000_000
 ADVISOR = "advisor"
 
 #: The paper's sweep set-up (Section IV; 12 loads x 100 seeds, 50 applications, 30 slots).
@@ -111,6 +114,10 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
             out["loads"].append(float(x))
     for key, hi in MAX_SWEEP.items():
         out[key] = _int(raw.get(key, PAPER_SWEEP[key]), f"sweep.{key}", errors, 1, hi)
+    sizes = [out[k] for k in MAX_SWEEP]
+    if all(sizes) and math.prod(sizes) > MAX_SWEEP_CELLS:
+        errors.append(FieldError("sweep.seeds", f"seeds x applications x slots is {math.prod(sizes):,}; "
+                                                f"the limit of one load point is {MAX_SWEEP_CELLS:,}"))
     out["seed"] = _int(raw.get("seed", 0), "sweep.seed", errors, 0, 2**31 - 1)
     spread = raw.get("spread", 0.5)
     if isinstance(spread, bool) or not isinstance(spread, int | float) or not 0 <= spread < 1:
