@@ -153,7 +153,9 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
     assert clone.status_code == 200 and clone.context["form"].initial["modes"] == ["ft", "id"]
 
 
-def test_the_start_page_with_a_scenario_puts_unit_errors_on_the_unit(client: Any, owner: Any, team: Any) -> None:
+def test_the_start_page_with_a_scenario_puts_unit_errors_on_the_unit(
+    client: Any, owner: Any, team: Any
+) -> None:
     client.force_login(owner)
     url = reverse("web:mrsu-new")
     data = {"requirements": "scenario", "source": "document", "document": json.dumps(scenario_with_jobs()),
