@@ -23,9 +23,15 @@ from .study_forms import StudySourceForm
 
 __all__ = ["MrsuForm"]
 
-_SWEEP_FIELDS = {"seeds": "sweep_seeds", "applications": "sweep_applications", "slots": "sweep_slots",
-                 "seed": "sweep_seed", "loads": "sweep_loads", "spread": "sweep_spread",
-                 "slots_valid": "slots_valid"}
+_SWEEP_FIELDS = {
+    "seeds": "sweep_seeds",
+    "applications": "sweep_applications",
+    "slots": "sweep_slots",
+    "seed": "sweep_seed",
+    "loads": "sweep_loads",
+    "spread": "sweep_spread",
+    "slots_valid": "slots_valid",
+}
 
 
 def _loads_text(loads: Any) -> str:
@@ -35,43 +41,70 @@ def _loads_text(loads: Any) -> str:
 class MrsuForm(StudySourceForm):
     """Requirements (scenario or MRSU input), compositions, modes, T, the advisor's unit, a sweep."""
 
-    REQUIREMENTS = [("input", "An MRSU input document (capacity + applications)"),
-                    ("scenario", "The scenario's frameworks (and the advisor)")]
+    REQUIREMENTS = [
+        ("input", "An MRSU input document (capacity + applications)"),
+        ("scenario", "The scenario's frameworks (and the advisor)"),
+    ]
 
     requirements = forms.ChoiceField(choices=REQUIREMENTS, initial="input", widget=forms.RadioSelect)
     input = forms.CharField(
-        required=False, strip=False, label="MRSU input JSON",
+        required=False,
+        strip=False,
+        label="MRSU input JSON",
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "class": "mono"}),
         help_text='{"capacity": {"cpu": 24, ...}, "applications": [{"name", "priority", "requirements": '
-                  '[one object per slot]}]} (docs/mrsu.md)',
+        "[one object per slot]}]} (docs/mrsu.md)",
     )
     input_file = forms.FileField(required=False, label="…or upload a .json file")
-    slots = forms.IntegerField(initial=30, min_value=1, widget=NumberInput,
-                               help_text="Slots the scenario's horizon is cut into.")
+    slots = forms.IntegerField(
+        initial=30, min_value=1, widget=NumberInput, help_text="Slots the scenario's horizon is cut into."
+    )
     compositions = forms.MultipleChoiceField(
-        choices=[(c, c.upper()) for c in COMPOSITIONS], initial=list(COMPOSITIONS),
-        widget=forms.CheckboxSelectMultiple, required=False)
+        choices=[(c, c.upper()) for c in COMPOSITIONS],
+        initial=list(COMPOSITIONS),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
     modes = forms.MultipleChoiceField(
-        choices=[("ft", "FT (full tuples)"), ("id", "ID (independent dimensions)")], initial=list(MODES),
-        widget=forms.CheckboxSelectMultiple, required=False)
-    slots_valid = forms.IntegerField(required=False, min_value=1, label="Validity interval T (slots)",
-                                     help_text="The unit is recomputed every T slots. "
-                                               "Empty: the whole horizon.")
-    unit = forms.CharField(required=False, label="Your unit (advisor)",
-                           help_text="e.g. cpu=1,mem=4 — compared with GCD and MIN "
-                                     "(scenario requirements only).")
+        choices=[("ft", "FT (full tuples)"), ("id", "ID (independent dimensions)")],
+        initial=list(MODES),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    slots_valid = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="Validity interval T (slots)",
+        help_text="The unit is recomputed every T slots. Empty: the whole horizon.",
+    )
+    unit = forms.CharField(
+        required=False,
+        label="Your unit (advisor)",
+        help_text="e.g. cpu=1,mem=4 — compared with GCD and MIN (scenario requirements only).",
+    )
     sweep = forms.BooleanField(required=False, label="Run the paper's sweep too (Figs. 3-5)")
-    sweep_loads = forms.CharField(required=False, label="Loads (% of capacity)",
-                                  initial=_loads_text(PAPER_SWEEP["loads"]))
+    sweep_loads = forms.CharField(
+        required=False, label="Loads (% of capacity)", initial=_loads_text(PAPER_SWEEP["loads"])
+    )
     sweep_seeds = forms.IntegerField(required=False, min_value=1, initial=PAPER_SWEEP["seeds"], label="Seeds")
-    sweep_applications = forms.IntegerField(required=False, min_value=1, initial=PAPER_SWEEP["applications"],
-                                            label="Applications")
+    sweep_applications = forms.IntegerField(
+        required=False, min_value=1, initial=PAPER_SWEEP["applications"], label="Applications"
+    )
     sweep_slots = forms.IntegerField(required=False, min_value=1, initial=PAPER_SWEEP["slots"], label="Slots")
     sweep_seed = forms.IntegerField(required=False, min_value=0, initial=0, label="First seed")
     sweep_spread = forms.FloatField(required=False, min_value=0, initial=0.5, label="Spread")
 
-    DIRECT = ("name", "cluster", "workload", "requirements", "slots", "compositions", "modes", "slots_valid",
-              "unit")
+    DIRECT = (
+        "name",
+        "cluster",
+        "workload",
+        "requirements",
+        "slots",
+        "compositions",
+        "modes",
+        "slots_valid",
+        "unit",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -118,8 +151,10 @@ class MrsuForm(StudySourceForm):
     def params(self) -> dict[str, Any]:
         d = self.cleaned_data
         out: dict[str, Any] = {
-            "requirements": d["requirements"], "slots": d.get("slots") or 30,
-            "compositions": d.get("compositions") or [], "modes": d.get("modes") or [],
+            "requirements": d["requirements"],
+            "slots": d.get("slots") or 30,
+            "compositions": d.get("compositions") or [],
+            "modes": d.get("modes") or [],
             "slots_valid": d.get("slots_valid"),
         }
         if d["requirements"] == "input":

@@ -28,16 +28,34 @@ SMALL_SWEEP = {"loads": [0.5, 1.2], "seeds": 2, "applications": 5, "slots": 4}
 
 def scenario_with_jobs() -> dict[str, Any]:
     return {
-        "version": 1, "name": "two frameworks", "resources": ["cpu", "mem"],
-        "vm_types": [{"name": "m", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 2},
-                     {"name": "l", "capacity": {"cpu": 16, "mem": 48}, "price_per_hour": 0.7, "count": 1}],
-        "frameworks": [{"name": "spark", "weight": 2, "task_demand": {"cpu": 1, "mem": 4}},
-                       {"name": "etl", "weight": 1, "task_demand": {"cpu": 2, "mem": 4}}],
+        "version": 1,
+        "name": "two frameworks",
+        "resources": ["cpu", "mem"],
+        "vm_types": [
+            {"name": "m", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 2},
+            {"name": "l", "capacity": {"cpu": 16, "mem": 48}, "price_per_hour": 0.7, "count": 1},
+        ],
+        "frameworks": [
+            {"name": "spark", "weight": 2, "task_demand": {"cpu": 1, "mem": 4}},
+            {"name": "etl", "weight": 1, "task_demand": {"cpu": 2, "mem": 4}},
+        ],
         "jobs": [
-            {"id": "a", "framework": "spark", "arrival_s": 0, "executors": 2,
-             "executor": {"cpu": 1.5, "mem": 4}, "duration_s": 50},
-            {"id": "b", "framework": "etl", "arrival_s": 20, "executors": 1,
-             "executor": {"cpu": 2, "mem": 8}, "duration_s": 60},
+            {
+                "id": "a",
+                "framework": "spark",
+                "arrival_s": 0,
+                "executors": 2,
+                "executor": {"cpu": 1.5, "mem": 4},
+                "duration_s": 50,
+            },
+            {
+                "id": "b",
+                "framework": "etl",
+                "arrival_s": 20,
+                "executors": 1,
+                "executor": {"cpu": 2, "mem": 8},
+                "duration_s": 60,
+            },
         ],
     }
 
@@ -88,10 +106,18 @@ def test_reports_download(input_run: Run, api: Callable[[Any], Any], owner: Any,
         assert "gcd-ft" in body and "MRSU tuple" in body and "VM-static" in body
 
 
-def test_a_scenario_run_has_the_advisor(api: Any, owner: Any, team: Any, execute_run: Callable[[int], str],
-                                        client: Any) -> None:
-    response = _start(api, owner, scenario=scenario_with_jobs(), slots=4, compositions=["gcd"], modes=["ft"],
-                      unit="cpu=1,mem=4")
+def test_a_scenario_run_has_the_advisor(
+    api: Any, owner: Any, team: Any, execute_run: Callable[[int], str], client: Any
+) -> None:
+    response = _start(
+        api,
+        owner,
+        scenario=scenario_with_jobs(),
+        slots=4,
+        compositions=["gcd"],
+        modes=["ft"],
+        unit="cpu=1,mem=4",
+    )
     assert response.status_code == 201, response.json()
     run = Run.objects.get(pk=response.json()["id"])
     assert list(run.parts.order_by("position").values_list("label", flat=True)) == ["gcd-ft", "advisor"]
@@ -99,6 +125,7 @@ def test_a_scenario_run_has_the_advisor(api: Any, owner: Any, team: Any, execute
     client.force_login(owner)
     page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
     assert 'id="advisor-table"' in page and 'data-candidate="user"' in page
+    assert 'id="advisor-vm-types"' in page and 'id="advisor-frameworks"' in page
     listing = client.get(reverse("web:runs")).content.decode()
     assert "recommended unit" in listing
     csv = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
@@ -107,17 +134,38 @@ def test_a_scenario_run_has_the_advisor(api: Any, owner: Any, team: Any, execute
 
 def test_bad_parameters_are_refused_with_their_paths(api: Any, owner: Any, team: Any) -> None:
     bad_input = {"capacity": {"cpu": 0}, "applications": [{"name": "a", "priority": -1, "requirements": []}]}
-    response = _start(api, owner, scenario=input_scenario(EXAMPLE), requirements="input", input=bad_input,
-                      compositions=["gcd", "lcm"], modes="xx", slots_valid=0, colour="red",
-                      sweep={"loads": [0.5, 0], "seeds": 0})
+    response = _start(
+        api,
+        owner,
+        scenario=input_scenario(EXAMPLE),
+        requirements="input",
+        input=bad_input,
+        compositions=["gcd", "lcm"],
+        modes="xx",
+        slots_valid=0,
+        colour="red",
+        sweep={"loads": [0.5, 0], "seeds": 0},
+    )
     assert response.status_code == 400
     paths = {e["path"] for e in response.json()["errors"]}
-    assert {"colour", "compositions[1]", "modes[0]", "slots_valid", "sweep.loads[1]", "sweep.seeds",
-            "input.capacity.cpu"} <= paths
+    assert {
+        "colour",
+        "compositions[1]",
+        "modes[0]",
+        "slots_valid",
+        "sweep.loads[1]",
+        "sweep.seeds",
+        "input.capacity.cpu",
+    } <= paths
     known = ("colour", "compositions", "modes", "slots_valid", "sweep", "input")
     assert all(p.startswith(known) for p in paths)
-    response = _start(api, owner, requirements="input", input=EXAMPLE,
-                      sweep={"seeds": 1000, "applications": 2000, "slots": 30})
+    response = _start(
+        api,
+        owner,
+        requirements="input",
+        input=EXAMPLE,
+        sweep={"seeds": 1000, "applications": 2000, "slots": 30},
+    )
     assert response.status_code == 400
     assert [e["path"] for e in response.json()["errors"]] == ["sweep.seeds"]
     response = _start(api, owner, scenario=scenario_with_jobs(), unit="cpu=0")
@@ -136,13 +184,28 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
     assert url in client.get(reverse("web:runs")).content.decode()  # the navigation links to it
     filled = client.get(url + "?preset=002-example")
     assert filled.status_code == 200 and json.loads(filled.context["form"].initial["input"]) == EXAMPLE
-    data = {"requirements": "input", "input": json.dumps({**EXAMPLE, "capacity": {"cpu": -1}}),
-            "compositions": ["gcd"], "modes": ["ft", "id"], "slots": "30"}
+    data = {
+        "requirements": "input",
+        "input": json.dumps({**EXAMPLE, "capacity": {"cpu": -1}}),
+        "compositions": ["gcd"],
+        "modes": ["ft", "id"],
+        "slots": "30",
+    }
     bad = client.post(url, data)
     assert bad.status_code == 400
     assert any("input.capacity.cpu" in e for e in bad.context["form"].errors["input"])
-    bad = client.post(url, {**data, "input": json.dumps(EXAMPLE), "sweep": "on", "sweep_loads": "50 0",
-                            "sweep_seeds": "2", "sweep_applications": "5", "sweep_slots": "4"})
+    bad = client.post(
+        url,
+        {
+            **data,
+            "input": json.dumps(EXAMPLE),
+            "sweep": "on",
+            "sweep_loads": "50 0",
+            "sweep_seeds": "2",
+            "sweep_applications": "5",
+            "sweep_slots": "4",
+        },
+    )
     assert bad.status_code == 400 and "sweep_loads" in bad.context["form"].errors
     response = client.post(url, {**data, "input": json.dumps(EXAMPLE)})
     assert response.status_code == 302
@@ -158,8 +221,15 @@ def test_the_start_page_with_a_scenario_puts_unit_errors_on_the_unit(
 ) -> None:
     client.force_login(owner)
     url = reverse("web:mrsu-new")
-    data = {"requirements": "scenario", "source": "document", "document": json.dumps(scenario_with_jobs()),
-            "compositions": ["gcd", "min"], "modes": ["ft"], "slots": "4", "unit": "cpu=0,mem=4"}
+    data = {
+        "requirements": "scenario",
+        "source": "document",
+        "document": json.dumps(scenario_with_jobs()),
+        "compositions": ["gcd", "min"],
+        "modes": ["ft"],
+        "slots": "4",
+        "unit": "cpu=0,mem=4",
+    }
     bad = client.post(url, data)
     assert bad.status_code == 400 and "unit" in bad.context["form"].errors
     no_jobs = {**scenario_with_jobs(), "jobs": []}

@@ -41,8 +41,17 @@ from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
 __all__ = ["MRSU_METRICS", "PARAMS", "MrsuKind", "combine_sweeps", "mrsu_options"]
 
-PARAMS = ("requirements", "input", "slots", "compositions", "modes", "slots_valid", "unit", "sweep",
-          "baseline")
+PARAMS = (
+    "requirements",
+    "input",
+    "slots",
+    "compositions",
+    "modes",
+    "slots_valid",
+    "unit",
+    "sweep",
+    "baseline",
+)
 SWEEP_KEYS = ("loads", "seeds", "applications", "slots", "seed", "spread", "slots_valid")
 COMPOSITIONS = ("gcd", "min")
 MODES = ("ft", "id")
@@ -57,7 +66,11 @@ ADVISOR = "advisor"
 
 #: The paper's sweep set-up (Section IV; 12 loads x 100 seeds, 50 applications, 30 slots).
 PAPER_SWEEP: dict[str, Any] = {
-    "loads": list(DEFAULT_LOADS), "seeds": 100, "applications": 50, "slots": 30, "seed": 0,
+    "loads": list(DEFAULT_LOADS),
+    "seeds": 100,
+    "applications": 50,
+    "slots": 30,
+    "seed": 0,
 }
 
 
@@ -95,19 +108,24 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
     if not isinstance(raw, Mapping):
         errors.append(FieldError("sweep", f"must be an object with {', '.join(SWEEP_KEYS)}"))
         return None
-    errors.extend(FieldError(f"sweep.{k}", f"unknown field (a sweep takes {', '.join(SWEEP_KEYS)})")
-                  for k in raw if k not in SWEEP_KEYS)
+    errors.extend(
+        FieldError(f"sweep.{k}", f"unknown field (a sweep takes {', '.join(SWEEP_KEYS)})")
+        for k in raw
+        if k not in SWEEP_KEYS
+    )
     out: dict[str, Any] = {}
     loads = raw.get("loads", PAPER_SWEEP["loads"])
     if not isinstance(loads, list) or not loads or len(loads) > MAX_LOADS:
-        errors.append(FieldError("sweep.loads",
-                                 f"must be a list of 1 to {MAX_LOADS} loads (fractions: 0.5 is 50 %)"))
+        errors.append(
+            FieldError("sweep.loads", f"must be a list of 1 to {MAX_LOADS} loads (fractions: 0.5 is 50 %)")
+        )
         loads = []
     out["loads"] = []
     for i, x in enumerate(loads):
         if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) or not 0 < x <= 10:
-            errors.append(FieldError(f"sweep.loads[{i}]",
-                                     "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)"))
+            errors.append(
+                FieldError(f"sweep.loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)")
+            )
         elif float(x) in out["loads"]:
             errors.append(FieldError(f"sweep.loads[{i}]", "is listed twice"))
         else:
@@ -116,8 +134,13 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
         out[key] = _int(raw.get(key, PAPER_SWEEP[key]), f"sweep.{key}", errors, 1, hi)
     sizes = [out[k] for k in MAX_SWEEP]
     if all(sizes) and math.prod(sizes) > MAX_SWEEP_CELLS:
-        errors.append(FieldError("sweep.seeds", f"seeds x applications x slots is {math.prod(sizes):,}; "
-                                                f"the limit of one load point is {MAX_SWEEP_CELLS:,}"))
+        errors.append(
+            FieldError(
+                "sweep.seeds",
+                f"seeds x applications x slots is {math.prod(sizes):,}; "
+                f"the limit of one load point is {MAX_SWEEP_CELLS:,}",
+            )
+        )
     out["seed"] = _int(raw.get("seed", 0), "sweep.seed", errors, 0, 2**31 - 1)
     spread = raw.get("spread", 0.5)
     if isinstance(spread, bool) or not isinstance(spread, int | float) or not 0 <= spread < 1:
@@ -133,8 +156,10 @@ def _unit(raw: Any, scenario: Scenario | None, errors: list[FieldError]) -> dict
         return None
     if scenario is None:
         return None
-    text = raw if isinstance(raw, str) else (
-        ",".join(f"{k}={v}" for k, v in raw.items()) if isinstance(raw, Mapping) else None
+    text = (
+        raw
+        if isinstance(raw, str)
+        else (",".join(f"{k}={v}" for k, v in raw.items()) if isinstance(raw, Mapping) else None)
     )
     if text is None:
         errors.append(FieldError("unit", "must be an object resource -> amount, or text like cpu=1,mem=4"))
@@ -142,8 +167,10 @@ def _unit(raw: Any, scenario: Scenario | None, errors: list[FieldError]) -> dict
     try:
         return parse_unit(text, tuple(scenario.resources))
     except ScenarioError as exc:
-        errors.extend(FieldError("unit." + e.path.removeprefix("--unit").lstrip(".") if e.path else "unit",
-                                 e.message) for e in exc.errors)
+        errors.extend(
+            FieldError("unit." + e.path.removeprefix("--unit").lstrip(".") if e.path else "unit", e.message)
+            for e in exc.errors
+        )
         return None
 
 
@@ -152,7 +179,8 @@ def mrsu_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[s
     ``sweep.loads[2]``, ``compositions[0]``)."""
     errors: list[FieldError] = [
         FieldError(key, f"unknown field (an MRSU run takes {', '.join(PARAMS)})")
-        for key in params if key not in PARAMS
+        for key in params
+        if key not in PARAMS
     ]
     source = params.get("requirements") or ("input" if params.get("input") is not None else "scenario")
     if source not in ("scenario", "input"):
@@ -170,8 +198,9 @@ def mrsu_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[s
         options["unit"] = _unit(params.get("unit"), scenario, errors)
     slots = params.get("slots", 30)
     options["slots"] = _int(slots, "slots", errors, 1, MAX_SLOTS)
-    options["compositions"] = _choices(params.get("compositions", list(COMPOSITIONS)), COMPOSITIONS,
-                                       "compositions", errors)
+    options["compositions"] = _choices(
+        params.get("compositions", list(COMPOSITIONS)), COMPOSITIONS, "compositions", errors
+    )
     options["modes"] = _choices(params.get("modes", list(MODES)), MODES, "modes", errors)
     valid = params.get("slots_valid")
     options["slots_valid"] = None if valid in (None, "") else _int(valid, "slots_valid", errors, 1, MAX_SLOTS)
@@ -227,24 +256,69 @@ def _read(*steps: str) -> Any:
         for s in steps:
             v = v.get(s) if isinstance(v, Mapping) else None
         return finite(v)
+
     return value
 
 
 MRSU_METRICS: tuple[Metric, ...] = (
-    Metric("units_available", "Units available (first window)", "count", ("units_available",),
-           _read("units_available")),
-    Metric("under", "Misallocation: under-allocated part", "ratio", ("under",), _read("under"), "lower",
-           note="mean over applications, slots and dimensions of max(-rho, 0) (paper eq. 10)"),
-    Metric("over", "Misallocation: over-allocated part", "ratio", ("over",), _read("over"), "lower",
-           note="mean of max(rho, 0)"),
-    Metric("dissatisfied_pct", "Application-slots not fully served", "percent", ("dissatisfied_pct",),
-           _read("dissatisfied_pct"), "lower"),
-    Metric("dissatisfied_apps_pct", "Applications short in some slot", "percent", ("dissatisfied_apps_pct",),
-           _read("dissatisfied_apps_pct"), "lower"),
-    Metric("vm_static_dissatisfied_pct", "VM-static: application-slots not fully served", "percent",
-           ("vm_static_dissatisfied_pct",), _read("vm_static_dissatisfied_pct"), detail=True),
-    Metric("optimal_dissatisfied_pct", "Optimal: application-slots not fully served", "percent",
-           ("optimal_dissatisfied_pct",), _read("optimal_dissatisfied_pct"), detail=True),
+    Metric(
+        "units_available",
+        "Units available (first window)",
+        "count",
+        ("units_available",),
+        _read("units_available"),
+        note="ID: the fewest of any dimension (the unit table lists each)",
+    ),
+    Metric(
+        "under",
+        "Misallocation: under-allocated part",
+        "ratio",
+        ("under",),
+        _read("under"),
+        "lower",
+        note="mean over applications, slots and dimensions of max(-rho, 0) (paper eq. 10)",
+    ),
+    Metric(
+        "over",
+        "Misallocation: over-allocated part",
+        "ratio",
+        ("over",),
+        _read("over"),
+        "lower",
+        note="mean of max(rho, 0)",
+    ),
+    Metric(
+        "dissatisfied_pct",
+        "Application-slots not fully served",
+        "percent",
+        ("dissatisfied_pct",),
+        _read("dissatisfied_pct"),
+        "lower",
+    ),
+    Metric(
+        "dissatisfied_apps_pct",
+        "Applications short in some slot",
+        "percent",
+        ("dissatisfied_apps_pct",),
+        _read("dissatisfied_apps_pct"),
+        "lower",
+    ),
+    Metric(
+        "vm_static_dissatisfied_pct",
+        "VM-static: application-slots not fully served",
+        "percent",
+        ("vm_static_dissatisfied_pct",),
+        _read("vm_static_dissatisfied_pct"),
+        detail=True,
+    ),
+    Metric(
+        "optimal_dissatisfied_pct",
+        "Optimal: application-slots not fully served",
+        "percent",
+        ("optimal_dissatisfied_pct",),
+        _read("optimal_dissatisfied_pct"),
+        detail=True,
+    ),
 )
 
 
@@ -262,20 +336,30 @@ def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
         base = doc.get("baselines") or {}
         return {
             "study": "mrsu",
-            "composition": doc.get("composition"), "mode": doc.get("mode"),
-            "mrsu": doc.get("mrsu"), "units_available_text": _units_text(avail),
-            "units_available": avail if isinstance(avail, int | float) else (
-                min(avail.values()) if isinstance(avail, Mapping) and avail else None),
+            "composition": doc.get("composition"),
+            "mode": doc.get("mode"),
+            "mrsu": doc.get("mrsu"),
+            "units_available_text": _units_text(avail),
+            "units_available": avail
+            if isinstance(avail, int | float)
+            else (min(avail.values()) if isinstance(avail, Mapping) and avail else None),
             "base_units": doc.get("base_units"),
             "windows": len(doc.get("windows") or []),
-            "over": doc["misallocation"]["over"], "under": doc["misallocation"]["under"],
+            "over": doc["misallocation"]["over"],
+            "under": doc["misallocation"]["under"],
             "dissatisfied_pct": doc.get("dissatisfied_pct"),
             "dissatisfied_apps_pct": doc.get("dissatisfied_apps_pct"),
             "vm_static_dissatisfied_pct": (base.get("vm-static") or {}).get("dissatisfied_pct"),
             "optimal_dissatisfied_pct": (base.get("optimal") or {}).get("dissatisfied_pct"),
         }
     if study == "mrsu-advice":
-        return {"study": study, "recommended": doc.get("recommended"), "candidates": advisor_rows(doc)}
+        return {
+            "study": study,
+            "recommended": doc.get("recommended"),
+            "candidates": advisor_rows(doc),
+            "vm_types": advisor_vm_type_rows(doc),
+            "frameworks": advisor_framework_rows(doc),
+        }
     return {"study": study, "loads_pct": doc.get("loads_pct")}
 
 
@@ -284,27 +368,82 @@ def advisor_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for key, c in (doc.get("candidates") or {}).items():
         mix = c.get("least_waste_vm_type") or {}
-        rows.append({
-            "candidate": key,
-            "mrsu": _units_text(c.get("mrsu")),
-            "units_held": c.get("units_held"),
-            "units_pooled": c.get("units_pooled"),
-            "misallocation_over": c.get("misallocation_over"),
-            "stranded_pct": c.get("stranded_pct"),
-            "stranded": _units_text(c.get("stranded")),
-            "price_per_unit": c.get("price_per_unit"),
-            "least_waste_vm_type": (f"{mix['count']} x {mix['vm_type']}" if mix else ""),
-            "recommended": key == doc.get("recommended"),
-        })
+        rows.append(
+            {
+                "candidate": key,
+                "mrsu": _units_text(c.get("mrsu")),
+                "units_held": c.get("units_held"),
+                "units_pooled": c.get("units_pooled"),
+                "misallocation_over": c.get("misallocation_over"),
+                "stranded_pct": c.get("stranded_pct"),
+                "stranded": _units_text(c.get("stranded")),
+                "price_per_unit": c.get("price_per_unit"),
+                "least_waste_vm_type": (f"{mix['count']} x {mix['vm_type']}" if mix else ""),
+                "recommended": key == doc.get("recommended"),
+            }
+        )
     return rows
 
 
+def advisor_vm_type_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per candidate unit and VM type: units per machine, units, stranded capacity, price per unit."""
+    return [
+        {
+            "candidate": key,
+            "vm_type": name,
+            "units_per_machine": t.get("units_per_machine"),
+            "units": t.get("units"),
+            "stranded": _units_text(t.get("stranded")),
+            "stranded_pct": t.get("stranded_pct"),
+            "price_per_unit": t.get("price_per_unit"),
+        }
+        for key, c in (doc.get("candidates") or {}).items()
+        for name, t in (c.get("vm_types") or {}).items()
+    ]
+
+
+def advisor_framework_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per candidate unit and framework: units per executor and the over-allocation."""
+    return [
+        {
+            "candidate": key,
+            "framework": name,
+            "units_per_executor": f.get("units_per_executor"),
+            "over_allocated": _units_text(f.get("over_allocated")),
+            "misallocation_over": f.get("misallocation_over"),
+        }
+        for key, c in (doc.get("candidates") or {}).items()
+        for name, f in (c.get("frameworks") or {}).items()
+    ]
+
+
+VM_TYPE_COLUMNS = (
+    ("candidate", "Unit", "text"),
+    ("vm_type", "VM type", "text"),
+    ("units_per_machine", "Units per machine", "count"),
+    ("units", "Units", "count"),
+    ("stranded", "Stranded capacity", "text"),
+    ("stranded_pct", "Stranded", "percent"),
+    ("price_per_unit", "Price per unit", "price"),
+)
+FRAMEWORK_COLUMNS = (
+    ("candidate", "Unit", "text"),
+    ("framework", "Framework", "text"),
+    ("units_per_executor", "Units per executor", "amount"),
+    ("over_allocated", "Over-allocated per executor", "text"),
+    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
+)
+
 ADVISOR_COLUMNS = (
-    ("candidate", "Unit", "text"), ("mrsu", "MRSU tuple", "text"), ("units_held", "Units held", "count"),
+    ("candidate", "Unit", "text"),
+    ("mrsu", "MRSU tuple", "text"),
+    ("units_held", "Units held", "count"),
     ("units_pooled", "Units if pooled", "count"),
     ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
-    ("stranded_pct", "Stranded", "percent"), ("stranded", "Stranded capacity", "text"),
-    ("price_per_unit", "Price per unit", "price"), ("least_waste_vm_type", "Least-waste VM type", "text"),
+    ("stranded_pct", "Stranded", "percent"),
+    ("stranded", "Stranded capacity", "text"),
+    ("price_per_unit", "Price per unit", "price"),
+    ("least_waste_vm_type", "Least-waste VM type", "text"),
 )
 
 
@@ -333,7 +472,8 @@ class MrsuKind(RunKind):
         options = mrsu_options(scenario, params)
         parts = [
             PartSpec(f"{c}-{m}", {"step": "allocate", "composition": c, "mode": m})
-            for c in options["compositions"] for m in options["modes"]
+            for c in options["compositions"]
+            for m in options["modes"]
         ]
         if options["requirements"] == "scenario":
             parts.append(PartSpec(ADVISOR, {"step": "advise"}))
@@ -343,8 +483,15 @@ class MrsuKind(RunKind):
         name = f"{what or (scenario.name if scenario else 'scenario')}: MRSU sizing"
         return RunPlan(options, parts, name)
 
-    def execute(self, scenario: Scenario, options: Mapping[str, Any], context: Mapping[str, Any],
-                payload: Mapping[str, Any], *, progress: Progress) -> list[Variant]:
+    def execute(
+        self,
+        scenario: Scenario,
+        options: Mapping[str, Any],
+        context: Mapping[str, Any],
+        payload: Mapping[str, Any],
+        *,
+        progress: Progress,
+    ) -> list[Variant]:
         step = payload["step"]
         if step == "allocate":
             base_units = None
@@ -353,8 +500,12 @@ class MrsuKind(RunKind):
             else:
                 problem, base_units = scenario_problem(scenario, slots=int(options["slots"]))
             progress(0.0)
-            doc = mrsu_result(problem, composition=payload["composition"], mode=payload["mode"],
-                              slots_valid=options.get("slots_valid"))
+            doc = mrsu_result(
+                problem,
+                composition=payload["composition"],
+                mode=payload["mode"],
+                slots_valid=options.get("slots_valid"),
+            )
             if base_units is not None:
                 doc["base_units"] = base_units
             return [Variant(f"{payload['composition']}-{payload['mode']}", doc)]
@@ -362,9 +513,16 @@ class MrsuKind(RunKind):
             return [Variant(ADVISOR, mrsu_advise(scenario, unit=options.get("unit")))]
         sweep = options["sweep"]
         load = sweep["loads"][int(payload["load"])]
-        doc = mrsu_sweep(loads=[load], seeds=sweep["seeds"], applications=sweep["applications"],
-                         slots=sweep["slots"], seed=sweep["seed"], spread=sweep["spread"],
-                         slots_valid=sweep["slots_valid"], progress=progress)
+        doc = mrsu_sweep(
+            loads=[load],
+            seeds=sweep["seeds"],
+            applications=sweep["applications"],
+            slots=sweep["slots"],
+            seed=sweep["seed"],
+            spread=sweep["spread"],
+            slots_valid=sweep["slots_valid"],
+            progress=progress,
+        )
         return [Variant(sweep_label(load), doc)]
 
     def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
@@ -374,10 +532,19 @@ class MrsuKind(RunKind):
         units = [v for v in variants if v != ADVISOR and not v.startswith("sweep ")]
         return super().baseline(units, options, asked)
 
-    def table(self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any],
-              baseline: str | None, currency: str) -> dict[str, Any]:
-        return dict(comparison_table(_allocations(summaries), baseline=baseline, currency=currency,
-                                     metrics=MRSU_METRICS))
+    def table(
+        self,
+        summaries: Mapping[str, Mapping[str, Any]],
+        *,
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> dict[str, Any]:
+        return dict(
+            comparison_table(
+                _allocations(summaries), baseline=baseline, currency=currency, metrics=MRSU_METRICS
+            )
+        )
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
         advice = summaries.get(ADVISOR)
@@ -404,39 +571,108 @@ class MrsuKind(RunKind):
         json.dumps(figures, allow_nan=False)
         return figures or None
 
-    def report(self, *, meta: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]],
-               options: Mapping[str, Any], baseline: str | None, currency: str) -> ReportContent:
+    def report(
+        self,
+        *,
+        meta: Mapping[str, Any],
+        results: Mapping[str, Mapping[str, Any]],
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> ReportContent:
         allocations = {k: v for k, v in results.items() if v.get("study") == "mrsu"}
-        comparison = comparison_table({k: result_summary(v) for k, v in allocations.items()},
-                                      baseline=baseline,
-                                      currency=currency, metrics=MRSU_METRICS, detail=True)
+        comparison = comparison_table(
+            {k: result_summary(v) for k, v in allocations.items()},
+            baseline=baseline,
+            currency=currency,
+            metrics=MRSU_METRICS,
+            detail=True,
+        )
         tables = [summary_table(comparison, "Unit")]
-        tables.append(Table("units", "MRSU tuple and units", [
-            Column("variant", "Unit"), Column("window", "Window (slots)"), Column("mrsu", "MRSU tuple"),
-            Column("units_available", "Units available"),
-        ], [[k, f"{w['start']}-{w['end']}", _units_text(w["mrsu"]), _units_text(w["units_available"])]
-            for k, d in allocations.items() for w in d.get("windows") or []]))
-        tables.append(Table("applications", "Applications", [
-            Column("variant", "Unit"), Column("application", "Application"), Column("over", "Over", "ratio"),
-            Column("under", "Under", "ratio"), Column("short_slots", "Slots short", "count"),
-        ], [[k, app, a["over"], a["under"], a["short_slots"]]
-            for k, d in allocations.items() for app, a in d["misallocation"]["by_application"].items()]))
+        tables.append(
+            Table(
+                "units",
+                "MRSU tuple and units",
+                [
+                    Column("variant", "Unit"),
+                    Column("window", "Window (slots)"),
+                    Column("mrsu", "MRSU tuple"),
+                    Column("units_available", "Units available"),
+                ],
+                [
+                    [k, f"{w['start']}-{w['end']}", _units_text(w["mrsu"]), _units_text(w["units_available"])]
+                    for k, d in allocations.items()
+                    for w in d.get("windows") or []
+                ],
+            )
+        )
+        tables.append(
+            Table(
+                "applications",
+                "Applications",
+                [
+                    Column("variant", "Unit"),
+                    Column("application", "Application"),
+                    Column("over", "Over", "ratio"),
+                    Column("under", "Under", "ratio"),
+                    Column("short_slots", "Slots short", "count"),
+                ],
+                [
+                    [k, app, a["over"], a["under"], a["short_slots"]]
+                    for k, d in allocations.items()
+                    for app, a in d["misallocation"]["by_application"].items()
+                ],
+            )
+        )
         advice = results.get(ADVISOR)
         if advice:
             rows = advisor_rows(advice)
-            tables.append(Table("advisor", "Advisor: which unit",
-                                [Column(k, lbl, u) for k, lbl, u in ADVISOR_COLUMNS],
-                                [[r[k] for k, _, _ in ADVISOR_COLUMNS] for r in rows],
-                                notes=[f"Recommended: {advice.get('recommended')}"]))
+            tables.append(
+                Table(
+                    "advisor",
+                    "Advisor: which unit",
+                    [Column(k, lbl, u) for k, lbl, u in ADVISOR_COLUMNS],
+                    [[r[k] for k, _, _ in ADVISOR_COLUMNS] for r in rows],
+                    notes=[f"Recommended: {advice.get('recommended')}"],
+                )
+            )
+            for key, title, columns, rows in (
+                ("advisor_vm_types", "Advisor: VM types", VM_TYPE_COLUMNS, advisor_vm_type_rows(advice)),
+                (
+                    "advisor_frameworks",
+                    "Advisor: frameworks",
+                    FRAMEWORK_COLUMNS,
+                    advisor_framework_rows(advice),
+                ),
+            ):
+                tables.append(
+                    Table(
+                        key,
+                        title,
+                        [Column(k, lbl, u) for k, lbl, u in columns],
+                        [[r[k] for k, _, _ in columns] for r in rows],
+                    )
+                )
         sweep = combine_sweeps(list(results.values()))
         if sweep is not None:
-            cols = [Column("composition", "Composition"), Column("method", "Method"),
-                    Column("load_pct", "Load", "percent")] + [Column(m, m, "ratio") for m in METRICS]
-            tables.append(Table("sweep", "Sweep (means over seeds)", cols, [
-                [comp, METHOD_LABELS.get(method, method), load] + [c[m][i] for m in METRICS]
-                for comp, methods in sweep["curves"].items() for method, c in methods.items()
-                for i, load in enumerate(sweep["loads_pct"])
-            ]))
+            cols = [
+                Column("composition", "Composition"),
+                Column("method", "Method"),
+                Column("load_pct", "Load", "percent"),
+            ] + [Column(m, m, "ratio") for m in METRICS]
+            tables.append(
+                Table(
+                    "sweep",
+                    "Sweep (means over seeds)",
+                    cols,
+                    [
+                        [comp, METHOD_LABELS.get(method, method), load] + [c[m][i] for m in METRICS]
+                        for comp, methods in sweep["curves"].items()
+                        for method, c in methods.items()
+                        for i, load in enumerate(sweep["loads_pct"])
+                    ],
+                )
+            )
         figures = self.figures(results, currency=currency) or {}
         run_id = meta.get("run_id")
         return ReportContent(
@@ -444,8 +680,10 @@ class MrsuKind(RunKind):
             subtitle="Cluster What-If Planner - MRSU sizing (paper 002)",
             details=[
                 ("Run", str(meta.get("run_name") or "")),
-                ("Run id",
-                 run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else str(run_id or "")),
+                (
+                    "Run id",
+                    run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else str(run_id or ""),
+                ),
                 ("Scenario", str(meta.get("scenario_name") or "")),
                 ("Created at", str(meta.get("created_at") or "")),
                 ("Requirements", str(options.get("requirements"))),
@@ -458,8 +696,9 @@ class MrsuKind(RunKind):
             keywords=", ".join(allocations),
         )
 
-    def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
-                     currency: str) -> dict[str, Any]:
+    def page_context(
+        self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str
+    ) -> dict[str, Any]:
         allocations = _allocations(summaries)
         advice = summaries.get(ADVISOR)
         options = run.options or {}
@@ -468,15 +707,39 @@ class MrsuKind(RunKind):
             "plotly": True,
             "what": "Misallocation of each unit (composition-mode) on the same requirements.",
             "units": [
-                {"variant": k, "mrsu": _units_text(s.get("mrsu")), "available": s.get("units_available_text"),
-                 "windows": s.get("windows"), "base_units": _units_text(s.get("base_units"))}
+                {
+                    "variant": k,
+                    "mrsu": _units_text(s.get("mrsu")),
+                    "available": s.get("units_available_text"),
+                    "windows": s.get("windows"),
+                    "base_units": _units_text(s.get("base_units")),
+                }
                 for k, s in allocations.items()
             ],
             "advisor": advice,
             "advisor_columns": ADVISOR_COLUMNS,
+            "advisor_tables": [
+                (
+                    "advisor-vm-types",
+                    "Stranded capacity per VM type",
+                    VM_TYPE_COLUMNS,
+                    (advice or {}).get("vm_types"),
+                ),
+                (
+                    "advisor-frameworks",
+                    "Over-allocation per framework",
+                    FRAMEWORK_COLUMNS,
+                    (advice or {}).get("frameworks"),
+                ),
+            ]
+            if advice
+            else [],
             "sweep": options.get("sweep"),
-            "actions": ([{"label": "Clone…", "url": f"{reverse('web:mrsu-new')}?clone={run.pk}"}]
-                        if run.is_finished else []),
+            "actions": (
+                [{"label": "Clone…", "url": f"{reverse('web:mrsu-new')}?clone={run.pk}"}]
+                if run.is_finished
+                else []
+            ),
             "settings": [
                 ("Requirements", options.get("requirements")),
                 ("Compositions", ", ".join(options.get("compositions") or [])),

@@ -37,12 +37,23 @@ def mrsu_presets() -> list[StudyPreset]:
         return []
     base = {"requirements": "input", "input": example, "compositions": ["gcd", "min"], "modes": ["ft", "id"]}
     return [
-        StudyPreset("002-example", "mrsu", "Example input",
-                    "Three applications, four dimensions, four slots (examples/mrsu/example.json).",
-                    input_scenario(example), base),
-        StudyPreset("002-sweep", "mrsu", "Paper 002 sweep (Figs. 3-5)",
-                    "The example input and the paper's sweep: loads 10-125 %, 100 seeds, 50 applications, "
-                    "30 slots, every method.", input_scenario(example), {**base, "sweep": dict(PAPER_SWEEP)}),
+        StudyPreset(
+            "002-example",
+            "mrsu",
+            "Example input",
+            "Three applications, four dimensions, four slots (examples/mrsu/example.json).",
+            input_scenario(example),
+            base,
+        ),
+        StudyPreset(
+            "002-sweep",
+            "mrsu",
+            "Paper 002 sweep (Figs. 3-5)",
+            "The example input and the paper's sweep: loads 10-125 %, 100 seeds, 50 applications, "
+            "30 slots, every method.",
+            input_scenario(example),
+            {**base, "sweep": dict(PAPER_SWEEP)},
+        ),
     ]
 
 
@@ -78,8 +89,12 @@ def mrsu_new(request: TeamRequest) -> HttpResponse:
             form.initial["name"] = f"Copy of {cloned.name}"[:200]
             form.fill(cloned.options)
     context: dict[str, Any] = {
-        "form": form, "presets": mrsu_presets(), "preset": preset, "cloned_from": cloned,
+        "form": form,
+        "presets": mrsu_presets(),
+        "preset": preset,
+        "cloned_from": cloned,
         "has_sources": bool(clusters and workloads),
     }
-    return render(request, "web/mrsu_new.html", context,
-                  status=400 if request.method == "POST" and form.errors else 200)
+    return render(
+        request, "web/mrsu_new.html", context, status=400 if request.method == "POST" and form.errors else 200
+    )
