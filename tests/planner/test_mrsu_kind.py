@@ -126,6 +126,8 @@ def test_a_scenario_run_has_the_advisor(
     page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
     assert 'id="advisor-table"' in page and 'data-candidate="user"' in page
     assert 'id="advisor-vm-types"' in page and 'id="advisor-frameworks"' in page
+    # the tuple in the scenario's units: the GCD of 1.5 and 2 cores and of 4 and 8 GB (and the machines)
+    assert "cpu 0.5, mem 4" in page
     listing = client.get(reverse("web:runs")).content.decode()
     assert "recommended unit" in listing
     csv = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")

@@ -344,6 +344,11 @@ def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
             if isinstance(avail, int | float)
             else (min(avail.values()) if isinstance(avail, Mapping) and avail else None),
             "base_units": doc.get("base_units"),
+            # the tuple in the scenario's units (a scenario's amounts are scaled to whole base units)
+            "mrsu_in_units": {
+                d: round(v * float((doc.get("base_units") or {}).get(d, 1)), 9)
+                for d, v in (doc.get("mrsu") or {}).items()
+            },
             "windows": len(doc.get("windows") or []),
             "over": doc["misallocation"]["over"],
             "under": doc["misallocation"]["under"],
@@ -709,7 +714,7 @@ class MrsuKind(RunKind):
             "units": [
                 {
                     "variant": k,
-                    "mrsu": _units_text(s.get("mrsu")),
+                    "mrsu": _units_text(s.get("mrsu_in_units") or s.get("mrsu")),
                     "available": s.get("units_available_text"),
                     "windows": s.get("windows"),
                     "base_units": _units_text(s.get("base_units")),
