@@ -72,6 +72,8 @@ def _scenario_from_request(
         doc, parsed = scenario_document_and_parsed(cluster, workload)
         return cluster.team_id, doc, parsed
     if scenario is None:
+        scenario = kind.default_scenario(params)
+    if scenario is None:
         raise InputError.single("scenario", "give a scenario document, or a cluster and a workload")
     if team is None:
         raise InputError.single("team", "is required (you belong to no team)")

@@ -117,6 +117,14 @@ class RunKind(abc.ABC):
         paths into the request (``schedulers[1]``, ``options.rut``).
         """
 
+    def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
+        """The scenario document of a request that names none (no scenario, cluster or workload).
+
+        ``None`` (the default): the request must give one. A kind whose parameters carry their
+        own input (an MRSU input document) returns the scenario the run records for it.
+        """
+        return None
+
     def prepare(self, scenario: Scenario, options: Mapping[str, Any]) -> dict[str, Any]:
         """What every part needs that should be computed once per run (stored as ``Run.context``).
 

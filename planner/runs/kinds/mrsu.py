@@ -1,0 +1,775 @@
+"""MRSU sizing (paper 002): the multi-resource schedulable unit of a scenario or an MRSU input.
+
+Parts, each one library call:
+
+* ``allocate`` (one per composition x mode): :func:`scheduling.mrsu.mrsu_result` of the
+  requirements, from the run's scenario (:func:`scheduling.mrsu.scenario_problem`) or from
+  an MRSU input document (``input``, :func:`scheduling.mrsu.parse_mrsu_input`). Variant
+  ``gcd-ft``, ``min-id``...
+* ``advise`` (requirements from the scenario only): :func:`scheduling.mrsu.mrsu_advise` of
+  the scenario, with the unit the user typed. Variant ``advisor``.
+* ``sweep`` (optional, one per load point, so the sweep fans out over workers):
+  :func:`scheduling.mrsu.mrsu_sweep` of one load. Variants ``sweep 50%``...; the figures join
+  them into one sweep document (Figs. 3-5).
+
+Figures come from :mod:`scheduling.charts.mrsu`. The comparison table reads the allocation
+variants through :func:`scheduling.presenter.comparison_table` (see :data:`MRSU_METRICS`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.urls import reverse
+
+from planner.core.errors import FieldError, InputError
+from planner.reports import FORMATS, ReportContent
+from planner.reports.tables import Column, Table, summary_table
+from scheduling import Scenario, ScenarioError
+from scheduling.charts import variant_colours
+from scheduling.charts.mrsu import METHOD_LABELS, mrsu_figures, sweep_figures
+from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
+from scheduling.mrsu.advisor import parse_unit
+from scheduling.mrsu.sweep import DEFAULT_LOADS, METRICS
+from scheduling.numbers import finite
+from scheduling.presenter import Metric, comparison_table, show
+
+from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
+
+__all__ = ["MRSU_METRICS", "PARAMS", "MrsuKind", "combine_sweeps", "mrsu_options"]
+
+PARAMS = (
+    "requirements",
+    "input",
+    "slots",
+    "compositions",
+    "modes",
+    "slots_valid",
+    "unit",
+    "sweep",
+    "baseline",
+)
+SWEEP_KEYS = ("loads", "seeds", "applications", "slots", "seed", "spread", "slots_valid")
+COMPOSITIONS = ("gcd", "min")
+MODES = ("ft", "id")
+#: Limits of a planner run (the library's own are far larger).
+MAX_SLOTS = 1000
+MAX_SWEEP = {"seeds": 1000, "applications": 2000, "slots": 1000}
+MAX_LOADS = 40
+#: Workload cells (seeds x applications x slots) of one load point, one part's memory: the
+#: paper's set-up is 150,000.
+MAX_SWEEP_CELLS = 3_000_000
+ADVISOR = "advisor"
+
+#: The paper's sweep set-up (Section IV; 12 loads x 100 seeds, 50 applications, 30 slots).
+PAPER_SWEEP: dict[str, Any] = {
+    "loads": list(DEFAULT_LOADS),
+    "seeds": 100,
+    "applications": 50,
+    "slots": 30,
+    "seed": 0,
+}
+
+
+def sweep_label(load: float) -> str:
+    return f"sweep {round(100 * load, 6):g}%"
+
+
+def _int(value: Any, path: str, errors: list[FieldError], lo: int, hi: int) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        errors.append(FieldError(path, f"must be a whole number in {lo}..{hi}"))
+        return None
+    return int(value)
+
+
+def _choices(value: Any, choices: Sequence[str], path: str, errors: list[FieldError]) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        errors.append(FieldError(path, f"must be a non-empty list of {', '.join(choices)}"))
+        return []
+    out: list[str] = []
+    for i, item in enumerate(value):
+        if item not in choices:
+            errors.append(FieldError(f"{path}[{i}]", f"must be one of {', '.join(choices)}"))
+        elif item not in out:
+            out.append(str(item))
+    return out
+
+
+def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
+    if raw in (None, False):
+        return None
+    if raw is True:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        errors.append(FieldError("sweep", f"must be an object with {', '.join(SWEEP_KEYS)}"))
+        return None
+    errors.extend(
+        FieldError(f"sweep.{k}", f"unknown field (a sweep takes {', '.join(SWEEP_KEYS)})")
+        for k in raw
+        if k not in SWEEP_KEYS
+    )
+    out: dict[str, Any] = {}
+    loads = raw.get("loads", PAPER_SWEEP["loads"])
+    if not isinstance(loads, list) or not loads or len(loads) > MAX_LOADS:
+        errors.append(
+            FieldError("sweep.loads", f"must be a list of 1 to {MAX_LOADS} loads (fractions: 0.5 is 50 %)")
+        )
+        loads = []
+    out["loads"] = []
+    for i, x in enumerate(loads):
+        if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x) or not 0 < x <= 10:
+            errors.append(
+                FieldError(f"sweep.loads[{i}]", "must be in (0, 10] (a fraction of capacity: 0.5 is 50 %)")
+            )
+        elif float(x) in out["loads"]:
+            errors.append(FieldError(f"sweep.loads[{i}]", "is listed twice"))
+        else:
+            out["loads"].append(float(x))
+    for key, hi in MAX_SWEEP.items():
+        out[key] = _int(raw.get(key, PAPER_SWEEP[key]), f"sweep.{key}", errors, 1, hi)
+    sizes = [out[k] for k in MAX_SWEEP]
+    if all(sizes) and math.prod(sizes) > MAX_SWEEP_CELLS:
+        errors.append(
+            FieldError(
+                "sweep.seeds",
+                f"seeds x applications x slots is {math.prod(sizes):,}; "
+                f"the limit of one load point is {MAX_SWEEP_CELLS:,}",
+            )
+        )
+    out["seed"] = _int(raw.get("seed", 0), "sweep.seed", errors, 0, 2**31 - 1)
+    spread = raw.get("spread", 0.5)
+    if isinstance(spread, bool) or not isinstance(spread, int | float) or not 0 <= spread < 1:
+        errors.append(FieldError("sweep.spread", "must be a number in [0, 1)"))
+    out["spread"] = float(spread) if isinstance(spread, int | float) else 0.5
+    valid = raw.get("slots_valid")
+    out["slots_valid"] = None if valid is None else _int(valid, "sweep.slots_valid", errors, 1, MAX_SLOTS)
+    return out
+
+
+def _unit(raw: Any, scenario: Scenario | None, errors: list[FieldError]) -> dict[str, float] | None:
+    if raw in (None, "", {}):
+        return None
+    if scenario is None:
+        return None
+    text = (
+        raw
+        if isinstance(raw, str)
+        else (",".join(f"{k}={v}" for k, v in raw.items()) if isinstance(raw, Mapping) else None)
+    )
+    if text is None:
+        errors.append(FieldError("unit", "must be an object resource -> amount, or text like cpu=1,mem=4"))
+        return None
+    try:
+        return parse_unit(text, tuple(scenario.resources))
+    except ScenarioError as exc:
+        errors.extend(
+            FieldError("unit." + e.path.removeprefix("--unit").lstrip(".") if e.path else "unit", e.message)
+            for e in exc.errors
+        )
+        return None
+
+
+def mrsu_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The run's ``options``: checked, with paths into the request (``input.applications[1].priority``,
+    ``sweep.loads[2]``, ``compositions[0]``)."""
+    errors: list[FieldError] = [
+        FieldError(key, f"unknown field (an MRSU run takes {', '.join(PARAMS)})")
+        for key in params
+        if key not in PARAMS
+    ]
+    source = params.get("requirements") or ("input" if params.get("input") is not None else "scenario")
+    if source not in ("scenario", "input"):
+        errors.append(FieldError("requirements", "must be scenario or input"))
+    options: dict[str, Any] = {"requirements": source, "input": None, "unit": None}
+    if source == "input":
+        try:
+            parse_mrsu_input(params.get("input"))
+            options["input"] = params.get("input")
+        except ScenarioError as exc:
+            errors.extend(FieldError(f"input.{e.path}" if e.path else "input", e.message) for e in exc.errors)
+    else:
+        if params.get("input") is not None:
+            errors.append(FieldError("input", "is only read with requirements: input"))
+        options["unit"] = _unit(params.get("unit"), scenario, errors)
+    slots = params.get("slots", 30)
+    options["slots"] = _int(slots, "slots", errors, 1, MAX_SLOTS)
+    options["compositions"] = _choices(
+        params.get("compositions", list(COMPOSITIONS)), COMPOSITIONS, "compositions", errors
+    )
+    options["modes"] = _choices(params.get("modes", list(MODES)), MODES, "modes", errors)
+    valid = params.get("slots_valid")
+    options["slots_valid"] = None if valid in (None, "") else _int(valid, "slots_valid", errors, 1, MAX_SLOTS)
+    options["sweep"] = _sweep(params.get("sweep"), errors)
+    labels = [f"{c}-{m}" for c in options["compositions"] for m in options["modes"]]
+    baseline = params.get("baseline")
+    if baseline in (None, ""):
+        baseline = labels[0] if labels else None
+    elif baseline not in labels:
+        errors.append(FieldError("baseline", f"must be one of {', '.join(labels)}"))
+    options["baseline"] = baseline
+    if scenario is not None and source == "scenario" and not errors:
+        try:  # the requirements of the scenario: say now if it has none to size
+            scenario_problem(scenario, slots=int(options["slots"]))
+        except ScenarioError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise InputError(errors)
+    return options
+
+
+def combine_sweeps(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """One sweep document from sweep documents of single load points (in load order).
+
+    The curves are the concatenation of the parts' curves; everything else is the first part's.
+    """
+    parts = sorted((d for d in docs if d.get("study") == "mrsu-sweep"), key=lambda d: d["loads"][0])
+    if not parts:
+        return None
+    out = {k: v for k, v in parts[0].items() if k != "curves"}
+    out["loads"] = [x for d in parts for x in d["loads"]]
+    out["loads_pct"] = [x for d in parts for x in d["loads_pct"]]
+    curves: dict[str, Any] = {}
+    for comp, methods in parts[0]["curves"].items():
+        curves[comp] = {}
+        for method in methods:
+            curves[comp][method] = {
+                m: [x for d in parts for x in d["curves"][comp][method][m]] for m in METRICS
+            }
+            curves[comp][method]["std"] = {
+                m: [x for d in parts for x in d["curves"][comp][method]["std"][m]] for m in METRICS
+            }
+    out["curves"] = curves
+    return out
+
+
+# ------------------------------------------------------------------ the comparison table
+
+
+def _read(*steps: str) -> Any:
+    def value(h: Mapping[str, Any], _base: Mapping[str, Any] | None) -> float | None:
+        v: Any = h
+        for s in steps:
+            v = v.get(s) if isinstance(v, Mapping) else None
+        return finite(v)
+
+    return value
+
+
+MRSU_METRICS: tuple[Metric, ...] = (
+    Metric(
+        "units_available",
+        "Units available (first window)",
+        "count",
+        ("units_available",),
+        _read("units_available"),
+        note="ID: the fewest of any dimension (the unit table lists each)",
+    ),
+    Metric(
+        "under",
+        "Misallocation: under-allocated part",
+        "ratio",
+        ("under",),
+        _read("under"),
+        "lower",
+        note="mean over applications, slots and dimensions of max(-rho, 0) (paper eq. 10)",
+    ),
+    Metric(
+        "over",
+        "Misallocation: over-allocated part",
+        "ratio",
+        ("over",),
+        _read("over"),
+        "lower",
+        note="mean of max(rho, 0)",
+    ),
+    Metric(
+        "dissatisfied_pct",
+        "Application-slots not fully served",
+        "percent",
+        ("dissatisfied_pct",),
+        _read("dissatisfied_pct"),
+        "lower",
+    ),
+    Metric(
+        "dissatisfied_apps_pct",
+        "Applications short in some slot",
+        "percent",
+        ("dissatisfied_apps_pct",),
+        _read("dissatisfied_apps_pct"),
+        "lower",
+    ),
+    Metric(
+        "vm_static_dissatisfied_pct",
+        "VM-static: application-slots not fully served",
+        "percent",
+        ("vm_static_dissatisfied_pct",),
+        _read("vm_static_dissatisfied_pct"),
+        detail=True,
+    ),
+    Metric(
+        "optimal_dissatisfied_pct",
+        "Optimal: application-slots not fully served",
+        "percent",
+        ("optimal_dissatisfied_pct",),
+        _read("optimal_dissatisfied_pct"),
+        detail=True,
+    ),
+)
+
+
+def _units_text(u: Any) -> str:
+    if isinstance(u, Mapping):
+        return ", ".join(f"{k} {v:g}" for k, v in u.items())
+    return "" if u is None else f"{u:g}"
+
+
+def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The headline of one document of the run (allocation, advisor or sweep point)."""
+    study = doc.get("study")
+    if study == "mrsu":
+        avail = doc.get("units_available")
+        base = doc.get("baselines") or {}
+        return {
+            "study": "mrsu",
+            "composition": doc.get("composition"),
+            "mode": doc.get("mode"),
+            "mrsu": doc.get("mrsu"),
+            "units_available_text": _units_text(avail),
+            "units_available": avail
+            if isinstance(avail, int | float)
+            else (min(avail.values()) if isinstance(avail, Mapping) and avail else None),
+            "base_units": doc.get("base_units"),
+            # the tuple in the scenario's units (a scenario's amounts are scaled to whole base units)
+            "mrsu_in_units": {
+                d: round(v * float((doc.get("base_units") or {}).get(d, 1)), 9)
+                for d, v in (doc.get("mrsu") or {}).items()
+            },
+            "windows": len(doc.get("windows") or []),
+            "over": doc["misallocation"]["over"],
+            "under": doc["misallocation"]["under"],
+            "dissatisfied_pct": doc.get("dissatisfied_pct"),
+            "dissatisfied_apps_pct": doc.get("dissatisfied_apps_pct"),
+            "vm_static_dissatisfied_pct": (base.get("vm-static") or {}).get("dissatisfied_pct"),
+            "optimal_dissatisfied_pct": (base.get("optimal") or {}).get("dissatisfied_pct"),
+        }
+    if study == "mrsu-advice":
+        return {
+            "study": study,
+            "recommended": doc.get("recommended"),
+            "candidates": advisor_rows(doc),
+            "vm_types": advisor_vm_type_rows(doc),
+            "frameworks": advisor_framework_rows(doc),
+        }
+    return {"study": study, "loads_pct": doc.get("loads_pct")}
+
+
+def advisor_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The advisor's candidates, one row each (the advisor document's own numbers)."""
+    rows = []
+    for key, c in (doc.get("candidates") or {}).items():
+        mix = c.get("least_waste_vm_type") or {}
+        rows.append(
+            {
+                "candidate": key,
+                "mrsu": _units_text(c.get("mrsu")),
+                "units_held": c.get("units_held"),
+                "units_pooled": c.get("units_pooled"),
+                "misallocation_over": c.get("misallocation_over"),
+                "stranded_pct": c.get("stranded_pct"),
+                "stranded": _units_text(c.get("stranded")),
+                "price_per_unit": c.get("price_per_unit"),
+                "least_waste_vm_type": (f"{mix['count']} x {mix['vm_type']}" if mix else ""),
+                "recommended": key == doc.get("recommended"),
+            }
+        )
+    return rows
+
+
+def advisor_vm_type_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per candidate unit and VM type: units per machine, units, stranded capacity, price per unit."""
+    return [
+        {
+            "candidate": key,
+            "vm_type": name,
+            "units_per_machine": t.get("units_per_machine"),
+            "units": t.get("units"),
+            "stranded": _units_text(t.get("stranded")),
+            "stranded_pct": t.get("stranded_pct"),
+            "price_per_unit": t.get("price_per_unit"),
+        }
+        for key, c in (doc.get("candidates") or {}).items()
+        for name, t in (c.get("vm_types") or {}).items()
+    ]
+
+
+def advisor_framework_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per candidate unit and framework: units per executor and the over-allocation."""
+    return [
+        {
+            "candidate": key,
+            "framework": name,
+            "units_per_executor": f.get("units_per_executor"),
+            "over_allocated": _units_text(f.get("over_allocated")),
+            "misallocation_over": f.get("misallocation_over"),
+        }
+        for key, c in (doc.get("candidates") or {}).items()
+        for name, f in (c.get("frameworks") or {}).items()
+    ]
+
+
+VM_TYPE_COLUMNS = (
+    ("candidate", "Unit", "text"),
+    ("vm_type", "VM type", "text"),
+    ("units_per_machine", "Units per machine", "count"),
+    ("units", "Units", "count"),
+    ("stranded", "Stranded capacity", "text"),
+    ("stranded_pct", "Stranded", "percent"),
+    ("price_per_unit", "Price per unit", "price"),
+)
+FRAMEWORK_COLUMNS = (
+    ("candidate", "Unit", "text"),
+    ("framework", "Framework", "text"),
+    ("units_per_executor", "Units per executor", "amount"),
+    ("over_allocated", "Over-allocated per executor", "text"),
+    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
+)
+
+ADVISOR_COLUMNS = (
+    ("candidate", "Unit", "text"),
+    ("mrsu", "MRSU tuple", "text"),
+    ("units_held", "Units held", "count"),
+    ("units_pooled", "Units if pooled", "count"),
+    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
+    ("stranded_pct", "Stranded", "percent"),
+    ("stranded", "Stranded capacity", "text"),
+    ("price_per_unit", "Price per unit", "price"),
+    ("least_waste_vm_type", "Least-waste VM type", "text"),
+)
+
+
+def _allocations(summaries: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    return {k: v for k, v in summaries.items() if v.get("study") == "mrsu"}
+
+
+class MrsuKind(RunKind):
+    """Compose the MRSU of some requirements, allocate it, measure the misallocation; sweep; advise."""
+
+    key = "mrsu"
+    label = "MRSU sizing"
+    variant_name = "unit"
+    results_template = "web/kinds/mrsu.html"
+    scripts = ("planner/charts.js", "planner/kinds/fairness.js")
+    report_formats = tuple(FORMATS)
+    new_run_url = "web:mrsu-new"
+
+    def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
+        doc = params.get("input")
+        if params.get("requirements", "input") == "input" and isinstance(doc, Mapping):
+            return input_scenario(doc)
+        return None
+
+    def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+        options = mrsu_options(scenario, params)
+        parts = [
+            PartSpec(f"{c}-{m}", {"step": "allocate", "composition": c, "mode": m})
+            for c in options["compositions"]
+            for m in options["modes"]
+        ]
+        if options["requirements"] == "scenario":
+            parts.append(PartSpec(ADVISOR, {"step": "advise"}))
+        for i, load in enumerate((options["sweep"] or {}).get("loads") or []):
+            parts.append(PartSpec(sweep_label(load), {"step": "sweep", "load": i}))
+        what = (options["input"] or {}).get("name") if options["requirements"] == "input" else None
+        name = f"{what or (scenario.name if scenario else 'scenario')}: MRSU sizing"
+        return RunPlan(options, parts, name)
+
+    def execute(
+        self,
+        scenario: Scenario,
+        options: Mapping[str, Any],
+        context: Mapping[str, Any],
+        payload: Mapping[str, Any],
+        *,
+        progress: Progress,
+    ) -> list[Variant]:
+        step = payload["step"]
+        if step == "allocate":
+            base_units = None
+            if options["requirements"] == "input":
+                problem = parse_mrsu_input(options["input"])
+            else:
+                problem, base_units = scenario_problem(scenario, slots=int(options["slots"]))
+            progress(0.0)
+            doc = mrsu_result(
+                problem,
+                composition=payload["composition"],
+                mode=payload["mode"],
+                slots_valid=options.get("slots_valid"),
+            )
+            if base_units is not None:
+                doc["base_units"] = base_units
+            return [Variant(f"{payload['composition']}-{payload['mode']}", doc)]
+        if step == "advise":
+            return [Variant(ADVISOR, mrsu_advise(scenario, unit=options.get("unit")))]
+        sweep = options["sweep"]
+        load = sweep["loads"][int(payload["load"])]
+        doc = mrsu_sweep(
+            loads=[load],
+            seeds=sweep["seeds"],
+            applications=sweep["applications"],
+            slots=sweep["slots"],
+            seed=sweep["seed"],
+            spread=sweep["spread"],
+            slots_valid=sweep["slots_valid"],
+            progress=progress,
+        )
+        return [Variant(sweep_label(load), doc)]
+
+    def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        return result_summary(document)
+
+    def baseline(self, variants: Sequence[str], options: Mapping[str, Any], asked: str | None) -> str | None:
+        units = [v for v in variants if v != ADVISOR and not v.startswith("sweep ")]
+        return super().baseline(units, options, asked)
+
+    def table(
+        self,
+        summaries: Mapping[str, Mapping[str, Any]],
+        *,
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> dict[str, Any]:
+        return dict(
+            comparison_table(
+                _allocations(summaries), baseline=baseline, currency=currency, metrics=MRSU_METRICS
+            )
+        )
+
+    def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
+        advice = summaries.get(ADVISOR)
+        if advice and advice.get("recommended"):
+            row = next((r for r in advice.get("candidates") or [] if r["recommended"]), None)
+            if row:
+                return Headline(row["mrsu"], f"recommended unit ({advice['recommended']})")
+        known = [(finite(s.get("under")), k) for k, s in _allocations(summaries).items()]
+        known = [(v, k) for v, k in known if v is not None]
+        if not known:
+            return None
+        value, label = min(known)
+        return Headline(show(value, "ratio"), f"least under-allocation: {label}")
+
+    def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
+        figures: dict[str, Any] = {}
+        for label, doc in results.items():
+            if doc.get("study") == "mrsu":
+                for key, fig in mrsu_figures(doc).items():
+                    figures[f"{key}:{label}"] = fig
+        sweep = combine_sweeps(list(results.values()))
+        if sweep is not None:
+            figures.update(sweep_figures(sweep))
+        json.dumps(figures, allow_nan=False)
+        return figures or None
+
+    def report(
+        self,
+        *,
+        meta: Mapping[str, Any],
+        results: Mapping[str, Mapping[str, Any]],
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> ReportContent:
+        allocations = {k: v for k, v in results.items() if v.get("study") == "mrsu"}
+        comparison = comparison_table(
+            {k: result_summary(v) for k, v in allocations.items()},
+            baseline=baseline,
+            currency=currency,
+            metrics=MRSU_METRICS,
+            detail=True,
+        )
+        tables = [summary_table(comparison, "Unit")]
+        tables.append(
+            Table(
+                "units",
+                "MRSU tuple and units",
+                [
+                    Column("variant", "Unit"),
+                    Column("window", "Window (slots)"),
+                    Column("mrsu", "MRSU tuple"),
+                    Column("units_available", "Units available"),
+                ],
+                [
+                    [k, f"{w['start']}-{w['end']}", _units_text(w["mrsu"]), _units_text(w["units_available"])]
+                    for k, d in allocations.items()
+                    for w in d.get("windows") or []
+                ],
+            )
+        )
+        tables.append(
+            Table(
+                "applications",
+                "Applications",
+                [
+                    Column("variant", "Unit"),
+                    Column("application", "Application"),
+                    Column("over", "Over", "ratio"),
+                    Column("under", "Under", "ratio"),
+                    Column("short_slots", "Slots short", "count"),
+                ],
+                [
+                    [k, app, a["over"], a["under"], a["short_slots"]]
+                    for k, d in allocations.items()
+                    for app, a in d["misallocation"]["by_application"].items()
+                ],
+            )
+        )
+        advice = results.get(ADVISOR)
+        if advice:
+            rows = advisor_rows(advice)
+            tables.append(
+                Table(
+                    "advisor",
+                    "Advisor: which unit",
+                    [Column(k, lbl, u) for k, lbl, u in ADVISOR_COLUMNS],
+                    [[r[k] for k, _, _ in ADVISOR_COLUMNS] for r in rows],
+                    notes=[f"Recommended: {advice.get('recommended')}"],
+                )
+            )
+            for key, title, columns, rows in (
+                ("advisor_vm_types", "Advisor: VM types", VM_TYPE_COLUMNS, advisor_vm_type_rows(advice)),
+                (
+                    "advisor_frameworks",
+                    "Advisor: frameworks",
+                    FRAMEWORK_COLUMNS,
+                    advisor_framework_rows(advice),
+                ),
+            ):
+                tables.append(
+                    Table(
+                        key,
+                        title,
+                        [Column(k, lbl, u) for k, lbl, u in columns],
+                        [[r[k] for k, _, _ in columns] for r in rows],
+                    )
+                )
+        sweep = combine_sweeps(list(results.values()))
+        if sweep is not None:
+            cols = [
+                Column("composition", "Composition"),
+                Column("method", "Method"),
+                Column("load_pct", "Load", "percent"),
+            ] + [Column(m, m, "ratio") for m in METRICS]
+            tables.append(
+                Table(
+                    "sweep",
+                    "Sweep (means over seeds)",
+                    cols,
+                    [
+                        [comp, METHOD_LABELS.get(method, method), load] + [c[m][i] for m in METRICS]
+                        for comp, methods in sweep["curves"].items()
+                        for method, c in methods.items()
+                        for i, load in enumerate(sweep["loads_pct"])
+                    ],
+                )
+            )
+        figures = self.figures(results, currency=currency) or {}
+        run_id = meta.get("run_id")
+        return ReportContent(
+            title=str(meta.get("run_name") or ""),
+            subtitle="Cluster What-If Planner - MRSU sizing (paper 002)",
+            details=[
+                ("Run", str(meta.get("run_name") or "")),
+                (
+                    "Run id",
+                    run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else str(run_id or ""),
+                ),
+                ("Scenario", str(meta.get("scenario_name") or "")),
+                ("Created at", str(meta.get("created_at") or "")),
+                ("Requirements", str(options.get("requirements"))),
+                ("Units", ", ".join(allocations)),
+            ],
+            comparison=comparison,
+            tables=tables,
+            figures={k: v for k, v in figures.items() if not k.startswith("snapshot:")},
+            currency=currency,
+            keywords=", ".join(allocations),
+        )
+
+    def page_context(
+        self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str
+    ) -> dict[str, Any]:
+        allocations = _allocations(summaries)
+        advice = summaries.get(ADVISOR)
+        options = run.options or {}
+        return {
+            "colours": variant_colours(list(allocations)),
+            "plotly": True,
+            "what": "Misallocation of each unit (composition-mode) on the same requirements.",
+            "units": [
+                {
+                    "variant": k,
+                    "mrsu": _units_text(s.get("mrsu_in_units") or s.get("mrsu")),
+                    "available": s.get("units_available_text"),
+                    "windows": s.get("windows"),
+                    "base_units": _units_text(s.get("base_units")),
+                }
+                for k, s in allocations.items()
+            ],
+            "advisor": advice,
+            "advisor_columns": ADVISOR_COLUMNS,
+            "advisor_tables": [
+                (
+                    "advisor-vm-types",
+                    "Stranded capacity per VM type",
+                    VM_TYPE_COLUMNS,
+                    (advice or {}).get("vm_types"),
+                ),
+                (
+                    "advisor-frameworks",
+                    "Over-allocation per framework",
+                    FRAMEWORK_COLUMNS,
+                    (advice or {}).get("frameworks"),
+                ),
+            ]
+            if advice
+            else [],
+            "sweep": options.get("sweep"),
+            "actions": (
+                [{"label": "Clone…", "url": f"{reverse('web:mrsu-new')}?clone={run.pk}"}]
+                if run.is_finished
+                else []
+            ),
+            "settings": [
+                ("Requirements", options.get("requirements")),
+                ("Compositions", ", ".join(options.get("compositions") or [])),
+                ("Modes", ", ".join(options.get("modes") or [])),
+                ("Validity interval T", options.get("slots_valid") or "whole horizon"),
+            ],
+        }
+
+    def api_fields(self, run: Any) -> dict[str, Any]:
+        return {"requirements": (run.options or {}).get("requirements")}
+
+
+register(MrsuKind())
+
+
+def input_scenario(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario document for a run on an MRSU input: one machine holding the input's capacity.
+
+    The shared run machinery records a scenario with every run; the requirements are the input's.
+    """
+    capacity = dict(doc.get("capacity") or {}) if isinstance(doc, Mapping) else {}
+    name = doc.get("name") if isinstance(doc, Mapping) else None
+    return {
+        "name": str(name or "MRSU input")[:100],
+        "resources": list(capacity),
+        "vm_types": [{"name": "mrsu-input", "capacity": capacity, "price_per_hour": 0, "count": 1}],
+        "jobs": [],
+    }

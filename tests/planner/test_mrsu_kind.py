@@ -1,0 +1,253 @@
+"""The MRSU sizing run kind (paper 002) with the real library, small sizes.
+
+What is checked: the API starts a run on an MRSU input (one part per composition x mode, one
+per sweep load point) and on a scenario (plus the advisor); the run page shows the MRSU tuple,
+the charts and the advisor's table; the reports download; bad parameters are refused with
+their paths; the start page shows field errors next to the fields and starts a preset.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from planner.runs import kinds
+from planner.runs.kinds.mrsu import combine_sweeps, input_scenario
+from planner.runs.models import Run, RunPart
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLE = json.loads((Path(__file__).resolve().parents[2] / "examples" / "mrsu" / "example.json").read_text())
+SMALL_SWEEP = {"loads": [0.5, 1.2], "seeds": 2, "applications": 5, "slots": 4}
+
+
+def scenario_with_jobs() -> dict[str, Any]:
+    return {
+        "version": 1,
+        "name": "two frameworks",
+        "resources": ["cpu", "mem"],
+        "vm_types": [
+            {"name": "m", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 2},
+            {"name": "l", "capacity": {"cpu": 16, "mem": 48}, "price_per_hour": 0.7, "count": 1},
+        ],
+        "frameworks": [
+            {"name": "spark", "weight": 2, "task_demand": {"cpu": 1, "mem": 4}},
+            {"name": "etl", "weight": 1, "task_demand": {"cpu": 2, "mem": 4}},
+        ],
+        "jobs": [
+            {
+                "id": "a",
+                "framework": "spark",
+                "arrival_s": 0,
+                "executors": 2,
+                "executor": {"cpu": 1.5, "mem": 4},
+                "duration_s": 50,
+            },
+            {
+                "id": "b",
+                "framework": "etl",
+                "arrival_s": 20,
+                "executors": 1,
+                "executor": {"cpu": 2, "mem": 8},
+                "duration_s": 60,
+            },
+        ],
+    }
+
+
+def _start(api: Any, owner: Any, **params: Any) -> Any:
+    body = {"kind": "mrsu", **params}
+    return api(owner).post("/api/runs/", body, format="json")
+
+
+@pytest.fixture
+def input_run(api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str]) -> Run:
+    # No scenario: the run records the machine the input describes (kind.default_scenario).
+    response = _start(api, owner, requirements="input", input=EXAMPLE, sweep=SMALL_SWEEP)
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert run.scenario == input_scenario(EXAMPLE) and run.team_id == team.pk
+    assert execute_run(run.pk) == "succeeded"
+    run.refresh_from_db()
+    return run
+
+
+def test_an_input_run_is_one_part_per_unit_and_per_load(input_run: Run, api: Any, owner: Any) -> None:
+    labels = list(RunPart.objects.filter(run=input_run).order_by("position").values_list("label", flat=True))
+    assert labels == ["gcd-ft", "gcd-id", "min-ft", "min-id", "sweep 50%", "sweep 120%"]
+    figures = api(owner).get(f"/api/runs/{input_run.pk}/figures/").json()["figures"]
+    assert {"allocation:gcd-ft", "snapshot:gcd-ft", "fig3-under", "fig4-over", "fig5"} <= set(figures)
+    # the sweep's two parts joined: one point per load on every curve
+    assert figures["fig5"]["data"][0]["x"] == [50.0, 120.0]
+    names = [t["name"] for t in figures["fig4-under"]["data"]]
+    assert names[:4] == ["MRSU-FT", "MRSU-ID", "VM-static", "Optimal"]
+
+
+def test_the_page_shows_the_unit_table_and_charts(input_run: Run, client: Any, owner: Any) -> None:
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[input_run.pk])).content.decode()
+    assert "MRSU sizing" in page and 'id="mrsu-units-table"' in page
+    assert "cpu 2, mem 8, disk 100, net 500" in page  # the GCD tuple of the example
+    assert 'data-prefix="allocation:"' in page and 'data-figure="fig5"' in page
+    assert "Application-slots not fully served" in page
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "pdf"])
+def test_reports_download(input_run: Run, api: Callable[[Any], Any], owner: Any, fmt: str) -> None:
+    response = api(owner).get(f"/api/runs/{input_run.pk}/report/{fmt}/")
+    assert response.status_code == 200 and len(response.content) > 1000
+    if fmt == "csv":
+        body = response.content.decode("utf-8-sig")
+        assert "gcd-ft" in body and "MRSU tuple" in body and "VM-static" in body
+
+
+def test_a_scenario_run_has_the_advisor(
+    api: Any, owner: Any, team: Any, execute_run: Callable[[int], str], client: Any
+) -> None:
+    response = _start(
+        api,
+        owner,
+        scenario=scenario_with_jobs(),
+        slots=4,
+        compositions=["gcd"],
+        modes=["ft"],
+        unit="cpu=1,mem=4",
+    )
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert list(run.parts.order_by("position").values_list("label", flat=True)) == ["gcd-ft", "advisor"]
+    assert execute_run(run.pk) == "succeeded"
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    assert 'id="advisor-table"' in page and 'data-candidate="user"' in page
+    assert 'id="advisor-vm-types"' in page and 'id="advisor-frameworks"' in page
+    # the tuple in the scenario's units: the GCD of 1.5 and 2 cores and of 4 and 8 GB (and the machines)
+    assert "cpu 0.5, mem 4" in page
+    listing = client.get(reverse("web:runs")).content.decode()
+    assert "recommended unit" in listing
+    csv = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
+    assert "Least-waste VM type" in csv
+
+
+def test_bad_parameters_are_refused_with_their_paths(api: Any, owner: Any, team: Any) -> None:
+    bad_input = {"capacity": {"cpu": 0}, "applications": [{"name": "a", "priority": -1, "requirements": []}]}
+    response = _start(
+        api,
+        owner,
+        scenario=input_scenario(EXAMPLE),
+        requirements="input",
+        input=bad_input,
+        compositions=["gcd", "lcm"],
+        modes="xx",
+        slots_valid=0,
+        colour="red",
+        sweep={"loads": [0.5, 0], "seeds": 0},
+    )
+    assert response.status_code == 400
+    paths = {e["path"] for e in response.json()["errors"]}
+    assert {
+        "colour",
+        "compositions[1]",
+        "modes[0]",
+        "slots_valid",
+        "sweep.loads[1]",
+        "sweep.seeds",
+        "input.capacity.cpu",
+    } <= paths
+    known = ("colour", "compositions", "modes", "slots_valid", "sweep", "input")
+    assert all(p.startswith(known) for p in paths)
+    response = _start(
+        api,
+        owner,
+        requirements="input",
+        input=EXAMPLE,
+        sweep={"seeds": 1000, "applications": 2000, "slots": 30},
+    )
+    assert response.status_code == 400
+    assert [e["path"] for e in response.json()["errors"]] == ["sweep.seeds"]
+    response = _start(api, owner, scenario=scenario_with_jobs(), unit="cpu=0")
+    assert response.status_code == 400
+    assert {e["path"] for e in response.json()["errors"]} >= {"unit.cpu"}
+    assert not Run.objects.exists()
+
+
+def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
+    client: Any, owner: Any, team: Any, execute_run: Callable[[int], str]
+) -> None:
+    client.force_login(owner)
+    url = reverse("web:mrsu-new")
+    page = client.get(url).content.decode()
+    assert 'data-preset="002-sweep"' in page
+    assert url in client.get(reverse("web:runs")).content.decode()  # the navigation links to it
+    filled = client.get(url + "?preset=002-example")
+    assert filled.status_code == 200 and json.loads(filled.context["form"].initial["input"]) == EXAMPLE
+    data = {
+        "requirements": "input",
+        "input": json.dumps({**EXAMPLE, "capacity": {"cpu": -1}}),
+        "compositions": ["gcd"],
+        "modes": ["ft", "id"],
+        "slots": "30",
+    }
+    bad = client.post(url, data)
+    assert bad.status_code == 400
+    assert any("input.capacity.cpu" in e for e in bad.context["form"].errors["input"])
+    bad = client.post(
+        url,
+        {
+            **data,
+            "input": json.dumps(EXAMPLE),
+            "sweep": "on",
+            "sweep_loads": "50 0",
+            "sweep_seeds": "2",
+            "sweep_applications": "5",
+            "sweep_slots": "4",
+        },
+    )
+    assert bad.status_code == 400 and "sweep_loads" in bad.context["form"].errors
+    response = client.post(url, {**data, "input": json.dumps(EXAMPLE)})
+    assert response.status_code == 302
+    run = Run.objects.get()
+    assert run.kind == "mrsu" and run.options["modes"] == ["ft", "id"]
+    assert execute_run(run.pk) == "succeeded"
+    clone = client.get(url + f"?clone={run.pk}")
+    assert clone.status_code == 200 and clone.context["form"].initial["modes"] == ["ft", "id"]
+
+
+def test_the_start_page_with_a_scenario_puts_unit_errors_on_the_unit(
+    client: Any, owner: Any, team: Any
+) -> None:
+    client.force_login(owner)
+    url = reverse("web:mrsu-new")
+    data = {
+        "requirements": "scenario",
+        "source": "document",
+        "document": json.dumps(scenario_with_jobs()),
+        "compositions": ["gcd", "min"],
+        "modes": ["ft"],
+        "slots": "4",
+        "unit": "cpu=0,mem=4",
+    }
+    bad = client.post(url, data)
+    assert bad.status_code == 400 and "unit" in bad.context["form"].errors
+    no_jobs = {**scenario_with_jobs(), "jobs": []}
+    bad = client.post(url, {**data, "unit": "", "document": json.dumps(no_jobs)})
+    assert bad.status_code == 400 and "no jobs" in " ".join(bad.context["form"].errors["document"])
+    assert client.post(url, {**data, "unit": "cpu=1,mem=4"}).status_code == 302
+    run = Run.objects.get()
+    assert run.options["unit"] == {"cpu": 1.0, "mem": 4.0} and run.options["requirements"] == "scenario"
+
+
+def test_combine_sweeps_joins_load_points_in_order() -> None:
+    from scheduling.mrsu import mrsu_sweep
+
+    a = mrsu_sweep(loads=[1.0], seeds=1, applications=3, slots=2)
+    b = mrsu_sweep(loads=[0.5], seeds=1, applications=3, slots=2)
+    both = mrsu_sweep(loads=[0.5, 1.0], seeds=1, applications=3, slots=2)
+    joined = combine_sweeps([a, b])
+    assert joined is not None and joined["curves"] == both["curves"] and joined["loads_pct"] == [50.0, 100.0]
+    assert kinds.get_kind("mrsu").label == "MRSU sizing"
