@@ -64,6 +64,15 @@ def ago(value: Any) -> str:
 
 
 @register.filter
+def in_sentence(value: Any) -> str:
+    """A title-case label for the middle of a sentence: "Sharing study" -> "sharing study",
+    while an acronym keeps its capitals ("MRSU sizing")."""
+    text = str(value)
+    first = text.split(" ", 1)[0]
+    return text if first[:2].isupper() else text[:1].lower() + text[1:]
+
+
+@register.filter
 def get_item(mapping: Any, key: Any) -> Any:
     try:
         return mapping.get(key)
