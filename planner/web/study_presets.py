@@ -173,7 +173,7 @@ def _group_preset(group: _Group, key: str) -> StudyPreset | None:
     else:
         labels: list[str] = []
         for item in items:
-            label = str(_get(item, "title") or _get(item, "key"))
+            label = str(_get(item, "label") or _get(item, "title") or _get(item, "key"))
             if label in labels:  # two set-ups of one title: the figure tells them apart
                 label = f"{label} ({_where(item) or len(labels) + 1})"
             labels.append(label[-LABEL_MAX:] if len(label) > LABEL_MAX else label)

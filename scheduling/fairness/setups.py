@@ -53,6 +53,8 @@ class Setup:
     paper_value: float | None = None
     share_args: dict[str, Any] = field(default_factory=dict)  # share() keywords, or policy/servers/trials
     notes: str = ""
+    #: A short name among the set-ups of its section (a configuration or variant label).
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def _paper_001() -> list[Setup]:
                 paper="001",
                 section=f"§V-A, {fig}",
                 title=f"Two Scylla instances, refuse-offer {refuse} s",
+                label=f"refuse {refuse} s",
                 document=_doc(
                     "Two Scylla instances",
                     [
@@ -161,6 +164,7 @@ def _paper_001() -> list[Setup]:
                 paper="001",
                 section=f"§V-B, {fig}",
                 title=f"Marathon (greedy) against Scylla ({policy}, refuse {refuse} s)",
+                label=f"Scylla {policy}, refuse {refuse} s",
                 document=_doc(
                     "Marathon and Scylla",
                     [_fw("marathon", "greedy", 5, batch), _fw("scylla", policy, refuse, batch)],
@@ -192,6 +196,7 @@ def _paper_001() -> list[Setup]:
                 paper="001",
                 section=f"§V-C, {fig}",
                 title=f"Aurora (holds offers 300 s) against Scylla, tasks of {disk} MB disk",
+                label=f"{disk} MB tasks, Scylla refuses {scylla_refuse} s",
                 document=_doc(
                     "Aurora and Scylla",
                     [
@@ -227,6 +232,7 @@ def _paper_001() -> list[Setup]:
                 paper="001",
                 section=f"§V-E, {fig}",
                 title=f"Long tasks every {long_every} s against short tasks every {short_every} s",
+                label=f"long every {long_every} s, short every {short_every} s",
                 document=_doc(
                     "Long and short tasks",
                     [
@@ -269,6 +275,7 @@ def _idle_setup(
         paper="001",
         section=f"§V-D, {fig}",
         title=f"One active Scylla with {idle} idle frameworks" + (" refusing 10 s" if restored else ""),
+        label=f"{idle} idle" + (", refusing 10 s" if restored else ""),
         document=_doc("Idle frameworks", frameworks),
         study="sharing",
         figure="Makespan over the makespan alone",
@@ -311,6 +318,7 @@ def _table_one() -> list[Setup]:
             paper="000",
             section="§IV, Table I",
             title=f"Table I: {label}",
+            label=label,
             document=doc,
             study="allocation",
             figure="Total tasks (mean of 200 trials)",
@@ -366,6 +374,7 @@ def _pi_wordcount() -> list[Setup]:
             paper="000",
             section="§V, Figures 1-4",
             title=f"Pi and WordCount groups, {label}",
+            label=label,
             document=doc,
             study="sharing",
             figure="Makespan (s)",
