@@ -12,8 +12,8 @@ Parts, each one library call:
   :func:`scheduling.mrsu.mrsu_sweep` of one load. Variants ``sweep 50%``...; the figures join
   them into one sweep document (Figs. 3-5).
 
-Figures come from :mod:`scheduling.charts.mrsu`. The comparison table reads the allocation
-variants through :func:`scheduling.presenter.comparison_table` (see :data:`MRSU_METRICS`).
+Figures come from :mod:`scheduling.charts.mrsu`; summaries, the comparison table's metrics,
+the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.present`.
 """
 
 from __future__ import annotations
@@ -33,9 +33,21 @@ from scheduling.charts import variant_colours
 from scheduling.charts.mrsu import METHOD_LABELS, mrsu_figures, sweep_figures
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.advisor import parse_unit
+from scheduling.mrsu.present import (
+    ADVISOR_COLUMNS,
+    FRAMEWORK_COLUMNS,
+    MRSU_METRICS,
+    VM_TYPE_COLUMNS,
+    advisor_framework_rows,
+    advisor_rows,
+    advisor_vm_type_rows,
+    combine_sweeps,
+    result_summary,
+    units_text,
+)
 from scheduling.mrsu.sweep import DEFAULT_LOADS, METRICS
 from scheduling.numbers import finite
-from scheduling.presenter import Metric, comparison_table, show
+from scheduling.presenter import comparison_table, show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
@@ -222,236 +234,6 @@ def mrsu_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[s
     return options
 
 
-def combine_sweeps(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """One sweep document from sweep documents of single load points (in load order).
-
-    The curves are the concatenation of the parts' curves; everything else is the first part's.
-    """
-    parts = sorted((d for d in docs if d.get("study") == "mrsu-sweep"), key=lambda d: d["loads"][0])
-    if not parts:
-        return None
-    out = {k: v for k, v in parts[0].items() if k != "curves"}
-    out["loads"] = [x for d in parts for x in d["loads"]]
-    out["loads_pct"] = [x for d in parts for x in d["loads_pct"]]
-    curves: dict[str, Any] = {}
-    for comp, methods in parts[0]["curves"].items():
-        curves[comp] = {}
-        for method in methods:
-            curves[comp][method] = {
-                m: [x for d in parts for x in d["curves"][comp][method][m]] for m in METRICS
-            }
-            curves[comp][method]["std"] = {
-                m: [x for d in parts for x in d["curves"][comp][method]["std"][m]] for m in METRICS
-            }
-    out["curves"] = curves
-    return out
-
-
-# ------------------------------------------------------------------ the comparison table
-
-
-def _read(*steps: str) -> Any:
-    def value(h: Mapping[str, Any], _base: Mapping[str, Any] | None) -> float | None:
-        v: Any = h
-        for s in steps:
-            v = v.get(s) if isinstance(v, Mapping) else None
-        return finite(v)
-
-    return value
-
-
-MRSU_METRICS: tuple[Metric, ...] = (
-    Metric(
-        "units_available",
-        "Units available (first window)",
-        "count",
-        ("units_available",),
-        _read("units_available"),
-        note="ID: the fewest of any dimension (the unit table lists each)",
-    ),
-    Metric(
-        "under",
-        "Misallocation: under-allocated part",
-        "ratio",
-        ("under",),
-        _read("under"),
-        "lower",
-        note="mean over applications, slots and dimensions of max(-rho, 0) (paper eq. 10)",
-    ),
-    Metric(
-        "over",
-        "Misallocation: over-allocated part",
-        "ratio",
-        ("over",),
-        _read("over"),
-        "lower",
-        note="mean of max(rho, 0)",
-    ),
-    Metric(
-        "dissatisfied_pct",
-        "Application-slots not fully served",
-        "percent",
-        ("dissatisfied_pct",),
-        _read("dissatisfied_pct"),
-        "lower",
-    ),
-    Metric(
-        "dissatisfied_apps_pct",
-        "Applications short in some slot",
-        "percent",
-        ("dissatisfied_apps_pct",),
-        _read("dissatisfied_apps_pct"),
-        "lower",
-    ),
-    Metric(
-        "vm_static_dissatisfied_pct",
-        "VM-static: application-slots not fully served",
-        "percent",
-        ("vm_static_dissatisfied_pct",),
-        _read("vm_static_dissatisfied_pct"),
-        detail=True,
-    ),
-    Metric(
-        "optimal_dissatisfied_pct",
-        "Optimal: application-slots not fully served",
-        "percent",
-        ("optimal_dissatisfied_pct",),
-        _read("optimal_dissatisfied_pct"),
-        detail=True,
-    ),
-)
-
-
-def _units_text(u: Any) -> str:
-    if isinstance(u, Mapping):
-        return ", ".join(f"{k} {v:g}" for k, v in u.items())
-    return "" if u is None else f"{u:g}"
-
-
-def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """The headline of one document of the run (allocation, advisor or sweep point)."""
-    study = doc.get("study")
-    if study == "mrsu":
-        avail = doc.get("units_available")
-        base = doc.get("baselines") or {}
-        return {
-            "study": "mrsu",
-            "composition": doc.get("composition"),
-            "mode": doc.get("mode"),
-            "mrsu": doc.get("mrsu"),
-            "units_available_text": _units_text(avail),
-            "units_available": avail
-            if isinstance(avail, int | float)
-            else (min(avail.values()) if isinstance(avail, Mapping) and avail else None),
-            "base_units": doc.get("base_units"),
-            # the tuple in the scenario's units (a scenario's amounts are scaled to whole base units)
-            "mrsu_in_units": {
-                d: round(v * float((doc.get("base_units") or {}).get(d, 1)), 9)
-                for d, v in (doc.get("mrsu") or {}).items()
-            },
-            "windows": len(doc.get("windows") or []),
-            "over": doc["misallocation"]["over"],
-            "under": doc["misallocation"]["under"],
-            "dissatisfied_pct": doc.get("dissatisfied_pct"),
-            "dissatisfied_apps_pct": doc.get("dissatisfied_apps_pct"),
-            "vm_static_dissatisfied_pct": (base.get("vm-static") or {}).get("dissatisfied_pct"),
-            "optimal_dissatisfied_pct": (base.get("optimal") or {}).get("dissatisfied_pct"),
-        }
-    if study == "mrsu-advice":
-        return {
-            "study": study,
-            "recommended": doc.get("recommended"),
-            "candidates": advisor_rows(doc),
-            "vm_types": advisor_vm_type_rows(doc),
-            "frameworks": advisor_framework_rows(doc),
-        }
-    return {"study": study, "loads_pct": doc.get("loads_pct")}
-
-
-def advisor_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The advisor's candidates, one row each (the advisor document's own numbers)."""
-    rows = []
-    for key, c in (doc.get("candidates") or {}).items():
-        mix = c.get("least_waste_vm_type") or {}
-        rows.append(
-            {
-                "candidate": key,
-                "mrsu": _units_text(c.get("mrsu")),
-                "units_held": c.get("units_held"),
-                "units_pooled": c.get("units_pooled"),
-                "misallocation_over": c.get("misallocation_over"),
-                "stranded_pct": c.get("stranded_pct"),
-                "stranded": _units_text(c.get("stranded")),
-                "price_per_unit": c.get("price_per_unit"),
-                "least_waste_vm_type": (f"{mix['count']} x {mix['vm_type']}" if mix else ""),
-                "recommended": key == doc.get("recommended"),
-            }
-        )
-    return rows
-
-
-def advisor_vm_type_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Per candidate unit and VM type: units per machine, units, stranded capacity, price per unit."""
-    return [
-        {
-            "candidate": key,
-            "vm_type": name,
-            "units_per_machine": t.get("units_per_machine"),
-            "units": t.get("units"),
-            "stranded": _units_text(t.get("stranded")),
-            "stranded_pct": t.get("stranded_pct"),
-            "price_per_unit": t.get("price_per_unit"),
-        }
-        for key, c in (doc.get("candidates") or {}).items()
-        for name, t in (c.get("vm_types") or {}).items()
-    ]
-
-
-def advisor_framework_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Per candidate unit and framework: units per executor and the over-allocation."""
-    return [
-        {
-            "candidate": key,
-            "framework": name,
-            "units_per_executor": f.get("units_per_executor"),
-            "over_allocated": _units_text(f.get("over_allocated")),
-            "misallocation_over": f.get("misallocation_over"),
-        }
-        for key, c in (doc.get("candidates") or {}).items()
-        for name, f in (c.get("frameworks") or {}).items()
-    ]
-
-
-VM_TYPE_COLUMNS = (
-    ("candidate", "Unit", "text"),
-    ("vm_type", "VM type", "text"),
-    ("units_per_machine", "Units per machine", "count"),
-    ("units", "Units", "count"),
-    ("stranded", "Stranded capacity", "text"),
-    ("stranded_pct", "Stranded", "percent"),
-    ("price_per_unit", "Price per unit", "price"),
-)
-FRAMEWORK_COLUMNS = (
-    ("candidate", "Unit", "text"),
-    ("framework", "Framework", "text"),
-    ("units_per_executor", "Units per executor", "amount"),
-    ("over_allocated", "Over-allocated per executor", "text"),
-    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
-)
-
-ADVISOR_COLUMNS = (
-    ("candidate", "Unit", "text"),
-    ("mrsu", "MRSU tuple", "text"),
-    ("units_held", "Units held", "count"),
-    ("units_pooled", "Units if pooled", "count"),
-    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
-    ("stranded_pct", "Stranded", "percent"),
-    ("stranded", "Stranded capacity", "text"),
-    ("price_per_unit", "Price per unit", "price"),
-    ("least_waste_vm_type", "Least-waste VM type", "text"),
-)
-
-
 def _allocations(summaries: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
     return {k: v for k, v in summaries.items() if v.get("study") == "mrsu"}
 
@@ -605,7 +387,7 @@ class MrsuKind(RunKind):
                     Column("units_available", "Units available"),
                 ],
                 [
-                    [k, f"{w['start']}-{w['end']}", _units_text(w["mrsu"]), _units_text(w["units_available"])]
+                    [k, f"{w['start']}-{w['end']}", units_text(w["mrsu"]), units_text(w["units_available"])]
                     for k, d in allocations.items()
                     for w in d.get("windows") or []
                 ],
@@ -714,10 +496,10 @@ class MrsuKind(RunKind):
             "units": [
                 {
                     "variant": k,
-                    "mrsu": _units_text(s.get("mrsu_in_units") or s.get("mrsu")),
+                    "mrsu": units_text(s.get("mrsu_in_units") or s.get("mrsu")),
                     "available": s.get("units_available_text"),
                     "windows": s.get("windows"),
-                    "base_units": _units_text(s.get("base_units")),
+                    "base_units": units_text(s.get("base_units")),
                 }
                 for k, s in allocations.items()
             ],
