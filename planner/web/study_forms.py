@@ -51,6 +51,8 @@ class StudySourceForm(forms.Form):
 
     def __init__(self, *args: Any, clusters: list[Any], workloads: list[Any], **kwargs: Any):
         super().__init__(*args, **kwargs)
+        #: The stored workload an error is about (its frameworks or jobs): the page links its editor.
+        self.workload_to_edit: int | None = None
         cast(forms.ChoiceField, self.fields["cluster"]).choices = [("", "— choose a cluster —")] + [
             (c.pk, c.name) for c in clusters
         ]
@@ -86,6 +88,7 @@ class StudySourceForm(forms.Form):
                 self.add_error("document", str(e) if e.path else e.message)
             elif e.path.startswith(("jobs", "frameworks")):
                 self.add_error("workload", f"does not fit the study: {e}")
+                self.workload_to_edit = self.cleaned_data.get("workload")
             elif e.path:
                 self.add_error("cluster", str(e))
             else:
