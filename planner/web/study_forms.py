@@ -87,8 +87,9 @@ class StudySourceForm(forms.Form):
             elif self.cleaned_data.get("source") == "document":
                 self.add_error("document", str(e) if e.path else e.message)
             elif e.path.startswith(("jobs", "frameworks")):
+                # (before add_error, which takes the field out of cleaned_data)
+                self.workload_to_edit = self.cleaned_data.get("workload", self.workload_to_edit)
                 self.add_error("workload", f"does not fit the study: {e}")
-                self.workload_to_edit = self.cleaned_data.get("workload")
             elif e.path:
                 self.add_error("cluster", str(e))
             else:
