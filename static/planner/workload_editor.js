@@ -254,21 +254,29 @@
       const ticked = Array.from(fwBody.querySelectorAll(`input[data-fw="${i}"][data-key="allowed"]:checked`)).map((c) => c.value);
       if (ticked.length) fw.allowed_vm_types = ticked;
       else delete fw.allowed_vm_types;
-    } else if (key) {
-      // Numbers and the policy: no redraw, so Tab moves on to the next input.
-      setFrameworkValue(fw, key, target.value);
-      const errors = state.fwErrors.get(i);
-      const holder = target.closest(".cell-error");
-      if (errors && errors.delete(key) && holder) {
-        holder.classList.remove("cell-error");
-        const message = holder.querySelector(":scope > .field-error");
-        if (message) message.remove();
-      }
-      markDirty();
-      return;
+    } else {
+      return;  // numbers and the policy: on input, below
     }
     markDirty();
     renderFrameworks();
+  });
+
+  // Numbers and the policy as they are typed; no redraw, so Tab moves on to the next input.
+  fwBody.addEventListener("input", function (event) {
+    const target = event.target;
+    const key = target.dataset.key;
+    const i = Number(target.dataset.fw);
+    const fw = state.frameworks[i];
+    if (!fw || !key || key === "name" || key === "allowed") return;
+    setFrameworkValue(fw, key, target.value);
+    const errors = state.fwErrors.get(i);
+    const holder = target.closest(".cell-error");
+    if (errors && errors.delete(key) && holder) {
+      holder.classList.remove("cell-error");
+      const message = holder.querySelector(":scope > .field-error");
+      if (message) message.remove();
+    }
+    markDirty();
   });
 
   fwBody.addEventListener("click", function (event) {
