@@ -161,7 +161,7 @@ class ScenarioImportSerializer(serializers.Serializer):
     name = serializers.JSONField(
         required=False, allow_null=True, default=None, help_text="Default: the document's name."
     )
-    scenario = serializers.JSONField(help_text="A version-1 scenario document.")
+    scenario = serializers.JSONField(help_text="A scenario document (version 1 or 2).")
 
 
 class ScenarioImportOutputSerializer(serializers.Serializer):

@@ -51,6 +51,8 @@ class StudySourceForm(forms.Form):
 
     def __init__(self, *args: Any, clusters: list[Any], workloads: list[Any], **kwargs: Any):
         super().__init__(*args, **kwargs)
+        #: The stored workload an error is about (its frameworks or jobs): the page links its editor.
+        self.workload_to_edit: int | None = None
         cast(forms.ChoiceField, self.fields["cluster"]).choices = [("", "— choose a cluster —")] + [
             (c.pk, c.name) for c in clusters
         ]
@@ -85,6 +87,8 @@ class StudySourceForm(forms.Form):
             elif self.cleaned_data.get("source") == "document":
                 self.add_error("document", str(e) if e.path else e.message)
             elif e.path.startswith(("jobs", "frameworks")):
+                # (before add_error, which takes the field out of cleaned_data)
+                self.workload_to_edit = self.cleaned_data.get("workload", self.workload_to_edit)
                 self.add_error("workload", f"does not fit the study: {e}")
             elif e.path:
                 self.add_error("cluster", str(e))

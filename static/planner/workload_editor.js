@@ -22,7 +22,7 @@
     page: 0,
     pageSize: 100,
     jobErrors: new Map(),   // job index -> Map(column key -> message)
-    fwErrors: new Map(),    // framework index -> Map(field -> message)
+    fwErrors: new Map(),    // framework index -> Map(field key -> {message, text: the library's path and message})
     dirty: false,
     loaded: false,
     saving: false,
@@ -103,6 +103,14 @@
   }
 
   // ------------------------------------------------------------------ frameworks
+  /* Each framework row: name, weight, its task demand (one input per resource, as the jobs'
+   * executor columns), a compact sharing group (offer policy, refuse and hold seconds; empty
+   * = the library's default) and its allowed VM types. Task queues (from an imported
+   * version-2 scenario) are not edited here: they stay in the framework object as they came
+   * and are saved with it; the row shows what they hold. */
+  const policies = cfg.offer_policies || [];
+  const defaults = cfg.sharing_defaults || {};
+
   function jobsPerFramework() {
     const counts = new Map();
     for (const job of state.jobs) {
@@ -112,8 +120,35 @@
     return counts;
   }
 
+  function queueSummary(queues) {
+    if (!Array.isArray(queues) || !queues.length) return "";
+    const tasks = queues.reduce((sum, q) => sum + (q && typeof q.tasks === "number" ? q.tasks : 0), 0);
+    return `${queues.length} queue${queues.length === 1 ? "" : "s"}, ${P.number(tasks, 0)} task${tasks === 1 ? "" : "s"}`;
+  }
+
+  function fwValue(fw, key) {
+    const value = key.startsWith("td:") ? (fw.task_demand || {})[key.slice(3)] : fw[key];
+    return value === undefined || value === null ? "" : String(value);
+  }
+
+  function renderFrameworkHead() {
+    const head = document.querySelector("#fw-table thead");
+    head.replaceChildren(P.el("tr", {}, [
+      P.el("th", { text: "Name" }),
+      P.el("th", { class: "num", text: "Weight" }),
+      ...state.resources.map((r) => P.el("th", { class: "num", text: `${r} / task`,
+        title: "One task's demand (the fairness studies allocate tasks); leave every resource empty for none" })),
+      P.el("th", { text: "Sharing", title: "How the framework answers offers in a sharing study; empty: the default" }),
+      P.el("th", { text: "Allowed VM types" }),
+      P.el("th", { class: "num", text: "Jobs" }),
+      P.el("th", {}, [P.el("span", { class: "visually-hidden", text: "Actions" })]),
+    ]));
+  }
+
   function renderFrameworks() {
     const counts = jobsPerFramework();
+    const width = state.resources.length + 6;
+    renderFrameworkHead();
     fwBody.replaceChildren();
     state.frameworks.forEach(function (fw, i) {
       const errors = state.fwErrors.get(i) || new Map();
@@ -125,33 +160,79 @@
             dataset: { fw: i, key: "allowed" } }),
           P.el("span", { class: "mono", text: name }),
         ])));
-      const cell = (key, input) => {
-        const td = P.el("td", { class: key === "weight" ? "num" : "" }, [input]);
+      const mark = (node, key) => {
         if (errors.has(key)) {
-          td.classList.add("cell-error");
-          td.append(P.el("div", { class: "field-error", text: errors.get(key) }));
+          node.classList.add("cell-error");
+          node.title = errors.get(key).text;
+          node.append(P.el("div", { class: "field-error", text: errors.get(key).message }));
         }
-        return td;
+        return node;
       };
-      const row = P.el("tr", { class: errors.size ? "row-error" : "" }, [
+      const cell = (key, input, cls) => mark(P.el("td", { class: cls || "" }, [input]), key);
+      const numberInput = (key, label, attrs) => P.el("input", Object.assign({ value: fwValue(fw, key),
+        inputmode: "decimal", "aria-label": label, disabled: !canChange, dataset: { fw: i, key: key } }, attrs || {}));
+      const policy = P.el("select", { "aria-label": `Offer policy of ${fw.name}`, disabled: !canChange,
+        dataset: { fw: i, key: "offer_policy" } }, [
+        P.el("option", { value: "", text: `default (${defaults.offer_policy || "bin-packing"})` }),
+        ...Array.from(new Set([...policies, ...(fw.offer_policy ? [fw.offer_policy] : [])])).map((p) =>
+          P.el("option", { value: p, text: p, selected: fw.offer_policy === p })),
+      ]);
+      const part = (key, label, input) => mark(P.el("label", { class: "fw-sharing-part small" }, [
+        P.el("span", { class: "muted", text: label }), input]), key);
+      const summary = queueSummary(fw.queues);
+      const sharing = P.el("div", { class: "fw-sharing" }, [
+        part("offer_policy", "policy", policy),
+        part("refuse_s", "refuse s", numberInput("refuse_s", `Refuse seconds of ${fw.name}`,
+          { placeholder: defaults.refuse_s === undefined ? null : String(defaults.refuse_s) })),
+        part("hold_s", "hold s", numberInput("hold_s", `Hold seconds of ${fw.name}`,
+          { placeholder: defaults.hold_s === undefined ? null : String(defaults.hold_s) })),
+        summary ? mark(P.el("span", { class: "fw-queues small muted", dataset: { fw: i },
+          title: "Task queues from an imported scenario: kept as they are when the workload is saved",
+          text: summary }), "queues") : null,
+      ]);
+      const row = P.el("tr", { class: errors.size ? "row-error" : "", dataset: { fwRow: i } }, [
         cell("name", P.el("input", { value: fw.name || "", "aria-label": "Framework name", disabled: !canChange,
           dataset: { fw: i, key: "name" } })),
-        cell("weight", P.el("input", { value: fw.weight === undefined ? 1 : fw.weight, inputmode: "decimal",
-          "aria-label": "Weight", disabled: !canChange, dataset: { fw: i, key: "weight" } })),
+        cell("weight", numberInput("weight", "Weight", { value: fw.weight === undefined ? 1 : fw.weight }), "num"),
+        ...state.resources.map((r) => cell("td:" + r, numberInput("td:" + r, `${r} per task of ${fw.name}`), "num")),
+        P.el("td", {}, [sharing]),
         cell("allowed_vm_types", checks),
         P.el("td", { class: "num", text: P.number(counts.get(fw.name) || 0, 0) }),
         P.el("td", { class: "actions" }, canChange ? [P.el("button", { type: "button", class: "btn btn-small btn-danger-quiet",
           "aria-label": `Remove framework ${fw.name}`, dataset: { removeFw: i }, text: "✕" })] : []),
       ]);
-      if (errors.has("")) row.title = errors.get("");
       fwBody.append(row);
+      if (errors.size) {
+        // The library's own paths, under the row they belong to (frameworks[2].task_demand.cpu: must be >= 0).
+        fwBody.append(P.el("tr", { class: "row-error fw-errors" }, [P.el("td", { colspan: width },
+          Array.from(errors.values()).map((e) => P.el("div", { class: "field-error", text: e.text })))]));
+      }
     });
     if (!state.frameworks.length) {
-      fwBody.append(P.el("tr", {}, [P.el("td", { colspan: 5, class: "empty",
+      fwBody.append(P.el("tr", {}, [P.el("td", { colspan: width, class: "empty",
         text: "No frameworks: every job belongs to the default one. Add frameworks to compare fair shares." })]));
     }
     const list = $("framework-names");
     list.replaceChildren(...state.frameworks.map((f) => P.el("option", { value: f.name })));
+  }
+
+  /* A typed value into the framework object; empty removes the field (the library's default). */
+  function setFrameworkValue(fw, key, text) {
+    if (key.startsWith("td:")) {
+      const value = parse(text, true);
+      const demand = fw.task_demand && typeof fw.task_demand === "object" ? fw.task_demand : {};
+      if (value === undefined) delete demand[key.slice(3)];
+      else demand[key.slice(3)] = value;
+      if (Object.keys(demand).length) fw.task_demand = demand;
+      else delete fw.task_demand;
+    } else if (key === "offer_policy") {
+      if (text) fw.offer_policy = text;
+      else delete fw.offer_policy;
+    } else {
+      const value = parse(text, true);
+      if (value === undefined) delete fw[key];
+      else fw[key] = value;
+    }
   }
 
   fwBody.addEventListener("change", function (event) {
@@ -159,7 +240,8 @@
     const i = Number(target.dataset.fw);
     const fw = state.frameworks[i];
     if (!fw) return;
-    if (target.dataset.key === "name") {
+    const key = target.dataset.key;
+    if (key === "name") {
       const old = fw.name;
       const name = target.value.trim();
       fw.name = name;
@@ -168,16 +250,33 @@
         for (const job of state.jobs) if (job.framework === old) job.framework = name;
         renderPage();
       }
-    } else if (target.dataset.key === "weight") {
-      fw.weight = parse(target.value, true);
-      if (fw.weight === undefined) delete fw.weight;
-    } else if (target.dataset.key === "allowed") {
+    } else if (key === "allowed") {
       const ticked = Array.from(fwBody.querySelectorAll(`input[data-fw="${i}"][data-key="allowed"]:checked`)).map((c) => c.value);
       if (ticked.length) fw.allowed_vm_types = ticked;
       else delete fw.allowed_vm_types;
+    } else {
+      return;  // numbers and the policy: on input, below
     }
     markDirty();
     renderFrameworks();
+  });
+
+  // Numbers and the policy as they are typed; no redraw, so Tab moves on to the next input.
+  fwBody.addEventListener("input", function (event) {
+    const target = event.target;
+    const key = target.dataset.key;
+    const i = Number(target.dataset.fw);
+    const fw = state.frameworks[i];
+    if (!fw || !key || key === "name" || key === "allowed") return;
+    setFrameworkValue(fw, key, target.value);
+    const errors = state.fwErrors.get(i);
+    const holder = target.closest(".cell-error");
+    if (errors && errors.delete(key) && holder) {
+      holder.classList.remove("cell-error");
+      const message = holder.querySelector(":scope > .field-error");
+      if (message) message.remove();
+    }
+    markDirty();
   });
 
   fwBody.addEventListener("click", function (event) {
@@ -186,7 +285,10 @@
     const i = Number(button.dataset.removeFw);
     const fw = state.frameworks[i];
     const used = state.jobs.filter((j) => j.framework === fw.name).length;
-    if (used && !window.confirm(`${used} job(s) belong to “${fw.name}”; they will move to the default framework. Remove it?`)) return;
+    const queued = queueSummary(fw.queues);
+    if ((used || queued) && !window.confirm(
+      (used ? `${used} job(s) belong to “${fw.name}”; they will move to the default framework.` : "") +
+      (queued ? ` Its task queues (${queued}) will be removed with it.` : "") + " Remove it?")) return;
     for (const job of state.jobs) if (job.framework === fw.name) delete job.framework;
     state.frameworks.splice(i, 1);
     state.fwErrors = new Map();
@@ -370,7 +472,14 @@
 
   // ------------------------------------------------------------------ errors from the API
   const JOB_PATH = /^jobs\[(\d+)\](?:\.(\w+)(?:\.(.+))?)?$/;
-  const FW_PATH = /^frameworks\[(\d+)\](?:\.(\w+))?/;
+  const FW_PATH = /^frameworks\[(\d+)\](?:\.(\w+)(?:\.(.+))?)?/;
+
+  /* The key of a framework's field in its row: task_demand.cpu is the cpu input. */
+  function fwKey(field, sub) {
+    if (!field) return "";
+    if (field === "task_demand") return "td:" + (sub && state.resources.includes(sub) ? sub : state.resources[0]);
+    return field;
+  }
 
   function jobColumn(field, sub) {
     if (!field) return "";
@@ -444,8 +553,13 @@
         if (firstJob === null) firstJob = [i, key];
       } else if ((m = FW_PATH.exec(path))) {
         const i = Number(m[1]);
+        const key = fwKey(m[2], m[3]);
         if (!state.fwErrors.has(i)) state.fwErrors.set(i, new Map());
-        state.fwErrors.get(i).set(m[2] || "", e.message);
+        const known = state.fwErrors.get(i).get(key);
+        const text = `${path}: ${e.message}`;
+        state.fwErrors.get(i).set(key, known
+          ? { message: `${known.message}; ${e.message}`, text: `${known.text}; ${text}` }
+          : { message: e.message, text: text });
       } else if (path === "name" || path === "description") {
         const field = $("field-" + path);
         field.classList.add("has-error");

@@ -286,7 +286,29 @@ def create_workload(page: Any, base: str) -> str:
     page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
     assert page.locator("#save-errors").is_hidden()
     assert "44 jobs" in page.locator("#workload-stats").inner_text()
-    no_console_errors(page, expected_400s=1)  # the save with the bad cell
+
+    # Each framework's task demand (an input per resource) and sharing settings; a bad value is
+    # named on its row with the library's path, then fixed and saved.
+    row = "#fw-table tbody"
+    page.locator(f"{row} input[data-fw='0'][data-key='td:cpu']").fill("-1")
+    page.locator(f"{row} input[data-fw='0'][data-key='td:mem']").fill("2")
+    page.locator(f"{row} select[data-fw='0'][data-key='offer_policy']").select_option("first-fit")
+    page.locator(f"{row} input[data-fw='0'][data-key='refuse_s']").fill("1")
+    page.click("#save-workload")
+    page.wait_for_selector("#fw-table tr.fw-errors")
+    errors = page.locator("#fw-table tr.fw-errors").inner_text()
+    assert "frameworks[0].task_demand.cpu: must be >= 0" in errors
+    page.locator(f"{row} input[data-fw='0'][data-key='td:cpu']").fill("1")
+    page.locator(f"{row} input[data-fw='1'][data-key='td:cpu']").fill("2")
+    page.locator(f"{row} input[data-fw='1'][data-key='td:mem']").fill("1")
+    page.click("#save-workload")
+    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    assert page.locator("#fw-table tr.fw-errors").count() == 0
+    saved = page.evaluate(f"fetch('{editor_url.replace(base, '')}'.replace('/workloads/', '/api/workloads/'))"
+                          ".then((r) => r.json()).then((w) => w.frameworks)")
+    assert saved[0]["task_demand"] == {"cpu": 1, "mem": 2} and saved[1]["task_demand"] == {"cpu": 2, "mem": 1}
+    assert saved[0]["offer_policy"] == "first-fit" and saved[0]["refuse_s"] == 1
+    no_console_errors(page, expected_400s=2)  # the saves with the bad cell and the bad task demand
     return editor_url
 
 

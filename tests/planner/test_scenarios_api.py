@@ -481,3 +481,77 @@ def test_scenario_import_answers_with_warnings(
     response = api(owner).post("/api/scenarios/import/", scenario_doc, format="json")
     assert response.status_code == 201
     assert [w["path"] for w in response.json()["warnings"]] == ["jobs[0].framework"]
+
+
+# --------------------------------------------------------------------------- frameworks' study fields
+
+#: A framework's fields beyond name and weight: the fairness engine's task demand and the
+#: sharing simulator's version-2 fields (docs/scenario.md, "Version 2").
+STUDY_FRAMEWORKS = [
+    {"name": "analytics", "weight": 1, "task_demand": {"cpu": 1, "mem": 2}, "offer_policy": "hold",
+     "refuse_s": 0, "hold_s": 2.5},
+    {"name": "etl", "weight": 2, "task_demand": {"cpu": 2, "mem": 1},
+     "queues": [{"tasks": 40, "duration_s": 30, "interval_s": 5, "tasks_per_job": 4}]},
+]
+
+
+def test_the_workload_api_takes_and_returns_the_frameworks_study_fields(
+    api: Any, owner: Any, workload: Workload, cluster: Cluster
+) -> None:
+    client = api(owner)
+    response = client.post(
+        "/api/workloads/",
+        {"name": "Study", "frameworks": STUDY_FRAMEWORKS, "jobs": workload.jobs},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    created = response.json()
+    assert created["frameworks"] == STUDY_FRAMEWORKS
+    assert client.get(f"/api/workloads/{created['id']}/").json()["frameworks"] == STUDY_FRAMEWORKS
+    assert client.get("/api/workloads/").json()["results"][0]["frameworks"] in (
+        STUDY_FRAMEWORKS, workload.frameworks
+    )
+    # Changed through PATCH; the export is a version-2 document that keeps every field.
+    frameworks = copy.deepcopy(STUDY_FRAMEWORKS)
+    frameworks[0]["offer_policy"] = "greedy"
+    response = client.patch(f"/api/workloads/{created['id']}/", {"frameworks": frameworks}, format="json")
+    assert response.status_code == 200 and response.json()["frameworks"] == frameworks
+    exported = client.get(f"/api/clusters/{cluster.pk}/export/?workload={created['id']}").json()
+    assert exported["version"] == 2 and exported["frameworks"] == frameworks
+    parsed = parse_scenario(exported)
+    assert [f.offer_policy for f in parsed.frameworks] == ["greedy", "bin-packing"]
+    assert parsed.frameworks[1].queues[0].tasks == 40
+
+
+def test_the_workload_api_refuses_bad_study_fields_with_their_paths(
+    api: Any, owner: Any, workload: Workload
+) -> None:
+    frameworks = copy.deepcopy(STUDY_FRAMEWORKS)
+    frameworks[0]["task_demand"]["cpu"] = -1
+    frameworks[0]["offer_policy"] = "eager"
+    frameworks[1]["queues"][0]["duration_s"] = 0
+    response = api(owner).patch(f"/api/workloads/{workload.pk}/", {"frameworks": frameworks}, format="json")
+    assert response.status_code == 400
+    errors = errors_of(response)  # (the jobs of a framework that failed name an unknown framework)
+    assert {path: message for path, message in errors.items() if path.startswith("frameworks")} == {
+        "frameworks[0].task_demand.cpu": "must be >= 0",
+        "frameworks[0].offer_policy": "must be one of first-fit, bin-packing, greedy, hold",
+        "frameworks[1].queues[0].duration_s": "must be > 0",
+    }
+    assert Workload.objects.get(pk=workload.pk).frameworks == workload.frameworks
+
+
+def test_a_version_2_document_imports_and_exports_with_its_frameworks_fields(
+    api: Any, member: Any, team: Team, scenario_doc: dict[str, Any]
+) -> None:
+    doc = {**scenario_doc, "version": 2, "frameworks": STUDY_FRAMEWORKS}
+    client = api(member)
+    response = client.post("/api/scenarios/import/", doc, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["workload"]["frameworks"] == STUDY_FRAMEWORKS
+    exported = client.get(
+        f"/api/clusters/{body['cluster']['id']}/export/?workload={body['workload']['id']}"
+    ).json()
+    assert exported["version"] == 2
+    assert parse_scenario(exported) == parse_scenario(doc)

@@ -34,10 +34,25 @@ def _scenario_name(cluster: Cluster, workload: Workload) -> str:
     return name if len(name) <= LIMITS["name_chars"] else name[: int(LIMITS["name_chars"]) - 1] + "…"
 
 
+#: The frameworks' fields of version 2 (the online sharing simulator: docs/scenario.md, "Version 2").
+VERSION_2_FRAMEWORK_FIELDS = ("queues", "offer_policy", "refuse_s", "hold_s")
+
+
+def document_version(frameworks: Any) -> int:
+    """1 unless a framework sets a version-2 field (as ``Scenario.to_dict`` writes it), else 2."""
+    uses_2 = isinstance(frameworks, list) and any(
+        isinstance(f, Mapping) and any(key in f for key in VERSION_2_FRAMEWORK_FIELDS) for f in frameworks
+    )
+    return 2 if uses_2 else 1
+
+
 def scenario_document_and_parsed(
     cluster: Cluster, workload: Workload, *, name: str | None = None
 ) -> tuple[dict[str, Any], Scenario]:
-    """The version-1 scenario document of a cluster and a workload, and its parsed form.
+    """The scenario document of a cluster and a workload, and its parsed form.
+
+    Version 1, or version 2 when a framework sets one of its fields (``offer_policy``,
+    ``refuse_s``, ``hold_s``, ``queues``), as the library writes a scenario.
 
     Raises :class:`scheduling.ScenarioError` (paths into the document) when the two do not
     fit together, e.g. a job that fits on none of the cluster's VM types.
@@ -46,7 +61,10 @@ def scenario_document_and_parsed(
         raise InputError.single("workload", "must belong to the same team as the cluster")
     entries = cluster.entries.select_related("vm_type").order_by("position", "id")
     resources = list(cluster.resources)
-    doc: dict[str, Any] = {"version": 1, "name": name or _scenario_name(cluster, workload)}
+    doc: dict[str, Any] = {
+        "version": document_version(workload.frameworks),
+        "name": name or _scenario_name(cluster, workload),
+    }
     description = workload.description or cluster.description
     if description:
         doc["description"] = description
@@ -60,7 +78,7 @@ def scenario_document_and_parsed(
 
 
 def scenario_document(cluster: Cluster, workload: Workload, *, name: str | None = None) -> dict[str, Any]:
-    """The validated version-1 scenario document of a cluster and a workload (the export)."""
+    """The validated scenario document of a cluster and a workload (the export)."""
     return scenario_document_and_parsed(cluster, workload, name=name)[0]
 
 
@@ -99,7 +117,7 @@ def _same_vm_type_named_like(catalogue: Mapping[str, VMType], entry: Mapping[str
 
 @transaction.atomic
 def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> ScenarioImport:
-    """A cluster and a workload (in one transaction) from a version-1 scenario document.
+    """A cluster and a workload (in one transaction) from a scenario document (version 1 or 2).
 
     VM types are taken from the team's catalogue when one of the same name (or the same
     name with a suffix such as `` (2)``, from an earlier import) has the same capacity and

@@ -37,6 +37,8 @@ from planner.scenarios.services import (
     workload_update,
 )
 from scheduling import FieldError, ScenarioError
+from scheduling.scenario import OFFER_POLICIES
+from scheduling.scenario.document import DEFAULT_HOLD_S, DEFAULT_OFFER_POLICY, DEFAULT_REFUSE_S
 
 from ..context import TeamRequest, follow_team, may_change, team_page
 from ..errors import attach_errors, grid_errors, grid_problems
@@ -111,6 +113,13 @@ def _editor(
                 "resources": list(workload.resources),
                 "frameworks": workload.frameworks,
                 "vm_types": vm_types,
+                # A framework's sharing fields (docs/scenario.md, "Version 2"); empty = the default.
+                "offer_policies": list(OFFER_POLICIES),
+                "sharing_defaults": {
+                    "offer_policy": DEFAULT_OFFER_POLICY,
+                    "refuse_s": DEFAULT_REFUSE_S,
+                    "hold_s": DEFAULT_HOLD_S,
+                },
                 "can_change": can_change,
                 "job_count": workload.job_count,
             },

@@ -226,3 +226,97 @@ def test_an_outsider_cannot_clone_a_teams_study(
     outsider_client = client_for(outsider)
     assert outsider_client.get(f"{reverse('web:allocation-new')}?clone={run.pk}").status_code == 404
     assert outsider_client.get(reverse("web:run-detail", args=[run.pk])).status_code == 404
+
+
+# --------------------------------------------------------------------------- frameworks from the editor
+
+
+def _editor_save(client: Client, workload_pk: int, body: dict[str, Any]) -> Any:
+    """Save in the workload editor as its page does: the workload as JSON, posted to the page."""
+    return client.post(reverse("web:workload-edit", args=[workload_pk]), json.dumps(body),
+                       content_type="application/json")
+
+
+def _new_workload(client: Client, name: str) -> int:
+    response = client.post(reverse("web:workload-new"), {"name": name})
+    assert response.status_code == 302
+    return int(response["Location"].rstrip("/").split("/")[-1])
+
+
+EDITED = [
+    {"name": "web", "weight": 2, "task_demand": {"cpu": 1, "mem": 2}},
+    {"name": "batch", "weight": 1, "task_demand": {"cpu": 2, "mem": 1}, "allowed_vm_types": ["m1.xlarge"]},
+]
+
+
+def test_an_allocation_study_of_frameworks_defined_in_the_editor(
+    owner_client: Client, cluster: Any, execute_run: Callable[[int], str]
+) -> None:
+    pk = _new_workload(owner_client, "Tenants")
+    response = _editor_save(owner_client, pk, {"name": "Tenants", "description": "", "frameworks": EDITED,
+                                               "jobs": []})
+    assert response.status_code == 200, response.content
+    response = owner_client.post(reverse("web:allocation-new"), {
+        "source": "stored", "cluster": str(cluster.pk), "workload": str(pk),
+        "variants": ["drf/joint", "tsf/joint"], "trials": "2", "seed": "0",
+    })
+    assert response.status_code == 302, response.context["form"].errors
+    run = Run.objects.get()
+    assert run.scenario["frameworks"] == EDITED
+    assert execute_run(run.pk) == "succeeded"
+    doc = run.results.get(variant="DRF (joint)").result
+    assert set(doc["mean"]) == {"web", "batch"}
+    assert sum(doc["mean"]["web"].values()) > 0 and sum(doc["mean"]["batch"].values()) > 0
+    assert all(v == 0 for mid, v in doc["mean"]["batch"].items() if not mid.startswith("m1.xlarge#"))
+
+
+def test_a_framework_without_a_task_demand_is_named_next_to_the_workload(
+    owner_client: Client, cluster: Any
+) -> None:
+    pk = _new_workload(owner_client, "Half done")
+    frameworks = [EDITED[0], {"name": "batch", "weight": 1}]
+    assert _editor_save(owner_client, pk, {"frameworks": frameworks}).status_code == 200  # a valid workload
+    response = owner_client.post(reverse("web:allocation-new"), {
+        "source": "stored", "cluster": str(cluster.pk), "workload": str(pk),
+        "variants": ["drf/joint"], "trials": "1", "seed": "0",
+    })
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert form.errors["workload"] == [
+        "does not fit the study: frameworks[1].task_demand: required by the fairness engine"
+    ]
+    assert set(form.errors) == {"workload"}
+    page = response.content.decode()
+    editor = reverse("web:workload-edit", args=[pk])
+    assert re.search(rf'id="edit-workload">[^<]*<a href="{re.escape(editor)}">the workload editor</a>', page)
+    assert not Run.objects.exists()
+    # Set in the editor, the same request starts.
+    assert _editor_save(owner_client, pk, {"frameworks": EDITED}).status_code == 200
+    response = owner_client.post(reverse("web:allocation-new"), {
+        "source": "stored", "cluster": str(cluster.pk), "workload": str(pk),
+        "variants": ["drf/joint"], "trials": "1", "seed": "0",
+    })
+    assert response.status_code == 302
+
+
+def test_a_sharing_study_reads_the_sharing_fields_set_in_the_editor(
+    owner_client: Client, cluster: Any, workload: Any, execute_run: Callable[[int], str]
+) -> None:
+    if not any(kind.key == "sharing" for kind in all_kinds()):
+        pytest.skip("the library has no sharing engine")
+    frameworks = [
+        {"name": "analytics", "weight": 1, "task_demand": {"cpu": 1, "mem": 1}, "offer_policy": "greedy"},
+        {"name": "etl", "weight": 2, "task_demand": {"cpu": 1, "mem": 2}, "offer_policy": "hold",
+         "refuse_s": 0, "hold_s": 2},
+    ]
+    response = _editor_save(owner_client, workload.pk, {"frameworks": frameworks, "jobs": workload.jobs})
+    assert response.status_code == 200, response.content
+    response = owner_client.post(reverse("web:sharing-new"), {
+        "source": "stored", "cluster": str(cluster.pk), "workload": str(workload.pk),
+        "c0-use": "on", "c0-mode": "offers", "c0-criterion": "drf", "c0-allocation_interval_s": "1",
+        "c0-seed": "0",
+    })
+    assert response.status_code == 302, response.context["form"].errors
+    run = Run.objects.get()
+    assert run.scenario["version"] == 2 and run.scenario["frameworks"] == frameworks
+    assert execute_run(run.pk) == "succeeded"

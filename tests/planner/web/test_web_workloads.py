@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from planner.scenarios.models import Workload
-from planner.scenarios.services import cluster_create
+from planner.scenarios.models import Cluster, Workload
+from planner.scenarios.services import cluster_create, workload_create
 from planner.web.errors import grid_errors, grid_path, grid_problems
 from scheduling import FieldError
 
@@ -228,3 +228,123 @@ def test_a_scenario_upload_with_warnings_says_so(owner_client: Any, scenario_doc
         "Saved, with 1 warning: job 3 (id job-2): deadline_s: is shorter than the job"
         in response.content.decode()
     )
+
+
+# --------------------------------------------------------------------------- frameworks' study fields
+
+
+def editor_config(client: Any, workload: Workload) -> dict[str, Any]:
+    page = client.get(reverse("web:workload-edit", args=[workload.pk])).content.decode()
+    return json.loads(page.split('id="workload-config" type="application/json">')[1].split("</script>")[0])
+
+
+def test_the_editor_offers_the_librarys_sharing_fields(owner_client: Any, workload: Workload):
+    config = editor_config(owner_client, workload)
+    assert config["offer_policies"] == ["first-fit", "bin-packing", "greedy", "hold"]
+    assert config["sharing_defaults"] == {"offer_policy": "bin-packing", "refuse_s": 5.0, "hold_s": 0.0}
+    assert config["resources"] == ["cpu", "mem"]  # one task-demand input per resource
+    page = owner_client.get(reverse("web:workload-edit", args=[workload.pk])).content.decode()
+    assert '<th class="num">cpu / task</th><th class="num">mem / task</th><th>Sharing</th>' in page
+
+
+def test_the_editor_saves_task_demands_and_sharing_fields(
+    owner_client: Any, owner: Any, team: Any, workload: Workload
+):
+    frameworks = [
+        {"name": "analytics", "weight": 1, "task_demand": {"cpu": 1, "mem": 2}, "offer_policy": "first-fit",
+         "refuse_s": 0},
+        {"name": "etl", "weight": 2, "task_demand": {"cpu": 2, "mem": 1.5}, "hold_s": 3},
+    ]
+    response = save(owner_client, workload, {"frameworks": frameworks, "jobs": workload.jobs})
+    assert response.status_code == 200, response.content
+    assert response.json()["frameworks"] == frameworks
+    assert Workload.objects.get(pk=workload.pk).frameworks == frameworks
+    assert editor_config(owner_client, workload)["frameworks"] == frameworks
+    # The export is a version-2 scenario with the fields.
+    cluster = cluster_create(
+        team=team, user=owner, name="Room", entries=[{"vm_type": "m1.xlarge", "count": 4}]
+    )
+    export = reverse("web:workload-export", args=[workload.pk])
+    response = owner_client.get(export, {"cluster": cluster.pk})
+    doc = json.loads(response.content)
+    assert doc["version"] == 2 and doc["frameworks"] == frameworks
+    # Emptied inputs are fields left out: the library's defaults, and version 1 again.
+    plain = [
+        {"name": "analytics", "weight": 1}, {"name": "etl", "weight": 2, "task_demand": {"cpu": 1, "mem": 1}}
+    ]
+    assert save(owner_client, workload, {"frameworks": plain}).status_code == 200
+    response = owner_client.get(export, {"cluster": cluster.pk})
+    assert json.loads(response.content)["version"] == 1
+
+
+def test_framework_field_errors_have_the_librarys_paths_and_store_nothing(
+    owner_client: Any, workload: Workload
+):
+    frameworks = [
+        {"name": "analytics", "weight": 1, "task_demand": {"cpu": 1, "mem": 1}},
+        {"name": "etl", "weight": 2, "task_demand": {"cpu": 1}, "offer_policy": "eager", "refuse_s": -2},
+        {"name": "ml", "task_demand": {"cpu": -1, "mem": "lots"}, "hold_s": "soon"},
+    ]
+    response = save(owner_client, workload, {"frameworks": frameworks, "jobs": workload.jobs})
+    assert response.status_code == 400
+    errors = {e["path"]: e for e in response.json()["errors"] if e["path"].startswith("frameworks")}
+    assert {path: e["message"] for path, e in errors.items()} == {
+        "frameworks[1].task_demand.mem": "is required",
+        "frameworks[1].offer_policy": "must be one of first-fit, bin-packing, greedy, hold",
+        "frameworks[1].refuse_s": "must be >= 0",
+        "frameworks[2].task_demand.cpu": "must be >= 0",
+        "frameworks[2].task_demand.mem": "must be a number",
+        "frameworks[2].hold_s": "must be a number",
+    }
+    # Counted as the table counts rows, for the list above the editor.
+    text = errors["frameworks[2].task_demand.cpu"]["text"]
+    assert text == "framework 3 (ml): task_demand.cpu: must be >= 0"
+    assert Workload.objects.get(pk=workload.pk).frameworks == workload.frameworks
+
+
+QUEUED = [
+    {"name": "analytics", "weight": 1, "task_demand": {"cpu": 1, "mem": 1}, "offer_policy": "greedy",
+     "queues": [{"tasks": 100, "duration_s": 100}, {"tasks": 200, "duration_s": 20, "interval_s": 10,
+                                                     "tasks_per_job": 20}]},
+    {"name": "etl", "weight": 2, "task_demand": {"cpu": 2, "mem": 1}, "refuse_s": 1},
+]
+
+
+def test_an_imported_version_2_scenario_keeps_its_queues_through_the_editor(
+    owner_client: Any, scenario_doc: dict[str, Any]
+):
+    doc = {**scenario_doc, "version": 2, "frameworks": QUEUED}
+    response = owner_client.post(reverse("web:scenario-upload"), {"document": json.dumps(doc)})
+    assert response.status_code == 302
+    workload = Workload.objects.get(name="tiny")
+    assert workload.frameworks == QUEUED
+    config = editor_config(owner_client, workload)
+    assert config["frameworks"] == QUEUED  # the page shows "2 queues, 300 tasks" from these
+    # The browser sends back each framework object whole, with only the edited fields changed.
+    frameworks = copy.deepcopy(config["frameworks"])
+    frameworks[0]["task_demand"]["mem"] = 2
+    frameworks[1]["hold_s"] = 1
+    response = save(owner_client, workload, {"name": workload.name, "frameworks": frameworks,
+                                             "jobs": workload.jobs})
+    assert response.status_code == 200, response.content
+    stored = Workload.objects.get(pk=workload.pk).frameworks
+    assert stored[0]["queues"] == QUEUED[0]["queues"] and stored[0]["task_demand"] == {"cpu": 1, "mem": 2}
+    assert stored[1]["hold_s"] == 1
+    # Exported with its cluster: version 2, the queues as they came.
+    cluster = Cluster.objects.get(name="tiny")
+    response = owner_client.get(reverse("web:workload-export", args=[workload.pk]), {"cluster": cluster.pk})
+    exported = json.loads(response.content)
+    assert exported["version"] == 2 and exported["frameworks"] == stored
+
+
+def test_a_scenario_file_imported_into_a_workload_keeps_its_frameworks_fields(
+    owner_client: Any, owner: Any, team: Any, scenario_doc: dict[str, Any]
+):
+    empty = workload_create(team=team, user=owner, name="Empty")
+    doc = {**scenario_doc, "version": 2, "frameworks": QUEUED}
+    response = owner_client.post(
+        reverse("web:workload-csv", args=[empty.pk]),
+        {"csv": json.dumps(doc), "format": "scenario-json", "mode": "replace"},
+    )
+    assert response.status_code == 302
+    assert Workload.objects.get(pk=empty.pk).frameworks == QUEUED
