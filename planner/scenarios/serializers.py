@@ -101,7 +101,11 @@ class WorkloadInputSerializer(serializers.Serializer):
     # Any JSON value (the service checks it); the stubs allow only an object as the default.
     description = serializers.JSONField(required=False, default="")  # type: ignore[arg-type]
     frameworks = serializers.JSONField(
-        required=False, allow_null=True, default=None, help_text="The scenario document's frameworks."
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The scenario document's frameworks, stored as given: name, weight, allowed_vm_types, "
+        "task_demand (the fairness studies) and version 2's offer_policy, refuse_s, hold_s and queues.",
     )
     jobs = serializers.JSONField(
         required=False, allow_null=True, default=None, help_text="The scenario document's jobs."
