@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pulp
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scheduling.errors import ScenarioError
@@ -284,8 +284,10 @@ def can_rise(p: FairnessProblem, levels: np.ndarray, n: int) -> float:
     for i in range(p.capacity.shape[0]):
         for r in range(p.capacity.shape[1]):
             prob += pulp.lpSum(p.demand[m, r] * v for (m, j), v in x.items() if j == i) <= p.capacity[i, r]
+    # "At or below" within the solver's tolerance: levels the water-filling froze at one stage
+    # may differ in the 7th digit, and a level a hair above n's must not be free to drop.
     for m in range(len(levels)):
-        if m != n and levels[m] <= levels[n] * (1 + 1e-6):
+        if m != n and levels[m] <= levels[n] * (1 + 1e-5) + 1e-9:
             prob += tasks[m] * (1 / p.weight[m]) >= levels[m] * (1 - 1e-7) - 1e-9
     prob.solve(pulp.HiGHS(msg=False))
     assert pulp.LpStatus[prob.status] == "Optimal"
@@ -309,6 +311,8 @@ def random_problems(draw: st.DrawFn) -> Random:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_problems())
+# CI once drew this: two frameworks frozen together at 0.1 whose levels came back 1e-7 apart.
+@example(([[1], [0], [0]], [[3], [1]], [3.0, 1.0], [[True, False, False], [True, False, False]]))
 def test_fractional_invariants(data: Random) -> None:
     cap, dem, w, allowed = data
     p = make(cap, dem, weight=w, allowed=allowed)
