@@ -1,6 +1,6 @@
-"""The scenario document (JSON, version 2): parsing, validation and serialisation.
+"""The scenario document (JSON, version 3): parsing, validation and serialisation.
 
-Version-1 documents stay valid and are written back as version 1.
+Version-1 and version-2 documents stay valid and are written back as they were.
 
 A scenario describes a cluster (VM types with capacities, hourly prices and counts), the
 frameworks (tenants) that share it and their jobs; a workload is the frameworks and jobs
@@ -20,7 +20,7 @@ The front doors are :func:`parse_scenario` (a whole document) and :func:`parse_w
 
 from .checks import name_problem, text_problem
 from .differences import ScenarioDifference, scenario_differences
-from .document import Framework, Job, Scenario, TaskQueue, VMType, Workload
+from .document import ComplexJob, ComplexTask, Framework, Job, Scenario, TaskQueue, VMType, Workload
 from .limits import DEFAULT_RESOURCES, LIMITS, OFFER_POLICIES, SCENARIO_VERSION
 from .options import (
     OPTION_DECLARATIONS,
@@ -39,6 +39,8 @@ __all__ = [
     "OFFER_POLICIES",
     "OPTION_DECLARATIONS",
     "SCENARIO_VERSION",
+    "ComplexJob",
+    "ComplexTask",
     "Framework",
     "Job",
     "OptionDeclaration",

@@ -3,7 +3,8 @@
 Build them with :func:`~scheduling.scenario.parse_scenario` and
 :func:`~scheduling.scenario.parse_workload`, which check every field; ``to_dict`` gives the
 document back: version 1 when it uses no version-2 field (task ``queues``, ``offer_policy``,
-``refuse_s``, ``hold_s`` of the online sharing simulator), else version 2.
+``refuse_s``, ``hold_s`` of the online sharing simulator), version 2 when it uses no
+version-3 field (machine classes, complex jobs), else version 3.
 
 >>> from scheduling.scenario import parse_workload
 >>> workload = parse_workload({"jobs": [{"id": "j1", "arrival_s": 0, "executors": 2,
@@ -23,7 +24,7 @@ from .checks import plain
 from .limits import SCENARIO_VERSION
 from .options import SimulationOptions
 
-__all__ = ["Framework", "Job", "Scenario", "TaskQueue", "VMType", "Workload"]
+__all__ = ["ComplexJob", "ComplexTask", "Framework", "Job", "Scenario", "TaskQueue", "VMType", "Workload"]
 
 #: The framework of a job that names none.
 DEFAULT_FRAMEWORK = "default"
@@ -41,6 +42,42 @@ class VMType:
     capacity: tuple[float, ...]  # in the scenario's resource order
     price_per_hour: float
     count: int
+    machine_class: str | None = None  # version 3; None: the VM type is a class of its own
+
+    @property
+    def class_name(self) -> str:
+        """The machine class the VM type's machines belong to (paper 004)."""
+        return self.machine_class if self.machine_class is not None else self.name
+
+
+@dataclass(frozen=True)
+class ComplexTask:
+    """One task of a complex job (version 3): ``count`` copies, each demanding ``demand`` on a
+    machine of ``machine_class``."""
+
+    machine_class: str
+    demand: tuple[float, ...]
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class ComplexJob:
+    """A user's job of one or more tasks that must all run together (paper 004, version 3).
+
+    It must run ``runs`` times, each run taking ``duration_s`` once started; it arrives at
+    ``arrival_s``.
+    """
+
+    id: str
+    tasks: tuple[ComplexTask, ...]
+    runs: int = 1
+    duration_s: float = 60.0
+    arrival_s: float = 0.0
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The machine classes the job needs, in order of first mention."""
+        return tuple(dict.fromkeys(t.machine_class for t in self.tasks))
 
 
 @dataclass(frozen=True)
@@ -98,6 +135,7 @@ class Framework:
     offer_policy: str = DEFAULT_OFFER_POLICY
     refuse_s: float = DEFAULT_REFUSE_S
     hold_s: float = DEFAULT_HOLD_S
+    complex_jobs: tuple[ComplexJob, ...] = ()  # version 3 (paper 004's users' jobs)
 
     @property
     def uses_version_2(self) -> bool:
@@ -145,6 +183,17 @@ def _queue_doc(resources: tuple[str, ...], q: TaskQueue) -> dict[str, Any]:
     return d
 
 
+def _complex_job_doc(resources: tuple[str, ...], j: ComplexJob) -> dict[str, Any]:
+    tasks = []
+    for t in j.tasks:
+        td: dict[str, Any] = {"machine_class": t.machine_class, "demand": _vector(resources, t.demand)}
+        if t.count != 1:
+            td["count"] = t.count
+        tasks.append(td)
+    return {"id": j.id, "tasks": tasks, "runs": j.runs, "duration_s": plain(j.duration_s),
+            "arrival_s": plain(j.arrival_s)}
+
+
 def _frameworks_doc(resources: tuple[str, ...], frameworks: tuple[Framework, ...]) -> list[dict[str, Any]]:
     out = []
     for f in frameworks:
@@ -161,6 +210,8 @@ def _frameworks_doc(resources: tuple[str, ...], frameworks: tuple[Framework, ...
             d["refuse_s"] = plain(f.refuse_s)
         if f.hold_s != DEFAULT_HOLD_S:
             d["hold_s"] = plain(f.hold_s)
+        if f.complex_jobs:
+            d["complex_jobs"] = [_complex_job_doc(resources, j) for j in f.complex_jobs]
         out.append(d)
     return out
 
@@ -239,11 +290,28 @@ class Scenario:
     def total_capacity(self) -> tuple[float, ...]:
         return tuple(sum(t.capacity[r] * t.count for t in self.vm_types) for r in range(len(self.resources)))
 
+    def machine_classes(self) -> dict[str, list[VMType]]:
+        """The machine classes (paper 004), each with its VM types, in order of first mention."""
+        out: dict[str, list[VMType]] = {}
+        for t in self.vm_types:
+            out.setdefault(t.class_name, []).append(t)
+        return out
+
+    def class_capacity(self) -> dict[str, tuple[float, ...]]:
+        """Every machine class's capacity: the sum of its machines', per resource."""
+        return {
+            cls: tuple(sum(t.capacity[r] * t.count for t in types) for r in range(len(self.resources)))
+            for cls, types in self.machine_classes().items()
+        }
+
     @property
     def version(self) -> int:
-        """The version :meth:`to_dict` writes: 1 unless a framework uses a version-2 field, so
-        that version-1 readers keep reading every document they could before."""
-        return SCENARIO_VERSION if any(f.uses_version_2 for f in self.frameworks) else 1
+        """The version :meth:`to_dict` writes: the lowest that has every field the scenario
+        uses (3: machine classes or complex jobs; 2: task queues or offer answers), so that
+        older readers keep reading every document they could before."""
+        if any(f.complex_jobs for f in self.frameworks) or any(t.machine_class for t in self.vm_types):
+            return SCENARIO_VERSION
+        return 2 if any(f.uses_version_2 for f in self.frameworks) else 1
 
     def to_dict(self) -> dict[str, Any]:
         """The scenario as a document (:attr:`version`); ``parse_scenario(s.to_dict()) == s``."""
@@ -258,6 +326,7 @@ class Scenario:
                 "capacity": _vector(res, t.capacity),
                 "price_per_hour": t.price_per_hour,
                 "count": t.count,
+                **({"machine_class": t.machine_class} if t.machine_class is not None else {}),
             }
             for t in self.vm_types
         ]

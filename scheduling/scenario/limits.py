@@ -1,7 +1,7 @@
 """The scenario document's version, its default resources and its size limits.
 
 >>> DEFAULT_RESOURCES, int(LIMITS["jobs"]), SCENARIO_VERSION, READABLE_VERSIONS
-(('cpu', 'mem'), 200000, 2, (1, 2))
+(('cpu', 'mem'), 200000, 3, (1, 2, 3))
 """
 
 from __future__ import annotations
@@ -11,9 +11,12 @@ __all__ = ["DEFAULT_RESOURCES", "LIMITS", "OFFER_POLICIES", "READABLE_VERSIONS",
 #: The newest version: version 2 adds the frameworks' task ``queues``, ``offer_policy``,
 #: ``refuse_s`` and ``hold_s`` (the online sharing simulator, papers 000 §V and 001).
 #: A document that uses none of them is still written as version 1.
-SCENARIO_VERSION = 2
+#: Version 3 adds machine classes (``vm_types[].machine_class``) and the frameworks'
+#: ``complex_jobs`` (paper 004's users with multi-task jobs). A document is written with the
+#: lowest version that has every field it uses.
+SCENARIO_VERSION = 3
 #: The versions this program reads.
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 
 #: How a framework answers a resource offer (paper 001; notes §4), version 2.
 OFFER_POLICIES = ("first-fit", "bin-packing", "greedy", "hold")
@@ -39,5 +42,8 @@ LIMITS: dict[str, float] = {
     "weight": 1e6,
     "queues": 1_000,  # per framework
     "queue_tasks": 1_000_000,  # the tasks of every queue of the document together
+    "complex_jobs": 200_000,  # every framework's together
+    "tasks_per_complex_job": 1_000,
+    "runs": 1_000_000,  # times one complex job must run
     "errors_reported": 200,  # and as many warnings
 }

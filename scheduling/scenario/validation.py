@@ -40,11 +40,13 @@ from .checks import (
     unknown_keys,
     vector,
 )
+from .complex_jobs import check_complex_jobs_fit, read_complex_jobs, uses_version_3
 from .document import (
     DEFAULT_FRAMEWORK,
     DEFAULT_HOLD_S,
     DEFAULT_OFFER_POLICY,
     DEFAULT_REFUSE_S,
+    ComplexJob,
     Framework,
     Job,
     Scenario,
@@ -69,6 +71,8 @@ _JOB_KEYS = ("id", "framework", "arrival_s", "executors", "executor", "duration_
 _FRAMEWORK_KEYS_V1 = ("name", "weight", "task_demand", "allowed_vm_types")
 #: The frameworks' fields that version 2 adds (the online sharing simulator).
 _FRAMEWORK_KEYS_V2 = ("queues", "offer_policy", "refuse_s", "hold_s")
+#: The frameworks' field that version 3 adds (paper 004's users' multi-task jobs).
+_FRAMEWORK_KEYS_V3 = ("complex_jobs",)
 _QUEUE_KEYS = (
     "tasks", "tasks_per_job", "duration_s", "task_demand", "start_s",
     "interval_s", "rate_per_s", "arrival_s", "sequential",
@@ -80,7 +84,7 @@ _ARRIVAL_RULES = ("interval_s", "rate_per_s", "arrival_s", "sequential")
 
 
 def parse_scenario(doc: Any) -> Scenario:
-    """Validate a scenario document (version 1 or 2) and return a :class:`Scenario`.
+    """Validate a scenario document (version 1, 2 or 3) and return a :class:`Scenario`.
 
     Raises :class:`~scheduling.errors.ScenarioError` listing every problem, each with its
     path; when jobs do not fit the cluster, the errors begin with a summary (path ``jobs``)
@@ -109,9 +113,12 @@ largest executor 6 cpu, largest VM 4 cpu
     unknown_keys(doc, _SCENARIO_KEYS, "", problems)
     version = doc.get("version")
     if "version" in doc and (isinstance(version, bool) or version not in READABLE_VERSIONS):
-        problems.add("version", f"unsupported version {version!r}; this program reads versions 1 and 2")
+        problems.add("version", f"unsupported version {version!r}; this program reads versions 1, 2 and 3")
     elif version == 1:
         _refuse_version_2_fields(doc.get("frameworks"), problems)
+    if version in (1, 2):
+        for path in uses_version_3(doc.get("vm_types"), doc.get("frameworks")):
+            problems.add(path, f"is a version-3 field (the document says version {version})")
 
     scenario_name = "Untitled scenario"
     if "name" in doc:
@@ -132,8 +139,9 @@ largest executor 6 cpu, largest VM 4 cpu
     vm_types = _parse_vm_types(doc.get("vm_types"), resources, problems, "vm_types" in doc)
     type_names = {t.name for t in vm_types}
     frameworks = _parse_frameworks(doc.get("frameworks", []), resources, type_names, problems)
-    # A sharing scenario may describe its whole work as task queues (version 2).
-    queued = any(f.queues for f in frameworks)
+    # A sharing scenario may describe its whole work as task queues (version 2), a UDRF
+    # scenario as complex jobs (version 3).
+    queued = any(f.queues or f.complex_jobs for f in frameworks)
     jobs = _parse_jobs(
         doc.get("jobs"), resources, frameworks, problems, present="jobs" in doc, required=not queued
     )
@@ -152,6 +160,7 @@ largest executor 6 cpu, largest VM 4 cpu
     )
     _check_feasible(scenario, problems)
     _check_queues_fit(scenario, problems)
+    check_complex_jobs_fit(scenario, problems)
     problems.raise_if_any()
     return scenario
 
@@ -268,6 +277,9 @@ def _infer_resources(frameworks: Any, jobs: Any, problems: Problems) -> tuple[st
             if isinstance(amounts, Mapping):
                 for r in amounts:
                     first_seen.setdefault(r, f"{list_name}[{i}].{key}")
+            for where, demand in _complex_demands(item, f"{list_name}[{i}]"):
+                for r in demand:
+                    first_seen.setdefault(r, where)
     good: list[str] = []
     for r, where in first_seen.items():
         problem = name_problem(r)
@@ -280,6 +292,19 @@ def _infer_resources(frameworks: Any, jobs: Any, problems: Problems) -> tuple[st
             "jobs", f"the executors name {len(good)} resources; the limit is {int(LIMITS['resources'])}"
         )
     return tuple(good) or DEFAULT_RESOURCES
+
+
+def _complex_demands(item: Any, path: str) -> list[tuple[str, Mapping[Any, Any]]]:
+    """The task demands of a framework's complex jobs, each with its path (for inferring resources)."""
+    out: list[tuple[str, Mapping[Any, Any]]] = []
+    jobs = item.get("complex_jobs") if isinstance(item, Mapping) else None
+    for j, job in enumerate(jobs if isinstance(jobs, list) else []):
+        tasks = job.get("tasks") if isinstance(job, Mapping) else None
+        for t, task in enumerate(tasks if isinstance(tasks, list) else []):
+            demand = task.get("demand") if isinstance(task, Mapping) else None
+            if isinstance(demand, Mapping):
+                out.append((f"{path}.complex_jobs[{j}].tasks[{t}].demand", demand))
+    return out
 
 
 # --------------------------------------------------------------------------- sections
@@ -297,7 +322,8 @@ def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, pr
     out: list[VMType] = []
     seen: set[str] = set()
     machines = 0
-    for p, t in entries(items, "vm_types", ("name", "capacity", "price_per_hour", "count"), problems):
+    for p, t in entries(items, "vm_types", ("name", "capacity", "price_per_hour", "count", "machine_class"),
+                        problems):
         type_name = name(t["name"], f"{p}.name", problems) if "name" in t else None
         if "name" not in t:
             problems.add(f"{p}.name", "is required")
@@ -331,8 +357,14 @@ def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, pr
             )
             count = int(c) if c is not None else 0
         machines += count
+        machine_class = None
+        if "machine_class" in t and t["machine_class"] is not None:
+            machine_class = name(t["machine_class"], f"{p}.machine_class", problems)
+            if machine_class is None:
+                continue
         if type_name is not None and capacity is not None and price is not None and count:
-            out.append(VMType(name=type_name, capacity=capacity, price_per_hour=price, count=count))
+            out.append(VMType(name=type_name, capacity=capacity, price_per_hour=price, count=count,
+                              machine_class=machine_class))
     if machines > LIMITS["machines"]:
         problems.add(
             "vm_types", f"describe {machines:,} machines in all; the limit is {int(LIMITS['machines']):,}"
@@ -350,7 +382,9 @@ def _parse_frameworks(
     out: list[Framework] = []
     seen: set[str] = set()
     queue_tasks = [0]  # every queue's tasks so far, against LIMITS["queue_tasks"]
-    for p, f in entries(items, "frameworks", _FRAMEWORK_KEYS_V1 + _FRAMEWORK_KEYS_V2, problems):
+    complex_count = [0]  # every framework's complex jobs so far, against LIMITS["complex_jobs"]
+    known = _FRAMEWORK_KEYS_V1 + _FRAMEWORK_KEYS_V2 + _FRAMEWORK_KEYS_V3
+    for p, f in entries(items, "frameworks", known, problems):
         if "name" not in f:
             problems.add(f"{p}.name", "is required")
             continue
@@ -371,11 +405,15 @@ def _parse_frameworks(
         if "allowed_vm_types" in f and f["allowed_vm_types"] is not None:
             allowed = _allowed_vm_types(f["allowed_vm_types"], f"{p}.allowed_vm_types", type_names, problems)
         sharing = _read_sharing_fields(f, p, resources, demand is not None, problems, queue_tasks)
-        if fw_name is not None and weight is not None and sharing is not None:
+        complex_jobs: tuple[ComplexJob, ...] | None = ()
+        if "complex_jobs" in f and f["complex_jobs"] is not None:
+            complex_jobs = read_complex_jobs(f["complex_jobs"], f"{p}.complex_jobs", resources, problems,
+                                             complex_count)
+        if fw_name is not None and weight is not None and sharing is not None and complex_jobs is not None:
             queues, policy, refuse, hold = sharing
             out.append(Framework(
                 name=fw_name, weight=weight, task_demand=demand, allowed_vm_types=allowed,
-                queues=queues, offer_policy=policy, refuse_s=refuse, hold_s=hold,
+                queues=queues, offer_policy=policy, refuse_s=refuse, hold_s=hold, complex_jobs=complex_jobs,
             ))
     return out
 

@@ -1,0 +1,176 @@
+"""The offline UDRF document: UDRF against DRF on a scenario's users, classes and RDUCs.
+
+:func:`offline_document` runs :func:`~scheduling.udrf.offline.fill` per RDUC (the paper's
+master hands each RDUC to a slave) for UDRF and, unless told not to, for the DRF baseline, and
+reports per user and per class what ``docs/results.md`` describes:
+
+* per user: jobs allocated per job, the RDUC-wise dominant share (eq. 12: the largest share of
+  any class's resource it holds), the global dominant share (the largest share of a resource
+  kind over the whole cluster, classes pooled), the paper's job count :math:`x^u` (how many
+  times its gross demand, one of each job, fits in what it holds), what it holds per class,
+  and its waste per class: capacity of the resources it demands left unallocated;
+* per class: capacity, allocated, and wasted (unallocated capacity of a resource some user
+  demands) per resource kind;
+* the RDUCs with their users and resources, the graph's edges, and every round of the filling.
+
+>>> from scheduling.scenario import load_scenario_json
+>>> doc = offline_document(load_scenario_json(open("examples/paper004-fig1.json").read()))
+>>> [u["jobs"] for u in doc["policies"]["udrf"]["users"]][0], doc["policies"]["drf"]["users"][0]["jobs"]
+({'job1': 28.0, 'job2': 8.0}, {'job1': 8.0, 'job2': 8.0})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..scenario import Scenario
+from .graph import edges, rducs
+from .model import UdrfProblem
+from .offline import fill
+
+__all__ = ["EDGE_LIMIT", "OFFLINE_POLICIES", "offline_document", "policy_outcome"]
+
+#: The policies of the comparison, with their labels.
+OFFLINE_POLICIES = {"udrf": "UDRF", "drf": "DRF (classes as resources)"}
+#: The most dependency-graph edges a document lists (a dense graph has quadratically many).
+EDGE_LIMIT = 20_000
+
+
+def policy_outcome(problem: UdrfProblem, groups: list[list[int]], mix: str) -> dict[str, Any]:
+    """Fill every RDUC with ``mix`` and measure the outcome (numbers stay exact when the
+    problem is; :func:`offline_document` turns them into JSON numbers)."""
+    n_users = len(problem.users)
+    levels: list[Any] = [0] * n_users
+    counts: list[Any] = [0] * len(problem.jobs)
+    rounds = []
+    for g, members in enumerate(groups):
+        result = fill(problem.capacity, problem.weights, problem.user_jobs, problem.demands, mix=mix,
+                      users=members)
+        for u in members:
+            levels[u] = result.levels[u]
+            for j in problem.user_jobs[u]:
+                counts[j] = result.counts[j]
+        for step in result.rounds:
+            rounds.append({
+                "rduc": g, "level": step.level,
+                "saturated_resources": [problem.resource_label(x) for x in step.saturated_resources],
+                "saturated_users": [problem.users[u] for u in step.saturated_users],
+                "iterations": {problem.users[u]: [_named(problem, u, it) for it in its]
+                               for u, its in step.iterations.items()},
+            })
+    n_res = problem.resource_count
+    held = [[0] * n_res for _ in range(n_users)]
+    for j, job in enumerate(problem.jobs):
+        for r, d in problem.demands[j].items():
+            held[job.user][r] = held[job.user][r] + d * counts[j]
+    used = [sum(held[u][r] for u in range(n_users)) for r in range(n_res)]
+    idle = [max(problem.capacity[r] - used[r], 0) for r in range(n_res)]
+    demanded = [problem.positive_demand(u) for u in range(n_users)]
+    any_demand = set().union(*demanded)
+    k = len(problem.kinds)
+    pooled = [sum(problem.capacity[c * k + kk] for c in range(len(problem.classes))) for kk in range(k)]
+    group_of = {u: g for g, members in enumerate(groups) for u in members}
+    users: list[dict[str, Any]] = []
+    for u, name in enumerate(problem.users):
+        gross = problem.gross_demand(u)
+        shares = [held[u][r] / problem.capacity[r] for r in gross]
+        users.append({
+            "name": name,
+            "rduc": group_of.get(u),
+            "level": levels[u],
+            "dominant_share": max(shares, default=0),
+            "global_dominant_share": max(
+                (sum(held[u][c * k + kk] for c in range(len(problem.classes))) / pooled[kk]
+                 for kk in range(k) if pooled[kk] > 0), default=0),
+            "job_count": min((held[u][r] / d for r, d in gross.items()), default=0),
+            "jobs": {problem.jobs[j].id: counts[j] for j in problem.user_jobs[u]},
+            "allocation": _per_class(problem, held[u], keep=gross),
+            "waste": _per_class(problem, idle, keep=demanded[u]),
+        })
+    classes: list[dict[str, Any]] = []
+    for c, cls in enumerate(problem.classes):
+        rs = range(c * k, c * k + k)
+        classes.append({
+            "name": cls,
+            "capacity": {problem.kinds[r % k]: problem.capacity[r] for r in rs},
+            "allocated": {problem.kinds[r % k]: used[r] for r in rs},
+            "wasted": {problem.kinds[r % k]: idle[r] if r in any_demand else 0 for r in rs},
+        })
+    return {
+        "users": users,
+        "classes": classes,
+        "totals": {
+            "jobs": sum(counts),
+            "allocated": {kind: sum(cl["allocated"][kind] for cl in classes) for kind in problem.kinds},
+            "wasted": {kind: sum(cl["wasted"][kind] for cl in classes) for kind in problem.kinds},
+            "capacity": dict(zip(problem.kinds, pooled, strict=True)),
+        },
+        "rounds": rounds,
+    }
+
+
+def _named(problem: UdrfProblem, u: int, counts: list[Any]) -> dict[str, Any]:
+    return {problem.jobs[j].id: c for j, c in zip(problem.user_jobs[u], counts, strict=True)}
+
+
+def _per_class(problem: UdrfProblem, amounts: list[Any], *, keep: Any) -> dict[str, dict[str, Any]]:
+    """``{class: {kind: amount}}`` for the resources in ``keep`` (a user's demanded ones)."""
+    k = len(problem.kinds)
+    out: dict[str, dict[str, Any]] = {}
+    for r in sorted(keep):
+        out.setdefault(problem.classes[r // k], {})[problem.kinds[r % k]] = amounts[r]
+    return out
+
+
+def offline_document(
+    scenario: Scenario, *, compare_drf: bool = True, exact: bool = False
+) -> dict[str, Any]:
+    """Offline UDRF (and DRF) on the scenario's complex jobs, as a JSON-ready document.
+
+    ``exact`` computes in fractions and writes every number as a float all the same; use
+    :func:`policy_outcome` on an exact problem to see the fractions.
+    """
+    problem = UdrfProblem.from_scenario(scenario, exact=exact)
+    demanded = [problem.positive_demand(u) for u in range(len(problem.users))]
+    groups = rducs(demanded)
+    k = len(problem.kinds)
+    doc: dict[str, Any] = {
+        "kind": "udrf-offline",
+        "scenario": scenario.name,
+        "resources": list(problem.kinds),
+        "classes": [{"name": c,
+                     "capacity": {problem.kinds[kk]: problem.capacity[i * k + kk] for kk in range(k)},
+                     "vm_types": [t.name for t in scenario.machine_classes()[c]]}
+                    for i, c in enumerate(problem.classes)],
+        "users": [{"name": name, "weight": problem.weights[u],
+                   "jobs": [_job_summary(problem, j) for j in problem.user_jobs[u]]}
+                  for u, name in enumerate(problem.users)],
+        "rducs": [{"users": [problem.users[u] for u in members],
+                   "resources": [problem.resource_label(r)
+                                 for r in sorted(set().union(*(demanded[u] for u in members)))]}
+                  for members in groups],
+        "edges": [[problem.users[a], problem.users[b]] for a, b in edges(demanded, limit=EDGE_LIMIT)],
+        "policies": {"udrf": policy_outcome(problem, groups, "udrf")},
+    }
+    if compare_drf:
+        doc["policies"]["drf"] = policy_outcome(problem, groups, "drf")
+    out: dict[str, Any] = _plain(doc)
+    return out
+
+
+def _job_summary(problem: UdrfProblem, j: int) -> dict[str, Any]:
+    job = problem.jobs[j].job
+    return {"id": job.id, "classes": list(job.classes), "tasks": sum(t.count for t in job.tasks),
+            "runs": job.runs, "duration_s": job.duration_s,
+            "demand": {problem.resource_label(r): d for r, d in sorted(problem.demands[j].items())}}
+
+
+def _plain(value: Any) -> Any:
+    """Fractions and numpy numbers as JSON floats; integers (indices) stay integers."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool | int | str) or value is None:
+        return value
+    return float(value)
