@@ -407,6 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_mrsu_parsers(sub)  # mrsu, mrsu-sweep, mrsu-advise (paper 002)
 
+    from .udrf.cli import add_parsers as add_udrf_parsers
+
+    add_udrf_parsers(sub)  # udrf (paper 004)
+
     v = sub.add_parser("validate", help="check a scenario and report every problem")
     _source_arguments(v)
     v.set_defaults(func=cmd_validate)

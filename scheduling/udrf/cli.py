@@ -1,0 +1,89 @@
+"""Command line of the UDRF study (paper 004): ``python -m scheduling udrf SCENARIO``.
+
+Prints JSON: ``{"offline": <offline document>}`` and, with ``--online``, ``"online": <online
+document>`` (``docs/results.md``); ``--compare-drf`` adds the DRF baseline to both. ``--html``
+writes a standalone page of the charts. Bad input raises
+:class:`~scheduling.errors.ScenarioError` with field paths; the main command line prints it and
+exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import FieldError, ScenarioError
+
+__all__ = ["add_parsers", "cmd_udrf"]
+
+
+def cmd_udrf(args: argparse.Namespace) -> int:
+    from ..cli import _load, _write  # one reader and one writer of files for every subcommand
+    from .offline_doc import offline_document
+
+    errors = []
+    if args.interval is not None and not args.interval > 0:
+        errors.append(FieldError("--interval", "must be > 0"))
+    if args.horizon is not None and not args.horizon > 0:
+        errors.append(FieldError("--horizon", "must be > 0"))
+    if args.queue is not None and args.queue < 1:
+        errors.append(FieldError("--queue", "must be >= 1"))
+    if not args.online:
+        online_only = (("--interval", args.interval), ("--horizon", args.horizon), ("--queue", args.queue))
+        for flag, value in online_only:
+            if value is not None:
+                errors.append(FieldError(flag, "goes with --online"))
+    if errors:
+        raise ScenarioError(errors)
+    scenario = _load(args)
+    out: dict[str, Any] = {"offline": offline_document(scenario, compare_drf=args.compare_drf)}
+    if args.online:
+        from .online import online_document
+
+        out["online"] = online_document(
+            scenario,
+            policies=("udrf", "drf") if args.compare_drf else ("udrf",),
+            interval_s=args.interval if args.interval is not None else 1.0,
+            horizon_s=args.horizon,
+            queue_capacity=args.queue if args.queue is not None else 100,
+            seed=args.seed,
+        )
+    _write(json.dumps(out, indent=None if args.compact else 1, allow_nan=False), args.output)
+    if args.html:
+        from .html import write_udrf_html  # plotly only when asked for
+
+        write_udrf_html(args.html, out, title=scenario.name)
+    if not args.quiet:
+        from .present import udrf_text
+
+        print(udrf_text(out), file=sys.stderr)
+    return 0
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``udrf`` to ``python -m scheduling``'s subcommands."""
+    from ..cli import _source_arguments
+
+    u = sub.add_parser(
+        "udrf",
+        help="UDRF for users with multi-task jobs on machine classes, against DRF (paper 004)",
+        description="Offline UDRF (paper 004 Fig. 3) on the scenario's users (frameworks with "
+        "complex_jobs) and machine classes (vm_types' machine_class; scenario version 3): per user the "
+        "jobs allocated, dominant shares, RDUCs and waste. --online adds the online algorithm (Fig. 5) "
+        "simulated with per-second decisions; --compare-drf adds DRF with every (machine class, "
+        "resource) as a resource. Prints JSON (docs/results.md).",
+    )
+    _source_arguments(u, metavar="SCENARIO")
+    u.add_argument("--online", action="store_true", help="also simulate the online algorithm over time")
+    u.add_argument("--compare-drf", action="store_true", help="also run the DRF baseline")
+    u.add_argument("--interval", type=float, help="--online: seconds between decisions (default 1)")
+    u.add_argument("--horizon", type=float, help="--online: stop at this time (default: all jobs done)")
+    u.add_argument("--queue", type=int, help="--online: waiting-queue capacity in jobs (default 100)")
+    u.add_argument("--seed", type=int, default=0, help="--online: seed of the tie-breaking order")
+    u.add_argument("--html", metavar="FILE", help="also write a standalone page of the charts")
+    u.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
+    u.add_argument("--compact", action="store_true", help="JSON without indentation")
+    u.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
+    u.set_defaults(func=cmd_udrf)
