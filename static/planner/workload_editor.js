@@ -126,6 +126,17 @@
     return `${queues.length} queue${queues.length === 1 ? "" : "s"}, ${P.number(tasks, 0)} task${tasks === 1 ? "" : "s"}`;
   }
 
+  /* UDRF's complex jobs (version 3, paper 004) are not edited here either: the UDRF study page
+   * takes them; they stay in the framework object and the row says how many there are. */
+  function complexSummary(jobs) {
+    if (!Array.isArray(jobs) || !jobs.length) return "";
+    return `${P.number(jobs.length, 0)} complex job${jobs.length === 1 ? "" : "s"}`;
+  }
+
+  function keptSummary(fw) {
+    return [queueSummary(fw.queues), complexSummary(fw.complex_jobs)].filter(Boolean).join(" · ");
+  }
+
   function fwValue(fw, key) {
     const value = key.startsWith("td:") ? (fw.task_demand || {})[key.slice(3)] : fw[key];
     return value === undefined || value === null ? "" : String(value);
@@ -179,7 +190,7 @@
       ]);
       const part = (key, label, input) => mark(P.el("label", { class: "fw-sharing-part small" }, [
         P.el("span", { class: "muted", text: label }), input]), key);
-      const summary = queueSummary(fw.queues);
+      const summary = keptSummary(fw);
       const sharing = P.el("div", { class: "fw-sharing" }, [
         part("offer_policy", "policy", policy),
         part("refuse_s", "refuse s", numberInput("refuse_s", `Refuse seconds of ${fw.name}`,
@@ -187,7 +198,7 @@
         part("hold_s", "hold s", numberInput("hold_s", `Hold seconds of ${fw.name}`,
           { placeholder: defaults.hold_s === undefined ? null : String(defaults.hold_s) })),
         summary ? mark(P.el("span", { class: "fw-queues small muted", dataset: { fw: i },
-          title: "Task queues from an imported scenario: kept as they are when the workload is saved",
+          title: "Task queues or complex jobs from an imported scenario: kept as they are when the workload is saved",
           text: summary }), "queues") : null,
       ]);
       const row = P.el("tr", { class: errors.size ? "row-error" : "", dataset: { fwRow: i } }, [
@@ -285,10 +296,10 @@
     const i = Number(button.dataset.removeFw);
     const fw = state.frameworks[i];
     const used = state.jobs.filter((j) => j.framework === fw.name).length;
-    const queued = queueSummary(fw.queues);
+    const queued = keptSummary(fw);
     if ((used || queued) && !window.confirm(
       (used ? `${used} job(s) belong to “${fw.name}”; they will move to the default framework.` : "") +
-      (queued ? ` Its task queues (${queued}) will be removed with it.` : "") + " Remove it?")) return;
+      (queued ? ` Its ${queued} will be removed with it.` : "") + " Remove it?")) return;
     for (const job of state.jobs) if (job.framework === fw.name) delete job.framework;
     state.frameworks.splice(i, 1);
     state.fwErrors = new Map();

@@ -421,3 +421,28 @@ def test_generate_fits_a_cluster_and_the_frameworks_allowed_types(
     assert max(j["executor"]["cpu"] for j in w.jobs if j["framework"] == "small-only") <= 4
     assert max(j["executor"]["cpu"] for j in w.jobs if j["framework"] == "any") == 12
     services.scenario_document(mixed, w)  # every job fits: no error
+
+
+def test_import_of_complex_jobs_follows_renamed_vm_types_and_refuses_machine_classes(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
+    """Version 3: a stored cluster's VM types are their own machine classes (UDRF, paper 004)."""
+    scenario_doc["vm_types"] = [{"name": "m1.xlarge", "capacity": {"cpu": 8, "mem": 32},
+                                 "price_per_hour": 0.99, "count": 2}]
+    scenario_doc["frameworks"] = [{"name": "u1", "complex_jobs": [
+        {"id": "a", "runs": 3, "tasks": [{"machine_class": "m1.xlarge", "demand": {"cpu": 2, "mem": 4}}]}]}]
+    scenario_doc.update(jobs=[], version=3)
+    outcome = services.scenario_import(team=team, user=owner, doc=scenario_doc, name="UDRF")
+    assert outcome.vm_types_renamed == {"m1.xlarge": "m1.xlarge (2)"}
+    task = outcome.workload.frameworks[0]["complex_jobs"][0]["tasks"][0]
+    assert task["machine_class"] == "m1.xlarge (2)"
+    exported = services.scenario_document(outcome.cluster, outcome.workload)
+    assert exported["version"] == 3
+    assert parse_scenario(exported).frameworks[0].complex_jobs[0].runs == 3
+    scenario_doc["vm_types"][0]["machine_class"] = "big"
+    scenario_doc["frameworks"][0]["complex_jobs"][0]["tasks"][0]["machine_class"] = "big"
+    clusters = Cluster.objects.count()
+    with pytest.raises(InputError) as info:
+        services.scenario_import(team=team, user=owner, doc=scenario_doc)
+    assert "vm_types[0].machine_class" in paths(info.value)
+    assert Cluster.objects.count() == clusters

@@ -36,14 +36,18 @@ def _scenario_name(cluster: Cluster, workload: Workload) -> str:
 
 #: The frameworks' fields of version 2 (the online sharing simulator: docs/scenario.md, "Version 2").
 VERSION_2_FRAMEWORK_FIELDS = ("queues", "offer_policy", "refuse_s", "hold_s")
+#: The frameworks' field of version 3 (UDRF's complex jobs: docs/scenario.md, "Version 3").
+VERSION_3_FRAMEWORK_FIELDS = ("complex_jobs",)
 
 
 def document_version(frameworks: Any) -> int:
-    """1 unless a framework sets a version-2 field (as ``Scenario.to_dict`` writes it), else 2."""
-    uses_2 = isinstance(frameworks, list) and any(
-        isinstance(f, Mapping) and any(key in f for key in VERSION_2_FRAMEWORK_FIELDS) for f in frameworks
-    )
-    return 2 if uses_2 else 1
+    """The lowest version with every framework field used, as ``Scenario.to_dict`` writes it."""
+    def uses(keys: tuple[str, ...]) -> bool:
+        return isinstance(frameworks, list) and any(
+            isinstance(f, Mapping) and any(key in f for key in keys) for f in frameworks
+        )
+
+    return 3 if uses(VERSION_3_FRAMEWORK_FIELDS) else 2 if uses(VERSION_2_FRAMEWORK_FIELDS) else 1
 
 
 def scenario_document_and_parsed(
@@ -126,6 +130,14 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
     """
     require_member(user, team)
     scenario = parse_scenario(doc)  # ScenarioError: paths into the document
+    classed = [k for k, t in enumerate(scenario.vm_types) if t.machine_class is not None]
+    if classed:  # a stored cluster's VM types are their own classes: refuse rather than drop
+        raise InputError([
+            FieldError(f"vm_types[{k}].machine_class",
+                       "a stored cluster keeps no machine classes (each VM type is its own class); "
+                       "start a UDRF study with this document instead, or remove machine_class")
+            for k in classed
+        ])
     canonical = scenario.to_dict()
     base_name = clean_name(name if name is not None else scenario.name)
     outcome_created: list[str] = []
@@ -160,6 +172,9 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
         for f in frameworks:
             if f.get("allowed_vm_types") is not None:
                 f["allowed_vm_types"] = [renamed.get(n, n) for n in f["allowed_vm_types"]]
+            for job in f.get("complex_jobs", []):  # each VM type is its own machine class
+                for task in job["tasks"]:
+                    task["machine_class"] = renamed.get(task["machine_class"], task["machine_class"])
     cluster = Cluster.objects.create(
         team=team,
         name=free_name(base_name, set(Cluster.objects.filter(team=team).values_list("name", flat=True))),
