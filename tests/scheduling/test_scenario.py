@@ -228,8 +228,9 @@ def test_examples_are_valid():
     assert paths, f"no examples in {EXAMPLES}"  # an empty glob would pass without checking anything
     for path in paths:
         scenario = load_scenario_json(path.read_text())
-        # a workload for the cost engine, or frameworks with tasks for the fairness engine
-        assert scenario.jobs or any(f.task_demand for f in scenario.frameworks), path
+        # a workload for the cost engine, frameworks with tasks for the fairness engine, or
+        # users with complex jobs for UDRF
+        assert scenario.jobs or any(f.task_demand or f.complex_jobs for f in scenario.frameworks), path
 
 
 # --------------------------------------------------------------------------- names that cannot be stored
