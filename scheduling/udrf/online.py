@@ -76,8 +76,8 @@ class OnlineResult:
     """One policy's simulation: the sampled state over time and every job's outcome.
 
     ``share``, ``running``: one row per sample time, one column per user; ``wasted``,
-    ``utilisation``: one column per resource kind. ``completed_s`` is NaN for a job not done at
-    the horizon. ``decisions`` counts the ticks at which the scheduler ran.
+    ``utilisation``: one column per resource kind. ``started_s`` is the start of a job's first
+    run, ``completed_s`` the end of its last; NaN when it did not happen by the horizon. ``decisions`` counts the ticks at which the scheduler ran.
     """
 
     policy: str
@@ -93,6 +93,7 @@ class OnlineResult:
     job_classes: tuple[int, ...]
     job_runs: tuple[int, ...]
     arrival_s: np.ndarray
+    started_s: np.ndarray
     completed_s: np.ndarray
     decisions: int
     horizon_s: float | None
@@ -264,6 +265,7 @@ class _Simulation:
         self.started = [0] * n_jobs
         self.done = [0] * n_jobs
         self.completed = [math.nan] * n_jobs
+        self.first_start = [math.nan] * n_jobs
         self.entry = [-1] * n_jobs  # position of entry into the queue
         self.entered = 0
         self.queue_len = 0
@@ -439,6 +441,8 @@ class _Simulation:
             held[r] = held.get(r, 0.0) + d
         self._update_share(u)
         self.running[u] += 1
+        if self.started[j] == 0:
+            self.first_start[j] = t
         self.started[j] += 1
         heapq.heappush(self.finishes, (t + self.duration[j], self.seq, j))
         self.seq += 1
@@ -480,6 +484,7 @@ class _Simulation:
             job_user=tuple(self.user), job_ids=tuple(job.id for job in p.jobs),
             job_classes=tuple(len(job.classes) for job in p.jobs), job_runs=tuple(self.runs),
             arrival_s=np.asarray(self.arrival, dtype=float),
+            started_s=np.asarray(self.first_start, dtype=float),
             completed_s=np.asarray(self.completed, dtype=float),
             decisions=self.decisions, horizon_s=self.horizon,
         )
