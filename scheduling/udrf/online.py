@@ -77,7 +77,8 @@ class OnlineResult:
 
     ``share``, ``running``: one row per sample time, one column per user; ``wasted``,
     ``utilisation``: one column per resource kind. ``started_s`` is the start of a job's first
-    run, ``completed_s`` the end of its last; NaN when it did not happen by the horizon. ``decisions`` counts the ticks at which the scheduler ran.
+    run, ``completed_s`` the end of its last; NaN when it did not happen by the horizon.
+    ``decisions`` counts the ticks at which the scheduler ran.
     """
 
     policy: str
@@ -548,7 +549,8 @@ def compare(udrf: OnlineResult, drf: OnlineResult) -> dict[str, list[dict[str, A
     both = ~(np.isnan(a) | np.isnan(b))
     classes = np.asarray(udrf.job_classes)
     runs = np.asarray(udrf.job_runs)
-    by_classes = [_row({"classes": int(n)}, a, b, both & (classes == n)) for n in sorted(set(classes.tolist()))]
+    by_classes = [_row({"classes": int(n)}, a, b, both & (classes == n))
+                  for n in sorted(set(classes.tolist()))]
     by_runs = []
     for low, high in RUNS_BUCKETS:
         mask = both & (runs >= low) & (runs <= (high if high is not None else runs.max(initial=0)))

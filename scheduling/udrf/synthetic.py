@@ -109,6 +109,7 @@ def synthetic_document(
 
     # Classes: one VM type each, varied machines and counts.
     machine: list[dict[str, float]] = []
+    counts: list[int] = []
     vm_types = []
     for c in range(classes):
         cpu = float(rng.choice([8, 16, 32, 64]))
@@ -122,9 +123,9 @@ def synthetic_document(
                 cap[k] = float(rng.choice([8, 16, 32, 64]))
         count = int(min(8, 1 + rng.geometric(0.35) - 1))
         machine.append(cap)
+        counts.append(count)
         vm_types.append({"name": f"mc{c:03d}-node", "machine_class": f"mc{c:03d}",
                          "capacity": cap, "price_per_hour": 0, "count": count})
-    counts = [v["count"] for v in vm_types]
     order = rng.permutation(classes)
     group_classes = [sorted(int(c) for c in order[g::n_groups]) for g in range(n_groups)]
     # Within a group, classes are popular in Zipf order (a random one first).
@@ -157,8 +158,10 @@ def synthetic_document(
         size = min(len(pop), max(3, 2 + int(2 * math.log2(1 + int(per_user[u]))), int(mine.max())))
         p = 1.0 / np.arange(1, len(pop) + 1) ** 1.1
         # The group's most popular class first: most users touch it, so a group is about one RDUC.
-        rest = rng.choice(pop[1:], size=size - 1, replace=False, p=p[1:] / p[1:].sum()) if size > 1 else []
-        prefer = [int(pop[0])] + [int(c) for c in rest]
+        prefer = [int(pop[0])]
+        if size > 1:
+            rest = rng.choice(pop[1:], size=size - 1, replace=False, p=p[1:] / p[1:].sum())
+            prefer += [int(c) for c in rest]
         near = 1.0 / np.arange(1, size + 1)  # a job picks its user's first-preferred classes more often
         complex_jobs = []
         for i in range(int(per_user[u])):

@@ -26,7 +26,8 @@ def job(jid: str, demand: dict[str, dict[str, float]], *, duration: float = 10, 
 def scenario(classes: dict[str, float], users: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """One machine per class, with ``cpu`` only."""
     return {"version": 3, "name": "hand", "resources": ["cpu"],
-            "vm_types": [{"name": c, "capacity": {"cpu": cpu}, "price_per_hour": 0} for c, cpu in classes.items()],
+            "vm_types": [{"name": c, "capacity": {"cpu": cpu}, "price_per_hour": 0}
+                         for c, cpu in classes.items()],
             "frameworks": [{"name": u, "complex_jobs": jobs} for u, jobs in users.items()]}
 
 
@@ -216,7 +217,10 @@ def runs() -> list[tuple[OnlineResult, OnlineResult]]:
     return out
 
 
-def test_drf_wastes_more_cpu_and_memory_than_udrf_fig_9(runs: list[tuple[OnlineResult, OnlineResult]]) -> None:
+Runs = list[tuple[OnlineResult, OnlineResult]]
+
+
+def test_drf_wastes_more_cpu_and_memory_than_udrf_fig_9(runs: Runs) -> None:
     for kind in ("cpu", "mem"):
         udrf = np.mean([u.mean_wasted()[kind] for u, _ in runs])
         drf = np.mean([d.mean_wasted()[kind] for _, d in runs])
