@@ -35,9 +35,9 @@ USERS, JOBS, CLASSES, HOUR_S = 500, 2000, 700, 3600.0
 GOAL_OFFLINE_S, GOAL_ONLINE_S = 10.0, 60.0
 
 
-def timed(call: Callable[[], Any]) -> tuple[float, Any]:
+def timed(call: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
     start = time.perf_counter()
-    out = call()
+    out = call(*args, **kwargs)
     return time.perf_counter() - start, out
 
 
@@ -46,27 +46,27 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     args = parser.parse_args()
     for seed in range(args.seeds):
-        t_gen, scenario = timed(lambda s=seed: synthetic_scenario(
-            users=USERS, jobs=JOBS, classes=CLASSES, seed=s, arrival_span_s=HOUR_S))
+        t_gen, scenario = timed(synthetic_scenario, users=USERS, jobs=JOBS, classes=CLASSES, seed=seed,
+                                arrival_span_s=HOUR_S)
         problem = UdrfProblem.from_scenario(scenario)
         groups = rducs([problem.positive_demand(u) for u in range(len(problem.users))])
         shared = [g for g in groups if len(g) > 1]
         print(f"seed {seed}: trace drawn and parsed in {t_gen:.2f} s; {len(groups)} RDUCs "
               f"({len(shared)} shared by {sum(map(len, shared))} users, the largest {max(map(len, groups))})")
-        t_outcome, _ = timed(lambda: policy_outcome(problem, groups, "udrf"))
-        t_offline, doc = timed(lambda: offline_document(scenario))
+        t_outcome, _ = timed(policy_outcome, problem, groups, "udrf")
+        t_offline, doc = timed(offline_document, scenario)
         print(f"  offline: UDRF outcome {t_outcome:.2f} s; document with DRF {t_offline:.2f} s "
               f"(goal {GOAL_OFFLINE_S:.0f} s); {len(json.dumps(doc)) / 1e6:.2f} MB")
         results = {}
         for policy in ("udrf", "drf"):
-            t_sim, result = timed(lambda p=policy: simulate(problem, policy=p, horizon_s=HOUR_S, seed=seed))
+            t_sim, result = timed(simulate, problem, policy=policy, horizon_s=HOUR_S, seed=seed)
             results[policy] = result
             s = result.summary()
             print(f"  online {policy}: {t_sim:.2f} s for the hour (goal {GOAL_ONLINE_S:.0f} s); "
                   f"{s['decisions']} decisions, {s['completed']} of {s['jobs']} jobs done, mean completion "
                   f"{s['mean_completion_s']:.0f} s, mean waste cpu {s['mean_wasted']['cpu']:.0f} "
                   f"mem {s['mean_wasted']['mem']:.0f}")
-        t_doc, odoc = timed(lambda s=seed: online_document(scenario, horizon_s=HOUR_S, seed=s))
+        t_doc, odoc = timed(online_document, scenario, horizon_s=HOUR_S, seed=seed)
         print(f"  online document (both policies): {t_doc:.2f} s, {len(json.dumps(odoc)) / 1e6:.2f} MB")
         table = compare(results["udrf"], results["drf"])
         print("  reduction by classes: " + ", ".join(
