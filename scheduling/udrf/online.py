@@ -60,7 +60,7 @@ from ..scenario import Scenario
 from .graph import rducs
 from .model import UdrfProblem
 
-__all__ = ["ONLINE_POLICIES", "RUNS_BUCKETS", "OnlineResult", "online_document", "simulate"]
+__all__ = ["ONLINE_POLICIES", "RUNS_BUCKETS", "OnlineResult", "compare", "online_document", "simulate"]
 
 #: The online policies, with their labels.
 ONLINE_POLICIES = {"udrf": "UDRF (online, Fig. 5)", "drf": "DRF (classes as resources, bundles)"}
