@@ -163,80 +163,110 @@ def saturated_resource_per_user(problem: UdrfProblem, counts: Sequence[Any]) -> 
 
 
 def pareto_efficiency(problem: UdrfProblem, counts: Sequence[Any], *, share_cap: bool = True) -> Verdict:
-    """Pareto efficiency in the sense UDRF achieves (Theorem 1 with eq. 12's constraint).
+    """Pareto efficiency in the sense UDRF achieves (Theorem 1, with eq. 12's constraint).
 
-    The allocation is Pareto efficient when no user ``u`` can run more of any of its jobs ``j``
-    while every other job, its own and every other user's, runs at least as many times as now,
-    capacities hold (eq. 6), and ``u``'s share of every resource stays at or below its current
-    RDUC-wise dominant share (eq. 12: the largest share of any resource it holds now). The last
-    condition is what UDRF achieves and DRF does not: DRF stops a user's jobs in lockstep, so a
-    job that needs only lightly used resources stops below the user's dominant share.
+    The allocation is Pareto efficient when, with every other user's jobs running at least as
+    many times as now and capacities holding (eq. 6),
 
-    With ``share_cap=False`` the last condition is dropped: the literal §II-D statement ("cannot
-    be increased without decreasing the job allocation of other users"), which UDRF does *not*
-    achieve either when a user's job stops at its level on a resource nobody else wants (u1's
-    job1 in the hadoop class of the paper's example could run 56 times, not 28).
+    1. no user ``u`` can run more of *every* one of its jobs at once (Theorem 1's argument:
+       Lemma 1's saturated resource is one its jobs need), and
+    2. no user ``u`` can run more of *one* of its jobs ``j`` while its other jobs run at least
+       as many times and its share of every resource stays at or below its current RDUC-wise
+       dominant share (eq. 12: the largest share of any resource it holds now).
 
-    Solves one linear program per (user, job) with HiGHS: maximise ``x_j`` subject to the
-    conditions. The witness names the first user and job that can run more, how many times it
-    runs, the most it could run, and the gain.
+    The second is what UDRF achieves and DRF does not: DRF stops a user's jobs in lockstep, so a
+    job that needs only lightly used resources stops below the user's dominant share (the
+    paper's u1 runs job1 8 times where 28 fit). The first alone lets a job stop anywhere; the
+    second alone holds for the empty allocation (every share 0).
+
+    With ``share_cap=False`` the second drops its share condition: the literal §II-D
+    statement ("cannot be increased without decreasing the job allocation of other users"),
+    which UDRF does *not* achieve when a user's job stops at its level on a resource nobody
+    else wants (u1's job1 in the hadoop class of the paper's example could run 56 times, not
+    28).
+
+    Solves one linear program per user and one per (user, job) with HiGHS. The witness names
+    the first user that can gain, the job (``None`` for all of them at once), how many times it
+    runs, the most it could run, the gain and the user's dominant share (the cap, when used).
 
     Parameters
     ----------
     problem, counts
         The problem and the per-job counts of the allocation.
     share_cap
-        Keep the user's shares at or below its dominant share (default), or not.
+        Keep the user's shares at or below its dominant share in the second condition
+        (default), or not.
+
+    Raises
+    ------
+    ScenarioError
+        When the allocation exceeds a capacity.
     """
     name = "pareto_efficiency" if share_cap else "pareto_efficiency_unconstrained"
-    n_jobs = len(problem.jobs)
-    cap = [float(c) for c in problem.capacity]
-    now = [float(c) for c in counts]
     held = holdings(problem, counts)
     checked = 0
     for u, user in enumerate(problem.users):
         mine = [j for j in problem.user_jobs[u] if problem.demands[j]]
         if not mine:
             continue
-        level = float(dominant_share(problem, held[u]))
+        level = dominant_share(problem, held[u])
+        checked += 1
+        gain = _most_growth(problem, counts, mine, None)
+        if gain > LP_TOLERANCE * max(1.0, *(float(counts[j]) for j in mine)):
+            return Verdict(name, False, {
+                "user": user, "job": None, "count": {problem.jobs[j].id: counts[j] for j in mine},
+                "most": {problem.jobs[j].id: float(counts[j]) + gain for j in mine},
+                "gain": gain, "dominant_share": level,
+            }, checked)
         for j in mine:
             checked += 1
-            h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy's constructor has no hints
-            h.setOptionValue("output_flag", False)
-            # Every job at least as many times as now (a hair less, against rounding of fractions).
-            lower = np.array([c * (1 - TOLERANCE) for c in now])
-            upper = np.full(n_jobs, highspy.kHighsInf)
-            cost = np.zeros(n_jobs)
-            cost[j] = -1.0  # HiGHS minimises
-            h.addCols(n_jobs, cost, lower, upper, 0, np.zeros(n_jobs + 1, np.int32),
-                      np.zeros(0, np.int32), np.zeros(0, float))
-            rows: list[tuple[list[int], list[float], float]] = []
-            for r in range(problem.resource_count):  # eq. 6: capacities
-                cols = [k for k in range(n_jobs) if r in problem.demands[k]]
-                if cols:
-                    rows.append((cols, [float(problem.demands[k][r]) for k in cols], cap[r]))
-            if share_cap:  # eq. 12: u's share of every resource at most its dominant share
-                for r in problem.positive_demand(u):
-                    cols = [k for k in problem.user_jobs[u] if r in problem.demands[k]]
-                    rows.append((cols, [float(problem.demands[k][r]) for k in cols], level * cap[r]))
-            for cols, values, bound in rows:
-                h.addRow(-highspy.kHighsInf, bound * (1 + TOLERANCE), len(cols),
-                         np.array(cols, np.int32), np.array(values, float))
-            h.run()
-            status = h.getModelStatus()
-            if status == highspy.HighsModelStatus.kUnbounded:
-                most = float("inf")
-            elif status == highspy.HighsModelStatus.kOptimal:
-                most = float(h.getSolution().col_value[j])
-            else:  # the allocation itself is infeasible (over capacity)
-                raise ScenarioError.single("counts", "the allocation exceeds a capacity "
-                                           f"(HiGHS: {h.modelStatusToString(status)})")
-            if most > now[j] + LP_TOLERANCE * max(1.0, now[j]):
+            gain = _most_growth(problem, counts, [j], (u, level) if share_cap else None)
+            if gain > LP_TOLERANCE * max(1.0, float(counts[j])):
                 return Verdict(name, False, {
-                    "user": user, "job": problem.jobs[j].id, "count": counts[j], "most": most,
-                    "gain": most - now[j], "dominant_share": level if share_cap else None,
+                    "user": user, "job": problem.jobs[j].id, "count": counts[j],
+                    "most": float(counts[j]) + gain, "gain": gain, "dominant_share": level,
                 }, checked)
     return Verdict(name, True, None, checked)
+
+
+def _most_growth(
+    problem: UdrfProblem, counts: Sequence[Any], grow: Sequence[int], cap: tuple[int, Any] | None
+) -> float:
+    """The most ``t`` such that every job in ``grow`` can run ``t`` more times, every job at
+    least as many times as now, within capacities and, with ``cap = (u, s)``, user ``u``'s share
+    of every resource at most ``s`` (a linear program; ``inf`` when unbounded)."""
+    n_jobs = len(problem.jobs)
+    h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy's constructor has no hints
+    h.setOptionValue("output_flag", False)
+    # Columns: x_0 .. x_{n-1}, then t. Every job at least as many times as now (a hair less,
+    # against the rounding of fractions to floats); maximise t (HiGHS minimises).
+    lower = np.array([float(c) * (1 - TOLERANCE) for c in counts] + [0.0])
+    cost = np.zeros(n_jobs + 1)
+    cost[-1] = -1.0
+    h.addCols(n_jobs + 1, cost, lower, np.full(n_jobs + 1, highspy.kHighsInf), 0,
+              np.zeros(n_jobs + 2, np.int32), np.zeros(0, np.int32), np.zeros(0, float))
+    for r in range(problem.resource_count):  # eq. 6: capacities
+        cols = [k for k in range(n_jobs) if r in problem.demands[k]]
+        if cols:
+            h.addRow(-highspy.kHighsInf, float(problem.capacity[r]) * (1 + TOLERANCE), len(cols),
+                     np.array(cols, np.int32), np.array([float(problem.demands[k][r]) for k in cols]))
+    for j in grow:  # x_j - t >= now_j
+        h.addRow(float(counts[j]) * (1 - TOLERANCE), highspy.kHighsInf, 2,
+                 np.array([j, n_jobs], np.int32), np.array([1.0, -1.0]))
+    if cap is not None:  # eq. 12: the user's share of every resource at most s
+        u, share = cap
+        for r in problem.positive_demand(u):
+            cols = [k for k in problem.user_jobs[u] if r in problem.demands[k]]
+            h.addRow(-highspy.kHighsInf, float(share * problem.capacity[r]) * (1 + TOLERANCE), len(cols),
+                     np.array(cols, np.int32), np.array([float(problem.demands[k][r]) for k in cols]))
+    h.run()
+    status = h.getModelStatus()
+    if status == highspy.HighsModelStatus.kUnbounded:
+        return float("inf")
+    if status != highspy.HighsModelStatus.kOptimal:
+        raise ScenarioError.single("counts", "the allocation exceeds a capacity "
+                                   f"(HiGHS: {h.modelStatusToString(status)})")
+    return float(h.getSolution().col_value[n_jobs])
 
 
 def envy_freeness(problem: UdrfProblem, counts: Sequence[Any]) -> Verdict:
