@@ -10,8 +10,8 @@ The paper measures a user by :math:`x^u(\\mathbf{A})` (eqs. 7-9): how many times
 :math:`\\mathbf{R}^u` (eq. 1, one of each of its jobs) fits in an allocation :math:`\\mathbf{A}`,
 the least :math:`\\mathbf{A}_{m,k} / \\mathbf{R}^u_{m,k}` over :math:`\\mathcal{P}_u` (eq. 2).
 Comparisons are exact when the numbers are fractions (a problem built ``exact=True``) and within
-:data:`TOLERANCE` (relative) for floats; Pareto efficiency solves linear programs in floating
-point (HiGHS) and allows :data:`LP_TOLERANCE`.
+:data:`TOLERANCE` (relative) for floats; Pareto efficiency and strategy-proofness in jobs solve
+linear programs in floating point (HiGHS) and allow :data:`LP_TOLERANCE`.
 
 >>> from fractions import Fraction as F
 >>> from scheduling.scenario import parse_scenario
@@ -54,6 +54,7 @@ __all__ = [
     "LP_TOLERANCE",
     "SHARING_SPLITS",
     "TOLERANCE",
+    "UTILITIES",
     "Verdict",
     "allocate",
     "dominant_share",
@@ -70,6 +71,8 @@ __all__ = [
 TOLERANCE = 1e-9
 #: Relative slack for a linear program's optimum (HiGHS's feasibility tolerance is 1e-7).
 LP_TOLERANCE = 1e-6
+#: Strategy-proofness measures a user by its gross demand (eq. 9) or by its job counts.
+UTILITIES = ("gross", "jobs")
 #: Sharing incentive's equal split: among the users of the user's RDUC, or among all users.
 SHARING_SPLITS = ("rduc", "users")
 
@@ -330,19 +333,48 @@ def strategy_proofness(
     problem: UdrfProblem, user: int, misreport_demands: Sequence[dict[int, Any]], *, mix: str = "udrf",
     utility: str = "gross",
 ) -> Verdict:
-    """Eq. (9): a user that misreports its jobs' demands gets no more of its true gross demand.
+    """Eq. (9): a user that misreports its jobs' demands gains nothing.
 
     Runs the offline algorithm twice (:func:`allocate`; RDUCs found afresh, a misreport can
     join or leave them): once on the true demands, once with ``user``'s job demands replaced
-    by ``misreport_demands`` (one resource index -> amount mapping per job, in the order of
-    ``problem.user_jobs[user]``). The user's utility either way is :math:`x^u`: how many times
-    its *true* gross demand fits in the resources it received (its counts times the demands
-    it reported). It holds when the misreport's utility is not above the truthful one.
+    by ``misreport_demands``. Either way the user keeps what it received: its counts times the
+    demands it reported.
 
-    The witness gives both utilities, the gain and the job counts the misreport obtained.
+    UDRF satisfies neither form in general (docs/udrf-properties.md has the instances): a user
+    whose jobs stop on different resources can raise its level by reporting every job as its
+    gross demand (``"gross"``), and a user saturated by one resource can claim that a job also
+    needs a resource only it wants (``"jobs"``). Theorem 4's proof assumes that a gain means
+    more of every resource, true when allocations are proportional to demands (DRF; UDRF for a
+    user with one job), not under UDRF's per-job growth.
+
+    Parameters
+    ----------
+    problem
+        The true problem.
+    user
+        The index of the user that lies.
+    misreport_demands
+        One resource index -> amount mapping per job of the user, in the order of
+        ``problem.user_jobs[user]``.
+    mix
+        ``"udrf"`` or ``"drf"`` (the baseline), as :func:`~scheduling.udrf.offline.fill`.
+    utility
+        ``"gross"``: the lie gains when the user's *true* gross demand fits more times
+        (:math:`x^u`) in what it received than in its truthful allocation. ``"jobs"``: the lie
+        gains when what it received lets the user run at least its truthful count of every one
+        of its jobs (true demands) and more of one (a linear program).
+
+    Returns
+    -------
+    Verdict
+        ``strategy_proofness`` or ``strategy_proofness_jobs``; the witness gives the truthful
+        and the lying counts (or the counts the user could run), the gain and the job counts
+        either way.
     """
     if mix not in MIXES:
         raise ValueError(f"mix must be one of {', '.join(MIXES)}")
+    if utility not in UTILITIES:
+        raise ValueError(f"utility must be one of {', '.join(UTILITIES)}")
     jobs = problem.user_jobs[user]
     if len(misreport_demands) != len(jobs):
         raise ScenarioError.single("misreport_demands", f"user {problem.users[user]} has {len(jobs)} jobs, "
@@ -386,10 +418,13 @@ def _more_jobs(
     more jobs in all, or ``None`` when there are none (a linear program)."""
     jobs = problem.user_jobs[user]
     n = len(jobs)
+    idle = [i for i, j in enumerate(jobs) if not problem.demands[j]]  # a job that needs nothing
     h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy's constructor has no hints
     h.setOptionValue("output_flag", False)
     lower = np.array([float(c) * (1 - TOLERANCE) for c in now])
-    h.addCols(n, -np.ones(n), lower, np.full(n, highspy.kHighsInf), 0, np.zeros(n + 1, np.int32),
+    upper = np.full(n, highspy.kHighsInf)
+    upper[idle] = lower[idle]  # does not count: it can always run more
+    h.addCols(n, -np.ones(n), lower, upper, 0, np.zeros(n + 1, np.int32),
               np.zeros(0, np.int32), np.zeros(0, float))
     for r in problem.positive_demand(user):
         cols = [i for i, j in enumerate(jobs) if r in problem.demands[j]]
@@ -401,7 +436,6 @@ def _more_jobs(
     y = [float(v) for v in h.getSolution().col_value]
     total = sum(float(c) for c in now)
     return y if sum(y) > total + LP_TOLERANCE * max(1.0, total) else None
-
 
 
 def _at_least(value: Any, bound: Any) -> bool:

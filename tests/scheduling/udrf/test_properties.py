@@ -4,11 +4,12 @@ The paper's example (``examples/paper004-fig1.json``) and random small instances
 2-4 users, 1-3 jobs each of 1-3 tasks, 2-4 machine classes, cpu and memory, whole numbers),
 all in fractions so every comparison but the linear programs' is exact. Two counter-examples
 are kept as explicit tests: DRF is not Pareto efficient in the sense UDRF is (the paper's u1
-could run 28 of job1, not 8, with nobody losing), and UDRF is not strategy-proof when a user is
-measured by how many times its gross demand fits (eq. 9 with x^u of eq. 7): a user whose jobs
-stop on different resources can gain by reporting every job as its gross demand. UDRF is
-strategy-proof in the weaker sense that no misreport lets a user run at least as many of each
-of its jobs and more of one (``utility="jobs"``); see docs/udrf-properties.md.
+could run 28 of job1, not 8, with nobody losing), and UDRF is not strategy-proof, neither
+when a user is measured by how many times its gross demand fits (eq. 9 with x^u of eq. 7: a
+user whose jobs stop on different resources gains by reporting every job as its gross demand)
+nor by its job counts (a user saturated by one resource gains by claiming that a job needs a
+resource only it wants). A user with one job gains nothing by lying, as under DRF; see
+docs/udrf-properties.md.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scheduling.errors import ScenarioError
@@ -163,6 +164,38 @@ def test_udrf_is_not_strategy_proof_in_gross_demands() -> None:
     assert strategy_proofness(problem, 0, [gross, gross], mix="drf").holds
 
 
+def test_udrf_is_not_strategy_proof_in_job_counts() -> None:
+    # Classes s, p and o of 10 cpu. u1 runs A (1 cpu on s) and B (1 cpu on p, which nobody else
+    # wants); u2 one job of 1 cpu on s and 1 on o; u3 one job of 1 cpu on o. Truthfully s and o
+    # saturate together at level 1/2 and u1, saturated by s, stops B at 5 although p is half
+    # idle (Fig. 3 line 25 saturates a user, all its jobs, when any resource it needs does).
+    # Claiming that A also needs a cpu of p, u1 takes half as much of s per unit of level; o
+    # saturates u2 and u3 at 1/2 first, u1 goes on to level 1 and receives 5 cpu of s (as
+    # before) and all 10 of p: it can run A 5 times and B 10 times. Nobody loses; the lie
+    # recovers what UDRF leaves idle (pareto_efficiency(share_cap=False) names the same job).
+    vm = [{"name": c, "capacity": {"cpu": 10}, "price_per_hour": 0} for c in ("s", "p", "o")]
+    def task(cls: str) -> dict[str, Any]:
+        return {"machine_class": cls, "demand": {"cpu": 1}}
+    problem = exact({"version": 3, "resources": ["cpu"], "vm_types": vm, "frameworks": [
+        {"name": "u1", "complex_jobs": [{"id": "A", "tasks": [task("s")]},
+                                        {"id": "B", "tasks": [task("p")]}]},
+        {"name": "u2", "complex_jobs": [{"id": "job", "tasks": [task("s"), task("o")]}]},
+        {"name": "u3", "complex_jobs": [{"id": "job", "tasks": [task("o")]}]},
+    ]})
+    assert allocate(problem) == ([F(1, 2)] * 3, [5, 5, 5, 5])
+    s, p = 0, 1
+    lie = [{s: F(1), p: F(1)}, {p: F(1)}]
+    verdict = strategy_proofness(problem, 0, lie, utility="jobs")
+    assert not verdict.holds and verdict.witness is not None
+    assert verdict.witness["misreport_jobs"] == verdict.witness["truthful_jobs"] == {"A": 5, "B": 5}
+    assert verdict.witness["could_run"] == pytest.approx({"A": 5, "B": 10})
+    assert verdict.witness["gain"] == pytest.approx(5)
+    # Its gross demand <1, 1> still fits 5 times: the lie gains in job counts only.
+    assert strategy_proofness(problem, 0, lie).holds
+    unconstrained = pareto_efficiency(problem, allocate(problem)[1], share_cap=False).witness
+    assert unconstrained is not None and (unconstrained["user"], unconstrained["job"]) == ("u1", "B")
+
+
 def test_a_lie_is_measured_by_what_the_user_receives() -> None:
     # The misreport's utility is the true gross demand fitting in the reported jobs' resources.
     problem = two_classes_one_shared()
@@ -269,12 +302,16 @@ def test_udrf_is_fair_on_random_instances(doc: dict[str, Any]) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances(), st.data())
-def test_no_misreport_lets_a_user_run_more_of_every_job(doc: dict[str, Any], data: st.DataObject) -> None:
+def test_a_user_with_one_job_gains_nothing_by_lying(doc: dict[str, Any], data: st.DataObject) -> None:
+    # With one job a user's allocation is proportional to its (reported) demand, as under DRF,
+    # and the other users' mixes do not depend on it: the filling is DRF for it, and eq. 9 holds.
     problem = exact(doc)
-    user = data.draw(st.integers(0, len(problem.users) - 1))
+    single = [u for u, jobs in enumerate(problem.user_jobs) if len(jobs) == 1]
+    assume(single)
+    user = data.draw(st.sampled_from(single))
     for _ in range(3):
         lie = misreport(data.draw, problem, user)
-        verdict = strategy_proofness(problem, user, lie, utility="jobs")
+        verdict = strategy_proofness(problem, user, lie)
         assert verdict.holds, (lie, verdict.to_dict())
 
 
