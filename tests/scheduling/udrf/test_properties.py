@@ -88,6 +88,13 @@ def test_udrf_on_the_paper_example_has_every_property(paper: UdrfProblem) -> Non
         assert strategy_proofness(paper, 0, lie, utility="jobs").holds
 
 
+def test_the_checks_work_in_floats() -> None:
+    problem = UdrfProblem.from_scenario(parse_scenario(json.loads(EXAMPLE.read_text())))
+    assert_fair(problem, allocate(problem, mix="udrf")[1])
+    witness = pareto_efficiency(problem, allocate(problem, mix="drf")[1]).witness
+    assert witness is not None and (witness["job"], witness["most"]) == ("job1", pytest.approx(28))
+
+
 def test_drf_on_the_paper_example_is_not_pareto_efficient(paper: UdrfProblem) -> None:
     # DRF stops u1's jobs in lockstep at 8 + 8; job1 needs only the hadoop class, which nobody
     # else wants: it can run 28 times (half of hadoop's 56 cpu, u1's dominant share) with every
@@ -298,6 +305,10 @@ def test_udrf_is_fair_on_random_instances(doc: dict[str, Any]) -> None:
     problem = exact(doc)
     _, counts = allocate(problem, mix="udrf")
     assert_fair(problem, counts)
+    # In floats (the planner's documents) the same, within the tolerances.
+    floats = UdrfProblem.from_scenario(parse_scenario(doc))
+    _, counts = allocate(floats, mix="udrf")
+    assert_fair(floats, counts)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
