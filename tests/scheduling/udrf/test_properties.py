@@ -1,0 +1,346 @@
+"""The fairness properties of paper 004 (§II-D, §IV) on offline UDRF, and where DRF falls short.
+
+The paper's example (``examples/paper004-fig1.json``) and random small instances (hypothesis:
+2-4 users, 1-3 jobs each of 1-3 tasks, 2-4 machine classes, cpu and memory, whole numbers),
+all in fractions so every comparison but the linear programs' is exact. Two counter-examples
+are kept as explicit tests: DRF is not Pareto efficient in the sense UDRF is (the paper's u1
+could run 28 of job1, not 8, with nobody losing), and UDRF is not strategy-proof, neither
+when a user is measured by how many times its gross demand fits (eq. 9 with x^u of eq. 7: a
+user whose jobs stop on different resources gains by reporting every job as its gross demand)
+nor by its job counts (a user saturated by one resource gains by claiming that a job needs a
+resource only it wants). A user with one job gains nothing by lying, as under DRF; see
+docs/udrf-properties.md.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction as F
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from scheduling.errors import ScenarioError
+from scheduling.scenario import parse_scenario
+from scheduling.udrf.graph import rducs
+from scheduling.udrf.model import UdrfProblem
+from scheduling.udrf.properties import (
+    Verdict,
+    allocate,
+    envy_freeness,
+    gross_job_count,
+    holdings,
+    pareto_efficiency,
+    saturated_resource_per_user,
+    sharing_incentive,
+    strategy_proofness,
+)
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "paper004-fig1.json"
+KINDS = ("cpu", "mem")
+
+Demands = list[dict[int, Any]]
+
+
+def exact(doc: dict[str, Any]) -> UdrfProblem:
+    return UdrfProblem.from_scenario(parse_scenario(doc), exact=True)
+
+
+@pytest.fixture(scope="module")
+def paper() -> UdrfProblem:
+    return exact(json.loads(EXAMPLE.read_text()))
+
+
+def groups_of(problem: UdrfProblem) -> list[list[int]]:
+    return rducs([problem.positive_demand(u) for u in range(len(problem.users))])
+
+
+def assert_fair(problem: UdrfProblem, counts: list[Any]) -> None:
+    """Lemma 1, Theorem 1 (in UDRF's sense), Theorems 2 and 3 (both splits)."""
+    groups = groups_of(problem)
+    for verdict in (saturated_resource_per_user(problem, counts), pareto_efficiency(problem, counts),
+                    envy_freeness(problem, counts), sharing_incentive(problem, counts, groups),
+                    sharing_incentive(problem, counts, groups, split="users")):
+        assert verdict.holds, verdict.to_dict()
+        assert verdict.witness is None
+
+
+# ------------------------------------------------------------------ the paper's example
+
+
+def test_udrf_on_the_paper_example_has_every_property(paper: UdrfProblem) -> None:
+    levels, counts = allocate(paper, mix="udrf")
+    assert levels == [F(1, 2), F(1, 2), F(5, 6), F(1)]
+    assert_fair(paper, counts)
+    # Misreports of u1 (job1 in hadoop, job2 in standard): scale, add a class, drop one, merge.
+    job1, job2 = (paper.demands[j] for j in paper.user_jobs[0])
+    gross = paper.gross_demand(0)
+    public_ip = 2 * len(paper.kinds)  # public-ip/cpu: u2's and u3's class
+    for lie in ([{r: 2 * d for r, d in job1.items()}, job2],
+                [job1, {r: d / 2 for r, d in job2.items()}],
+                [{**job1, public_ip: F(1)}, job2],
+                [job1, {}],
+                [gross, gross]):
+        assert strategy_proofness(paper, 0, lie).holds
+        assert strategy_proofness(paper, 0, lie, utility="jobs").holds
+
+
+def test_the_checks_work_in_floats() -> None:
+    problem = UdrfProblem.from_scenario(parse_scenario(json.loads(EXAMPLE.read_text())))
+    assert_fair(problem, allocate(problem, mix="udrf")[1])
+    witness = pareto_efficiency(problem, allocate(problem, mix="drf")[1]).witness
+    assert witness is not None and (witness["job"], witness["most"]) == ("job1", pytest.approx(28))
+
+
+def test_drf_on_the_paper_example_is_not_pareto_efficient(paper: UdrfProblem) -> None:
+    # DRF stops u1's jobs in lockstep at 8 + 8; job1 needs only the hadoop class, which nobody
+    # else wants: it can run 28 times (half of hadoop's 56 cpu, u1's dominant share) with every
+    # other job, u1's and the others', running as many times as before.
+    _, counts = allocate(paper, mix="drf")
+    verdict = pareto_efficiency(paper, counts)
+    assert not verdict.holds
+    w = verdict.witness
+    assert w is not None
+    assert (w["user"], w["job"], w["count"], w["dominant_share"]) == ("u1", "job1", 8, 0.5)
+    assert w["most"] == pytest.approx(28) and w["gain"] == pytest.approx(20)
+    # DRF has the other properties (Leontief users; paper 004 §II-A).
+    assert saturated_resource_per_user(paper, counts).holds and envy_freeness(paper, counts).holds
+    assert sharing_incentive(paper, counts, groups_of(paper)).holds
+
+
+def test_udrf_is_not_pareto_efficient_in_the_literal_sense(paper: UdrfProblem) -> None:
+    # §II-D's statement without eq. 12's cap: hadoop keeps 28 cpu idle under UDRF (the waste
+    # test_paper_example checks), so u1's job1 could run all of hadoop's 56 cpu.
+    _, counts = allocate(paper, mix="udrf")
+    verdict = pareto_efficiency(paper, counts, share_cap=False)
+    assert not verdict.holds and verdict.property == "pareto_efficiency_unconstrained"
+    w = verdict.witness
+    assert w is not None
+    assert (w["user"], w["job"], w["count"]) == ("u1", "job1", 28)
+    assert w["most"] == pytest.approx(56)
+
+
+# ------------------------------------------------------------------ strategy-proofness
+
+
+def two_classes_one_shared() -> UdrfProblem:
+    """Classes a and b of 10 cpu; u1 runs job1 (1 cpu on a) and job2 (2 cpu on b); u2 runs one
+    job of 1 cpu on a."""
+    return exact({
+        "version": 3, "resources": ["cpu"],
+        "vm_types": [{"name": "a", "capacity": {"cpu": 10}, "price_per_hour": 0},
+                     {"name": "b", "capacity": {"cpu": 10}, "price_per_hour": 0}],
+        "frameworks": [
+            {"name": "u1", "complex_jobs": [
+                {"id": "job1", "tasks": [{"machine_class": "a", "demand": {"cpu": 1}}]},
+                {"id": "job2", "tasks": [{"machine_class": "b", "demand": {"cpu": 2}}]}]},
+            {"name": "u2", "complex_jobs": [
+                {"id": "job", "tasks": [{"machine_class": "a", "demand": {"cpu": 1}}]}]}],
+    })
+
+
+def test_udrf_is_not_strategy_proof_in_gross_demands() -> None:
+    # Truthful: u1 holds all of its level 1/2 on both a and b (job1 5 times, job2 2.5 times) and
+    # a saturates, shared with u2; u1's gross demand <1, 2> fits 2.5 times (b is its
+    # bottleneck, a's extra 2.5 cpu do not count). Reporting both jobs as the gross demand, u1
+    # takes only 1/2 of a per unit of level, a saturates at level 2/3, and u1 receives 10/3 cpu
+    # of a and 20/3 of b: its gross demand fits 10/3 times. Theorem 4's proof assumes a gain
+    # means more of every resource, true when the allocation is proportional to R^u (DRF), not
+    # under UDRF, which gives a user more of the resources its unstopped jobs need.
+    problem = two_classes_one_shared()
+    levels, counts = allocate(problem)
+    assert (levels, counts) == ([F(1, 2), F(1, 2)], [5, F(5, 2), 5])
+    gross = problem.gross_demand(0)
+    assert gross == {0: 1, 1: 2}
+    verdict = strategy_proofness(problem, 0, [gross, gross])
+    assert not verdict.holds
+    assert verdict.witness == {
+        "user": "u1", "truthful": F(5, 2), "misreport": F(10, 3), "gain": F(5, 6),
+        "misreport_jobs": {"job1": F(5, 3), "job2": F(5, 3)},
+        "truthful_jobs": {"job1": 5, "job2": F(5, 2)},
+    }
+    # A smaller lie does it too: job1 claims half a cpu of b.
+    verdict = strategy_proofness(problem, 0, [{0: F(1), 1: F(1, 2)}, {1: F(2)}])
+    assert verdict.witness is not None and verdict.witness["misreport"] == F(20, 7)
+    # Neither lie lets u1 run 5 of job1 and 2.5 of job2 or more: job1 loses what job2 gains.
+    assert strategy_proofness(problem, 0, [gross, gross], utility="jobs").holds
+    # DRF, where a user's allocation is proportional to its gross demand, does not reward the lie.
+    assert strategy_proofness(problem, 0, [gross, gross], mix="drf").holds
+
+
+def test_udrf_is_not_strategy_proof_in_job_counts() -> None:
+    # Classes s, p and o of 10 cpu. u1 runs A (1 cpu on s) and B (1 cpu on p, which nobody else
+    # wants); u2 one job of 1 cpu on s and 1 on o; u3 one job of 1 cpu on o. Truthfully s and o
+    # saturate together at level 1/2 and u1, saturated by s, stops B at 5 although p is half
+    # idle (Fig. 3 line 25 saturates a user, all its jobs, when any resource it needs does).
+    # Claiming that A also needs a cpu of p, u1 takes half as much of s per unit of level; o
+    # saturates u2 and u3 at 1/2 first, u1 goes on to level 1 and receives 5 cpu of s (as
+    # before) and all 10 of p: it can run A 5 times and B 10 times. Nobody loses; the lie
+    # recovers what UDRF leaves idle (pareto_efficiency(share_cap=False) names the same job).
+    vm = [{"name": c, "capacity": {"cpu": 10}, "price_per_hour": 0} for c in ("s", "p", "o")]
+    def task(cls: str) -> dict[str, Any]:
+        return {"machine_class": cls, "demand": {"cpu": 1}}
+    problem = exact({"version": 3, "resources": ["cpu"], "vm_types": vm, "frameworks": [
+        {"name": "u1", "complex_jobs": [{"id": "A", "tasks": [task("s")]},
+                                        {"id": "B", "tasks": [task("p")]}]},
+        {"name": "u2", "complex_jobs": [{"id": "job", "tasks": [task("s"), task("o")]}]},
+        {"name": "u3", "complex_jobs": [{"id": "job", "tasks": [task("o")]}]},
+    ]})
+    assert allocate(problem) == ([F(1, 2)] * 3, [5, 5, 5, 5])
+    s, p = 0, 1
+    lie = [{s: F(1), p: F(1)}, {p: F(1)}]
+    verdict = strategy_proofness(problem, 0, lie, utility="jobs")
+    assert not verdict.holds and verdict.witness is not None
+    assert verdict.witness["misreport_jobs"] == verdict.witness["truthful_jobs"] == {"A": 5, "B": 5}
+    assert verdict.witness["could_run"] == pytest.approx({"A": 5, "B": 10})
+    assert verdict.witness["gain"] == pytest.approx(5)
+    # Its gross demand <1, 1> still fits 5 times: the lie gains in job counts only.
+    assert strategy_proofness(problem, 0, lie).holds
+    unconstrained = pareto_efficiency(problem, allocate(problem)[1], share_cap=False).witness
+    assert unconstrained is not None and (unconstrained["user"], unconstrained["job"]) == ("u1", "B")
+
+
+def test_a_lie_is_measured_by_what_the_user_receives() -> None:
+    # The misreport's utility is the true gross demand fitting in the reported jobs' resources.
+    problem = two_classes_one_shared()
+    lying = [{0: F(1), 1: F(2)}, {1: F(2)}]
+    verdict = strategy_proofness(problem, 0, lying)
+    assert verdict.holds and verdict.to_dict() == {"property": "strategy_proofness", "holds": True,
+                                                   "witness": None, "checked": 1}
+    with pytest.raises(ScenarioError):
+        strategy_proofness(problem, 0, [lying[0]])
+
+
+# ------------------------------------------------------------------ the checks find violations
+
+
+def test_every_check_names_its_counterexample() -> None:
+    problem = two_classes_one_shared()
+    nothing = [0, 0, 0]
+    lemma = saturated_resource_per_user(problem, nothing)
+    assert not lemma.holds
+    assert lemma.witness == {"user": "u1", "resource": "a/cpu", "left": 10, "capacity": 10}
+    pe = pareto_efficiency(problem, nothing)
+    # u1 can run more of both its jobs with nobody losing (the share cap alone would let the
+    # empty allocation pass: every share is 0).
+    assert not pe.holds and pe.witness is not None
+    assert (pe.witness["user"], pe.witness["job"], pe.witness["dominant_share"]) == ("u1", None, 0)
+    assert pe.witness["gain"] == pytest.approx(5)  # job1 and job2 5 more times each: b's 10 cpu
+    si = sharing_incentive(problem, nothing, groups_of(problem))
+    assert si.witness == {"user": "u1", "own": 0, "equal_split": F(5, 2), "split_among": 2, "gain": F(5, 2)}
+    # u2 holds all of a, u1 half of b: u1's gross demand needs both classes, so it fits in
+    # neither allocation, and u2's needs a, which u1 lacks: nobody envies.
+    assert envy_freeness(problem, [0, F(5, 2), 10]).holds
+    # u2 envies u1 when u1 holds more of a than u2 does.
+    lopsided = [6, 0, 4]
+    ef = envy_freeness(problem, lopsided)
+    assert not ef.holds and ef.witness == {"user": "u2", "envies": "u1", "own": 4, "in_theirs": 6, "gain": 2}
+    assert ef.to_dict()["witness"]["in_theirs"] == 6.0
+    with pytest.raises(ScenarioError):
+        pareto_efficiency(problem, [11, 0, 0])  # over a's capacity
+
+
+def test_measures() -> None:
+    problem = two_classes_one_shared()
+    held = holdings(problem, [5, F(5, 2), 5])
+    assert held == [{0: 5, 1: 5}, {0: 5}]
+    assert gross_job_count(problem, 0, held[0]) == F(5, 2)
+    assert gross_job_count(problem, 1, held[0]) == 5  # u2's gross demand in u1's allocation
+
+
+# ------------------------------------------------------------------ random instances
+
+
+@st.composite
+def instances(draw: st.DrawFn) -> dict[str, Any]:
+    """A version-3 scenario: 2-4 classes (one machine each, 6-20 cpu and memory), 2-4 users
+    with 1-3 jobs of 1-3 tasks each (0-2 cpu and memory, not both 0), every user weight 1."""
+    n_classes = draw(st.integers(2, 4))
+    vm_types = [{"name": f"c{c}", "price_per_hour": 0,
+                 "capacity": {k: draw(st.integers(6, 20)) for k in KINDS}} for c in range(n_classes)]
+    amounts = st.tuples(st.integers(0, 2), st.integers(0, 2)).filter(any)
+    frameworks = []
+    for u in range(draw(st.integers(2, 4))):
+        jobs = []
+        for j in range(draw(st.integers(1, 3))):
+            tasks = []
+            for _ in range(draw(st.integers(1, 3))):
+                cpu, mem = draw(amounts)
+                tasks.append({"machine_class": f"c{draw(st.integers(0, n_classes - 1))}",
+                              "demand": {"cpu": cpu, "mem": mem}})
+            jobs.append({"id": f"j{j}", "tasks": tasks})
+        frameworks.append({"name": f"u{u}", "complex_jobs": jobs})
+    return {"version": 3, "resources": list(KINDS), "vm_types": vm_types, "frameworks": frameworks}
+
+
+def misreport(draw: st.DrawFn, problem: UdrfProblem, user: int) -> Demands:
+    """Every job's demand, each entry kept, scaled or dropped; a class's demand dropped or one
+    added; or (sometimes) every job reported as the user's gross demand."""
+    if draw(st.integers(0, 5)) == 0:
+        gross = problem.gross_demand(user)
+        return [dict(gross) for _ in problem.user_jobs[user]]
+    k = len(problem.kinds)
+    n_classes = len(problem.classes)
+    out: Demands = []
+    for j in problem.user_jobs[user]:
+        demand = {r: d * draw(st.sampled_from([F(1), F(1), F(0), F(1, 2), F(2), F(3)]))
+                  for r, d in problem.demands[j].items()}
+        action = draw(st.sampled_from(["keep", "keep", "drop", "add"]))
+        c = draw(st.integers(0, n_classes - 1))
+        if action == "drop":
+            demand = {r: d for r, d in demand.items() if r // k != c}
+        elif action == "add":
+            for kk in range(k):
+                demand[c * k + kk] = demand.get(c * k + kk, F(0)) + draw(st.integers(0, 3))
+        out.append({r: d for r, d in demand.items() if d > 0})
+    return out
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances())
+def test_udrf_is_fair_on_random_instances(doc: dict[str, Any]) -> None:
+    problem = exact(doc)
+    _, counts = allocate(problem, mix="udrf")
+    assert_fair(problem, counts)
+    # In floats (the planner's documents) the same, within the tolerances.
+    floats = UdrfProblem.from_scenario(parse_scenario(doc))
+    _, counts = allocate(floats, mix="udrf")
+    assert_fair(floats, counts)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(), st.data())
+def test_a_user_with_one_job_gains_nothing_by_lying(doc: dict[str, Any], data: st.DataObject) -> None:
+    # With one job a user's allocation is proportional to its (reported) demand, as under DRF,
+    # and the other users' mixes do not depend on it: the filling is DRF for it, and eq. 9 holds.
+    problem = exact(doc)
+    single = [u for u, jobs in enumerate(problem.user_jobs) if len(jobs) == 1]
+    assume(single)
+    user = data.draw(st.sampled_from(single))
+    for _ in range(3):
+        lie = misreport(data.draw, problem, user)
+        verdict = strategy_proofness(problem, user, lie)
+        assert verdict.holds, (lie, verdict.to_dict())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(), st.data())
+def test_drf_is_strategy_proof_in_gross_demands(doc: dict[str, Any], data: st.DataObject) -> None:
+    # The baseline checks the checker: DRF with Leontief users is strategy-proof (eq. 9 as is).
+    problem = exact(doc)
+    user = data.draw(st.integers(0, len(problem.users) - 1))
+    for _ in range(3):
+        lie = misreport(data.draw, problem, user)
+        verdict = strategy_proofness(problem, user, lie, mix="drf")
+        assert verdict.holds, (lie, verdict.to_dict())
+
+
+def test_verdicts_are_json_ready(paper: UdrfProblem) -> None:
+    _, counts = allocate(paper, mix="drf")
+    out = pareto_efficiency(paper, counts).to_dict()
+    json.dumps(out)
+    assert out["witness"]["count"] == 8.0 and isinstance(out["witness"]["count"], float)
+    assert isinstance(Verdict("x", True, None, 0).to_dict(), dict)
