@@ -173,6 +173,12 @@ def test_bad_parameters_are_refused_with_their_paths(api: Any, owner: Any, team:
     response = _start(api, owner, scenario=scenario_with_jobs(), unit="cpu=0")
     assert response.status_code == 400
     assert {e["path"] for e in response.json()["errors"]} >= {"unit.cpu"}
+    response = _start(api, owner, scenario=scenario_with_jobs(), unit={"cpu": 1, "mem": -4, "gpu": 1})
+    assert response.status_code == 400
+    assert sorted(e["path"] for e in response.json()["errors"]) == ["unit.gpu", "unit.mem"]
+    response = _start(api, owner, scenario=scenario_with_jobs(), unit=[1, 4])
+    assert response.status_code == 400
+    assert [e["path"] for e in response.json()["errors"]] == ["unit"]
     assert not Run.objects.exists()
 
 

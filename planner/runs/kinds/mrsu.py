@@ -164,25 +164,12 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
 
 
 def _unit(raw: Any, scenario: Scenario | None, errors: list[FieldError]) -> dict[str, float] | None:
-    if raw in (None, "", {}):
-        return None
-    if scenario is None:
-        return None
-    text = (
-        raw
-        if isinstance(raw, str)
-        else (",".join(f"{k}={v}" for k, v in raw.items()) if isinstance(raw, Mapping) else None)
-    )
-    if text is None:
-        errors.append(FieldError("unit", "must be an object resource -> amount, or text like cpu=1,mem=4"))
+    if raw in (None, "", {}) or scenario is None:
         return None
     try:
-        return parse_unit(text, tuple(scenario.resources))
+        return parse_unit(raw, scenario.resources, path="unit")
     except ScenarioError as exc:
-        errors.extend(
-            FieldError("unit." + e.path.removeprefix("--unit").lstrip(".") if e.path else "unit", e.message)
-            for e in exc.errors
-        )
+        errors.extend(exc.errors)
         return None
 
 
