@@ -202,6 +202,11 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
     bad = client.post(url, data)
     assert bad.status_code == 400
     assert any("input.capacity.cpu" in e for e in bad.context["form"].errors["input"])
+    wide = {"capacity": {f"d{k}": 1 for k in range(17)}, "applications": [{"requirements": [{}]}]}
+    bad = client.post(url, {**data, "input": json.dumps(wide)})
+    assert bad.status_code == 400
+    assert bad.context["form"].errors["input"] == ["input.capacity: has 17 dimensions; the limit is 16"]
+    assert "document" not in bad.context["form"].errors
     bad = client.post(
         url,
         {
@@ -257,3 +262,24 @@ def test_combine_sweeps_joins_load_points_in_order() -> None:
     joined = combine_sweeps([a, b])
     assert joined is not None and joined["curves"] == both["curves"] and joined["loads_pct"] == [50.0, 100.0]
     assert kinds.get_kind("mrsu").label == "MRSU sizing"
+
+
+def test_an_input_past_the_librarys_limits_is_refused_with_its_path(api: Any, owner: Any, team: Any) -> None:
+    # No scenario given: the run would record the input as a scenario; the input's own path is named.
+    wide = {"capacity": {f"d{k}": 1 for k in range(17)}, "applications": [{"requirements": [{}]}]}
+    response = _start(api, owner, requirements="input", input=wide)
+    assert response.status_code == 400
+    assert [(e["path"], e["message"]) for e in response.json()["errors"]] == [
+        ("input.capacity", "has 17 dimensions; the limit is 16")
+    ]
+    many = {"capacity": {"cpu": 4}, "applications": [{"requirements": [{"cpu": 1}]}] * 10_001}
+    response = _start(api, owner, requirements="input", input=many)
+    assert response.status_code == 400
+    assert [e["path"] for e in response.json()["errors"]] == ["input.applications"]
+    # A valid input whose capacity the recorded scenario cannot hold (1e9 per resource of a machine)
+    huge = {"capacity": {"cpu": 4, "net": 4_000_000_000}, "applications": [{"requirements": [{"cpu": 1}]}]}
+    response = _start(api, owner, requirements="input", input=huge)
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["path"] == "input.capacity.net" and "records the input as a scenario" in error["message"]
+    assert not Run.objects.exists()

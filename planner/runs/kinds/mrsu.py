@@ -28,7 +28,7 @@ from django.urls import reverse
 from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
 from planner.reports.tables import Column, Table, summary_table
-from scheduling import Scenario, ScenarioError
+from scheduling import Scenario, ScenarioError, parse_scenario
 from scheduling.charts import variant_colours
 from scheduling.charts.mrsu import METHOD_LABELS, mrsu_figures, sweep_figures
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
@@ -51,7 +51,7 @@ from scheduling.presenter import comparison_table, show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
-__all__ = ["MRSU_METRICS", "PARAMS", "MrsuKind", "combine_sweeps", "mrsu_options"]
+__all__ = ["MRSU_METRICS", "PARAMS", "MrsuKind", "combine_sweeps", "mrsu_options", "recorded_scenario"]
 
 PARAMS = (
     "requirements",
@@ -239,7 +239,7 @@ class MrsuKind(RunKind):
     def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
         doc = params.get("input")
         if params.get("requirements", "input") == "input" and isinstance(doc, Mapping):
-            return input_scenario(doc)
+            return recorded_scenario(params)
         return None
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
@@ -527,6 +527,35 @@ class MrsuKind(RunKind):
 
 
 register(MrsuKind())
+
+
+def recorded_scenario(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario a run on the MRSU input ``params["input"]`` records (:func:`input_scenario`).
+
+    Raises :class:`InputError` at the input's fields (``input.capacity``), never the recorded
+    scenario's (``resources``): every problem of the request when it has any (the input's own
+    limits included), else what the scenario's limits refuse of the input.
+    """
+    recorded = input_scenario(params.get("input") or {})
+    try:
+        parse_scenario(recorded)
+    except ScenarioError as exc:
+        mrsu_options(None, {**params, "requirements": "input"})
+        raise InputError([_input_path(e) for e in exc.errors]) from None
+    return recorded
+
+
+def _input_path(error: FieldError) -> FieldError:
+    """An error of the scenario :func:`input_scenario` records, at the input field it comes from."""
+    path = error.path
+    for prefix, field in (("vm_types[0].capacity", "input.capacity"), ("resources", "input.capacity"),
+                          ("name", "input.name")):
+        if path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "["):
+            path = field + path[len(prefix):] if prefix != "resources" else field
+            break
+    else:
+        path = "input"
+    return FieldError(path, f"{error.message} (the run records the input as a scenario of one machine)")
 
 
 def input_scenario(doc: Mapping[str, Any]) -> dict[str, Any]:
