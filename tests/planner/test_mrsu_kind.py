@@ -283,3 +283,15 @@ def test_an_input_past_the_librarys_limits_is_refused_with_its_path(api: Any, ow
     [error] = response.json()["errors"]
     assert error["path"] == "input.capacity.net" and "records the input as a scenario" in error["message"]
     assert not Run.objects.exists()
+
+
+def test_a_sweep_part_reports_progress_per_chunk_of_seeds() -> None:
+    # The paper's 50 applications x 30 slots with 30 seeds: three chunks of ten seeds in the load point.
+    kind = kinds.get_kind("mrsu")
+    sweep = {"loads": [0.5, 1.0], "seeds": 30, "applications": 50, "slots": 30}
+    plan = kind.plan(None, {"requirements": "input", "input": EXAMPLE, "sweep": sweep})
+    part = next(p for p in plan.parts if p.payload["step"] == "sweep")
+    seen: list[float] = []
+    [variant] = kind.execute(None, plan.options, {}, part.payload, progress=seen.append)  # type: ignore[arg-type]
+    assert variant.label == "sweep 50%" and variant.document["seeds"] == 30
+    assert seen == pytest.approx([1 / 3, 2 / 3, 1.0])

@@ -9,8 +9,8 @@ Parts, each one library call:
 * ``advise`` (requirements from the scenario only): :func:`scheduling.mrsu.mrsu_advise` of
   the scenario, with the unit the user typed. Variant ``advisor``.
 * ``sweep`` (optional, one per load point, so the sweep fans out over workers):
-  :func:`scheduling.mrsu.mrsu_sweep` of one load. Variants ``sweep 50%``...; the figures join
-  them into one sweep document (Figs. 3-5).
+  :func:`scheduling.mrsu.mrsu_sweep` of one load, reporting progress after every chunk of
+  seeds. Variants ``sweep 50%``...; the figures join them into one sweep document (Figs. 3-5).
 
 Figures come from :mod:`scheduling.charts.mrsu`; summaries, the comparison table's metrics,
 the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.present`.
