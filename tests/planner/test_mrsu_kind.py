@@ -104,6 +104,13 @@ def test_reports_download(input_run: Run, api: Callable[[Any], Any], owner: Any,
     if fmt == "csv":
         body = response.content.decode("utf-8-sig")
         assert "gcd-ft" in body and "MRSU tuple" in body and "VM-static" in body
+        # the library's tables, with the library's columns and units
+        sweep = body[body.index("Sweep (means over seeds)"):]
+        assert sweep.splitlines()[1] == (
+            "Composition,Method,Load (%),Over-allocated part (mean rho),Under-allocated part (mean rho),"
+            "Application-slots not fully served (%),Applications short in some slot (%)"
+        )
+        assert "Misallocation per application" in body and "Window (slots)" in body
 
 
 def test_a_scenario_run_has_the_advisor(
@@ -124,8 +131,8 @@ def test_a_scenario_run_has_the_advisor(
     assert execute_run(run.pk) == "succeeded"
     client.force_login(owner)
     page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
-    assert 'id="advisor-table"' in page and 'data-candidate="user"' in page
-    assert 'id="advisor-vm-types"' in page and 'id="advisor-frameworks"' in page
+    assert 'id="mrsu-advisor-table"' in page and 'data-candidate="user"' in page
+    assert 'id="mrsu-advisor-vm-types-table"' in page and 'id="mrsu-advisor-frameworks-table"' in page
     # the tuple in the scenario's units: the GCD of 1.5 and 2 cores and of 4 and 8 GB (and the machines)
     assert "cpu 0.5, mem 4" in page
     listing = client.get(reverse("web:runs")).content.decode()

@@ -27,25 +27,14 @@ from django.urls import reverse
 
 from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
-from planner.reports.tables import Column, Table, summary_table
+from planner.reports.tables import detail_as_table, summary_table
 from scheduling import Scenario, ScenarioError, parse_scenario
 from scheduling.charts import variant_colours
-from scheduling.charts.mrsu import METHOD_LABELS, mrsu_figures, sweep_figures
+from scheduling.charts.mrsu import mrsu_figures, sweep_figures
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.advisor import parse_unit
-from scheduling.mrsu.present import (
-    ADVISOR_COLUMNS,
-    FRAMEWORK_COLUMNS,
-    MRSU_METRICS,
-    VM_TYPE_COLUMNS,
-    advisor_framework_rows,
-    advisor_rows,
-    advisor_vm_type_rows,
-    combine_sweeps,
-    result_summary,
-    units_text,
-)
-from scheduling.mrsu.sweep import DEFAULT_LOADS, METRICS
+from scheduling.mrsu.present import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
+from scheduling.mrsu.sweep import DEFAULT_LOADS
 from scheduling.numbers import finite
 from scheduling.presenter import comparison_table, show
 
@@ -363,90 +352,7 @@ class MrsuKind(RunKind):
             detail=True,
         )
         tables = [summary_table(comparison, "Unit")]
-        tables.append(
-            Table(
-                "units",
-                "MRSU tuple and units",
-                [
-                    Column("variant", "Unit"),
-                    Column("window", "Window (slots)"),
-                    Column("mrsu", "MRSU tuple"),
-                    Column("units_available", "Units available"),
-                ],
-                [
-                    [k, f"{w['start']}-{w['end']}", units_text(w["mrsu"]), units_text(w["units_available"])]
-                    for k, d in allocations.items()
-                    for w in d.get("windows") or []
-                ],
-            )
-        )
-        tables.append(
-            Table(
-                "applications",
-                "Applications",
-                [
-                    Column("variant", "Unit"),
-                    Column("application", "Application"),
-                    Column("over", "Over", "ratio"),
-                    Column("under", "Under", "ratio"),
-                    Column("short_slots", "Slots short", "count"),
-                ],
-                [
-                    [k, app, a["over"], a["under"], a["short_slots"]]
-                    for k, d in allocations.items()
-                    for app, a in d["misallocation"]["by_application"].items()
-                ],
-            )
-        )
-        advice = results.get(ADVISOR)
-        if advice:
-            rows = advisor_rows(advice)
-            tables.append(
-                Table(
-                    "advisor",
-                    "Advisor: which unit",
-                    [Column(k, lbl, u) for k, lbl, u in ADVISOR_COLUMNS],
-                    [[r[k] for k, _, _ in ADVISOR_COLUMNS] for r in rows],
-                    notes=[f"Recommended: {advice.get('recommended')}"],
-                )
-            )
-            for key, title, columns, rows in (
-                ("advisor_vm_types", "Advisor: VM types", VM_TYPE_COLUMNS, advisor_vm_type_rows(advice)),
-                (
-                    "advisor_frameworks",
-                    "Advisor: frameworks",
-                    FRAMEWORK_COLUMNS,
-                    advisor_framework_rows(advice),
-                ),
-            ):
-                tables.append(
-                    Table(
-                        key,
-                        title,
-                        [Column(k, lbl, u) for k, lbl, u in columns],
-                        [[r[k] for k, _, _ in columns] for r in rows],
-                    )
-                )
-        sweep = combine_sweeps(list(results.values()))
-        if sweep is not None:
-            cols = [
-                Column("composition", "Composition"),
-                Column("method", "Method"),
-                Column("load_pct", "Load", "percent"),
-            ] + [Column(m, m, "ratio") for m in METRICS]
-            tables.append(
-                Table(
-                    "sweep",
-                    "Sweep (means over seeds)",
-                    cols,
-                    [
-                        [comp, METHOD_LABELS.get(method, method), load] + [c[m][i] for m in METRICS]
-                        for comp, methods in sweep["curves"].items()
-                        for method, c in methods.items()
-                        for i, load in enumerate(sweep["loads_pct"])
-                    ],
-                )
-            )
+        tables += [detail_as_table(t) for t in mrsu_tables(results, currency=currency, detail=True)]
         figures = self.figures(results, currency=currency) or {}
         run_id = meta.get("run_id")
         return ReportContent(
@@ -474,40 +380,15 @@ class MrsuKind(RunKind):
         self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str
     ) -> dict[str, Any]:
         allocations = _allocations(summaries)
-        advice = summaries.get(ADVISOR)
+        tables = {t["key"]: t for t in mrsu_tables(summaries, currency=currency)}
         options = run.options or {}
         return {
             "colours": variant_colours(list(allocations)),
             "plotly": True,
             "what": "Misallocation of each unit (composition-mode) on the same requirements.",
-            "units": [
-                {
-                    "variant": k,
-                    "mrsu": units_text(s.get("mrsu_in_units") or s.get("mrsu")),
-                    "available": s.get("units_available_text"),
-                    "windows": s.get("windows"),
-                    "base_units": units_text(s.get("base_units")),
-                }
-                for k, s in allocations.items()
-            ],
-            "advisor": advice,
-            "advisor_columns": ADVISOR_COLUMNS,
-            "advisor_tables": [
-                (
-                    "advisor-vm-types",
-                    "Stranded capacity per VM type",
-                    VM_TYPE_COLUMNS,
-                    (advice or {}).get("vm_types"),
-                ),
-                (
-                    "advisor-frameworks",
-                    "Over-allocation per framework",
-                    FRAMEWORK_COLUMNS,
-                    (advice or {}).get("frameworks"),
-                ),
-            ]
-            if advice
-            else [],
+            "units_table": tables.get("units"),
+            "advisor_tables": [tables[k] for k in ("advisor", "advisor_vm_types", "advisor_frameworks")
+                               if k in tables],
             "sweep": options.get("sweep"),
             "actions": (
                 [{"label": "Clone…", "url": f"{reverse('web:mrsu-new')}?clone={run.pk}"}]
