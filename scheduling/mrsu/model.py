@@ -30,7 +30,7 @@ from ..scenario import Scenario
 from ..scenario.checks import Problems, name_problem, text_problem
 from ..scenario.limits import LIMITS as SCENARIO_LIMITS
 
-__all__ = ["LIMITS", "MAX_CELLS", "MrsuProblem", "parse_mrsu_input", "scenario_problem"]
+__all__ = ["LIMITS", "MAX_CELLS", "MrsuProblem", "input_document", "parse_mrsu_input", "scenario_problem"]
 
 #: Size limits of an MRSU problem (docs/mrsu.md, "Limits"): of an input document, refused with
 #: the field's path before its requirements are read, and of a scenario's horizon in slots.
@@ -199,6 +199,29 @@ def parse_mrsu_input(doc: Any) -> MrsuProblem:
         priorities=np.asarray(prios, dtype=np.float64),
         requirements=np.asarray(reqs, dtype=np.int64).reshape(len(names), slots or 0, len(dims)),
     )
+
+
+def input_document(problem: MrsuProblem, *, name: str | None = None) -> dict[str, Any]:
+    """The MRSU input document of ``problem``: what :func:`parse_mrsu_input` reads back into it.
+
+    >>> p = parse_mrsu_input({"capacity": {"cpu": 12, "mem": 48},
+    ...                       "applications": [{"name": "a", "priority": 2, "requirements": [{"cpu": 4}]}]})
+    >>> input_document(p, name="one")
+    {'name': 'one', 'capacity': {'cpu': 12, 'mem': 48}, 'applications': [{'name': 'a', 'priority': 2.0, \
+'requirements': [{'cpu': 4, 'mem': 0}]}]}
+    """
+    doc: dict[str, Any] = {"name": name} if name else {}
+    doc["capacity"] = {d: int(c) for d, c in zip(problem.dimensions, problem.capacity.tolist(), strict=True)}
+    doc["applications"] = [
+        {
+            "name": app,
+            "priority": float(prio),
+            "requirements": [dict(zip(problem.dimensions, map(int, slot), strict=True)) for slot in rows],
+        }
+        for app, prio, rows in zip(problem.names, problem.priorities.tolist(), problem.requirements.tolist(),
+                                   strict=True)
+    ]
+    return doc
 
 
 def scenario_problem(scenario: Scenario, *, slots: int = 30) -> tuple[MrsuProblem, dict[str, float]]:
