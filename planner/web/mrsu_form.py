@@ -16,7 +16,8 @@ from typing import Any
 from django import forms
 
 from planner.core.errors import InputError
-from planner.runs.kinds.mrsu import COMPOSITIONS, MODES, PAPER_SWEEP, recorded_scenario
+from planner.runs.kinds.mrsu import COMPOSITIONS, MODES, recorded_scenario
+from scheduling.mrsu.setups import PAPER_SWEEP
 
 from .forms import NumberInput, parse_json_document, read_upload
 from .study_forms import StudySourceForm

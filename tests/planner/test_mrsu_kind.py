@@ -19,6 +19,7 @@ from django.urls import reverse
 from planner.runs import kinds
 from planner.runs.kinds.mrsu import combine_sweeps, input_scenario
 from planner.runs.models import Run, RunPart
+from scheduling.mrsu.setups import SETUPS
 
 pytestmark = pytest.mark.django_db
 
@@ -195,10 +196,12 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
     client.force_login(owner)
     url = reverse("web:mrsu-new")
     page = client.get(url).content.decode()
-    assert 'data-preset="002-sweep"' in page
+    assert 'data-preset="002-fig-2"' in page and 'data-preset="002-figs-3-5"' in page
     assert url in client.get(reverse("web:runs")).content.decode()  # the navigation links to it
-    filled = client.get(url + "?preset=002-example")
-    assert filled.status_code == 200 and json.loads(filled.context["form"].initial["input"]) == EXAMPLE
+    filled = client.get(url + "?preset=002-fig-2")
+    assert filled.status_code == 200
+    assert json.loads(filled.context["form"].initial["input"]) == SETUPS["002-fig-2"].input_document()
+    assert "Fig. 2" in filled.content.decode() and not filled.context["form"].initial.get("sweep")
     data = {
         "requirements": "input",
         "input": json.dumps({**EXAMPLE, "capacity": {"cpu": -1}}),
@@ -302,3 +305,29 @@ def test_a_sweep_part_reports_progress_per_chunk_of_seeds() -> None:
     [variant] = kind.execute(None, plan.options, {}, part.payload, progress=seen.append)  # type: ignore[arg-type]
     assert variant.label == "sweep 50%" and variant.document["seeds"] == 30
     assert seen == pytest.approx([1 / 3, 2 / 3, 1.0])
+
+
+def test_the_presets_are_the_librarys_set_ups_and_start_as_they_are(
+    client: Any, api: Any, owner: Any, team: Any, execute_run: Callable[[int], str]
+) -> None:
+    from planner.web.views.mrsu import mrsu_presets
+
+    assert [p.key for p in mrsu_presets()] == list(SETUPS)
+    sweep_preset = next(p for p in mrsu_presets() if p.key == "002-figs-3-5")
+    assert sweep_preset.params["sweep"] == {**SETUPS["002-figs-3-5"].sweep}
+    assert "Figs. 3-5" in sweep_preset.title
+    # Fig. 2's preset, as filled, starts as it is: ten applications, thirty slots, every unit
+    client.force_login(owner)
+    url = reverse("web:mrsu-new")
+    form = client.get(url + "?preset=002-fig-2").context["form"]
+    values = {name: form[name].value() for name in form.fields}
+    data = {k: v for k, v in values.items() if v not in (None, "", False)}
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["form"].errors
+    run = Run.objects.get()
+    assert run.options["compositions"] == ["gcd", "min"] and run.options["modes"] == ["ft", "id"]
+    assert run.options["sweep"] is None and len(run.options["input"]["applications"]) == 10
+    assert execute_run(run.pk) == "succeeded"
+    figures = api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]
+    # Fig. 2: 10 applications x 4 dimensions x 30 slots of coefficients, MRSU's and VM-static's
+    assert [len(t["y"]) for t in figures["snapshot:gcd-ft"]["data"]] == [1200, 1200]

@@ -34,13 +34,21 @@ from scheduling.charts.mrsu import mrsu_figures, sweep_figures
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.advisor import parse_unit
 from scheduling.mrsu.present import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
-from scheduling.mrsu.sweep import DEFAULT_LOADS
+from scheduling.mrsu.setups import PAPER_SWEEP
 from scheduling.numbers import finite
 from scheduling.presenter import comparison_table, show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
-__all__ = ["MRSU_METRICS", "PARAMS", "MrsuKind", "combine_sweeps", "mrsu_options", "recorded_scenario"]
+__all__ = [
+    "MRSU_METRICS",
+    "PAPER_SWEEP",
+    "PARAMS",
+    "MrsuKind",
+    "combine_sweeps",
+    "mrsu_options",
+    "recorded_scenario",
+]
 
 PARAMS = (
     "requirements",
@@ -64,16 +72,6 @@ MAX_LOADS = 40
 #: paper's set-up is 150,000.
 MAX_SWEEP_CELLS = 3_000_000
 ADVISOR = "advisor"
-
-#: The paper's sweep set-up (Section IV; 12 loads x 100 seeds, 50 applications, 30 slots).
-PAPER_SWEEP: dict[str, Any] = {
-    "loads": list(DEFAULT_LOADS),
-    "seeds": 100,
-    "applications": 50,
-    "slots": 30,
-    "seed": 0,
-}
-
 
 def sweep_label(load: float) -> str:
     return f"sweep {round(100 * load, 6):g}%"
@@ -115,7 +113,7 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
         if k not in SWEEP_KEYS
     )
     out: dict[str, Any] = {}
-    loads = raw.get("loads", PAPER_SWEEP["loads"])
+    loads = raw.get("loads", list(PAPER_SWEEP["loads"]))
     if not isinstance(loads, list) or not loads or len(loads) > MAX_LOADS:
         errors.append(
             FieldError("sweep.loads", f"must be a list of 1 to {MAX_LOADS} loads (fractions: 0.5 is 50 %)")
