@@ -49,6 +49,7 @@ __all__ = [
     "MISSING",
     "UNITS",
     "Better",
+    "Cell",
     "Column",
     "Comparison",
     "ComparisonCell",
