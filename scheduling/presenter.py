@@ -14,6 +14,12 @@ its column and how many decimals a file keeps (cents for money, whole seconds fo
 Money is shown with the currency symbol passed in (display only: numbers are never
 converted).
 
+Detail tables (a run's per-window, per-application, per-VM-type rows) are declared the same
+way: a tuple of :class:`Column` (the row dicts' key, a label, a unit of :data:`UNITS`) next
+to the function that makes the row dicts; :func:`detail_table` lays them out once, with the
+raw cells files write and the text a page or a terminal shows (:func:`cell_text`,
+:func:`table_text`).
+
 >>> a = {"total_cost": 10.0, "deadline_jobs": 4, "deadline_met": 2, "deadline_missed": 2,
 ...      "deadline_miss_pct": 50.0, "deadline_violation_eq12_pct": 100.0}
 >>> b = {**a, "total_cost": 7.5}
@@ -34,7 +40,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NamedTuple, TypedDict
 
 from .numbers import finite, integral
 
@@ -43,14 +49,20 @@ __all__ = [
     "MISSING",
     "UNITS",
     "Better",
+    "Cell",
+    "Column",
     "Comparison",
     "ComparisonCell",
     "ComparisonRow",
+    "DetailColumn",
+    "DetailTable",
     "Metric",
     "Unit",
     "best_variant",
+    "cell_text",
     "cheapest",
     "comparison_table",
+    "detail_table",
     "file_value",
     "format_duration",
     "format_money",
@@ -58,6 +70,7 @@ __all__ = [
     "headline_keys",
     "labelled",
     "show",
+    "table_text",
     "unit_label",
 ]
 
@@ -549,3 +562,136 @@ def cheapest(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$")
     {'variant': 'a', 'value': 2.0, 'shown': '€2.00'}
     """
     return best_variant(summaries, "total_cost", currency=currency)
+
+
+# --------------------------------------------------------------------------- detail tables
+
+
+class Column(NamedTuple):
+    """One column of a detail table: a key of the row dicts, its label (no unit), its unit.
+
+    A tuple, so ``for key, label, unit in columns`` reads it as well as ``column.key``.
+
+    >>> Column("price_per_unit", "Price per unit", "price")
+    Column(key='price_per_unit', label='Price per unit', unit='price')
+    """
+
+    key: str
+    label: str
+    unit: str = "text"  #: a key of :data:`UNITS`
+
+
+#: A detail table's cell as files write it: text, a number, or ``None`` (blank).
+Cell = str | int | float | None
+
+
+class DetailColumn(TypedDict):
+    key: str
+    label: str
+    unit: str
+    unit_label: str
+
+
+class DetailTable(TypedDict):
+    """A titled table of row dicts laid out by its columns; JSON-ready."""
+
+    key: str
+    title: str
+    columns: list[DetailColumn]
+    rows: list[list[Cell]]  #: raw cells (files round them by unit: :func:`file_value`)
+    shown: list[list[str]]  #: the same cells as a page shows them (:func:`cell_text`)
+    marked: list[bool]  #: per row: the row to point out (a recommendation), or not
+    notes: list[str]
+
+
+def cell_text(value: Any, unit: str, currency: str = "$") -> str:
+    """A detail table's cell as a page shows it: text as it is, a number in its unit.
+
+    >>> cell_text(38.04, "percent"), cell_text("cpu 2, mem 8", "text"), cell_text(None, "count")
+    ('38.0%', 'cpu 2, mem 8', '—')
+    >>> cell_text(0.05, "price", "€"), cell_text(3, "text"), cell_text(True, "count")
+    ('€0.0500/h', '3', 'True')
+    """
+    if value is None:
+        return MISSING
+    if unit == "text" or isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    return show(finite(value), unit, currency)
+
+
+def _cell(value: Any) -> Cell:
+    if value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
+        return value
+    return str(value)
+
+
+def detail_table(
+    key: str,
+    title: str,
+    columns: Sequence[Column],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    currency: str = "$",
+    notes: Sequence[str] = (),
+    marked: Callable[[Mapping[str, Any]], bool] | None = None,
+) -> DetailTable:
+    """Row dicts laid out by their column declarations, for a page, a terminal and files.
+
+    Parameters
+    ----------
+    key, title : str
+        The table's stable identifier and its heading.
+    columns : sequence of Column
+        Which keys of the rows, in order, with their labels and units.
+    rows : sequence of mapping
+        The row dicts (a key a row lacks is a blank cell).
+    currency : str, default "$"
+        Symbol shown with money (display only).
+    notes : sequence of str
+        Lines shown with the table.
+    marked : callable, optional
+        Which rows to point out (``True`` for a recommended row).
+
+    Examples
+    --------
+    >>> t = detail_table("u", "Units", [Column("unit", "Unit"), Column("held", "Held", "count")],
+    ...                  [{"unit": "gcd", "held": 1200.0}], marked=lambda r: r["unit"] == "gcd")
+    >>> t["rows"], t["shown"], t["marked"], [c["label"] for c in t["columns"]]
+    ([['gcd', 1200.0]], [['gcd', '1,200']], [True], ['Unit', 'Held'])
+    """
+    return {
+        "key": key,
+        "title": title,
+        "columns": [
+            {"key": c.key, "label": c.label, "unit": c.unit, "unit_label": unit_label(c.unit, currency)}
+            for c in columns
+        ],
+        "rows": [[_cell(row.get(c.key)) for c in columns] for row in rows],
+        "shown": [[cell_text(row.get(c.key), c.unit, currency) for c in columns] for row in rows],
+        "marked": [bool(marked(row)) if marked is not None else False for row in rows],
+        "notes": list(notes),
+    }
+
+
+def table_text(table: DetailTable) -> str:
+    """A detail table as aligned plain text for a terminal: its title, then header and rows.
+
+    >>> print(table_text(detail_table("u", "Units", [Column("unit", "Unit"), Column("n", "Held", "count")],
+    ...                               [{"unit": "gcd", "n": 12}, {"unit": "min", "n": 3}])))
+    Units
+    Unit  Held
+    gcd     12
+    min      3
+    """
+    numeric = [c["unit"] != "text" for c in table["columns"]]
+    lines = [[c["label"] for c in table["columns"]], *table["shown"]]
+    widths = [max(len(line[k]) for line in lines) for k in range(len(numeric))]
+    out = [table["title"]]
+    for line in lines:
+        cells = [
+            text.rjust(w) if right and line is not lines[0] else text.ljust(w)
+            for text, w, right in zip(line, widths, numeric, strict=True)
+        ]
+        out.append("  ".join(cells).rstrip())
+    out.extend(table["notes"])
+    return "\n".join(out)

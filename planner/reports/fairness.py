@@ -25,12 +25,10 @@ from scheduling.fairness.present import (
     sharing_framework_rows,
     study_of,
 )
-from scheduling.fairness.present import (
-    Column as LibraryColumn,
-)
+from scheduling.presenter import Column, detail_table
 
 from .content import ReportContent
-from .tables import Cell, Column, Table, summary_table
+from .tables import Cell, Table, detail_as_table, summary_table
 
 __all__ = ["ALLOCATION_PDF_FIGURES", "SHARING_PDF_FIGURES", "fairness_report", "rows_table"]
 
@@ -48,17 +46,10 @@ SUBTITLES = {
 }
 
 
-def rows_table(key: str, title: str, columns: Sequence[LibraryColumn], rows: Sequence[Mapping[str, Any]]
+def rows_table(key: str, title: str, columns: Sequence[Column], rows: Sequence[Mapping[str, Any]]
                ) -> Table:
     """The library's row dicts and column declarations as a report :class:`Table`."""
-    cells: list[list[Cell]] = [[_cell(row.get(k)) for k, _, _ in columns] for row in rows]
-    return Table(key, title, [Column(k, label, unit) for k, label, unit in columns], cells)
-
-
-def _cell(value: Any) -> Cell:
-    if value is None or (isinstance(value, str | int | float) and not isinstance(value, bool)):
-        return value
-    return str(value)
+    return detail_as_table(detail_table(key, title, columns, rows))
 
 
 def _ordered(figures: Mapping[str, Any], wanted: Sequence[str]) -> dict[str, Any]:

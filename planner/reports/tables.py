@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scheduling.numbers import finite, integral
-from scheduling.presenter import Comparison, labelled
+from scheduling.presenter import Cell, Column, Comparison, DetailTable, labelled
 from scheduling.result_document import iter_jobs, job_count
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Cell",
     "Column",
     "Table",
+    "detail_as_table",
     "framework_table",
     "hourly_table",
     "jobs_table",
@@ -43,8 +44,6 @@ __all__ = [
     "vm_type_table",
 ]
 
-#: A table cell: text, a number, or ``None`` (blank: not applicable / unknown).
-Cell = str | int | float | None
 
 #: Leading characters that make a spreadsheet read a text cell as a formula (OWASP CSV
 #: injection): ``=``, ``+``, ``-``, ``@``, tab, carriage return and line feed.
@@ -65,15 +64,6 @@ def neutralise(text: str) -> str:
     ['\\'=HYPERLINK("http://x")', "'@SUM(1)", "'+1", "'-2+3", "'\\t=1", 'm1.large']
     """
     return "'" + text if text.startswith(DANGEROUS_PREFIXES) else text
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column of a :class:`Table`."""
-
-    key: str  #: stable identifier, e.g. ``"total_cost"``
-    label: str  #: header text without its unit, e.g. ``"Total cost"``
-    unit: str = "text"  #: a key of :data:`scheduling.presenter.UNITS`
 
 
 @dataclass
@@ -104,6 +94,23 @@ class Table:
     def header(self, currency: str = "$") -> list[str]:
         """Column labels as files write them, with their units: ``Cost ($)``, ``Makespan (s)``."""
         return [labelled(c.label, c.unit, currency) for c in self.columns]
+
+
+def detail_as_table(detail: DetailTable) -> Table:
+    """A library detail table (:func:`scheduling.presenter.detail_table`) as a report :class:`Table`.
+
+    >>> from scheduling.presenter import detail_table
+    >>> t = detail_as_table(detail_table("u", "Units", [Column("n", "Held", "count")], [{"n": 3}]))
+    >>> t.header(), t.rows
+    (['Held'], [[3]])
+    """
+    return Table(
+        detail["key"],
+        detail["title"],
+        [Column(c["key"], c["label"], c["unit"]) for c in detail["columns"]],
+        [list(row) for row in detail["rows"]],
+        notes=list(detail["notes"]),
+    )
 
 
 # --------------------------------------------------------------------------- helpers

@@ -16,7 +16,8 @@ from typing import Any
 from django import forms
 
 from planner.core.errors import InputError
-from planner.runs.kinds.mrsu import COMPOSITIONS, MODES, PAPER_SWEEP, input_scenario
+from planner.runs.kinds.mrsu import COMPOSITIONS, MODES, recorded_scenario
+from scheduling.mrsu.setups import PAPER_SWEEP
 
 from .forms import NumberInput, parse_json_document, read_upload
 from .study_forms import StudySourceForm
@@ -131,8 +132,12 @@ class MrsuForm(StudySourceForm):
             if not has_scenario and self._input is not None:
                 # The run records a scenario: the machine the input describes.
                 data["source"] = "document"
-                data["document"] = json.dumps(input_scenario(self._input))
                 data["document_file"] = None
+                try:
+                    data["document"] = json.dumps(recorded_scenario({"input": self._input}))
+                except InputError as exc:
+                    for e in exc.errors:
+                        self.add_error("input", str(e))
             elif not has_scenario:
                 data["source"] = "document"
             return data

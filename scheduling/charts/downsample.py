@@ -10,6 +10,10 @@ For a step function (value holds from ``t[k]`` until ``t[k+1]``) the point *afte
 extreme is kept too: it is where the extreme value stops, so a short spike is neither lost
 nor drawn longer than it lasted.
 
+A heatmap has the same problem in two directions: :func:`downsample_grid` averages blocks of
+neighbouring rows and columns (``k`` rows of ``k`` applications become one), so every cell
+still shows the mean of what it covers and the total is kept.
+
 Overlaid timelines of several schedulers are unreadable at full detail (the last line hides
 the rest), so the readable default is a *step mean over windows* of a round duration
 (:func:`window_duration`, :func:`window_mean_step`): each window shows the time-weighted
@@ -23,7 +27,14 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["downsample_linear", "downsample_step", "window_duration", "window_mean_step"]
+__all__ = [
+    "block_groups",
+    "downsample_grid",
+    "downsample_linear",
+    "downsample_step",
+    "window_duration",
+    "window_mean_step",
+]
 
 #: A series: a sequence of numbers (``None`` for a gap) or a 1-D numpy array.
 Series = Sequence[float | int | None] | np.ndarray
@@ -193,3 +204,58 @@ def window_mean_step(
         means = np.diff(cum) / np.diff(edges)
         out[name] = _plain(np.append(means, means[-1]))
     return [float(x) for x in edges.tolist()], out
+
+
+def block_groups(n: int, max_groups: int) -> list[tuple[int, int]]:
+    """``range(n)`` cut into at most ``max_groups`` runs ``[start, end)`` of ``ceil(n / max_groups)``
+    items each (the last may be shorter); one run per item when ``n <= max_groups``.
+
+    >>> block_groups(5, 2), block_groups(3, 5), block_groups(0, 4)
+    ([(0, 3), (3, 5)], [(0, 1), (1, 2), (2, 3)], [])
+    """
+    if max_groups < 1:
+        raise ValueError(f"max_groups must be >= 1, got {max_groups}")
+    size = max(1, math.ceil(n / max_groups))
+    return [(a, min(a + size, n)) for a in range(0, n, size)]
+
+
+def downsample_grid(
+    z: Sequence[Sequence[float]] | np.ndarray, max_rows: int = 60, max_cols: int = 200
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[list[float]]]:
+    """Average a heatmap's blocks of neighbouring rows and columns down to at most
+    ``max_rows`` x ``max_cols`` cells.
+
+    Parameters
+    ----------
+    z : 2-D sequence of float
+        The cells, ``z[i][j]`` (finite numbers).
+    max_rows, max_cols : int
+        The most rows and columns kept; a dimension already within its limit is kept whole.
+
+    Returns
+    -------
+    rows, cols : list of (start, end)
+        The input rows (columns) each output row (column) covers, ``[start, end)``
+        (:func:`block_groups`).
+    z : list of list of float
+        The mean of each block: the sum of the input cells over the block's size, so the
+        mean over the whole grid is kept when the blocks are of equal size.
+
+    Examples
+    --------
+    >>> rows, cols, z = downsample_grid([[1, 2, 3], [3, 4, 5], [5, 6, 7]], max_rows=2, max_cols=3)
+    >>> rows, cols, z
+    ([(0, 2), (2, 3)], [(0, 1), (1, 2), (2, 3)], [[2.0, 3.0, 4.0], [5.0, 6.0, 7.0]])
+    """
+    grid = np.asarray(z, dtype=float)
+    if grid.ndim != 2:
+        raise ValueError(f"z must be 2-D, got {grid.ndim} dimensions")
+    rows = block_groups(grid.shape[0], max_rows)
+    cols = block_groups(grid.shape[1], max_cols)
+    if not rows or not cols:
+        return rows, cols, [[] for _ in rows]
+    r0 = np.array([a for a, _ in rows])
+    c0 = np.array([a for a, _ in cols])
+    sums = np.add.reduceat(np.add.reduceat(grid, r0, axis=0), c0, axis=1)
+    sizes = np.outer([b - a for a, b in rows], [b - a for a, b in cols])
+    return rows, cols, [[float(v) for v in row] for row in (sums / sizes).tolist()]

@@ -19,11 +19,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from ._common import Figure, axis, base_layout, caption
+from .downsample import downsample_grid, downsample_linear
 from .palettes import HEAT, LOWER_BOUND, colours
 
 __all__ = [
+    "ALLOCATION_MAX_COLS",
+    "ALLOCATION_MAX_ROWS",
     "METHOD_LABELS",
+    "SNAPSHOT_MAX_POINTS",
     "allocation_figure",
     "composition_figure",
     "dissatisfied_figure",
@@ -42,6 +48,12 @@ METHOD_LABELS = {
     "optimal": "Optimal",
     "vm-scaled": "VM-static (scaled)",
 }
+#: The allocation heatmap draws at most this many rows (applications) and columns (slots); past
+#: them a cell is the mean of a block of neighbours.
+ALLOCATION_MAX_ROWS = 60
+ALLOCATION_MAX_COLS = 200
+#: The snapshot (Fig. 2) draws at most about this many points per method.
+SNAPSHOT_MAX_POINTS = 4000
 _PART = {"under": "application dissatisfaction (under-allocated part)", "over": "over-allocated part"}
 
 
@@ -162,8 +174,12 @@ def _flat(coefficients: Mapping[str, list[list[float]]]) -> list[float]:
     return out
 
 
-def snapshot_figure(result: Doc) -> Figure | None:
+def snapshot_figure(result: Doc, *, max_points: int = SNAPSHOT_MAX_POINTS) -> Figure | None:
     """Fig. 2: every misallocation coefficient of an MRSU result next to VM-static's (None if not kept).
+
+    Past ``max_points`` coefficients a trace keeps, per bucket of neighbouring indices, its
+    first, last, lowest and highest (:func:`~scheduling.charts.downsample_linear`): the
+    envelope the eye sees in a dense cloud, at each point's own index.
 
     >>> doc = {"mode": "ft", "composition": "gcd", "misallocation": {"coefficients": {"a": [[0.5, 0.0]]}},
     ...        "baselines": {"vm-static": {"misallocation": {"coefficients": {"a": [[1.0, -1.0]]}}}}}
@@ -177,16 +193,19 @@ def snapshot_figure(result: Doc) -> Figure | None:
     label = METHOD_LABELS[f"mrsu-{result.get('mode', 'ft')}"]
     data = []
     vm = result.get("baselines", {}).get("vm-static", {}).get("misallocation", {}).get("coefficients")
+    shown = total = 0
     for name, coeff, colour in (("VM-static", vm, col["VM-static"]), (label, mine, col[label])):
         if coeff is None:
             continue
-        y = _flat(coeff)
+        flat = _flat(coeff)
+        x, ys = downsample_linear(range(len(flat)), {"rho": flat}, max_points)
+        shown, total = max(shown, len(x)), max(total, len(flat))
         data.append(
             {
                 "type": "scatter",
                 "mode": "markers",
-                "x": list(range(len(y))),
-                "y": y,
+                "x": [int(i) for i in x],
+                "y": ys["rho"],
                 "name": name,
                 "marker": {"color": colour, "size": 4},
                 "hovertemplate": f"{name}<br>index %{{x}}<br>rho %{{y:.3f}}<extra></extra>",
@@ -197,36 +216,64 @@ def snapshot_figure(result: Doc) -> Figure | None:
         xaxis=axis("Index (application, dimension, slot)"),
         yaxis=axis("Misallocation coefficient rho", range=[-1.05, 1.05]),
     )
-    caption(layout, "Paper 002, Fig. 2: rho > 0 over-allocated, rho < 0 dissatisfied")
+    note = "Paper 002, Fig. 2: rho > 0 over-allocated, rho < 0 dissatisfied"
+    if shown < total:
+        note += f"; {shown:,} of {total:,} points per method (each stretch's extremes)"
+    caption(layout, note)
     return {"data": data, "layout": layout}
 
 
-def allocation_figure(result: Doc) -> Figure:
-    """Units allocated per application (rows) and slot (columns); ID mode shows the sum over dimensions."""
+def _span(names: list[str], a: int, b: int) -> str:
+    return names[a] if b - a == 1 else f"{names[a]} … {names[b - 1]} ({b - a})"
+
+
+def allocation_figure(
+    result: Doc, *, max_rows: int = ALLOCATION_MAX_ROWS, max_cols: int = ALLOCATION_MAX_COLS
+) -> Figure:
+    """Units allocated per application (rows) and slot (columns); ID mode shows the sum over dimensions.
+
+    Past ``max_rows`` applications or ``max_cols`` slots, a cell is the mean over a block of
+    neighbouring applications and slots (:func:`~scheduling.charts.downsample_grid`), so a
+    1,000-application result draws at most ``max_rows`` rows; the hover names the block.
+
+    >>> doc = {"composition": "gcd", "mode": "ft",
+    ...        "allocation": {f"a{n}": [n, n, 0] for n in range(6)}}
+    >>> fig = allocation_figure(doc, max_rows=3, max_cols=2)
+    >>> fig["data"][0]["z"], fig["data"][0]["y"]
+    ([[0.5, 0.0], [2.5, 0.0], [4.5, 0.0]], ['a0 … a1 (2)', 'a2 … a3 (2)', 'a4 … a5 (2)'])
+    """
     names = list(result["allocation"])
     z = [
         [v if isinstance(v, int | float) else sum(v.values()) for v in result["allocation"][n]] for n in names
     ]
+    slots = len(z[0]) if z else 0
+    grid = np.asarray(z, dtype=float).reshape(len(names), slots)
+    rows, cols, cells = downsample_grid(grid, max_rows, max_cols)
+    grouped = len(rows) < len(names) or len(cols) < slots
     layout = base_layout(
         f"MRSU allocation ({result.get('composition', '').upper()}, {str(result.get('mode', '')).upper()})",
-        height=max(320, 60 + 18 * len(names)),
+        height=max(320, 60 + 18 * len(rows)),
         xaxis=axis("Slot"),
         yaxis=axis("Application", autorange="reversed"),
     )
-    return {
-        "data": [
-            {
-                "type": "heatmap",
-                "z": z,
-                "y": names,
-                "x": list(range(len(z[0]) if z else 0)),
-                "colorscale": [list(s) for s in HEAT],
-                "colorbar": {"title": {"text": "Units"}},
-                "hovertemplate": "%{y}, slot %{x}: %{z} units<extra></extra>",
-            }
-        ],
-        "layout": layout,
+    trace: dict[str, Any] = {
+        "type": "heatmap",
+        "z": cells if grouped else z,
+        "y": [_span(names, a, b) for a, b in rows],
+        "x": [a for a, _ in cols],
+        "colorscale": [list(s) for s in HEAT],
+        "colorbar": {"title": {"text": "Units (mean)" if grouped else "Units"}},
+        "hovertemplate": "%{y}, slot %{x}: %{z} units<extra></extra>",
     }
+    if grouped:
+        trace["customdata"] = [[f"{a}-{b - 1}" if b - a > 1 else str(a) for a, b in cols] for _ in rows]
+        trace["hovertemplate"] = "%{y}, slots %{customdata}: mean %{z:.2f} units<extra></extra>"
+        caption(
+            layout,
+            f"{len(names):,} applications x {slots:,} slots shown as {len(rows)} x {len(cols)} blocks "
+            "(mean units of each block)",
+        )
+    return {"data": [trace], "layout": layout}
 
 
 def mrsu_figures(result: Doc) -> dict[str, Figure]:

@@ -30,8 +30,8 @@ from typing import Any
 
 from ..charts import allocation_figures, sharing_figures, variant_colours
 from ..html_report import comparison_html, standalone_html, write_text_atomically
-from ..numbers import finite, integral
-from ..presenter import MISSING, show
+from ..numbers import integral
+from ..presenter import cell_text
 from .present import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_FRAMEWORK_COLUMNS,
@@ -65,7 +65,7 @@ _SHARING_VIEWS = (
 def rows_html(columns: Sequence[Column], rows: Sequence[Mapping[str, Any]]) -> str:
     """Row dicts as an HTML table: text columns as they are, numbers as their unit shows them.
 
-    >>> page = rows_html([("fw", "Framework", "text"), ("pct", "Unfairness", "percent")],
+    >>> page = rows_html([Column("fw", "Framework"), Column("pct", "Unfairness", "percent")],
     ...                  [{"fw": "<a>", "pct": 38.04}])
     >>> page.splitlines()[1]
     '<tr><td>&lt;a&gt;</td><td>38.0%</td></tr>'
@@ -75,12 +75,7 @@ def rows_html(columns: Sequence[Column], rows: Sequence[Mapping[str, Any]]) -> s
     for row in rows:
         cells = []
         for key, _, unit in columns:
-            value = row.get(key)
-            if unit == "text" or not isinstance(value, int | float) or isinstance(value, bool):
-                shown = MISSING if value is None else str(value)
-            else:
-                shown = show(finite(value), unit)
-            cells.append(f"<td>{html.escape(shown)}</td>")
+            cells.append(f"<td>{html.escape(cell_text(row.get(key), unit))}</td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (f'<table class="detail"><thead><tr>{head}</tr></thead><tbody>\n' + "\n".join(body)
             + "\n</tbody></table>")

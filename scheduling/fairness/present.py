@@ -20,8 +20,8 @@ shows, once:
   XLSX and PDF reports (:func:`scheduling.presenter.comparison_table` underneath).
 * Per-framework detail (:func:`allocation_framework_rows`, :func:`allocation_cell_rows`,
   :func:`allocation_resource_rows`, :func:`sharing_framework_rows`): plain row dicts, their
-  columns described by the ``*_COLUMNS`` tuples (key, label, unit of
-  :data:`scheduling.presenter.UNITS`) for the reports.
+  columns declared by the ``*_COLUMNS`` tuples of :class:`scheduling.presenter.Column` (key,
+  label, unit of :data:`scheduling.presenter.UNITS`) for the reports.
 
 >>> doc = {"study": "allocation", "label": "rPS-DSF", "trials": 1, "resources": ["cpu", "mem"],
 ...        "machines": [{"id": "c1#1", "vm_type": "c1", "capacity": {"cpu": 100, "mem": 30}}],
@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..numbers import finite, integral
-from ..presenter import MISSING, Comparison, Headline, Metric, comparison_table, show
+from ..presenter import MISSING, Column, Comparison, Headline, Metric, comparison_table, show
 from ..scenario.limits import DEFAULT_RESOURCES
 
 __all__ = [
@@ -76,8 +76,6 @@ __all__ = [
 ]
 
 Doc = Mapping[str, Any]
-#: A column of a detail table: (key of the row dicts, label without unit, unit of ``UNITS``).
-Column = tuple[str, str, str]
 
 #: With at most this many frameworks, the per-framework rows are in the compact table (the
 #: page's); with more, in the files' full table only (``detail``).
@@ -669,51 +667,51 @@ def comparison_text(table: Comparison, *, corner: str = "variant") -> str:
 
 #: Columns of :func:`allocation_framework_rows`.
 ALLOCATION_FRAMEWORK_COLUMNS: tuple[Column, ...] = (
-    ("variant", "Variant", "text"),
-    ("framework", "Framework", "text"),
-    ("weight", "Weight", "ratio"),
-    ("tasks", "Tasks (mean)", "tasks"),
-    ("tasks_std", "Tasks (std)", "tasks"),
-    ("dominant_share", "Dominant share (DRF)", "percent"),
-    ("tsf", "TSF share", "percent"),
+    Column("variant", "Variant", "text"),
+    Column("framework", "Framework", "text"),
+    Column("weight", "Weight", "ratio"),
+    Column("tasks", "Tasks (mean)", "tasks"),
+    Column("tasks_std", "Tasks (std)", "tasks"),
+    Column("dominant_share", "Dominant share (DRF)", "percent"),
+    Column("tsf", "TSF share", "percent"),
 )
 #: Columns of :func:`allocation_cell_rows` (paper 000's Tables I and II).
 ALLOCATION_CELL_COLUMNS: tuple[Column, ...] = (
-    ("variant", "Variant", "text"),
-    ("framework", "Framework", "text"),
-    ("machine", "Server", "text"),
-    ("vm_type", "VM type", "text"),
-    ("tasks", "Tasks (mean)", "tasks"),
-    ("tasks_std", "Tasks (std)", "tasks"),
+    Column("variant", "Variant", "text"),
+    Column("framework", "Framework", "text"),
+    Column("machine", "Server", "text"),
+    Column("vm_type", "VM type", "text"),
+    Column("tasks", "Tasks (mean)", "tasks"),
+    Column("tasks_std", "Tasks (std)", "tasks"),
 )
 #: Columns of :func:`allocation_resource_rows`.
 ALLOCATION_RESOURCE_COLUMNS: tuple[Column, ...] = (
-    ("variant", "Variant", "text"),
-    ("resource", "Resource", "text"),
-    ("capacity", "Capacity", "amount"),
-    ("allocated_pct", "Allocated", "percent"),
-    ("unallocated", "Unallocated", "amount"),
-    ("stranded", "Stranded", "amount"),
-    ("stranded_pct", "Stranded", "percent"),
+    Column("variant", "Variant", "text"),
+    Column("resource", "Resource", "text"),
+    Column("capacity", "Capacity", "amount"),
+    Column("allocated_pct", "Allocated", "percent"),
+    Column("unallocated", "Unallocated", "amount"),
+    Column("stranded", "Stranded", "amount"),
+    Column("stranded_pct", "Stranded", "percent"),
 )
 #: Columns of :func:`sharing_framework_rows`.
 SHARING_FRAMEWORK_COLUMNS: tuple[Column, ...] = (
-    ("configuration", "Configuration", "text"),
-    ("framework", "Framework", "text"),
-    ("weight", "Weight", "ratio"),
-    ("policy", "Offer policy", "text"),
-    ("tasks", "Tasks", "count"),
-    ("launched", "Launched", "count"),
-    ("finished", "Finished", "count"),
-    ("received_pct", "Fair share received", "percent"),
-    ("unfairness_pct", "Unfairness", "percent"),
-    ("unfairness_area", "Unfairness area", "share_seconds"),
-    ("first_start_s", "First start", "seconds"),
-    ("last_finish_s", "Last finish", "seconds"),
-    ("mean_wait_s", "Mean wait", "seconds"),
-    ("max_wait_s", "Longest wait", "seconds"),
-    ("offers_made", "Offers made", "count"),
-    ("offers_declined", "Offers declined", "count"),
+    Column("configuration", "Configuration", "text"),
+    Column("framework", "Framework", "text"),
+    Column("weight", "Weight", "ratio"),
+    Column("policy", "Offer policy", "text"),
+    Column("tasks", "Tasks", "count"),
+    Column("launched", "Launched", "count"),
+    Column("finished", "Finished", "count"),
+    Column("received_pct", "Fair share received", "percent"),
+    Column("unfairness_pct", "Unfairness", "percent"),
+    Column("unfairness_area", "Unfairness area", "share_seconds"),
+    Column("first_start_s", "First start", "seconds"),
+    Column("last_finish_s", "Last finish", "seconds"),
+    Column("mean_wait_s", "Mean wait", "seconds"),
+    Column("max_wait_s", "Longest wait", "seconds"),
+    Column("offers_made", "Offers made", "count"),
+    Column("offers_declined", "Offers declined", "count"),
 )
 
 

@@ -30,7 +30,7 @@ scenario's own units.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,39 +42,63 @@ from .compose import mrsu_gcd, mrsu_min
 __all__ = ["mrsu_advise", "parse_unit"]
 
 
-def parse_unit(text: str, resources: tuple[str, ...]) -> dict[str, float]:
-    """``"cpu=1,mem=4"`` as ``{"cpu": 1.0, "mem": 4.0}``; every resource must be given, positive.
+def parse_unit(
+    unit: str | Mapping[str, Any], resources: Sequence[str], *, path: str = "--unit"
+) -> dict[str, float]:
+    """A unit typed in, ``"cpu=1,mem=4"`` or ``{"cpu": 1, "mem": 4}``, as resource -> amount.
+
+    Every resource of ``resources`` must be given, a positive number, and no other. Errors
+    name ``<path>.<resource>`` (``path`` alone when the whole value is wrong): the command
+    line's ``--unit.cpu`` by default, a request field's ``unit.cpu`` with ``path="unit"``.
 
     >>> parse_unit("cpu=1, mem=4", ("cpu", "mem"))
     {'cpu': 1.0, 'mem': 4.0}
+    >>> parse_unit({"cpu": 2, "mem": 8}, ("cpu", "mem"), path="unit")
+    {'cpu': 2.0, 'mem': 8.0}
     >>> parse_unit("cpu=0", ("cpu", "mem"))
     Traceback (most recent call last):
     ...
     scheduling.errors.ScenarioError: --unit.cpu: must be a positive number
     --unit.mem: missing (the scenario's resources: cpu, mem)
+    >>> parse_unit({"cpu": True}, ("cpu",), path="unit")
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: unit.cpu: must be a positive number
     """
+    resources = tuple(resources)
+
+    def at(key: str) -> str:
+        return f"{path}.{key}" if key else path
+
+    if isinstance(unit, str):
+        pairs: list[tuple[str, Any, bool]] = []
+        for part in filter(None, (p.strip() for p in unit.split(","))):
+            name, sign, text = part.partition("=")
+            pairs.append((name.strip(), text.strip(), bool(sign)))
+    elif isinstance(unit, Mapping):
+        pairs = [(str(k), v, True) for k, v in unit.items()]
+    else:
+        raise ScenarioError.single(path, "must be resource -> amount, or text like cpu=1,mem=4")
     out: dict[str, float] = {}
     errors: list[FieldError] = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, eq, value = part.partition("=")
-        key = key.strip()
-        try:
-            v = float(value)
-        except ValueError:
-            v = float("nan")
-        if not eq or key not in resources:
+    for key, value, given in pairs:
+        if not given or key not in resources:
             errors.append(
-                FieldError(f"--unit.{key}", f"write RESOURCE=AMOUNT with resources {', '.join(resources)}")
+                FieldError(at(key), f"write RESOURCE=AMOUNT with resources {', '.join(resources)}")
             )
-        elif not (math.isfinite(v) and v > 0):
-            errors.append(FieldError(f"--unit.{key}", "must be a positive number"))
+            continue
+        number = isinstance(value, str | int | float) and not isinstance(value, bool)
+        try:
+            v = float(value) if number else math.nan
+        except ValueError:
+            v = math.nan
+        if not (math.isfinite(v) and v > 0):
+            errors.append(FieldError(at(key), "must be a positive number"))
         else:
             out[key] = v
     for r in resources:
-        if r not in out and not any(e.path == f"--unit.{r}" for e in errors):
-            errors.append(
-                FieldError(f"--unit.{r}", f"missing (the scenario's resources: {', '.join(resources)})")
-            )
+        if r not in out and not any(e.path == at(r) for e in errors):
+            errors.append(FieldError(at(r), f"missing (the scenario's resources: {', '.join(resources)})"))
     if errors:
         raise ScenarioError(errors)
     return out

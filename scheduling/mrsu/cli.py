@@ -57,6 +57,22 @@ def _html(path: str, title: str, meta: str, figures: dict[str, Any]) -> None:
     write_text_atomically(path, standalone_html(title, meta, [], figures))
 
 
+def _print_tables(docs: dict[str, Any]) -> None:
+    """On stderr, the tables the planner's page shows for these documents (their summaries):
+    the comparison of the allocations, the unit of each, the advisor's tables."""
+    from ..fairness.present import comparison_text
+    from ..presenter import comparison_table, table_text
+    from .present import MRSU_METRICS, mrsu_tables, result_summary
+
+    summaries = {label: result_summary(doc) for label, doc in docs.items()}
+    allocations = {k: v for k, v in summaries.items() if v.get("study") == "mrsu"}
+    blocks = []
+    if allocations:
+        blocks.append(comparison_text(comparison_table(allocations, metrics=MRSU_METRICS), corner="unit"))
+    blocks += [table_text(t) for t in mrsu_tables(summaries)]
+    print("\n\n".join(blocks), file=sys.stderr)
+
+
 def cmd_mrsu(args: argparse.Namespace) -> int:
     from .document import mrsu_result
     from .model import parse_mrsu_input
@@ -76,6 +92,8 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
     if base is not None:
         doc["base_units"] = base
     _write(doc, args.output, args.compact)
+    if not args.quiet:
+        _print_tables({f"{args.composition}-{args.mode}": doc})
     if args.html:
         from ..charts.mrsu import mrsu_figures
 
@@ -144,7 +162,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
     scenario = parse_scenario(_read_json(args.scenario))
     unit = parse_unit(args.unit, scenario.resources) if args.unit else None
-    _write(mrsu_advise(scenario, unit=unit), args.output, args.compact)
+    advice = mrsu_advise(scenario, unit=unit)
+    _write(advice, args.output, args.compact)
+    if not args.quiet:
+        _print_tables({"advisor": advice})
     return 0
 
 
@@ -163,6 +184,7 @@ def add_parsers(sub: Any) -> None:
     m.add_argument("--html", metavar="FILE", help="also write a standalone page of the figures")
     m.add_argument("--output", "-o")
     m.add_argument("--compact", action="store_true", help="JSON on one line")
+    m.add_argument("--quiet", "-q", action="store_true", help="no tables on stderr")
     m.set_defaults(func=cmd_mrsu)
 
     s = sub.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
@@ -187,6 +209,7 @@ def add_parsers(sub: Any) -> None:
     a.add_argument("--unit", metavar="cpu=1,mem=4", help="also price this unit")
     a.add_argument("--output", "-o")
     a.add_argument("--compact", action="store_true")
+    a.add_argument("--quiet", "-q", action="store_true", help="no tables on stderr")
     a.set_defaults(func=cmd_advise)
 
 

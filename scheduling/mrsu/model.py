@@ -25,13 +25,29 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..errors import FieldError, ScenarioError
+from ..errors import ScenarioError
 from ..scenario import Scenario
+from ..scenario.checks import Problems, name_problem, text_problem
+from ..scenario.limits import LIMITS as SCENARIO_LIMITS
 
-__all__ = ["MAX_CELLS", "MrsuProblem", "parse_mrsu_input", "scenario_problem"]
+__all__ = ["LIMITS", "MAX_CELLS", "MrsuProblem", "input_document", "parse_mrsu_input", "scenario_problem"]
 
-#: Largest applications x slots x dimensions accepted from a document.
-MAX_CELLS = 20_000_000
+#: Size limits of an MRSU problem (docs/mrsu.md, "Limits"): of an input document, refused with
+#: the field's path before its requirements are read, and of a scenario's horizon in slots.
+#: Dimensions are at most a scenario's resources, because the planner records an input as a
+#: scenario whose resources are its dimensions; names follow the scenario's rule for names
+#: (:func:`scheduling.scenario.checks.name_problem`).
+LIMITS: dict[str, int] = {
+    "applications": 10_000,
+    "slots": 10_000,
+    "dimensions": int(SCENARIO_LIMITS["resources"]),
+    # applications x slots x dimensions: the requirements' array (8 bytes a cell)
+    "cells": 20_000_000,
+    # every amount (capacity, requirement) is below this: integers a JSON number holds exactly
+    "amount": 2**53,
+}
+#: Largest applications x slots x dimensions accepted (``LIMITS["cells"]``).
+MAX_CELLS = LIMITS["cells"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,104 +68,130 @@ class MrsuProblem:
         return int(self.requirements.shape[1])
 
 
-def _int(value: Any, path: str, errors: list[FieldError], *, positive: bool) -> int:
+def _int(value: Any, path: str, problems: Problems, *, positive: bool) -> int:
     ok = isinstance(value, int | float) and not isinstance(value, bool) and float(value).is_integer()
-    ok = ok and (value > 0 if positive else value >= 0) and abs(value) < 2**53
+    ok = ok and (value > 0 if positive else value >= 0)
     if not ok:
-        errors.append(
-            FieldError(path, "must be a positive integer" if positive else "must be an integer >= 0")
-        )
+        problems.add(path, "must be a positive integer" if positive else "must be an integer >= 0")
+        return 0
+    if value >= LIMITS["amount"]:
+        problems.add(path, f"must be below 2^53 ({LIMITS['amount']:,})")
         return 0
     return int(value)
+
+
+def _over(problems: Problems, path: str, count: int, key: str, what: str) -> bool:
+    """Whether ``count`` passes ``LIMITS[key]`` (and says so at ``path``)."""
+    if count <= LIMITS[key]:
+        return False
+    problems.add(path, f"has {count:,} {what}; the limit is {LIMITS[key]:,}")
+    return True
 
 
 def parse_mrsu_input(doc: Any) -> MrsuProblem:
     """Validate an MRSU input document (docs/mrsu.md) and return its :class:`MrsuProblem`.
 
     Raises :class:`~scheduling.errors.ScenarioError` listing every problem with its path
-    (``applications[2].requirements[5].mem``). A dimension an application's slot leaves out
-    counts as 0; a dimension the capacity does not list is an error.
+    (``applications[2].requirements[5].mem``; at most ``errors_reported`` of the scenario's
+    limits, then a count). A dimension an application's slot leaves out counts as 0; a
+    dimension the capacity does not list is an error. A document past :data:`LIMITS`
+    (applications, slots, dimensions, cells) is refused before its requirements are read.
+
+    >>> parse_mrsu_input({"capacity": {f"d{k}": 1 for k in range(17)}, "applications": [{}]})
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: capacity: has 17 dimensions; the limit is 16
     """
-    errors: list[FieldError] = []
+    problems = Problems()
     if not isinstance(doc, Mapping):
         raise ScenarioError.single("", "the document must be a JSON object")
     for key in doc:
         if key not in ("capacity", "applications", "name", "description"):
-            errors.append(FieldError(str(key), "unknown field (expected capacity, applications)"))
+            problems.add(str(key), "unknown field (expected capacity, applications)")
+    for key, check in (("name", name_problem), ("description", text_problem)):
+        if key in doc and (problem := check(doc[key])) is not None:
+            problems.add(key, problem)
     cap_doc = doc.get("capacity")
     dims: list[str] = []
     caps: list[int] = []
+    too_big = False
     if not isinstance(cap_doc, Mapping) or not cap_doc:
-        errors.append(FieldError("capacity", 'must be an object of dimension -> amount, e.g. {"cpu": 64}'))
+        problems.add("capacity", 'must be an object of dimension -> amount, e.g. {"cpu": 64}')
+    elif _over(problems, "capacity", len(cap_doc), "dimensions", "dimensions"):
+        too_big = True
     else:
         for d, v in cap_doc.items():
+            if (problem := name_problem(d)) is not None:
+                problems.add(f"capacity.{d}", f"a dimension's name {problem}")
             dims.append(str(d))
-            caps.append(_int(v, f"capacity.{d}", errors, positive=True))
+            caps.append(_int(v, f"capacity.{d}", problems, positive=True))
     apps = doc.get("applications")
+    if not isinstance(apps, list) or not apps:
+        problems.add("applications", "at least one application is needed")
+        apps = []
+    # Sizes first: a document past a limit is refused before anything large is read.
+    too_big |= _over(problems, "applications", len(apps), "applications", "applications")
+    slots: int | None = None
+    for n, app in enumerate([] if too_big else apps):
+        rows = app.get("requirements") if isinstance(app, Mapping) else None
+        if isinstance(rows, list) and rows:
+            too_big |= _over(problems, f"applications[{n}].requirements", len(rows), "slots", "slots")
+            slots = len(rows) if slots is None else slots
+    cells = len(apps) * (slots or 0) * max(len(dims), 1)
+    if not too_big and cells > LIMITS["cells"]:
+        problems.add(
+            "applications",
+            f"{len(apps):,} applications x {slots:,} slots x {len(dims)} dimensions is {cells:,} cells; "
+            f"the limit is {LIMITS['cells']:,}",
+        )
+        too_big = True
+    if too_big:
+        problems.raise_if_any()
     names: list[str] = []
     prios: list[float] = []
     reqs: list[list[list[int]]] = []
-    if not isinstance(apps, list) or not apps:
-        errors.append(FieldError("applications", "at least one application is needed"))
-        apps = []
-    slots: int | None = None
+    slots = None
     for n, app in enumerate(apps):
         path = f"applications[{n}]"
         if not isinstance(app, Mapping):
-            errors.append(FieldError(path, "must be an object with name, priority, requirements"))
+            problems.add(path, "must be an object with name, priority, requirements")
             continue
         for key in app:
             if key not in ("name", "priority", "requirements"):
-                errors.append(FieldError(f"{path}.{key}", "unknown field"))
+                problems.add(f"{path}.{key}", "unknown field")
         name = app.get("name", f"app{n + 1}")
-        if not isinstance(name, str) or not name:
-            errors.append(FieldError(f"{path}.name", "must be a non-empty string"))
+        if (problem := name_problem(name)) is not None:
+            problems.add(f"{path}.name", problem)
         elif name in names:
-            errors.append(FieldError(f"{path}.name", f"duplicate name {name!r}"))
+            problems.add(f"{path}.name", f"duplicate name {name!r}")
         names.append(str(name))
         prio = app.get("priority", 1)
-        if (
-            not isinstance(prio, int | float)
-            or isinstance(prio, bool)
-            or not prio > 0
-            or prio == float("inf")
-        ):
-            errors.append(FieldError(f"{path}.priority", "must be a positive number"))
+        if not isinstance(prio, int | float) or isinstance(prio, bool) or not 0 < prio < float("inf"):
+            problems.add(f"{path}.priority", "must be a positive number")
             prio = 1
         prios.append(float(prio))
         rows = app.get("requirements")
         if not isinstance(rows, list) or not rows:
-            errors.append(
-                FieldError(f"{path}.requirements", "must be a non-empty list of dimension -> amount")
-            )
+            problems.add(f"{path}.requirements", "must be a non-empty list of dimension -> amount")
             reqs.append([])
             continue
         if slots is None:
             slots = len(rows)
         elif len(rows) != slots:
-            errors.append(
-                FieldError(f"{path}.requirements", f"has {len(rows)} slots, applications[0] has {slots}")
-            )
+            problems.add(f"{path}.requirements", f"has {len(rows)} slots, applications[0] has {slots}")
         app_rows: list[list[int]] = []
         for t, row in enumerate(rows):
             rpath = f"{path}.requirements[{t}]"
             if not isinstance(row, Mapping):
-                errors.append(FieldError(rpath, "must be an object of dimension -> amount"))
+                problems.add(rpath, "must be an object of dimension -> amount")
                 app_rows.append([0] * len(dims))
                 continue
             for d in row:
                 if d not in dims and dims:
-                    errors.append(
-                        FieldError(f"{rpath}.{d}", f"not a dimension of capacity ({', '.join(dims)})")
-                    )
-            app_rows.append([_int(row.get(d, 0), f"{rpath}.{d}", errors, positive=False) for d in dims])
+                    problems.add(f"{rpath}.{d}", f"not a dimension of capacity ({', '.join(dims)})")
+            app_rows.append([_int(row.get(d, 0), f"{rpath}.{d}", problems, positive=False) for d in dims])
         reqs.append(app_rows)
-    if slots is not None and len(apps) * slots * max(len(dims), 1) > MAX_CELLS:
-        errors.append(
-            FieldError("applications", f"more than {MAX_CELLS:,} application x slot x dimension cells")
-        )
-    if errors:
-        raise ScenarioError(errors)
+    problems.raise_if_any()
     return MrsuProblem(
         dimensions=tuple(dims),
         capacity=np.asarray(caps, dtype=np.int64),
@@ -157,6 +199,29 @@ def parse_mrsu_input(doc: Any) -> MrsuProblem:
         priorities=np.asarray(prios, dtype=np.float64),
         requirements=np.asarray(reqs, dtype=np.int64).reshape(len(names), slots or 0, len(dims)),
     )
+
+
+def input_document(problem: MrsuProblem, *, name: str | None = None) -> dict[str, Any]:
+    """The MRSU input document of ``problem``: what :func:`parse_mrsu_input` reads back into it.
+
+    >>> p = parse_mrsu_input({"capacity": {"cpu": 12, "mem": 48},
+    ...                       "applications": [{"name": "a", "priority": 2, "requirements": [{"cpu": 4}]}]})
+    >>> input_document(p, name="one")
+    {'name': 'one', 'capacity': {'cpu': 12, 'mem': 48}, 'applications': [{'name': 'a', 'priority': 2.0, \
+'requirements': [{'cpu': 4, 'mem': 0}]}]}
+    """
+    doc: dict[str, Any] = {"name": name} if name else {}
+    doc["capacity"] = {d: int(c) for d, c in zip(problem.dimensions, problem.capacity.tolist(), strict=True)}
+    doc["applications"] = [
+        {
+            "name": app,
+            "priority": float(prio),
+            "requirements": [dict(zip(problem.dimensions, map(int, slot), strict=True)) for slot in rows],
+        }
+        for app, prio, rows in zip(problem.names, problem.priorities.tolist(), problem.requirements.tolist(),
+                                   strict=True)
+    ]
+    return doc
 
 
 def scenario_problem(scenario: Scenario, *, slots: int = 30) -> tuple[MrsuProblem, dict[str, float]]:
@@ -183,8 +248,8 @@ def scenario_problem(scenario: Scenario, *, slots: int = 30) -> tuple[MrsuProble
     res = scenario.resources
     if not scenario.jobs:
         raise ScenarioError.single("jobs", "the scenario has no jobs to take requirements from")
-    if slots < 1:
-        raise ScenarioError.single("slots", "must be at least 1")
+    if not 1 <= slots <= LIMITS["slots"]:
+        raise ScenarioError.single("slots", f"must be in 1..{LIMITS['slots']:,}")
     frameworks = list(scenario.framework_map().values())
     names = [f.name for f in frameworks if any(j.framework == f.name for j in scenario.jobs)]
     sizes = np.array(

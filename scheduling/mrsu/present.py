@@ -1,32 +1,54 @@
 """The MRSU study's presentation (paper 002): summaries, the comparison table's metrics, the
-advisor's rows and columns, and one sweep document from single load points.
+detail tables, and one sweep document from single load points.
 
 Pure functions of the documents of :mod:`scheduling.mrsu` (``mrsu``, ``mrsu-advice`` and
-``mrsu-sweep``), so the planner's page, its reports and any other front end read the same
-figures the same way.
+``mrsu-sweep``), so the planner's page, its reports and the command line read the same
+figures the same way. Every detail table is declared once, as :class:`scheduling.presenter.Column`
+tuples (``*_COLUMNS``) beside the function that makes its rows; :func:`mrsu_tables` lays them
+out (:func:`scheduling.presenter.detail_table`) from documents (reports, CLI) or from the
+summaries a run stores (the page).
+
+>>> doc = {"study": "mrsu", "mrsu": {"cpu": 5, "mem": 4}, "units_available": 12,
+...        "base_units": {"cpu": 0.1, "mem": 1.0}, "misallocation": {"over": 0.1, "under": 0.0},
+...        "windows": [{"start": 0, "end": 30, "mrsu": {"cpu": 5, "mem": 4}, "units_available": 12}]}
+>>> [t["shown"] for t in mrsu_tables({"gcd-ft": doc})]
+[[['gcd-ft', '0-29', 'cpu 0.5, mem 4', '12', '1', 'cpu 0.1, mem 1']]]
+>>> [t["shown"] for t in mrsu_tables({"gcd-ft": result_summary(doc)})]
+[[['gcd-ft', '0-29', 'cpu 0.5, mem 4', '12', '1', 'cpu 0.1, mem 1']]]
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..charts.mrsu import METHOD_LABELS
 from ..numbers import finite
-from ..presenter import Metric
+from ..presenter import Column, DetailTable, Metric, detail_table
 from .sweep import METRICS
 
 __all__ = [
     "ADVISOR_COLUMNS",
+    "APPLICATION_COLUMNS",
     "FRAMEWORK_COLUMNS",
     "MRSU_METRICS",
+    "SWEEP_COLUMNS",
+    "UNIT_COLUMNS",
     "VM_TYPE_COLUMNS",
     "advisor_framework_rows",
     "advisor_rows",
     "advisor_vm_type_rows",
+    "application_rows",
     "combine_sweeps",
+    "in_units",
+    "mrsu_tables",
     "result_summary",
+    "sweep_rows",
+    "unit_rows",
     "units_text",
 ]
+
+Doc = Mapping[str, Any]
 
 
 def combine_sweeps(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -152,12 +174,9 @@ def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
             if isinstance(avail, int | float)
             else (min(avail.values()) if isinstance(avail, Mapping) and avail else None),
             "base_units": doc.get("base_units"),
-            # the tuple in the scenario's units (a scenario's amounts are scaled to whole base units)
-            "mrsu_in_units": {
-                d: round(v * float((doc.get("base_units") or {}).get(d, 1)), 9)
-                for d, v in (doc.get("mrsu") or {}).items()
-            },
+            "mrsu_in_units": in_units(doc.get("mrsu"), doc.get("base_units")),
             "windows": len(doc.get("windows") or []),
+            "first_window": _span((doc.get("windows") or [None])[0] or {}),
             "over": doc["misallocation"]["over"],
             "under": doc["misallocation"]["under"],
             "dissatisfied_pct": doc.get("dissatisfied_pct"),
@@ -230,31 +249,186 @@ def advisor_framework_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-VM_TYPE_COLUMNS = (
-    ("candidate", "Unit", "text"),
-    ("vm_type", "VM type", "text"),
-    ("units_per_machine", "Units per machine", "count"),
-    ("units", "Units", "count"),
-    ("stranded", "Stranded capacity", "text"),
-    ("stranded_pct", "Stranded", "percent"),
-    ("price_per_unit", "Price per unit", "price"),
-)
-FRAMEWORK_COLUMNS = (
-    ("candidate", "Unit", "text"),
-    ("framework", "Framework", "text"),
-    ("units_per_executor", "Units per executor", "amount"),
-    ("over_allocated", "Over-allocated per executor", "text"),
-    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
+def in_units(unit: Any, base_units: Any) -> dict[str, float]:
+    """An MRSU tuple in the scenario's own units: each amount times its dimension's base unit
+    (a scenario's amounts are scaled to whole base units; an input's base unit is 1).
+
+    >>> in_units({"cpu": 5, "mem": 4}, {"cpu": 0.1}), in_units({"cpu": 2}, None)
+    ({'cpu': 0.5, 'mem': 4.0}, {'cpu': 2.0})
+    """
+    base = base_units if isinstance(base_units, Mapping) else {}
+    return {
+        str(d): round(float(v) * float(base.get(d, 1)), 9)
+        for d, v in (unit.items() if isinstance(unit, Mapping) else ())
+    }
+
+
+def _span(window: Mapping[str, Any]) -> str | None:
+    """A window's slots, both ends included: ``0-29`` for ``[0, 30)``."""
+    start, end = window.get("start"), window.get("end")
+    if not isinstance(start, int) or not isinstance(end, int):
+        return None
+    return str(start) if end - start == 1 else f"{start}-{end - 1}"
+
+
+def _available(value: Any) -> str:
+    return units_text(value) if value is not None else ""
+
+
+#: Columns of :func:`unit_rows`: the unit of every validity window.
+UNIT_COLUMNS: tuple[Column, ...] = (
+    Column("variant", "Unit"),
+    Column("window", "Window (slots)"),
+    Column("mrsu", "MRSU tuple"),
+    Column("units_available", "Units available"),
+    Column("windows", "Windows", "count"),
+    Column("base_units", "Base units"),
 )
 
-ADVISOR_COLUMNS = (
-    ("candidate", "Unit", "text"),
-    ("mrsu", "MRSU tuple", "text"),
-    ("units_held", "Units held", "count"),
-    ("units_pooled", "Units if pooled", "count"),
-    ("misallocation_over", "Over-allocation (mean rho)", "ratio"),
-    ("stranded_pct", "Stranded", "percent"),
-    ("stranded", "Stranded capacity", "text"),
-    ("price_per_unit", "Price per unit", "price"),
-    ("least_waste_vm_type", "Least-waste VM type", "text"),
+
+def unit_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
+    """Per allocation (``gcd-ft``...) and validity window: the MRSU tuple in the scenario's units
+    and the units available. From a document every window; from its summary
+    (:func:`result_summary`) the first, which is all a summary keeps."""
+    rows: list[dict[str, Any]] = []
+    for label, doc in docs.items():
+        if doc.get("study") != "mrsu":
+            continue
+        base = doc.get("base_units")
+        common = {"variant": str(label), "base_units": units_text(base) or None}
+        windows = doc.get("windows")
+        if isinstance(windows, list):  # a document
+            for w in windows:
+                rows.append({
+                    **common, "window": _span(w), "mrsu": units_text(in_units(w.get("mrsu"), base)),
+                    "units_available": _available(w.get("units_available")), "windows": len(windows),
+                })
+        else:  # a summary
+            rows.append({
+                **common, "window": doc.get("first_window"),
+                "mrsu": units_text(doc.get("mrsu_in_units") or in_units(doc.get("mrsu"), base)),
+                "units_available": doc.get("units_available_text"), "windows": windows,
+            })
+    return rows
+
+
+#: Columns of :func:`application_rows`.
+APPLICATION_COLUMNS: tuple[Column, ...] = (
+    Column("variant", "Unit"),
+    Column("application", "Application"),
+    Column("over", "Over-allocated part (mean rho)", "ratio"),
+    Column("under", "Under-allocated part (mean rho)", "ratio"),
+    Column("short_slots", "Slots short", "count"),
 )
+
+
+def application_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
+    """Per allocation and application: the two parts of its misallocation and its slots short
+    (documents only: a summary does not keep them)."""
+    return [
+        {"variant": str(label), "application": app, **{k: a.get(k) for k in ("over", "under", "short_slots")}}
+        for label, doc in docs.items()
+        if doc.get("study") == "mrsu"
+        for app, a in ((doc.get("misallocation") or {}).get("by_application") or {}).items()
+    ]
+
+
+#: Columns of :func:`sweep_rows` (the curves of Figs. 3-5 as numbers).
+SWEEP_COLUMNS: tuple[Column, ...] = (
+    Column("composition", "Composition"),
+    Column("method", "Method"),
+    Column("load_pct", "Load", "percent"),
+    Column("over", "Over-allocated part (mean rho)", "ratio"),
+    Column("under", "Under-allocated part (mean rho)", "ratio"),
+    Column("dissatisfied_pct", "Application-slots not fully served", "percent"),
+    Column("dissatisfied_apps_pct", "Applications short in some slot", "percent"),
+)
+
+
+def sweep_rows(sweep: Doc) -> list[dict[str, Any]]:
+    """Per composition, method and load: the means over seeds of a sweep document."""
+    return [
+        {
+            "composition": comp.upper(),
+            "method": METHOD_LABELS.get(method, method),
+            "load_pct": load,
+            **{m: curves[m][i] for m in METRICS},
+        }
+        for comp, methods in sweep["curves"].items()
+        for method, curves in methods.items()
+        for i, load in enumerate(sweep["loads_pct"])
+    ]
+
+
+#: Columns of :func:`advisor_rows`.
+ADVISOR_COLUMNS: tuple[Column, ...] = (
+    Column("candidate", "Unit"),
+    Column("mrsu", "MRSU tuple"),
+    Column("units_held", "Units held", "count"),
+    Column("units_pooled", "Units if pooled", "count"),
+    Column("misallocation_over", "Over-allocation (mean rho)", "ratio"),
+    Column("stranded_pct", "Stranded", "percent"),
+    Column("stranded", "Stranded capacity"),
+    Column("price_per_unit", "Price per unit", "price"),
+    Column("least_waste_vm_type", "Least-waste VM type"),
+)
+#: Columns of :func:`advisor_vm_type_rows`.
+VM_TYPE_COLUMNS: tuple[Column, ...] = (
+    Column("candidate", "Unit"),
+    Column("vm_type", "VM type"),
+    Column("units_per_machine", "Units per machine", "count"),
+    Column("units", "Units", "count"),
+    Column("stranded", "Stranded capacity"),
+    Column("stranded_pct", "Stranded", "percent"),
+    Column("price_per_unit", "Price per unit", "price"),
+)
+#: Columns of :func:`advisor_framework_rows`.
+FRAMEWORK_COLUMNS: tuple[Column, ...] = (
+    Column("candidate", "Unit"),
+    Column("framework", "Framework"),
+    Column("units_per_executor", "Units per executor", "amount"),
+    Column("over_allocated", "Over-allocated per executor"),
+    Column("misallocation_over", "Over-allocation (mean rho)", "ratio"),
+)
+
+
+def _advice(doc: Doc, key: str, rows_of: Callable[[Doc], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    # A summary keeps the advisor's rows as lists (result_summary); a document has candidates.
+    stored = doc.get(key)
+    return [dict(r) for r in stored] if isinstance(stored, list) else rows_of(doc)
+
+
+def mrsu_tables(docs: Mapping[str, Doc], *, currency: str = "$", detail: bool = False) -> list[DetailTable]:
+    """Every detail table of an MRSU run, in display order, from its documents or summaries.
+
+    ``docs``: label -> the ``mrsu`` documents of the allocations, the ``mrsu-advice`` document
+    of the advisor (label ``advisor``) and the ``mrsu-sweep`` documents of the load points, or
+    their summaries (:func:`result_summary`). Tables without rows are left out. ``detail``
+    adds what only files hold: the applications of every allocation and the sweep's numbers
+    (documents only).
+    """
+    tables = [detail_table("units", "MRSU tuple and units available", UNIT_COLUMNS, unit_rows(docs),
+                           currency=currency)]
+    if detail:
+        tables.append(detail_table("applications", "Misallocation per application", APPLICATION_COLUMNS,
+                                   application_rows(docs), currency=currency))
+    for doc in docs.values():
+        if doc.get("study") != "mrsu-advice":
+            continue
+        recommended = doc.get("recommended")
+        tables += [
+            detail_table("advisor", "Which unit to sell", ADVISOR_COLUMNS,
+                         _advice(doc, "candidates", advisor_rows), currency=currency,
+                         notes=[f"Recommended: {recommended} (least over-allocation, then least stranded "
+                                "capacity)."],
+                         marked=lambda row: bool(row.get("recommended"))),
+            detail_table("advisor_vm_types", "Stranded capacity per VM type", VM_TYPE_COLUMNS,
+                         _advice(doc, "vm_types", advisor_vm_type_rows), currency=currency),
+            detail_table("advisor_frameworks", "Over-allocation per framework", FRAMEWORK_COLUMNS,
+                         _advice(doc, "frameworks", advisor_framework_rows), currency=currency),
+        ]
+    sweep = combine_sweeps([d for d in docs.values() if "curves" in d]) if detail else None
+    if sweep is not None:
+        tables.append(detail_table("sweep", "Sweep (means over seeds)", SWEEP_COLUMNS, sweep_rows(sweep),
+                                   currency=currency))
+    return [t for t in tables if t["rows"]]

@@ -28,7 +28,18 @@ from .compose import COMPOSITIONS, Composition, Mode, compose, units_available, 
 from .metrics import dissatisfied, misallocation, misallocation_parts
 from .workload import DEFAULT_CAPACITY, DEFAULT_GRAIN, DEFAULT_SPREAD, batch_workload
 
-__all__ = ["DEFAULT_LOADS", "METHODS", "METRICS", "batch_mrsu", "mrsu_sweep", "sweep_load"]
+__all__ = [
+    "CHUNK_CELLS",
+    "DEFAULT_LOADS",
+    "METHODS",
+    "METRICS",
+    "batch_mrsu",
+    "merge_chunks",
+    "mrsu_sweep",
+    "seed_chunks",
+    "sweep_chunk",
+    "sweep_load",
+]
 
 #: The 12 load points (fractions of capacity) of the default sweep, 10 % to 125 %.
 DEFAULT_LOADS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25)
@@ -69,16 +80,89 @@ def batch_mrsu(
     return out
 
 
-def _stats(allocated: NDArray[Any], req: NDArray[np.int64]) -> dict[str, tuple[float, float]]:
+#: Per metric, one value per seed of a chunk: ``{composition: {method: {metric: (B,) array}}}``.
+SeedValues = dict[str, dict[str, dict[str, NDArray[np.float64]]]]
+#: ``{composition: {method: {metric: (mean, std over seeds)}}}``.
+LoadStats = dict[str, dict[str, dict[str, tuple[float, float]]]]
+
+#: Workload cells (seeds x applications x slots x dimensions) allocated in one batch. Seeds go
+#: in chunks of this size so that the sweep reports progress (and can be stopped) several
+#: times per load point and its memory stays flat; numpy batching pays fully well below it
+#: (the paper's set-up: 10 seeds a chunk, 10 chunks a load, no slower than one batch of 100;
+#: benchmarks/mrsu.py). Results do not depend on it: every seed is allocated on its own.
+CHUNK_CELLS = 64_000
+
+
+def _per_seed(allocated: NDArray[Any], req: NDArray[np.int64]) -> dict[str, NDArray[np.float64]]:
     over, under = misallocation_parts(misallocation(allocated, req))
     short = dissatisfied(allocated, req)  # (B, N, S)
-    per_seed = {
-        "over": over,
-        "under": under,
+    return {
+        "over": np.asarray(over, dtype=np.float64),
+        "under": np.asarray(under, dtype=np.float64),
         "dissatisfied_pct": 100.0 * short.mean(axis=(-2, -1)),
         "dissatisfied_apps_pct": 100.0 * short.any(axis=-1).mean(axis=-1),
     }
-    return {k: (float(v.mean()), float(v.std())) for k, v in per_seed.items()}
+
+
+def seed_chunks(seeds: Sequence[int], applications: int, slots: int, dimensions: int) -> list[list[int]]:
+    """``seeds`` in chunks of at most :data:`CHUNK_CELLS` workload cells (at least one seed each).
+
+    >>> [len(c) for c in seed_chunks(range(100), 50, 30, 4)]
+    [10, 10, 10, 10, 10, 10, 10, 10, 10, 10]
+    >>> seed_chunks([7, 8], 1000, 100, 4)
+    [[7], [8]]
+    """
+    size = max(1, CHUNK_CELLS // max(1, applications * slots * dimensions))
+    seeds = list(seeds)
+    return [seeds[k : k + size] for k in range(0, len(seeds), size)]
+
+
+def sweep_chunk(
+    load: float,
+    seeds: Sequence[int],
+    *,
+    applications: int = 50,
+    slots: int = 30,
+    capacity: Mapping[str, int] | None = None,
+    grain: Mapping[str, int] | None = None,
+    spread: float = DEFAULT_SPREAD,
+    slots_valid: int | None = None,
+) -> SeedValues:
+    """One load point for a few seeds, allocated in one batch: every metric per seed."""
+    cap_map = dict(DEFAULT_CAPACITY if capacity is None else capacity)
+    cap = np.array(list(cap_map.values()), dtype=np.int64)
+    reqs, prios = batch_workload(
+        [load], seeds, applications=applications, slots=slots, capacity=cap_map, grain=grain, spread=spread
+    )
+    req = reqs[0]
+    shared = {
+        "vm-static": _per_seed(vm_static_allocation_batch(req, cap, prios), req),
+        "optimal": _per_seed(optimal_allocation(req, cap), req),
+        "vm-scaled": _per_seed(vm_scaled_allocation(req, cap), req),
+    }
+    out: SeedValues = {}
+    for comp in COMPOSITIONS:
+        out[comp] = {
+            "mrsu-ft": _per_seed(batch_mrsu(req, prios, cap, comp, "ft", slots_valid), req),
+            "mrsu-id": _per_seed(batch_mrsu(req, prios, cap, comp, "id", slots_valid), req),
+            **shared,
+        }
+    return out
+
+
+def merge_chunks(parts: Sequence[SeedValues]) -> LoadStats:
+    """The mean and standard deviation over every seed of a load point's chunks."""
+    return {
+        comp: {
+            method: {
+                metric: (float(v.mean()), float(v.std()))
+                for metric in METRICS
+                for v in [np.concatenate([p[comp][method][metric] for p in parts])]
+            }
+            for method in methods
+        }
+        for comp, methods in parts[0].items()
+    }
 
 
 def sweep_load(
@@ -91,27 +175,25 @@ def sweep_load(
     grain: Mapping[str, int] | None = None,
     spread: float = DEFAULT_SPREAD,
     slots_valid: int | None = None,
-) -> dict[str, dict[str, dict[str, tuple[float, float]]]]:
-    """One load point: ``{composition: {method: {metric: (mean, std over seeds)}}}``."""
-    cap_map = dict(DEFAULT_CAPACITY if capacity is None else capacity)
-    cap = np.array(list(cap_map.values()), dtype=np.int64)
-    reqs, prios = batch_workload(
-        [load], seeds, applications=applications, slots=slots, capacity=cap_map, grain=grain, spread=spread
+    progress: Progress | None = None,
+) -> LoadStats:
+    """One load point: ``{composition: {method: {metric: (mean, std over seeds)}}}``.
+
+    The seeds are allocated in chunks (:func:`seed_chunks`); ``progress`` gets the fraction
+    of the load point done after each and may raise to stop.
+    """
+    kw: dict[str, Any] = dict(
+        applications=applications, slots=slots, capacity=capacity, grain=grain, spread=spread,
+        slots_valid=slots_valid,
     )
-    req = reqs[0]
-    shared = {
-        "vm-static": _stats(vm_static_allocation_batch(req, cap, prios), req),
-        "optimal": _stats(optimal_allocation(req, cap), req),
-        "vm-scaled": _stats(vm_scaled_allocation(req, cap), req),
-    }
-    out: dict[str, dict[str, dict[str, tuple[float, float]]]] = {}
-    for comp in COMPOSITIONS:
-        out[comp] = {
-            "mrsu-ft": _stats(batch_mrsu(req, prios, cap, comp, "ft", slots_valid), req),
-            "mrsu-id": _stats(batch_mrsu(req, prios, cap, comp, "id", slots_valid), req),
-            **shared,
-        }
-    return out
+    dims = len(DEFAULT_CAPACITY if capacity is None else capacity)
+    chunks = seed_chunks(seeds, applications, slots, dims)
+    parts = []
+    for k, chunk in enumerate(chunks):
+        parts.append(sweep_chunk(load, chunk, **kw))
+        if progress is not None:
+            progress((k + 1) / len(chunks))
+    return merge_chunks(parts)
 
 
 def vm_static_allocation_batch(
@@ -172,10 +254,11 @@ def mrsu_sweep(
     seeds : int
         Workloads per load; seed ``k`` is ``seed + k``, the same at every load.
     workers : int
-        Processes; load points are shared out between them.
+        Processes; the chunks of seeds of every load point are shared out between them.
     progress : callable, optional
-        Called with the fraction done after every load point; it may raise to stop the sweep
-        (the exception propagates, so a Celery task can cancel it).
+        Called with the fraction done after every chunk of seeds (:func:`seed_chunks`: ten a
+        load point in the paper's set-up); it may raise to stop the sweep (the exception
+        propagates, so a Celery task can cancel it).
 
     Costs: ``len(loads) x seeds`` workloads of ``applications x slots x dimensions``; the
     default (12 x 100 x 50 x 30 x 4) takes a few seconds on one worker (benchmarks/mrsu.py).
@@ -192,22 +275,27 @@ def mrsu_sweep(
         spread=spread,
         slots_valid=slots_valid,
     )
-    results: list[Any] = [None] * len(loads)
+    results: list[LoadStats] = []
     if workers == 1:
         for i, load in enumerate(loads):
-            results[i] = sweep_load(load, seed_list, **kw)
-            if progress is not None:
-                progress((i + 1) / len(loads))
+            report = None if progress is None else (lambda f, i=i: progress((i + f) / len(loads)))
+            results.append(sweep_load(load, seed_list, progress=report, **kw))
     else:
+        chunks = seed_chunks(seed_list, applications, slots, len(cap_map))
+        done, total = 0, len(loads) * len(chunks)
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(sweep_load, load, seed_list, **kw) for load in loads]
+            futures = [[pool.submit(sweep_chunk, load, c, **kw) for c in chunks] for load in loads]
             try:
-                for i, f in enumerate(futures):
-                    results[i] = f.result()
-                    if progress is not None:
-                        progress((i + 1) / len(loads))
+                for per_load in futures:
+                    parts = []
+                    for f in per_load:
+                        parts.append(f.result())
+                        done += 1
+                        if progress is not None:
+                            progress(done / total)
+                    results.append(merge_chunks(parts))
             except BaseException:
-                # Stopped (progress raised) or failed: drop the load points not yet started.
+                # Stopped (progress raised) or failed: drop the chunks not yet started.
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
     curves: dict[str, Any] = {}

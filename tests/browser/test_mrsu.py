@@ -34,7 +34,7 @@ def test_the_sweep_preset_starts_and_shows_the_mrsu_charts(
     sign_in(page, base, screenshot)
     page.click("nav a:has-text('New MRSU sizing')")
     page.wait_for_url(re.compile(r"/runs/new/mrsu/"))
-    page.click("a[data-preset='002-sweep']")
+    page.click("a[data-preset='002-figs-3-5']")
     page.wait_for_load_state()
     assert page.locator("#preset-note").is_visible()
     assert '"capacity"' in page.locator("#id_input").input_value()

@@ -19,6 +19,7 @@ from django.urls import reverse
 from planner.runs import kinds
 from planner.runs.kinds.mrsu import combine_sweeps, input_scenario
 from planner.runs.models import Run, RunPart
+from scheduling.mrsu.setups import SETUPS
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +105,13 @@ def test_reports_download(input_run: Run, api: Callable[[Any], Any], owner: Any,
     if fmt == "csv":
         body = response.content.decode("utf-8-sig")
         assert "gcd-ft" in body and "MRSU tuple" in body and "VM-static" in body
+        # the library's tables, with the library's columns and units
+        sweep = body[body.index("Sweep (means over seeds)"):]
+        assert sweep.splitlines()[1] == (
+            "Composition,Method,Load (%),Over-allocated part (mean rho),Under-allocated part (mean rho),"
+            "Application-slots not fully served (%),Applications short in some slot (%)"
+        )
+        assert "Misallocation per application" in body and "Window (slots)" in body
 
 
 def test_a_scenario_run_has_the_advisor(
@@ -124,8 +132,8 @@ def test_a_scenario_run_has_the_advisor(
     assert execute_run(run.pk) == "succeeded"
     client.force_login(owner)
     page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
-    assert 'id="advisor-table"' in page and 'data-candidate="user"' in page
-    assert 'id="advisor-vm-types"' in page and 'id="advisor-frameworks"' in page
+    assert 'id="mrsu-advisor-table"' in page and 'data-candidate="user"' in page
+    assert 'id="mrsu-advisor-vm-types-table"' in page and 'id="mrsu-advisor-frameworks-table"' in page
     # the tuple in the scenario's units: the GCD of 1.5 and 2 cores and of 4 and 8 GB (and the machines)
     assert "cpu 0.5, mem 4" in page
     listing = client.get(reverse("web:runs")).content.decode()
@@ -173,6 +181,12 @@ def test_bad_parameters_are_refused_with_their_paths(api: Any, owner: Any, team:
     response = _start(api, owner, scenario=scenario_with_jobs(), unit="cpu=0")
     assert response.status_code == 400
     assert {e["path"] for e in response.json()["errors"]} >= {"unit.cpu"}
+    response = _start(api, owner, scenario=scenario_with_jobs(), unit={"cpu": 1, "mem": -4, "gpu": 1})
+    assert response.status_code == 400
+    assert sorted(e["path"] for e in response.json()["errors"]) == ["unit.gpu", "unit.mem"]
+    response = _start(api, owner, scenario=scenario_with_jobs(), unit=[1, 4])
+    assert response.status_code == 400
+    assert [e["path"] for e in response.json()["errors"]] == ["unit"]
     assert not Run.objects.exists()
 
 
@@ -182,10 +196,12 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
     client.force_login(owner)
     url = reverse("web:mrsu-new")
     page = client.get(url).content.decode()
-    assert 'data-preset="002-sweep"' in page
+    assert 'data-preset="002-fig-2"' in page and 'data-preset="002-figs-3-5"' in page
     assert url in client.get(reverse("web:runs")).content.decode()  # the navigation links to it
-    filled = client.get(url + "?preset=002-example")
-    assert filled.status_code == 200 and json.loads(filled.context["form"].initial["input"]) == EXAMPLE
+    filled = client.get(url + "?preset=002-fig-2")
+    assert filled.status_code == 200
+    assert json.loads(filled.context["form"].initial["input"]) == SETUPS["002-fig-2"].input_document()
+    assert "Fig. 2" in filled.content.decode() and not filled.context["form"].initial.get("sweep")
     data = {
         "requirements": "input",
         "input": json.dumps({**EXAMPLE, "capacity": {"cpu": -1}}),
@@ -196,6 +212,11 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
     bad = client.post(url, data)
     assert bad.status_code == 400
     assert any("input.capacity.cpu" in e for e in bad.context["form"].errors["input"])
+    wide = {"capacity": {f"d{k}": 1 for k in range(17)}, "applications": [{"requirements": [{}]}]}
+    bad = client.post(url, {**data, "input": json.dumps(wide)})
+    assert bad.status_code == 400
+    assert bad.context["form"].errors["input"] == ["input.capacity: has 17 dimensions; the limit is 16"]
+    assert "document" not in bad.context["form"].errors
     bad = client.post(
         url,
         {
@@ -251,3 +272,62 @@ def test_combine_sweeps_joins_load_points_in_order() -> None:
     joined = combine_sweeps([a, b])
     assert joined is not None and joined["curves"] == both["curves"] and joined["loads_pct"] == [50.0, 100.0]
     assert kinds.get_kind("mrsu").label == "MRSU sizing"
+
+
+def test_an_input_past_the_librarys_limits_is_refused_with_its_path(api: Any, owner: Any, team: Any) -> None:
+    # No scenario given: the run would record the input as a scenario; the input's own path is named.
+    wide = {"capacity": {f"d{k}": 1 for k in range(17)}, "applications": [{"requirements": [{}]}]}
+    response = _start(api, owner, requirements="input", input=wide)
+    assert response.status_code == 400
+    assert [(e["path"], e["message"]) for e in response.json()["errors"]] == [
+        ("input.capacity", "has 17 dimensions; the limit is 16")
+    ]
+    many = {"capacity": {"cpu": 4}, "applications": [{"requirements": [{"cpu": 1}]}] * 10_001}
+    response = _start(api, owner, requirements="input", input=many)
+    assert response.status_code == 400
+    assert [e["path"] for e in response.json()["errors"]] == ["input.applications"]
+    # A valid input whose capacity the recorded scenario cannot hold (1e9 per resource of a machine)
+    huge = {"capacity": {"cpu": 4, "net": 4_000_000_000}, "applications": [{"requirements": [{"cpu": 1}]}]}
+    response = _start(api, owner, requirements="input", input=huge)
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert error["path"] == "input.capacity.net" and "records the input as a scenario" in error["message"]
+    assert not Run.objects.exists()
+
+
+def test_a_sweep_part_reports_progress_per_chunk_of_seeds() -> None:
+    # The paper's 50 applications x 30 slots with 30 seeds: three chunks of ten seeds in the load point.
+    kind = kinds.get_kind("mrsu")
+    sweep = {"loads": [0.5, 1.0], "seeds": 30, "applications": 50, "slots": 30}
+    plan = kind.plan(None, {"requirements": "input", "input": EXAMPLE, "sweep": sweep})
+    part = next(p for p in plan.parts if p.payload["step"] == "sweep")
+    seen: list[float] = []
+    [variant] = kind.execute(None, plan.options, {}, part.payload, progress=seen.append)  # type: ignore[arg-type]
+    assert variant.label == "sweep 50%" and variant.document["seeds"] == 30
+    assert seen == pytest.approx([1 / 3, 2 / 3, 1.0])
+
+
+def test_the_presets_are_the_librarys_set_ups_and_start_as_they_are(
+    client: Any, api: Any, owner: Any, team: Any, execute_run: Callable[[int], str]
+) -> None:
+    from planner.web.views.mrsu import mrsu_presets
+
+    assert [p.key for p in mrsu_presets()] == list(SETUPS)
+    sweep_preset = next(p for p in mrsu_presets() if p.key == "002-figs-3-5")
+    assert sweep_preset.params["sweep"] == {**SETUPS["002-figs-3-5"].sweep}
+    assert "Figs. 3-5" in sweep_preset.title
+    # Fig. 2's preset, as filled, starts as it is: ten applications, thirty slots, every unit
+    client.force_login(owner)
+    url = reverse("web:mrsu-new")
+    form = client.get(url + "?preset=002-fig-2").context["form"]
+    values = {name: form[name].value() for name in form.fields}
+    data = {k: v for k, v in values.items() if v not in (None, "", False)}
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["form"].errors
+    run = Run.objects.get()
+    assert run.options["compositions"] == ["gcd", "min"] and run.options["modes"] == ["ft", "id"]
+    assert run.options["sweep"] is None and len(run.options["input"]["applications"]) == 10
+    assert execute_run(run.pk) == "succeeded"
+    figures = api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]
+    # Fig. 2: 10 applications x 4 dimensions x 30 slots of coefficients, MRSU's and VM-static's
+    assert [len(t["y"]) for t in figures["snapshot:gcd-ft"]["data"]] == [1200, 1200]

@@ -9,8 +9,8 @@ Parts, each one library call:
 * ``advise`` (requirements from the scenario only): :func:`scheduling.mrsu.mrsu_advise` of
   the scenario, with the unit the user typed. Variant ``advisor``.
 * ``sweep`` (optional, one per load point, so the sweep fans out over workers):
-  :func:`scheduling.mrsu.mrsu_sweep` of one load. Variants ``sweep 50%``...; the figures join
-  them into one sweep document (Figs. 3-5).
+  :func:`scheduling.mrsu.mrsu_sweep` of one load, reporting progress after every chunk of
+  seeds. Variants ``sweep 50%``...; the figures join them into one sweep document (Figs. 3-5).
 
 Figures come from :mod:`scheduling.charts.mrsu`; summaries, the comparison table's metrics,
 the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.present`.
@@ -27,31 +27,28 @@ from django.urls import reverse
 
 from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
-from planner.reports.tables import Column, Table, summary_table
-from scheduling import Scenario, ScenarioError
+from planner.reports.tables import detail_as_table, summary_table
+from scheduling import Scenario, ScenarioError, parse_scenario
 from scheduling.charts import variant_colours
-from scheduling.charts.mrsu import METHOD_LABELS, mrsu_figures, sweep_figures
+from scheduling.charts.mrsu import mrsu_figures, sweep_figures
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.advisor import parse_unit
-from scheduling.mrsu.present import (
-    ADVISOR_COLUMNS,
-    FRAMEWORK_COLUMNS,
-    MRSU_METRICS,
-    VM_TYPE_COLUMNS,
-    advisor_framework_rows,
-    advisor_rows,
-    advisor_vm_type_rows,
-    combine_sweeps,
-    result_summary,
-    units_text,
-)
-from scheduling.mrsu.sweep import DEFAULT_LOADS, METRICS
+from scheduling.mrsu.present import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
+from scheduling.mrsu.setups import PAPER_SWEEP
 from scheduling.numbers import finite
 from scheduling.presenter import comparison_table, show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
-__all__ = ["MRSU_METRICS", "PARAMS", "MrsuKind", "combine_sweeps", "mrsu_options"]
+__all__ = [
+    "MRSU_METRICS",
+    "PAPER_SWEEP",
+    "PARAMS",
+    "MrsuKind",
+    "combine_sweeps",
+    "mrsu_options",
+    "recorded_scenario",
+]
 
 PARAMS = (
     "requirements",
@@ -75,16 +72,6 @@ MAX_LOADS = 40
 #: paper's set-up is 150,000.
 MAX_SWEEP_CELLS = 3_000_000
 ADVISOR = "advisor"
-
-#: The paper's sweep set-up (Section IV; 12 loads x 100 seeds, 50 applications, 30 slots).
-PAPER_SWEEP: dict[str, Any] = {
-    "loads": list(DEFAULT_LOADS),
-    "seeds": 100,
-    "applications": 50,
-    "slots": 30,
-    "seed": 0,
-}
-
 
 def sweep_label(load: float) -> str:
     return f"sweep {round(100 * load, 6):g}%"
@@ -126,7 +113,7 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
         if k not in SWEEP_KEYS
     )
     out: dict[str, Any] = {}
-    loads = raw.get("loads", PAPER_SWEEP["loads"])
+    loads = raw.get("loads", list(PAPER_SWEEP["loads"]))
     if not isinstance(loads, list) or not loads or len(loads) > MAX_LOADS:
         errors.append(
             FieldError("sweep.loads", f"must be a list of 1 to {MAX_LOADS} loads (fractions: 0.5 is 50 %)")
@@ -164,25 +151,12 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
 
 
 def _unit(raw: Any, scenario: Scenario | None, errors: list[FieldError]) -> dict[str, float] | None:
-    if raw in (None, "", {}):
-        return None
-    if scenario is None:
-        return None
-    text = (
-        raw
-        if isinstance(raw, str)
-        else (",".join(f"{k}={v}" for k, v in raw.items()) if isinstance(raw, Mapping) else None)
-    )
-    if text is None:
-        errors.append(FieldError("unit", "must be an object resource -> amount, or text like cpu=1,mem=4"))
+    if raw in (None, "", {}) or scenario is None:
         return None
     try:
-        return parse_unit(text, tuple(scenario.resources))
+        return parse_unit(raw, scenario.resources, path="unit")
     except ScenarioError as exc:
-        errors.extend(
-            FieldError("unit." + e.path.removeprefix("--unit").lstrip(".") if e.path else "unit", e.message)
-            for e in exc.errors
-        )
+        errors.extend(exc.errors)
         return None
 
 
@@ -252,7 +226,7 @@ class MrsuKind(RunKind):
     def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
         doc = params.get("input")
         if params.get("requirements", "input") == "input" and isinstance(doc, Mapping):
-            return input_scenario(doc)
+            return recorded_scenario(params)
         return None
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
@@ -376,90 +350,7 @@ class MrsuKind(RunKind):
             detail=True,
         )
         tables = [summary_table(comparison, "Unit")]
-        tables.append(
-            Table(
-                "units",
-                "MRSU tuple and units",
-                [
-                    Column("variant", "Unit"),
-                    Column("window", "Window (slots)"),
-                    Column("mrsu", "MRSU tuple"),
-                    Column("units_available", "Units available"),
-                ],
-                [
-                    [k, f"{w['start']}-{w['end']}", units_text(w["mrsu"]), units_text(w["units_available"])]
-                    for k, d in allocations.items()
-                    for w in d.get("windows") or []
-                ],
-            )
-        )
-        tables.append(
-            Table(
-                "applications",
-                "Applications",
-                [
-                    Column("variant", "Unit"),
-                    Column("application", "Application"),
-                    Column("over", "Over", "ratio"),
-                    Column("under", "Under", "ratio"),
-                    Column("short_slots", "Slots short", "count"),
-                ],
-                [
-                    [k, app, a["over"], a["under"], a["short_slots"]]
-                    for k, d in allocations.items()
-                    for app, a in d["misallocation"]["by_application"].items()
-                ],
-            )
-        )
-        advice = results.get(ADVISOR)
-        if advice:
-            rows = advisor_rows(advice)
-            tables.append(
-                Table(
-                    "advisor",
-                    "Advisor: which unit",
-                    [Column(k, lbl, u) for k, lbl, u in ADVISOR_COLUMNS],
-                    [[r[k] for k, _, _ in ADVISOR_COLUMNS] for r in rows],
-                    notes=[f"Recommended: {advice.get('recommended')}"],
-                )
-            )
-            for key, title, columns, rows in (
-                ("advisor_vm_types", "Advisor: VM types", VM_TYPE_COLUMNS, advisor_vm_type_rows(advice)),
-                (
-                    "advisor_frameworks",
-                    "Advisor: frameworks",
-                    FRAMEWORK_COLUMNS,
-                    advisor_framework_rows(advice),
-                ),
-            ):
-                tables.append(
-                    Table(
-                        key,
-                        title,
-                        [Column(k, lbl, u) for k, lbl, u in columns],
-                        [[r[k] for k, _, _ in columns] for r in rows],
-                    )
-                )
-        sweep = combine_sweeps(list(results.values()))
-        if sweep is not None:
-            cols = [
-                Column("composition", "Composition"),
-                Column("method", "Method"),
-                Column("load_pct", "Load", "percent"),
-            ] + [Column(m, m, "ratio") for m in METRICS]
-            tables.append(
-                Table(
-                    "sweep",
-                    "Sweep (means over seeds)",
-                    cols,
-                    [
-                        [comp, METHOD_LABELS.get(method, method), load] + [c[m][i] for m in METRICS]
-                        for comp, methods in sweep["curves"].items()
-                        for method, c in methods.items()
-                        for i, load in enumerate(sweep["loads_pct"])
-                    ],
-                )
-            )
+        tables += [detail_as_table(t) for t in mrsu_tables(results, currency=currency, detail=True)]
         figures = self.figures(results, currency=currency) or {}
         run_id = meta.get("run_id")
         return ReportContent(
@@ -487,40 +378,15 @@ class MrsuKind(RunKind):
         self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str
     ) -> dict[str, Any]:
         allocations = _allocations(summaries)
-        advice = summaries.get(ADVISOR)
+        tables = {t["key"]: t for t in mrsu_tables(summaries, currency=currency)}
         options = run.options or {}
         return {
             "colours": variant_colours(list(allocations)),
             "plotly": True,
             "what": "Misallocation of each unit (composition-mode) on the same requirements.",
-            "units": [
-                {
-                    "variant": k,
-                    "mrsu": units_text(s.get("mrsu_in_units") or s.get("mrsu")),
-                    "available": s.get("units_available_text"),
-                    "windows": s.get("windows"),
-                    "base_units": units_text(s.get("base_units")),
-                }
-                for k, s in allocations.items()
-            ],
-            "advisor": advice,
-            "advisor_columns": ADVISOR_COLUMNS,
-            "advisor_tables": [
-                (
-                    "advisor-vm-types",
-                    "Stranded capacity per VM type",
-                    VM_TYPE_COLUMNS,
-                    (advice or {}).get("vm_types"),
-                ),
-                (
-                    "advisor-frameworks",
-                    "Over-allocation per framework",
-                    FRAMEWORK_COLUMNS,
-                    (advice or {}).get("frameworks"),
-                ),
-            ]
-            if advice
-            else [],
+            "units_table": tables.get("units"),
+            "advisor_tables": [tables[k] for k in ("advisor", "advisor_vm_types", "advisor_frameworks")
+                               if k in tables],
             "sweep": options.get("sweep"),
             "actions": (
                 [{"label": "Clone…", "url": f"{reverse('web:mrsu-new')}?clone={run.pk}"}]
@@ -540,6 +406,35 @@ class MrsuKind(RunKind):
 
 
 register(MrsuKind())
+
+
+def recorded_scenario(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario a run on the MRSU input ``params["input"]`` records (:func:`input_scenario`).
+
+    Raises :class:`InputError` at the input's fields (``input.capacity``), never the recorded
+    scenario's (``resources``): every problem of the request when it has any (the input's own
+    limits included), else what the scenario's limits refuse of the input.
+    """
+    recorded = input_scenario(params.get("input") or {})
+    try:
+        parse_scenario(recorded)
+    except ScenarioError as exc:
+        mrsu_options(None, {**params, "requirements": "input"})
+        raise InputError([_input_path(e) for e in exc.errors]) from None
+    return recorded
+
+
+def _input_path(error: FieldError) -> FieldError:
+    """An error of the scenario :func:`input_scenario` records, at the input field it comes from."""
+    path = error.path
+    for prefix, field in (("vm_types[0].capacity", "input.capacity"), ("resources", "input.capacity"),
+                          ("name", "input.name")):
+        if path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "["):
+            path = field + path[len(prefix):] if prefix != "resources" else field
+            break
+    else:
+        path = "input"
+    return FieldError(path, f"{error.message} (the run records the input as a scenario of one machine)")
 
 
 def input_scenario(doc: Mapping[str, Any]) -> dict[str, Any]:

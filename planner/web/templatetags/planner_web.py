@@ -80,6 +80,29 @@ def get_item(mapping: Any, key: Any) -> Any:
         return None
 
 
+@register.filter
+def detail_rows(table: Any) -> list[dict[str, Any]]:
+    """A library detail table's rows for a template (``scheduling.presenter.detail_table``):
+    each with ``key`` (its first cell), ``marked`` and ``cells`` (``text``, ``numeric``)."""
+    columns = table.get("columns") or []
+    numeric = [c.get("unit") != "text" for c in columns]
+    marked = table.get("marked") or []
+    return [
+        {
+            "key": row[0] if row else "",
+            "marked": bool(marked[i]) if i < len(marked) else False,
+            "cells": [{"text": text, "numeric": num} for text, num in zip(row, numeric, strict=False)],
+        }
+        for i, row in enumerate(table.get("shown") or [])
+    ]
+
+
+@register.filter
+def html_id(key: Any) -> str:
+    """A key (``advisor_vm_types``) as an HTML id fragment (``advisor-vm-types``)."""
+    return str(key).replace("_", "-").replace(" ", "-")
+
+
 @register.simple_tag
 def status_badge(status: str, label: str | None = None) -> str:
     return format_html('<span class="badge badge-{}">{}</span>', status, label or status)

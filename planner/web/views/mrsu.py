@@ -1,60 +1,55 @@
 """The start page of an MRSU sizing run (paper 002): requirements, units, a sweep; presets.
 
-Presets: the library's example input (``examples/mrsu/example.json``) alone, and with the
-paper's sweep set-up (Section IV: 12 loads, 100 seeds, 50 applications, 30 slots).
+Presets: the paper's set-ups from the library's registry (:data:`scheduling.mrsu.setups.SETUPS`:
+the Fig. 2 snapshot, the Figs. 3-5 sweep), each as its input document and run parameters.
+Nothing about them is written here.
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from planner.runs.kinds.mrsu import PAPER_SWEEP, input_scenario
+from planner.runs.kinds.mrsu import input_scenario
 from planner.runs.selectors import run_with_scenario
+from scheduling.mrsu.setups import SETUPS, MrsuSetup
 
 from ..context import TeamRequest, team_page
 from ..mrsu_form import MrsuForm
 from ..study_presets import StudyPreset
 from .studies import _choices, _start
 
-EXAMPLE = Path(settings.BASE_DIR) / "examples" / "mrsu" / "example.json"
+
+def setup_preset(setup: MrsuSetup) -> StudyPreset:
+    """A set-up of the registry as a button: its input document and the kind's parameters."""
+    document = setup.input_document()
+    params: dict[str, Any] = {
+        "requirements": "input",
+        "input": document,
+        "compositions": list(setup.compositions),
+        "modes": list(setup.modes),
+    }
+    if setup.sweep is not None:
+        params["sweep"] = {k: list(v) if isinstance(v, tuple | list) else v for k, v in setup.sweep.items()}
+    return StudyPreset(
+        setup.key,
+        "mrsu",
+        f"Paper {setup.paper}: {setup.label or setup.figure}",
+        f"{setup.description} The paper: {setup.paper_claim}",
+        input_scenario(document),
+        params,
+    )
 
 
 @cache
 def mrsu_presets() -> list[StudyPreset]:
-    """The page's buttons: the example input, and the example with the paper's sweep."""
-    try:
-        example = json.loads(EXAMPLE.read_text())
-    except OSError:  # pragma: no cover - an install without the examples
-        return []
-    base = {"requirements": "input", "input": example, "compositions": ["gcd", "min"], "modes": ["ft", "id"]}
-    return [
-        StudyPreset(
-            "002-example",
-            "mrsu",
-            "Example input",
-            "Three applications, four dimensions, four slots (examples/mrsu/example.json).",
-            input_scenario(example),
-            base,
-        ),
-        StudyPreset(
-            "002-sweep",
-            "mrsu",
-            "Paper 002 sweep (Figs. 3-5)",
-            "The example input and the paper's sweep: loads 10-125 %, 100 seeds, 50 applications, "
-            "30 slots, every method.",
-            input_scenario(example),
-            {**base, "sweep": dict(PAPER_SWEEP)},
-        ),
-    ]
+    """The page's buttons: one per set-up of the registry, in its order."""
+    return [setup_preset(s) for s in SETUPS.values()]
 
 
 def _preset(key: str | None) -> StudyPreset | None:

@@ -155,6 +155,23 @@ def test_advise_command_and_unit_errors(capsys, tmp_path):
         parse_unit("cpu=-1,mem=1", ("cpu", "mem"))
 
 
+def test_parse_unit_names_errors_under_the_callers_path():
+    with pytest.raises(ScenarioError) as exc:
+        parse_unit("cpu=-1,gpu=2", ("cpu", "mem"), path="unit")
+    assert [e.path for e in exc.value.errors] == ["unit.cpu", "unit.gpu", "unit.mem"]
+    with pytest.raises(ScenarioError) as exc:
+        parse_unit({"cpu": "x", "mem": True}, ("cpu", "mem"), path="request.unit")
+    assert [(e.path, e.message) for e in exc.value.errors] == [
+        ("request.unit.cpu", "must be a positive number"),
+        ("request.unit.mem", "must be a positive number"),
+    ]
+    with pytest.raises(ScenarioError) as exc:
+        parse_unit(5, ("cpu",), path="unit")  # type: ignore[arg-type]
+    assert [e.path for e in exc.value.errors] == ["unit"]
+    # a mapping and its text read the same
+    assert parse_unit({"cpu": 1, "mem": 4.5}, ("cpu", "mem")) == parse_unit("cpu=1,mem=4.5", ("cpu", "mem"))
+
+
 def test_charts(capsys):
     run(capsys, "mrsu", str(EXAMPLE))
     main(["mrsu", str(EXAMPLE)])

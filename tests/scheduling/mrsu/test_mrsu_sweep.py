@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scheduling.errors import ScenarioError
+from scheduling.mrsu import sweep as sweep_module
 from scheduling.mrsu.sweep import DEFAULT_LOADS, mrsu_sweep
 from scheduling.mrsu.workload import synthetic_workload
 
@@ -162,3 +163,49 @@ def test_progress_may_stop_a_sweep_on_workers():
 
     with pytest.raises(Stop):
         mrsu_sweep(loads=[0.5, 0.7, 1.0], seeds=2, applications=5, slots=3, workers=2, progress=stop)
+
+
+# --- Progress per chunk of seeds ------------------------------------------------------------------
+
+
+def test_progress_comes_per_chunk_of_seeds_and_the_curves_do_not_depend_on_chunks(monkeypatch):
+    kw = dict(loads=[0.5, 1.1], seeds=6, applications=5, slots=4, slots_valid=2)
+    whole = mrsu_sweep(**kw)
+    # 5 applications x 4 slots x 4 dimensions = 80 cells a seed: chunks of 2 seeds
+    monkeypatch.setattr(sweep_module, "CHUNK_CELLS", 160)
+    assert [len(c) for c in sweep_module.seed_chunks(range(6), 5, 4, 4)] == [2, 2, 2]
+    seen: list[float] = []
+    chunked = mrsu_sweep(**kw, progress=seen.append)
+    assert chunked == whole  # exactly: every seed is allocated on its own
+    assert seen == pytest.approx([1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6, 1.0])
+    seen.clear()
+    assert mrsu_sweep(**kw, workers=2, progress=seen.append)["curves"] == whole["curves"]
+    assert seen == pytest.approx([k / 6 for k in range(1, 7)])
+
+
+def test_stopping_in_a_load_point_allocates_no_further_chunk(monkeypatch):
+    monkeypatch.setattr(sweep_module, "CHUNK_CELLS", 80)  # a seed a chunk
+    computed: list[list[int]] = []
+    real = sweep_module.sweep_chunk
+
+    def counting(load, seeds, **kw):
+        computed.append(list(seeds))
+        return real(load, seeds, **kw)
+
+    monkeypatch.setattr(sweep_module, "sweep_chunk", counting)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_three(fraction):
+        if len(computed) == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        mrsu_sweep(loads=[0.5, 1.0], seeds=5, applications=5, slots=4, progress=stop_after_three)
+    assert computed == [[0], [1], [2]]  # stopped within the first load point
+
+
+def test_the_paper_set_up_reports_ten_times_a_load_point():
+    assert [len(c) for c in sweep_module.seed_chunks(range(100), 50, 30, 4)] == [10] * 10
+    assert sweep_module.seed_chunks([5], 2000, 1000, 4) == [[5]]  # at least one seed a chunk
