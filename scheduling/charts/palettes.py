@@ -7,7 +7,8 @@ wherever it is drawn.
 * **One palette per kind**, and no colour in two palettes: schedulers are drawn in the
   saturated Okabe-Ito colours (lines), VM types in Paul Tol's *muted* scheme (stacked areas
   and bars), frameworks in Tol's *light* scheme (Gantt bars, fairness), deadline outcomes in
-  Tol's *high-contrast* blue and red. Two different things in one chart never share a
+  Tol's *high-contrast* blue and red, the RDUCs of a UDRF dependency graph in Tol's *vibrant*
+  scheme. Two different things in one chart never share a
   colour, whatever kinds the chart mixes (e.g. scheduler-coloured tick labels under bars
   coloured by VM type).
 * **A name keeps its colour across runs and pages.** The named schedulers have fixed
@@ -51,7 +52,7 @@ __all__ = [
 ]
 
 #: The kinds of things that have a palette.
-Kind = Literal["scheduler", "framework", "vm_type", "outcome"]
+Kind = Literal["scheduler", "framework", "vm_type", "outcome", "rduc"]
 
 #: Neutral colours, outside every palette: the lower bound, unused capacity, VMs that are on.
 LOWER_BOUND = "#444444"
@@ -109,6 +110,11 @@ PALETTES: dict[Kind, Palette] = {
         colours=("#004488", "#BB5566", "#DDAA33"),
         fixed={"Met": "#004488", "Missed": "#BB5566", "No deadline": "#DDAA33"},
     ),
+    # Paul Tol's vibrant scheme, grey left out: the RDUCs of a UDRF dependency graph (paper 004),
+    # groups of users rather than users, so a colour of their own.
+    "rduc": Palette(
+        colours=("#EE7733", "#0077BB", "#33BBEE", "#EE3377", "#CC3311", "#009988"),
+    ),
 }
 
 
@@ -125,7 +131,7 @@ def colours(kind: Kind, names: Iterable[str]) -> dict[str, str]:
 
     Parameters
     ----------
-    kind : {"scheduler", "framework", "vm_type", "outcome"}
+    kind : {"scheduler", "framework", "vm_type", "outcome", "rduc"}
     names : iterable of str
         The names drawn together (one chart, one table); duplicates are ignored.
 

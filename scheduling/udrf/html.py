@@ -1,0 +1,161 @@
+"""A standalone HTML report of a UDRF study (paper 004), for ``python -m scheduling udrf --html``.
+
+The page is the cost report's (:func:`scheduling.html_report.standalone_html`): offline,
+plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
+user-supplied string escaped. It holds the comparison table UDRF against DRF
+(:func:`scheduling.udrf.present.udrf_table`), the detail tables of
+:mod:`scheduling.udrf.present` and every figure of :func:`scheduling.charts.udrf.udrf_figures`,
+from an offline document, an online one, or both.
+
+>>> import tempfile, pathlib
+>>> from scheduling.scenario import load_scenario_json
+>>> from scheduling.udrf.offline_doc import offline_document
+>>> doc = offline_document(load_scenario_json(open("examples/paper004-fig1.json").read()))
+>>> with tempfile.TemporaryDirectory() as d:
+...     path = pathlib.Path(d, "udrf.html")
+...     write_udrf_html(path, [doc], title="Fig. 1 <UDRF>")
+...     page = path.read_text(encoding="utf-8")
+>>> "Fig. 1 &lt;UDRF&gt;" in page and "RDUCs" in page and "job1 28, job2 8" in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..charts.udrf import policy_colours, udrf_figures
+from ..fairness.html import rows_html
+from ..html_report import comparison_html, standalone_html, write_text_atomically
+from .present import (
+    ONLINE,
+    RDUC_COLUMNS,
+    REDUCTION_COLUMNS,
+    class_columns,
+    class_rows,
+    combine_online,
+    job_columns,
+    job_rows,
+    online_columns,
+    online_rows,
+    policies_of,
+    policy_label,
+    rduc_rows,
+    reduction_rows,
+    udrf_table,
+    user_columns,
+    user_rows,
+)
+
+__all__ = ["MAX_ROWS", "render_udrf_html", "udrf_sections", "write_udrf_html"]
+
+Doc = Mapping[str, Any]
+
+#: A detail table is written up to this many rows (a note says when it is cut).
+MAX_ROWS = 2000
+
+
+def _documents(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[Doc]:
+    return list(docs.values()) if isinstance(docs, Mapping) else list(docs)
+
+
+def _cut(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+    if len(rows) <= MAX_ROWS:
+        return rows, ""
+    return rows[:MAX_ROWS], f'<p class="note">The first {MAX_ROWS:,} of {len(rows):,} rows.</p>'
+
+
+def udrf_sections(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[tuple[str, str]]:
+    """The report's sections as ``(heading, HTML)``: the comparison, then per user, per job,
+    per machine class, the RDUCs (offline) and the online summary and reductions."""
+    items = _documents(docs)
+    offline = next((d for d in items if d.get("kind") == "udrf-offline"), None)
+    online = combine_online(items)
+    policies = policies_of(offline or online or {})
+    every = policies_of({"policies": {p: 1 for d in (offline, online) if d for p in policies_of(d)}})
+    table = udrf_table({str(k): d for k, d in enumerate(items)})
+    colours = {policy_label(p): c for p, c in policy_colours(every).items()}
+    sections: list[tuple[str, str]] = [("UDRF against DRF", comparison_html(table, colours))]
+    if offline is not None:
+        for heading, columns, rows in (
+            ("Per user", user_columns(policies), user_rows(offline)),
+            ("Per job", job_columns(policies), job_rows(offline)),
+            ("Per machine class", class_columns(policies), class_rows(offline)),
+            ("RDUCs", RDUC_COLUMNS, rduc_rows(offline)),
+        ):
+            shown, note = _cut(rows)
+            sections.append((heading, rows_html(columns, shown) + note))
+    if online is not None and online.get("kind") == ONLINE:
+        resources = [str(r) for r in online.get("resources") or []]
+        sections.append(("Online simulation", rows_html(online_columns(resources), online_rows(online))))
+        reductions = reduction_rows(online)
+        if reductions:
+            sections.append(("Completion time reduced by UDRF", rows_html(REDUCTION_COLUMNS, reductions)))
+    return sections
+
+
+def _meta(items: list[Doc]) -> str:
+    first = items[0] if items else {}
+    offline = next((d for d in items if d.get("kind") == "udrf-offline"), None)
+    parts = ["UDRF study (paper 004)"]
+    if first.get("scenario"):
+        parts.append(html.escape(str(first["scenario"])))
+    if offline is not None:
+        parts += [
+            f"{len(offline.get('users') or []):,} users",
+            f"{len(offline.get('classes') or []):,} machine classes",
+            f"{len(offline.get('rducs') or []):,} RDUCs",
+        ]
+    online = next((d for d in items if d.get("kind") == ONLINE), None)
+    if online is not None:
+        parts.append(
+            f"online: one decision every {online.get('interval_s')} s, "
+            f"seed {html.escape(str(online.get('seed')))}"
+        )
+    return " · ".join(parts)
+
+
+def render_udrf_html(
+    docs: Sequence[Doc] | Mapping[str, Doc], *, title: str, max_points: int | None = None
+) -> str:
+    """The report as one HTML string (see :func:`write_udrf_html`)."""
+    items = _documents(docs)
+    if not items:
+        raise ValueError("a UDRF report needs an offline or an online document")
+    return standalone_html(
+        title,
+        _meta(items),
+        udrf_sections(items),
+        udrf_figures(items, max_points=max_points),
+        views_label="Charts",
+    )
+
+
+def write_udrf_html(
+    path: str | os.PathLike[str],
+    docs: Sequence[Doc] | Mapping[str, Doc],
+    *,
+    title: str,
+    max_points: int | None = None,
+) -> None:
+    """Write ONE standalone HTML file with a UDRF study's tables and every figure.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write (UTF-8); it is replaced atomically.
+    docs : sequence (or mapping) of dict
+        The offline document, the online document (or one per policy), or both.
+    title : str
+        Page title, typically the scenario's name (escaped).
+    max_points : int, optional
+        Points per timeline trace of the online figures.
+
+    Raises
+    ------
+    ValueError
+        If no document is given.
+    """
+    write_text_atomically(path, render_udrf_html(docs, title=title, max_points=max_points))
