@@ -10,4 +10,4 @@ class RunsConfig(AppConfig):
 
     def ready(self) -> None:
         # The built-in run kinds register themselves on import.
-        from .kinds import allocation, compare, mrsu, sharing  # noqa: F401
+        from .kinds import allocation, compare, mrsu, sharing, udrf  # noqa: F401

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import base, catalogue, clusters, compare, mrsu, runs, studies, teams, workloads
+from .views import base, catalogue, clusters, compare, mrsu, runs, studies, teams, udrf, workloads
 
 app_name = "web"
 
@@ -43,6 +43,7 @@ urlpatterns = [
     path("runs/new/allocation/", studies.allocation_new, name="allocation-new"),
     path("runs/new/sharing/", studies.sharing_new, name="sharing-new"),
     path("runs/new/mrsu/", mrsu.mrsu_new, name="mrsu-new"),
+    path("runs/new/udrf/", udrf.udrf_new, name="udrf-new"),
     path("runs/<int:pk>/", runs.run_detail, name="run-detail"),
     path("runs/<int:pk>/cancel/", runs.run_cancel_view, name="run-cancel"),
     path("runs/<int:pk>/delete/", runs.run_remove, name="run-delete"),

@@ -595,9 +595,9 @@ def completion_cdf_figure(doc: Doc, *, max_points: int = CDF_POINTS) -> Figure:
         p: np.sort(
             np.asarray(
                 [
-                    v
+                    c
                     for j in _list(_section(doc, "policies", p).get("jobs"))
-                    if isinstance(j, Mapping) and (v := finite(j.get("completion_s"))) is not None
+                    if isinstance(j, Mapping) and (c := finite(j.get("completion_s"))) is not None
                 ],
                 dtype=float,
             )
@@ -607,18 +607,18 @@ def completion_cdf_figure(doc: Doc, *, max_points: int = CDF_POINTS) -> Figure:
     divisor, unit = _time_unit(max((float(v[-1]) for v in done.values() if v.size), default=0.0))
     data: list[dict[str, Any]] = []
     for p in policies:
-        v = done[p]
-        if not v.size:
+        times = done[p]
+        if not times.size:
             continue
-        idx = np.unique(np.linspace(0, v.size - 1, min(v.size, max_points)).round().astype(int))
+        idx = np.unique(np.linspace(0, times.size - 1, min(times.size, max_points)).round().astype(int))
         name = policy_label(p)
         data.append(
             {
                 "type": "scatter",
                 "mode": "lines",
-                "name": f"{name} ({v.size:,} jobs)",
-                "x": round_sig(v[idx] / divisor),
-                "y": round_sig((idx + 1) / v.size, 6),
+                "name": f"{name} ({times.size:,} jobs)",
+                "x": round_sig(times[idx] / divisor),
+                "y": round_sig((idx + 1) / times.size, 6),
                 "line": {"shape": "hv", "color": col[p], "width": 2},
                 "legendgroup": name,
                 "hovertemplate": (

@@ -205,11 +205,14 @@ def _online_headline(outcome: Mapping[str, Any], resources: Sequence[str]) -> di
     return out
 
 
-def udrf_summary(doc: Doc) -> dict[str, Any]:
+def udrf_summary(doc: Doc, *, rows: int = 0) -> dict[str, Any]:
     """The headline of one document (offline or online): per policy the values the comparison
     table reads, with the document's kind, resources, users and RDUCs counted.
 
-    A summary given back returns unchanged, so callers may pass either.
+    ``rows``: keep the first ``rows`` rows of the detail tables too (``rows`` and
+    ``row_counts``: offline ``users``, ``classes``, ``rducs``; online ``online``), for a page
+    that shows them without loading the document. A summary given back returns unchanged, so
+    callers may pass either.
     """
     if doc.get("summary_of") in (OFFLINE, ONLINE):
         return dict(doc)
@@ -230,6 +233,9 @@ def udrf_summary(doc: Doc) -> dict[str, Any]:
             classes=len(_list(doc.get("classes"))),
             edges=len(_list(doc.get("edges"))),
         )
+        tables = (
+            {"users": user_rows(doc), "classes": class_rows(doc), "rducs": rduc_rows(doc)} if rows else {}
+        )
     else:
         jobs = {p: len(_list(_section(doc, "policies", p).get("jobs"))) for p in policies_of(doc)}
         out.update(
@@ -237,6 +243,10 @@ def udrf_summary(doc: Doc) -> dict[str, Any]:
             interval_s=finite(doc.get("interval_s")),
             horizon_s=finite(doc.get("horizon_s")),
         )
+        tables = {"online": online_rows(doc)} if rows else {}
+    if tables:
+        out["rows"] = {k: v[:rows] for k, v in tables.items()}
+        out["row_counts"] = {k: len(v) for k, v in tables.items()}
     return out
 
 

@@ -1,0 +1,397 @@
+"""The UDRF study (paper 004): users with multi-task jobs on machine classes, UDRF against DRF.
+
+The input is a version-3 scenario (``vm_types[].machine_class``, ``frameworks[].complex_jobs``)
+and options. Parts, each one library call:
+
+* ``offline``: :func:`scheduling.udrf.offline_doc.offline_document` (UDRF and, unless
+  ``compare_drf`` is off, the DRF baseline, each RDUC filled on its own);
+* ``online udrf``, ``online drf`` (with ``online``): the online simulation of one policy,
+  :func:`scheduling.udrf.online.online_document`, so the two policies simulate in parallel
+  on the workers; :func:`scheduling.udrf.present.combine_online` joins them again.
+
+Summaries, the comparison table (one column per policy) and the detail tables come from
+:mod:`scheduling.udrf.present`, the figures from :mod:`scheduling.charts.udrf`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.urls import reverse
+
+from planner.core.errors import FieldError, InputError
+from planner.reports import FORMATS, ReportContent
+from planner.reports.fairness import rows_table
+from planner.reports.tables import summary_table
+from scheduling import Scenario, ScenarioError
+from scheduling.charts.udrf import policy_colours, udrf_figures
+from scheduling.numbers import finite
+from scheduling.presenter import show
+from scheduling.udrf.model import UdrfProblem
+from scheduling.udrf.offline_doc import offline_document
+from scheduling.udrf.present import (
+    RDUC_COLUMNS,
+    REDUCTION_COLUMNS,
+    Column,
+    class_columns,
+    class_rows,
+    combine_online,
+    job_columns,
+    job_rows,
+    online_columns,
+    online_rows,
+    policy_headlines,
+    policy_label,
+    rduc_rows,
+    reduction_rows,
+    udrf_summary,
+    udrf_table,
+    user_columns,
+    user_rows,
+)
+
+from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
+from .allocation import check_seed
+
+__all__ = ["ONLINE_MODULE", "PARAMS", "UdrfKind", "online_available", "udrf_options"]
+
+PARAMS = ("online", "compare_drf", "interval_s", "horizon_s", "queue_capacity", "seed", "baseline")
+#: The library module of the online simulation (imported when a part runs).
+ONLINE_MODULE = "scheduling.udrf.online"
+OFFLINE = "offline"
+#: Limits of a planner run.
+MAX_INTERVAL_S = 3600.0
+MAX_HORIZON_S = 30 * 86400.0
+MAX_QUEUE = 100_000
+#: Rows of each detail table on the run page (the reports have them all).
+PAGE_ROWS = 50
+
+
+def online_available() -> bool:
+    """Whether this planner's library has the online simulation."""
+    return importlib.util.find_spec(ONLINE_MODULE) is not None
+
+
+def _flag(value: Any, path: str, default: bool, errors: list[FieldError]) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        errors.append(FieldError(path, "must be true or false"))
+        return default
+    return value
+
+
+def _seconds(
+    value: Any, path: str, hi: float, errors: list[FieldError], *, default: float | None
+) -> float | None:
+    if value is None or value == "":
+        return default
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not 0 < value <= hi
+    ):
+        errors.append(FieldError(path, f"must be a number of seconds in (0, {hi:g}]"))
+        return default
+    return float(value)
+
+
+def udrf_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The run's ``options``, checked; errors name the request's fields (``interval_s``) or the
+    scenario's (``frameworks``: no user lists complex jobs)."""
+    errors: list[FieldError] = [
+        FieldError(key, f"unknown field (a UDRF study takes {', '.join(PARAMS)})")
+        for key in params
+        if key not in PARAMS
+    ]
+    online = _flag(params.get("online"), "online", False, errors)
+    compare = _flag(params.get("compare_drf"), "compare_drf", True, errors)
+    if online and not online_available():
+        errors.append(FieldError("online", "this planner's library has no online UDRF simulation yet"))
+    interval = _seconds(params.get("interval_s"), "interval_s", MAX_INTERVAL_S, errors, default=1.0)
+    horizon = _seconds(params.get("horizon_s"), "horizon_s", MAX_HORIZON_S, errors, default=None)
+    queue = params.get("queue_capacity", 100)
+    if queue is None:
+        queue = 100
+    if isinstance(queue, bool) or not isinstance(queue, int) or not 1 <= queue <= MAX_QUEUE:
+        errors.append(FieldError("queue_capacity", f"must be a whole number from 1 to {MAX_QUEUE:,}"))
+        queue = 100
+    seed = check_seed(params.get("seed", 0), errors)
+    policies = ["udrf", "drf"] if compare else ["udrf"]
+    labels = [policy_label(p) for p in policies]
+    baseline = params.get("baseline")
+    if baseline in (None, ""):
+        baseline = labels[-1]
+    elif baseline not in labels:
+        errors.append(FieldError("baseline", f"must be one of {', '.join(labels)}"))
+    if scenario is not None:
+        try:
+            UdrfProblem.from_scenario(scenario)  # say now when no user has complex jobs
+        except ScenarioError as exc:
+            errors.extend(exc.errors)
+    if errors:
+        raise InputError(errors)
+    return {
+        "online": online,
+        "compare_drf": compare,
+        "policies": policies,
+        "interval_s": interval,
+        "horizon_s": horizon,
+        "queue_capacity": queue,
+        "seed": seed,
+        "baseline": baseline,
+    }
+
+
+def _shown(columns: Sequence[Column], rows: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """Rows as the page writes them: text as it is, numbers in their unit."""
+    out = []
+    for row in rows:
+        cells = []
+        for key, _, unit in columns:
+            v = row.get(key)
+            cells.append(
+                "—"
+                if v is None
+                else str(v)
+                if unit == "text" or isinstance(v, str)
+                else show(finite(v), unit)
+            )
+        out.append(cells)
+    return out
+
+
+class UdrfKind(RunKind):
+    """Offline UDRF against DRF on a scenario's users and machine classes; optionally online."""
+
+    key = "udrf"
+    label = "UDRF study"
+    variant_name = "policy"
+    results_template = "web/kinds/udrf.html"
+    scripts = ("planner/charts.js", "planner/kinds/fairness.js")
+    report_formats = tuple(FORMATS)
+    new_run_url = "web:udrf-new"
+
+    def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+        options = udrf_options(scenario, params)
+        parts = [PartSpec(OFFLINE, {"step": "offline"})]
+        if options["online"]:
+            parts += [PartSpec(f"online {p}", {"step": "online", "policy": p}) for p in options["policies"]]
+        name = f"{scenario.name if scenario else 'scenario'}: UDRF" + (
+            " against DRF" if options["compare_drf"] else ""
+        )
+        return RunPlan(options, parts, name)
+
+    def execute(
+        self,
+        scenario: Scenario,
+        options: Mapping[str, Any],
+        context: Mapping[str, Any],
+        payload: Mapping[str, Any],
+        *,
+        progress: Progress,
+    ) -> list[Variant]:
+        progress(0.0)
+        if payload["step"] == OFFLINE:
+            return [Variant(OFFLINE, offline_document(scenario, compare_drf=bool(options["compare_drf"])))]
+        # Imported here: the online simulation may be missing from an older library (plan says so).
+        online = importlib.import_module(ONLINE_MODULE)
+        policy = str(payload["policy"])
+        doc = online.online_document(
+            scenario,
+            policies=(policy,),
+            interval_s=float(options["interval_s"]),
+            horizon_s=options.get("horizon_s"),
+            queue_capacity=int(options["queue_capacity"]),
+            seed=int(options["seed"]),
+        )
+        return [Variant(f"online {policy}", doc)]
+
+    def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        return udrf_summary(document, rows=PAGE_ROWS)
+
+    def baseline(self, variants: Sequence[str], options: Mapping[str, Any], asked: str | None) -> str | None:
+        labels = [policy_label(p) for p in options.get("policies") or ["udrf", "drf"]]
+        return super().baseline(labels, options, asked)
+
+    def table(
+        self,
+        summaries: Mapping[str, Mapping[str, Any]],
+        *,
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> dict[str, Any]:
+        return dict(udrf_table(summaries, baseline=baseline, currency=currency))
+
+    def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
+        heads = policy_headlines(summaries)
+        udrf, drf = heads.get("UDRF") or {}, heads.get("DRF") or {}
+        mine, theirs = finite(udrf.get("mean_completion_s")), finite(drf.get("mean_completion_s"))
+        if mine is not None and theirs:
+            return Headline(
+                show((theirs - mine) / theirs * 100.0, "percent", signed=True),
+                "shorter mean completion than DRF",
+            )
+        mine, theirs = finite(udrf.get("offline_jobs")), finite(drf.get("offline_jobs"))
+        if mine is not None and theirs:
+            return Headline(
+                show((mine - theirs) / theirs * 100.0, "percent", signed=True), "more jobs than DRF"
+            )
+        return Headline(show(mine, "count"), "jobs at once (UDRF)") if mine is not None else None
+
+    def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
+        figures = udrf_figures(dict(results))
+        json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
+        return dict(figures) or None
+
+    def report(
+        self,
+        *,
+        meta: Mapping[str, Any],
+        results: Mapping[str, Mapping[str, Any]],
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> ReportContent:
+        comparison = udrf_table(results, baseline=baseline, currency=currency, detail=True)
+        tables = [summary_table(comparison, "Policy")]
+        offline = results.get(OFFLINE)
+        policies = list(options.get("policies") or ["udrf", "drf"])
+        if offline is not None:
+            tables += [
+                rows_table("users", "Users", user_columns(policies), user_rows(offline)),
+                rows_table("jobs", "Jobs", job_columns(policies), job_rows(offline)),
+                rows_table("classes", "Machine classes", class_columns(policies), class_rows(offline)),
+                rows_table("rducs", "RDUCs", RDUC_COLUMNS, rduc_rows(offline, max_names=10_000)),
+            ]
+        online = combine_online(results.values())
+        if online is not None:
+            resources = [str(r) for r in online.get("resources") or []]
+            tables.append(
+                rows_table("online", "Online simulation", online_columns(resources), online_rows(online))
+            )
+            reductions = reduction_rows(online)
+            if reductions:
+                tables.append(
+                    rows_table("reduction", "Completion time reduced by UDRF", REDUCTION_COLUMNS, reductions)
+                )
+        figures = self.figures(results, currency=currency) or {}
+        run_id = meta.get("run_id")
+        return ReportContent(
+            title=str(meta.get("run_name") or ""),
+            subtitle="Cluster What-If Planner - UDRF study (paper 004)",
+            details=[
+                ("Run", str(meta.get("run_name") or "")),
+                (
+                    "Run id",
+                    run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else str(run_id or ""),
+                ),
+                ("Scenario", str(meta.get("scenario_name") or "")),
+                ("Created at", str(meta.get("created_at") or "")),
+                ("Policies", ", ".join(policy_label(p) for p in policies)),
+                ("Online", "yes" if options.get("online") else "no"),
+                *(
+                    [
+                        ("Decision interval (s)", finite(options.get("interval_s"))),
+                        ("Horizon (s)", finite(options.get("horizon_s")) or "until every job is done"),
+                        ("Waiting queue", int(options.get("queue_capacity") or 0)),
+                        ("Seed", int(options.get("seed") or 0)),
+                    ]
+                    if options.get("online")
+                    else []
+                ),
+            ],
+            comparison=comparison,
+            tables=tables,
+            figures=figures,
+            sheet_charts=tuple(k for k in ("allocation",) if k in figures),
+            currency=currency,
+            keywords=", ".join(policy_label(p) for p in policies),
+        )
+
+    def page_context(
+        self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str
+    ) -> dict[str, Any]:
+        options = run.options or {}
+        policies = list(options.get("policies") or ["udrf", "drf"])
+        offline = summaries.get(OFFLINE) or {}
+        rows = offline.get("rows") or {}
+        counts = offline.get("row_counts") or {}
+        tables = []
+        for key, title, columns in (
+            ("users", "Per user: UDRF against DRF", user_columns(policies)),
+            ("classes", "Per machine class", class_columns(policies)),
+            ("rducs", "RDUCs (connected components of the dependency graph)", RDUC_COLUMNS),
+        ):
+            shown = rows.get(key) or []
+            if not shown:
+                continue
+            total = int(counts.get(key) or len(shown))
+            tables.append(
+                {
+                    "id": f"udrf-{key}",
+                    "title": title,
+                    "header": [label for _, label, _ in columns],
+                    "rows": _shown(columns, shown),
+                    "note": f"The first {len(shown):,} of {total:,} rows; the downloads have them all."
+                    if total > len(shown)
+                    else "",
+                }
+            )
+        online_summaries = [s for s in summaries.values() if s.get("summary_of") == "udrf-online"]
+        resources = list(dict.fromkeys(r for s in online_summaries for r in s.get("resources") or []))
+        online_table = None
+        if online_summaries:
+            columns = online_columns(resources)
+            online_table = {
+                "header": [label for _, label, _ in columns],
+                "rows": _shown(
+                    columns, [r for s in online_summaries for r in (s.get("rows") or {}).get("online") or []]
+                ),
+            }
+        colours = policy_colours(policies)
+        return {
+            "colours": {policy_label(p): c for p, c in colours.items()},
+            "plotly": True,
+            "what": "Each policy's allocation of the same users and machine classes (DRF: every class's "
+            "resource a resource of its own).",
+            "tables": tables,
+            "online": bool(options.get("online")),
+            "online_table": online_table,
+            "counts": {k: offline.get(k) for k in ("users", "rducs", "classes", "edges")},
+            "actions": (
+                [{"label": "Clone…", "url": f"{reverse('web:udrf-new')}?clone={run.pk}"}]
+                if run.is_finished
+                else []
+            ),
+            "settings": [
+                ("Policies", ", ".join(policy_label(p) for p in policies)),
+                ("Online", "yes" if options.get("online") else "no"),
+                *(
+                    [
+                        ("Decision interval", f"{options.get('interval_s'):g} s"),
+                        (
+                            "Horizon",
+                            f"{options['horizon_s']:g} s" if options.get("horizon_s") else "until done",
+                        ),
+                        ("Waiting queue", options.get("queue_capacity")),
+                        ("Seed", options.get("seed")),
+                    ]
+                    if options.get("online")
+                    else []
+                ),
+            ],
+        }
+
+    def api_fields(self, run: Any) -> dict[str, Any]:
+        return {"policies": list((run.options or {}).get("policies") or [])}
+
+
+register(UdrfKind())
