@@ -1,0 +1,226 @@
+"""Figures, tables and the HTML report of a UDRF study, from the library's documents.
+
+The offline document is the real one (the paper's Fig. 1 and a synthetic cluster big enough
+to be capped); the online one is the hand-made fixture ``tests/fixtures/udrf-online.json``,
+in the shape the online simulation writes, whole or cut into one document per policy.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scheduling.charts.fairness import variant_colours
+from scheduling.charts.palettes import PALETTES
+from scheduling.charts.udrf import (
+    allocation_bars_figure,
+    completion_cdf_figure,
+    dependency_graph_figure,
+    reduction_figure,
+    share_timelines_figure,
+    udrf_figures,
+    waste_figure,
+    wasted_timeline_figure,
+)
+from scheduling.scenario import load_scenario_json, parse_scenario
+from scheduling.udrf.html import render_udrf_html
+from scheduling.udrf.offline_doc import offline_document
+from scheduling.udrf.present import combine_online, reduction_rows, udrf_summary, udrf_table, user_rows
+
+ROOT = Path(__file__).resolve().parents[3]
+ONLINE = json.loads((ROOT / "tests" / "fixtures" / "udrf-online.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def fig1() -> dict[str, Any]:
+    return offline_document(load_scenario_json((ROOT / "examples" / "paper004-fig1.json").read_text()))
+
+
+def _plain(fig: dict[str, Any]) -> None:
+    json.dumps(fig, allow_nan=False)
+
+
+def _per_policy(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {**{k: v for k, v in doc.items() if k != "comparison"}, "policies": {p: doc["policies"][p]}}
+        for p in doc["policies"]
+    ]
+
+
+def synthetic(users: int, classes: int, seed: int = 0) -> dict[str, Any]:
+    """A version-3 scenario: ``classes`` machine classes, each user with two jobs on one or
+    two random classes (so most users depend on others)."""
+    rng = random.Random(seed)
+    vm_types = [
+        {
+            "name": f"c{k}",
+            "machine_class": f"c{k}",
+            "capacity": {"cpu": 16, "mem": 64},
+            "price_per_hour": 0,
+            "count": 4,
+        }
+        for k in range(classes)
+    ]
+    frameworks = []
+    for u in range(users):
+        jobs = []
+        for j in range(2):
+            picked = rng.sample(range(classes), rng.choice([1, 2]))
+            jobs.append(
+                {
+                    "id": f"j{j}",
+                    "tasks": [
+                        {
+                            "machine_class": f"c{c}",
+                            "demand": {"cpu": rng.randint(1, 4), "mem": rng.randint(1, 16)},
+                        }
+                        for c in picked
+                    ],
+                }
+            )
+        frameworks.append({"name": f"user-{u}", "complex_jobs": jobs})
+    return {
+        "version": 3,
+        "name": "synthetic",
+        "resources": ["cpu", "mem"],
+        "vm_types": vm_types,
+        "frameworks": frameworks,
+    }
+
+
+def test_the_papers_example_draws_its_rducs_bars_and_waste(fig1: dict[str, Any]) -> None:
+    figures = udrf_figures([fig1])
+    assert list(figures) == ["graph", "allocation", "waste"]
+    for fig in figures.values():
+        _plain(fig)
+    graph = figures["graph"]
+    edges, *rducs = graph["data"]
+    assert [t["text"] for t in rducs] == [["u1", "u2", "u3"], ["u4"]]
+    assert edges["x"].count(None) == 2  # u1-u2 and u2-u3
+    assert {t["marker"]["color"] for t in rducs} <= set(PALETTES["rduc"].colours)
+    assert (
+        "u1" in rducs[0]["hovertext"][0] and "UDRF: dominant share 50.0%, 36 jobs" in rducs[0]["hovertext"][0]
+    )
+    bars = allocation_bars_figure(fig1)
+    jobs = {t["name"]: t["y"] for t in bars["data"] if t.get("yaxis") == "y2"}
+    assert jobs == {"UDRF": [36.0, 8.0, 10.0, 32.0], "DRF": [16.0, 8.0, 10.0, 32.0]}
+    colours = variant_colours(["UDRF", "DRF"])
+    assert {t["name"]: t["marker"]["color"] for t in bars["data"]} == colours
+    waste = waste_figure(fig1)
+    cpu = {t["name"]: t["y"] for t in waste["data"] if t.get("yaxis", "y") == "y"}
+    assert cpu == {
+        "UDRF": [28.0, 0.0, 6.0, 0.0],
+        "DRF": [48.0, 0.0, 6.0, 0.0],
+    }  # hadoop's cpu: Fig. 2's waste
+    assert {t.get("yaxis", "y") for t in waste["data"]} == {"y", "y2"}  # a panel per resource kind
+
+
+def test_a_big_graph_is_drawn_capped_and_says_so() -> None:
+    doc = offline_document(parse_scenario(synthetic(300, 400, seed=3)))
+    users = sum(len(g["users"]) for g in doc["rducs"])
+    fig = dependency_graph_figure(doc, max_nodes=60, max_edges=40)
+    _plain(fig)
+    drawn = sum(len(t["x"]) for t in fig["data"][1:])
+    assert 0 < drawn <= 60
+    assert fig["data"][0]["x"].count(None) <= 40
+    words = fig["layout"]["annotations"][0]["text"]
+    assert f"{drawn:,} of {users:,} users drawn" in words and "listed edges" in words
+    # whole RDUCs, in the document's order
+    names = [n for t in fig["data"][1:] for n in t["text"]]
+    expected = [u for g in doc["rducs"] for u in g["users"]][: len(names)]
+    assert names == expected
+    # names are written beside few nodes only
+    assert fig["data"][1]["mode"] == "markers"
+    # one RDUC larger than the cap is cut to it
+    one = {
+        "users": [],
+        "rducs": [{"users": [f"u{k}" for k in range(500)]}],
+        "edges": [[f"u{k}", f"u{k + 1}"] for k in range(499)],
+        "policies": {},
+    }
+    fig = dependency_graph_figure(one, max_nodes=100, max_edges=30)
+    assert len(fig["data"][1]["x"]) == 100 and fig["data"][0]["x"].count(None) == 30
+    assert "100 of 500 users drawn" in fig["layout"]["annotations"][0]["text"]
+
+
+def test_bars_and_waste_keep_the_most_telling_users_and_classes() -> None:
+    doc = offline_document(parse_scenario(synthetic(80, 60, seed=1)))
+    bars = allocation_bars_figure(doc, max_users=10)
+    assert len(bars["data"][0]["x"]) == 10 and "10 of 80 users" in bars["layout"]["annotations"][0]["text"]
+    rows = {r["user"]: r for r in user_rows(doc)}
+    gain = sorted((abs(r["jobs_total:udrf"] - r["jobs_total:drf"]) for r in rows.values()), reverse=True)
+    shown = [abs(rows[u]["jobs_total:udrf"] - rows[u]["jobs_total:drf"]) for u in bars["data"][0]["x"]]
+    assert min(shown) == pytest.approx(gain[9])
+    waste = waste_figure(doc, max_classes=12)
+    assert (
+        len(waste["data"][0]["x"]) == 12 and "12 of 60 classes" in waste["layout"]["annotations"][0]["text"]
+    )
+
+
+def test_online_figures_from_one_document_or_one_per_policy() -> None:
+    whole = udrf_figures([ONLINE])
+    assert list(whole) == ["shares", "wasted", "cdf", "reduction:classes", "reduction:runs"]
+    joined = combine_online(_per_policy(ONLINE))
+    assert joined is not None and list(joined["policies"]) == ["udrf", "drf"]
+    assert [g["reduction_pct"] for g in joined["comparison"]["by_classes"]] == pytest.approx(
+        [g["reduction_pct"] for g in ONLINE["comparison"]["by_classes"]], abs=1e-3
+    )
+    parts = udrf_figures(_per_policy(ONLINE))
+    assert list(parts) == list(whole)
+    for fig in parts.values():
+        _plain(fig)
+    cdf = completion_cdf_figure(ONLINE)
+    for trace in cdf["data"]:
+        assert trace["y"][-1] == 1.0 and trace["y"] == sorted(trace["y"]) and trace["x"] == sorted(trace["x"])
+    wasted = wasted_timeline_figure(ONLINE)
+    assert [(t["name"], t.get("yaxis", "y")) for t in wasted["data"]] == [
+        ("UDRF", "y"),
+        ("DRF", "y"),
+        ("UDRF", "y2"),
+        ("DRF", "y2"),
+    ]
+    shares = share_timelines_figure(ONLINE, max_users=2)
+    assert {t["name"] for t in shares["data"]} == {"u1", "u4"}  # the largest mean shares
+    assert "2 of 4 users" in shares["layout"]["annotations"][0]["text"]
+    by_runs = reduction_figure(ONLINE, "runs")
+    assert by_runs["data"][0]["x"] == ["1", "2", "3"] and "10b" in by_runs["layout"]["annotations"][0]["text"]
+    assert [r["group"] for r in reduction_rows(ONLINE)][:2] == ["1 class", "2 classes"]
+    # one policy only: no reduction to draw
+    assert "reduction:runs" not in udrf_figures(_per_policy(ONLINE)[:1])
+
+
+def test_the_table_joins_offline_and_online_per_policy(fig1: dict[str, Any]) -> None:
+    docs = {
+        "offline": fig1,
+        **{f"online {p}": d for p, d in zip(("udrf", "drf"), _per_policy(ONLINE), strict=True)},
+    }
+    summaries = {k: udrf_summary(d, rows=2) for k, d in docs.items()}
+    assert summaries["offline"]["row_counts"] == {"users": 4, "classes": 8, "rducs": 2}
+    assert len(summaries["offline"]["rows"]["users"]) == 2
+    for table in (udrf_table(docs), udrf_table(summaries)):
+        rows = {r["key"]: r for r in table["rows"]}
+        assert table["variants"] == ["UDRF", "DRF"] and table["baseline"] == "DRF"
+        assert [c["shown"] for c in rows["completion_reduction_pct"]["cells"]] == ["+33.3%", "baseline"]
+        assert rows["mean_completion_s"]["best"] == ["UDRF"]
+        assert rows["offline_wasted_pct:cpu"]["best"] == ["UDRF"]
+
+
+def test_the_html_report_holds_tables_and_figures(fig1: dict[str, Any]) -> None:
+    page = render_udrf_html([fig1, ONLINE], title="Fig. 1 & <online>")
+    assert "Fig. 1 &amp; &lt;online&gt;" in page and "<online>" not in page
+    for heading in (
+        "UDRF against DRF",
+        "Per user",
+        "Per machine class",
+        "RDUCs",
+        "Online simulation",
+        "Completion time reduced by UDRF",
+    ):
+        assert f">{heading}<" in page
+    assert 'data-figure="graph"' in page and 'data-figure="cdf"' in page
+    with pytest.raises(ValueError):
+        render_udrf_html([], title="nothing")
