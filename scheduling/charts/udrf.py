@@ -233,20 +233,17 @@ def dependency_graph_figure(
                 "hovertemplate": "%{hovertext}<extra></extra>",
             }
         )
+    xs = [p[0] for p in pos.values()] or [0.0]
+    ys = [p[1] for p in pos.values()] or [0.0]
+    pad = 0.8  # room for the names above the nodes
     layout = base_layout(
         "User dependency graph and its RDUCs",
         height=max(420, min(900, 260 + 14 * int(math.sqrt(max(1, count)) * 3))),
         hovermode="closest",
-        xaxis=axis("", showgrid=False, zeroline=False, showticklabels=False, showline=False, ticks=""),
-        yaxis=axis(
-            "",
-            showgrid=False,
-            zeroline=False,
-            showticklabels=False,
-            showline=False,
-            ticks="",
-            scaleanchor="x",
-        ),
+        xaxis=axis("", showgrid=False, zeroline=False, showticklabels=False, showline=False, ticks="",
+                   range=[min(xs) - pad, max(xs) + pad]),
+        yaxis=axis("", showgrid=False, zeroline=False, showticklabels=False, showline=False, ticks="",
+                   range=[min(ys) - pad, max(ys) + pad], scaleanchor="x"),
     )
     words = (
         f"{len(groups):,} RDUCs (connected components): users that demand a common machine class's "

@@ -1,0 +1,71 @@
+"""A UDRF study in Chromium: the paper's Fig. 1 preset in one click, started, its graph and bars drawn.
+
+Fixtures of ``test_browser.py`` (skipped without ``/usr/bin/chromium`` unless
+``PLANNER_REQUIRE_BROWSER=1``; console errors fail the test). The part runs in a thread of the
+test process, calling the real library (offline UDRF and DRF on the four users of Fig. 1).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .test_browser import (  # noqa: F401  (fixtures)
+    browser,
+    chromium_path,
+    no_console_errors,
+    operator,
+    page,
+    runs_in_threads,
+    screenshot,
+    sign_in,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_fig1_preset_starts_and_shows_the_graph_and_bars(
+    live_server: Any,
+    page: Any,
+    operator: Any,
+    runs_in_threads: Any,
+    screenshot: Any,  # noqa: F811
+) -> None:
+    base = live_server.url
+    sign_in(page, base, screenshot)
+    page.click("nav a:has-text('New UDRF study')")
+    page.wait_for_url(re.compile(r"/runs/new/udrf/"))
+    page.click("a[data-preset='004-fig1']")
+    page.wait_for_load_state()
+    assert page.locator("#preset-note").is_visible()
+    assert page.locator("#udrf-rows").is_visible()
+    assert page.locator("input[name='m0-name']").input_value() == "hadoop"
+    assert (
+        page.locator("textarea[name='j2-tasks']").input_value()
+        == "standard: cpu=1, mem=1\npublic-ip: cpu=1, mem=1"
+    )
+    assert page.locator("input[name='compare_drf']").is_checked()
+    screenshot("udrf-new")
+    no_console_errors(page)
+
+    page.click("button:has-text('Start UDRF study')")
+    page.wait_for_url(re.compile(r"/runs/\d+/$"))
+    page.wait_for_selector("#charts[data-drawn='true']", timeout=90_000)
+    assert (
+        page.locator("#summary-table tr[data-key='offline_jobs'] td[data-variant='UDRF']").inner_text()
+        == "86"
+    )
+    graph = page.locator("#udrf-graph")
+    assert graph.locator(".js-plotly-plot").count() == 1
+    assert graph.locator(".scatterlayer .trace").count() == 3  # the edges and two RDUCs
+    assert "RDUC 1 (3 users)" in graph.inner_text()
+    bars = page.locator("#udrf-allocation")
+    assert bars.locator(".js-plotly-plot .barlayer .trace").count() == 4  # UDRF and DRF, two panels
+    assert "UDRF" in bars.inner_text() and "DRF" in bars.inner_text()
+    assert page.locator("#udrf-waste .js-plotly-plot").count() == 1
+    assert "job1 28, job2 8" in page.locator("#udrf-users-table").inner_text()
+    assert page.locator("#report-links a[data-format='pdf']").is_visible()
+    screenshot("udrf-results")
+    no_console_errors(page)
