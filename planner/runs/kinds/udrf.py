@@ -311,7 +311,6 @@ class UdrfKind(RunKind):
             comparison=comparison,
             tables=tables,
             figures=figures,
-            sheet_charts=tuple(k for k in ("allocation",) if k in figures),
             currency=currency,
             keywords=", ".join(policy_label(p) for p in policies),
         )
