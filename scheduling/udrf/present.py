@@ -30,10 +30,15 @@ its CSV, XLSX and PDF reports and the CLI's HTML page read the same numbers the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
+import numpy as np
+
+from ..fairness.present import comparison_text
 from ..numbers import finite, integral
 from ..presenter import MISSING, Comparison, Metric, comparison_table, show
+from .online import OnlineResult, compare
 
 __all__ = [
     "CLASS_COLUMNS",
@@ -45,7 +50,6 @@ __all__ = [
     "Column",
     "class_rows",
     "combine_online",
-    "completion_reduction",
     "job_rows",
     "online_rows",
     "policies_of",
@@ -55,6 +59,7 @@ __all__ = [
     "udrf_metrics",
     "udrf_summary",
     "udrf_table",
+    "udrf_text",
     "user_columns",
     "user_rows",
 ]
@@ -98,49 +103,13 @@ def policy_label(policy: str) -> str:
 # --------------------------------------------------------------------------- online: joining parts
 
 
-def completion_reduction(
-    jobs: Mapping[str, Sequence[Mapping[str, Any]]], key: str, *, label: str | None = None
-) -> list[dict[str, Any]]:
-    """Mean completion time per group of jobs (``key``: ``classes`` or ``runs``), UDRF against
-    DRF, and UDRF's reduction in % of DRF's mean (paper 004 Figs. 10b-c); jobs that did not
-    complete are left out.
-
-    >>> jobs = {"udrf": [{"classes": 1, "completion_s": 10}, {"classes": 2, "completion_s": 20}],
-    ...         "drf": [{"classes": 1, "completion_s": 20}, {"classes": 2, "completion_s": 40}]}
-    >>> completion_reduction(jobs, "classes")[1]
-    {'classes': 2, 'jobs': 1, 'udrf_mean_s': 20.0, 'drf_mean_s': 40.0, 'reduction_pct': 50.0}
-    """
-    groups: dict[Any, dict[str, list[float]]] = {}
-    for policy in ("udrf", "drf"):
-        for job in jobs.get(policy) or []:
-            done = finite(job.get("completion_s"))
-            group = job.get(key)
-            if done is None or group is None:
-                continue
-            groups.setdefault(group, {"udrf": [], "drf": []})[policy].append(done)
-    rows = []
-    for group in sorted(groups, key=lambda g: (integral(g) is None, integral(g) or 0, str(g))):
-        u, d = groups[group]["udrf"], groups[group]["drf"]
-        um = sum(u) / len(u) if u else None
-        dm = sum(d) / len(d) if d else None
-        rows.append(
-            {
-                label or key: group,
-                "jobs": max(len(u), len(d)),
-                "udrf_mean_s": um,
-                "drf_mean_s": dm,
-                "reduction_pct": (dm - um) / dm * 100.0 if um is not None and dm else None,
-            }
-        )
-    return rows
-
-
 def combine_online(docs: Iterable[Doc]) -> dict[str, Any] | None:
     """One online document from online documents of single policies (a run's parts).
 
     The policies are joined; everything else is the first document's. The comparison is the
-    documents' own when one of them has every policy, else it is computed from the joined jobs
-    (:func:`completion_reduction`). ``None`` when there is no online document.
+    documents' own when one of them has every policy, else the online module's
+    (:func:`scheduling.udrf.online.compare`) of the joined jobs, so it is defined once.
+    ``None`` when there is no online document.
     """
     online = [d for d in docs if d.get("kind") == ONLINE]
     if not online:
@@ -156,12 +125,30 @@ def combine_online(docs: Iterable[Doc]) -> dict[str, Any] | None:
     if whole is not None:
         out["comparison"] = whole["comparison"]
     elif {"udrf", "drf"} <= set(policies):
-        jobs = {p: _list(_section(policies, p).get("jobs")) for p in ("udrf", "drf")}
-        out["comparison"] = {
-            "by_classes": completion_reduction(jobs, "classes"),
-            "by_runs": completion_reduction(jobs, "runs"),
-        }
+        out["comparison"] = _compare(
+            _list(_section(policies, "udrf").get("jobs")), _list(_section(policies, "drf").get("jobs"))
+        )
     return out
+
+
+def _compare(udrf_jobs: list[Any], drf_jobs: list[Any]) -> dict[str, Any]:
+    """The online module's comparison of two policies' jobs as the document lists them (the
+    same jobs in the same order under every policy)."""
+
+    def result(jobs: list[Any]) -> OnlineResult:
+        done = [finite(j.get("completion_s")) if isinstance(j, Mapping) else None for j in jobs]
+        return cast(
+            OnlineResult,
+            SimpleNamespace(
+                completion_s=np.asarray([np.nan if c is None else c for c in done], dtype=float),
+                job_classes=tuple(integral(j.get("classes")) or 0 for j in jobs if isinstance(j, Mapping)),
+                job_runs=tuple(integral(j.get("runs")) or 1 for j in jobs if isinstance(j, Mapping)),
+            ),
+        )
+
+    if len(udrf_jobs) != len(drf_jobs):
+        return {"by_classes": [], "by_runs": []}
+    return compare(result(udrf_jobs), result(drf_jobs))
 
 
 # --------------------------------------------------------------------------- headlines
@@ -470,6 +457,15 @@ def udrf_table(
         metrics=udrf_metrics(resources or ("cpu", "mem"), online=online),
         detail=detail,
     )
+
+
+def udrf_text(docs: Mapping[str, Doc] | Sequence[Doc]) -> str:
+    """The comparison table as aligned plain text, for a terminal (``python -m scheduling udrf``).
+
+    ``docs``: the command's output (``{"offline": ..., "online": ...}``) or any documents.
+    """
+    items = dict(docs) if isinstance(docs, Mapping) else {str(k): d for k, d in enumerate(docs)}
+    return comparison_text(udrf_table(items), corner="policy")
 
 
 # --------------------------------------------------------------------------- detail tables

@@ -27,11 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_fig1_preset_starts_and_shows_the_graph_and_bars(
-    live_server: Any,
-    page: Any,
-    operator: Any,
-    runs_in_threads: Any,
-    screenshot: Any,  # noqa: F811
+    live_server: Any, page: Any, operator: Any, runs_in_threads: Any, screenshot: Any,  # noqa: F811
 ) -> None:
     base = live_server.url
     sign_in(page, base, screenshot)

@@ -29,6 +29,7 @@ from scheduling.charts.udrf import (
 from scheduling.scenario import load_scenario_json, parse_scenario
 from scheduling.udrf.html import render_udrf_html
 from scheduling.udrf.offline_doc import offline_document
+from scheduling.udrf.online import online_document
 from scheduling.udrf.present import combine_online, reduction_rows, udrf_summary, udrf_table, user_rows
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -187,10 +188,34 @@ def test_online_figures_from_one_document_or_one_per_policy() -> None:
     assert {t["name"] for t in shares["data"]} == {"u1", "u4"}  # the largest mean shares
     assert "2 of 4 users" in shares["layout"]["annotations"][0]["text"]
     by_runs = reduction_figure(ONLINE, "runs")
-    assert by_runs["data"][0]["x"] == ["1", "2", "3"] and "10b" in by_runs["layout"]["annotations"][0]["text"]
-    assert [r["group"] for r in reduction_rows(ONLINE)][:2] == ["1 class", "2 classes"]
+    assert by_runs["data"][0]["x"] == ["1", "2-5"] and "10b" in by_runs["layout"]["annotations"][0]["text"]
+    assert [r["group"] for r in reduction_rows(ONLINE)] == ["1 class", "2 classes", "1 run", "2-5 runs"]
     # one policy only: no reduction to draw
     assert "reduction:runs" not in udrf_figures(_per_policy(ONLINE)[:1])
+
+
+def test_joined_parts_compare_as_the_online_module_does() -> None:
+    scenario = parse_scenario(
+        synthetic(12, 5, seed=2)
+        | {
+            "frameworks": [
+                {
+                    **f,
+                    "complex_jobs": [
+                        {**j, "runs": 1 + k % 7, "duration_s": 10 + 5 * k, "arrival_s": 2 * k}
+                        for k, j in enumerate(f["complex_jobs"])
+                    ],
+                }
+                for f in synthetic(12, 5, seed=2)["frameworks"]
+            ]
+        }
+    )
+    whole = online_document(scenario, interval_s=1.0, seed=4)
+    parts = [online_document(scenario, policies=(p,), interval_s=1.0, seed=4) for p in ("udrf", "drf")]
+    joined = combine_online(parts)
+    assert joined is not None and whole["comparison"]["by_runs"]
+    assert joined["comparison"] == whole["comparison"]
+    assert joined["policies"] == whole["policies"]
 
 
 def test_the_table_joins_offline_and_online_per_policy(fig1: dict[str, Any]) -> None:
