@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..numbers import finite
-from ..udrf.present import ONLINE, combine_online, policies_of, policy_label
+from ..udrf.present import ONLINE, POLICY_LABELS, combine_online, policies_of, policy_label
 from ._common import (
     D3_NUM,
     Figure,
@@ -100,9 +100,14 @@ def _list(value: Any) -> list[Any]:
 
 
 def policy_colours(policies: Sequence[str]) -> dict[str, str]:
-    """The colour of each policy (by its key, ``udrf``/``drf``), that of its label's column."""
-    labels = [policy_label(p) for p in policies]
-    by_label = variant_colours(labels)
+    """The colour of each policy (by its key, ``udrf``/``drf``), that of its label's column;
+    the same in every figure, whichever policies a figure draws.
+
+    >>> policy_colours(["udrf"]) == {"udrf": policy_colours(["udrf", "drf"])["udrf"]}
+    True
+    """
+    every = list(dict.fromkeys([*POLICY_LABELS, *policies]))
+    by_label = variant_colours([policy_label(p) for p in every])
     return {p: by_label[policy_label(p)] for p in policies}
 
 
@@ -150,8 +155,9 @@ def dependency_graph_figure(
     """The user dependency graph of an offline document (paper 004 Definition 1): users as
     nodes coloured by their RDUC, an edge where two users demand a common resource.
 
-    Whole RDUCs are drawn in the document's order until ``max_nodes`` users (a first RDUC
-    larger than that is cut); at most ``max_edges`` edges among the drawn users. The caption
+    Whole RDUCs are drawn, in the document's order, as long as they fit in ``max_nodes`` users
+    (one that does not is left out; a first RDUC larger than that is cut); at most ``max_edges``
+    edges among the drawn users. The caption
     says what is left out. The hover gives each user's RDUC and its dominant share and jobs
     under each policy.
     """
@@ -160,14 +166,17 @@ def dependency_graph_figure(
     loners = [u for u in _names(doc) if u not in known]  # users that demand nothing
     all_users = sum(len(g) for g in groups) + len(loners)
     drawn: list[list[str]] = []
+    numbers: list[int] = []  # each drawn RDUC's number in the document (1-based, as the tables)
     count = 0
-    for g in groups:
+    for k, g in enumerate(groups):  # whole RDUCs while they fit (a first one larger than the cap is cut)
         if count + len(g) > max_nodes:
             if not drawn:
                 drawn.append(g[:max_nodes])
+                numbers.append(k + 1)
                 count = max_nodes
-            break
+            continue
         drawn.append(g)
+        numbers.append(k + 1)
         count += len(g)
     pos = graph_layout(drawn)
     index = {u: k for k, g in enumerate(drawn) for u in g}
@@ -199,10 +208,10 @@ def dependency_graph_figure(
         }
         for p in policies
     }
-    rduc_colours = colours("rduc", [f"RDUC {k + 1}" for k in range(len(drawn))])
+    rduc_colours = colours("rduc", [f"RDUC {k}" for k in numbers])
     labels = count <= GRAPH_LABELS
-    for k, g in enumerate(drawn):
-        name = f"RDUC {k + 1}"
+    for k, g in zip(numbers, drawn, strict=True):
+        name = f"RDUC {k}"
         hover = []
         for u in g:
             lines = [f"<b>{text(u)}</b> · {name}"]
@@ -240,10 +249,25 @@ def dependency_graph_figure(
         "User dependency graph and its RDUCs",
         height=max(420, min(900, 260 + 14 * int(math.sqrt(max(1, count)) * 3))),
         hovermode="closest",
-        xaxis=axis("", showgrid=False, zeroline=False, showticklabels=False, showline=False, ticks="",
-                   range=[min(xs) - pad, max(xs) + pad]),
-        yaxis=axis("", showgrid=False, zeroline=False, showticklabels=False, showline=False, ticks="",
-                   range=[min(ys) - pad, max(ys) + pad], scaleanchor="x"),
+        xaxis=axis(
+            "",
+            showgrid=False,
+            zeroline=False,
+            showticklabels=False,
+            showline=False,
+            ticks="",
+            range=[min(xs) - pad, max(xs) + pad],
+        ),
+        yaxis=axis(
+            "",
+            showgrid=False,
+            zeroline=False,
+            showticklabels=False,
+            showline=False,
+            ticks="",
+            range=[min(ys) - pad, max(ys) + pad],
+            scaleanchor="x",
+        ),
     )
     words = (
         f"{len(groups):,} RDUCs (connected components): users that demand a common machine class's "
@@ -251,12 +275,12 @@ def dependency_graph_figure(
     )
     left_out = []
     if count < all_users:
-        left_out.append(f"{count:,} of {all_users:,} users drawn (whole RDUCs in order)")
+        left_out.append(f"{count:,} of {all_users:,} users (whole RDUCs)")
     total_edges = sum(1 for _ in all_edges)
     if len(edges) < total_edges:
-        left_out.append(f"{len(edges):,} of {total_edges:,} listed edges")
+        left_out.append(f"{len(edges):,} of the {total_edges:,} edges listed")
     if left_out:
-        words += "<br>Showing " + "; ".join(left_out) + "; the tables list every user."
+        words += "<br>Drawn: " + "; ".join(left_out) + " (the tables list every user)."
     caption(layout, words)
     return {"data": data, "layout": layout}
 
@@ -665,7 +689,7 @@ def reduction_figure(doc: Doc, by: str = "classes") -> Figure:
     layout = base_layout(
         f"Completion time reduced by UDRF, by {'machine classes' if by == 'classes' else 'runs'}",
         xaxis=axis(what, type="category"),
-        yaxis=axis("Reduction of the mean completion time (%)", rangemode="tozero"),
+        yaxis=axis("Mean completion time reduced (%)", rangemode="tozero"),
     )
     caption(layout, f"Paper 004 Fig. {figure_no}: (DRF mean − UDRF mean) ÷ DRF mean, per group of jobs.")
     return {"data": data, "layout": layout}
