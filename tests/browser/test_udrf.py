@@ -65,3 +65,21 @@ def test_the_fig1_preset_starts_and_shows_the_graph_and_bars(
     assert page.locator("#report-links a[data-format='pdf']").is_visible()
     screenshot("udrf-results")
     no_console_errors(page)
+
+
+def test_the_online_preset_draws_the_timelines_and_the_cdf(
+    live_server: Any, page: Any, operator: Any, runs_in_threads: Any, screenshot: Any,  # noqa: F811
+) -> None:
+    base = live_server.url
+    sign_in(page, base, screenshot)
+    page.goto(f"{base}/runs/new/udrf/?preset=004-fig1-online")
+    assert page.locator("input[name='online']").is_checked()
+    page.click("button:has-text('Start UDRF study')")
+    page.wait_for_url(re.compile(r"/runs/\d+/$"))
+    page.wait_for_selector("#charts[data-drawn='true']", timeout=90_000)
+    for key in ("graph", "shares", "wasted", "cdf", "reduction:classes", "reduction:runs"):
+        assert page.locator(f"[data-figure='{key}'] .js-plotly-plot").count() == 1, key
+    assert "UDRF (5 jobs)" in page.locator("#udrf-cdf").inner_text()
+    assert page.locator("#udrf-online-table tbody tr").count() == 2
+    screenshot("udrf-online-results")
+    no_console_errors(page)
