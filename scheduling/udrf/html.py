@@ -27,29 +27,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..charts.udrf import policy_colours, udrf_figures
-from ..fairness.html import rows_html
 from ..html_report import comparison_html, standalone_html, write_text_atomically
-from .present import (
-    ONLINE,
-    RDUC_COLUMNS,
-    REDUCTION_COLUMNS,
-    class_columns,
-    class_rows,
-    combine_online,
-    job_columns,
-    job_rows,
-    online_columns,
-    online_rows,
-    policies_of,
-    policy_label,
-    rduc_rows,
-    reduction_rows,
-    udrf_table,
-    user_columns,
-    user_rows,
-)
+from ..presenter import DetailTable
+from .present import ONLINE, combine_online, policies_of, policy_label, udrf_table, udrf_tables
 
-__all__ = ["MAX_ROWS", "render_udrf_html", "udrf_sections", "write_udrf_html"]
+__all__ = ["MAX_ROWS", "detail_html", "render_udrf_html", "udrf_sections", "write_udrf_html"]
 
 Doc = Mapping[str, Any]
 
@@ -61,38 +43,42 @@ def _documents(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[Doc]:
     return list(docs.values()) if isinstance(docs, Mapping) else list(docs)
 
 
-def _cut(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
-    if len(rows) <= MAX_ROWS:
-        return rows, ""
-    return rows[:MAX_ROWS], f'<p class="note">The first {MAX_ROWS:,} of {len(rows):,} rows.</p>'
+def detail_html(table: DetailTable, *, max_rows: int = MAX_ROWS) -> str:
+    """A library detail table as an HTML table (the cells as the presenter shows them, escaped);
+    at most ``max_rows`` rows, with a note when it is cut.
+
+    >>> from scheduling.presenter import Column, detail_table
+    >>> detail_html(detail_table("u", "Users", [Column("u", "User")], [{"u": "<a>"}])).splitlines()[1]
+    '<tr><td>&lt;a&gt;</td></tr>'
+    """
+    head = "".join(f'<th scope="col">{html.escape(c["label"])}</th>' for c in table["columns"])
+    body = [
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+        for row in table["shown"][:max_rows]
+    ]
+    notes = list(table["notes"])
+    if len(table["shown"]) > max_rows:
+        notes.append(f"The first {max_rows:,} of {len(table['shown']):,} rows.")
+    return (
+        f'<table class="detail"><thead><tr>{head}</tr></thead><tbody>\n'
+        + "\n".join(body)
+        + "\n</tbody></table>"
+        + "".join(f'<p class="note">{html.escape(n)}</p>' for n in notes)
+    )
 
 
 def udrf_sections(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[tuple[str, str]]:
-    """The report's sections as ``(heading, HTML)``: the comparison, then per user, per job,
-    per machine class, the RDUCs (offline) and the online summary and reductions."""
+    """The report's sections as ``(heading, HTML)``: the comparison, then every detail table of
+    :func:`scheduling.udrf.present.udrf_tables` (per user, per job, per machine class, the
+    RDUCs, the online summary and the reductions)."""
     items = _documents(docs)
     offline = next((d for d in items if d.get("kind") == "udrf-offline"), None)
     online = combine_online(items)
-    policies = policies_of(offline or online or {})
     every = policies_of({"policies": {p: 1 for d in (offline, online) if d for p in policies_of(d)}})
     table = udrf_table({str(k): d for k, d in enumerate(items)})
     colours = {policy_label(p): c for p, c in policy_colours(every).items()}
     sections: list[tuple[str, str]] = [("UDRF against DRF", comparison_html(table, colours))]
-    if offline is not None:
-        for heading, columns, rows in (
-            ("Per user", user_columns(policies), user_rows(offline)),
-            ("Per job", job_columns(policies), job_rows(offline)),
-            ("Per machine class", class_columns(policies), class_rows(offline)),
-            ("RDUCs", RDUC_COLUMNS, rduc_rows(offline)),
-        ):
-            shown, note = _cut(rows)
-            sections.append((heading, rows_html(columns, shown) + note))
-    if online is not None and online.get("kind") == ONLINE:
-        resources = [str(r) for r in online.get("resources") or []]
-        sections.append(("Online simulation", rows_html(online_columns(resources), online_rows(online))))
-        reductions = reduction_rows(online)
-        if reductions:
-            sections.append(("Completion time reduced by UDRF", rows_html(REDUCTION_COLUMNS, reductions)))
+    sections += [(t["title"], detail_html(t)) for t in udrf_tables(items, detail=True)]
     return sections
 
 

@@ -37,7 +37,17 @@ import numpy as np
 
 from ..fairness.present import comparison_text
 from ..numbers import finite, integral
-from ..presenter import MISSING, Comparison, Metric, comparison_table, show
+from ..presenter import (
+    MISSING,
+    Column,
+    Comparison,
+    DetailTable,
+    Metric,
+    comparison_table,
+    detail_table,
+    show,
+    table_text,
+)
 from .online import OnlineResult, compare
 
 __all__ = [
@@ -59,14 +69,13 @@ __all__ = [
     "udrf_metrics",
     "udrf_summary",
     "udrf_table",
+    "udrf_tables",
     "udrf_text",
     "user_columns",
     "user_rows",
 ]
 
 Doc = Mapping[str, Any]
-#: A column of a detail table: (key of the row dicts, label without unit, unit of ``UNITS``).
-Column = tuple[str, str, str]
 
 #: The policies a UDRF study compares, in column order, with the names tables and charts show.
 POLICY_LABELS: dict[str, str] = {"udrf": "UDRF", "drf": "DRF"}
@@ -460,12 +469,15 @@ def udrf_table(
 
 
 def udrf_text(docs: Mapping[str, Doc] | Sequence[Doc]) -> str:
-    """The comparison table as aligned plain text, for a terminal (``python -m scheduling udrf``).
+    """The comparison table and the detail tables (:func:`udrf_tables`) as aligned plain text,
+    for a terminal (``python -m scheduling udrf`` prints it on stderr).
 
     ``docs``: the command's output (``{"offline": ..., "online": ...}``) or any documents.
     """
     items = dict(docs) if isinstance(docs, Mapping) else {str(k): d for k, d in enumerate(docs)}
-    return comparison_text(udrf_table(items), corner="policy")
+    parts = [comparison_text(udrf_table(items), corner="policy")]
+    parts += [table_text(t) for t in udrf_tables(items)]
+    return "\n\n".join(parts)
 
 
 # --------------------------------------------------------------------------- detail tables
@@ -483,7 +495,7 @@ def _amounts_text(per_class: Mapping[str, Any], resources: Sequence[str]) -> str
 
 def user_columns(policies: Sequence[str]) -> tuple[Column, ...]:
     """Columns of :func:`user_rows` for these policies (UDRF against DRF side by side)."""
-    cols: list[Column] = [("user", "User", "text"), ("rduc", "RDUC", "count")]
+    cols: list[Column] = [Column("user", "User"), Column("rduc", "RDUC", "count")]
     for what, label, unit in (
         ("jobs_total", "Jobs", "amount"),
         ("dominant_share", "Dominant share", "percent"),
@@ -492,7 +504,7 @@ def user_columns(policies: Sequence[str]) -> tuple[Column, ...]:
         ("jobs", "Jobs per job", "text"),
         ("waste", "Wasted on its resources", "text"),
     ):
-        cols += [(f"{what}:{p}", f"{label} ({policy_label(p)})", unit) for p in policies]
+        cols += [Column(f"{what}:{p}", f"{label} ({policy_label(p)})", unit) for p in policies]
     return tuple(cols)
 
 
@@ -534,17 +546,20 @@ def user_rows(doc: Doc) -> list[dict[str, Any]]:
 
 #: Columns of :func:`job_rows` (the per-policy counts are added per policy).
 JOB_COLUMNS: tuple[Column, ...] = (
-    ("user", "User", "text"),
-    ("job", "Job", "text"),
-    ("classes", "Machine classes", "text"),
-    ("tasks", "Tasks", "count"),
-    ("runs", "Runs", "count"),
-    ("duration_s", "Duration", "seconds"),
+    Column("user", "User", "text"),
+    Column("job", "Job", "text"),
+    Column("classes", "Machine classes", "text"),
+    Column("tasks", "Tasks", "count"),
+    Column("runs", "Runs", "count"),
+    Column("duration_s", "Duration", "seconds"),
 )
 
 
 def job_columns(policies: Sequence[str]) -> tuple[Column, ...]:
-    return (*JOB_COLUMNS, *((f"allocated:{p}", f"Allocated ({policy_label(p)})", "amount") for p in policies))
+    return (
+        *JOB_COLUMNS,
+        *(Column(f"allocated:{p}", f"Allocated ({policy_label(p)})", "amount") for p in policies),
+    )
 
 
 def job_rows(doc: Doc) -> list[dict[str, Any]]:
@@ -582,9 +597,9 @@ def job_rows(doc: Doc) -> list[dict[str, Any]]:
 
 #: Columns of :func:`class_rows`.
 CLASS_COLUMNS: tuple[Column, ...] = (
-    ("class", "Machine class", "text"),
-    ("resource", "Resource", "text"),
-    ("capacity", "Capacity", "amount"),
+    Column("class", "Machine class", "text"),
+    Column("resource", "Resource", "text"),
+    Column("capacity", "Capacity", "amount"),
 )
 
 
@@ -592,9 +607,9 @@ def class_columns(policies: Sequence[str]) -> tuple[Column, ...]:
     cols = list(CLASS_COLUMNS)
     for p in policies:
         cols += [
-            (f"allocated:{p}", f"Allocated ({policy_label(p)})", "amount"),
-            (f"wasted:{p}", f"Wasted ({policy_label(p)})", "amount"),
-            (f"wasted_pct:{p}", f"Wasted ({policy_label(p)}, % of capacity)", "percent"),
+            Column(f"allocated:{p}", f"Allocated ({policy_label(p)})", "amount"),
+            Column(f"wasted:{p}", f"Wasted ({policy_label(p)})", "amount"),
+            Column(f"wasted_pct:{p}", f"Wasted ({policy_label(p)}, % of capacity)", "percent"),
         ]
     return tuple(cols)
 
@@ -638,11 +653,11 @@ def class_rows(doc: Doc) -> list[dict[str, Any]]:
 
 #: Columns of :func:`rduc_rows`.
 RDUC_COLUMNS: tuple[Column, ...] = (
-    ("rduc", "RDUC", "count"),
-    ("users_count", "Users", "count"),
-    ("users", "Who", "text"),
-    ("resources_count", "Resources", "count"),
-    ("resources", "Machine class / resource", "text"),
+    Column("rduc", "RDUC", "count"),
+    Column("users_count", "Users", "count"),
+    Column("users", "Who", "text"),
+    Column("resources_count", "Resources", "count"),
+    Column("resources", "Machine class / resource", "text"),
 )
 
 
@@ -674,19 +689,19 @@ def rduc_rows(doc: Doc, *, max_names: int = 30) -> list[dict[str, Any]]:
 
 
 def online_columns(resources: Sequence[str]) -> tuple[Column, ...]:
-    return (*ONLINE_COLUMNS, *((f"mean_wasted:{r}", f"Mean wasted {r}", "amount") for r in resources))
+    return (*ONLINE_COLUMNS, *(Column(f"mean_wasted:{r}", f"Mean wasted {r}", "amount") for r in resources))
 
 
 #: Columns of :func:`online_rows` (mean waste per resource kind is added per kind).
 ONLINE_COLUMNS: tuple[Column, ...] = (
-    ("policy", "Policy", "text"),
-    ("completed", "Completed", "count"),
-    ("jobs", "Jobs", "count"),
-    ("mean_completion_s", "Mean completion", "seconds"),
-    ("p50_completion_s", "Median completion", "seconds"),
-    ("p95_completion_s", "95th percentile completion", "seconds"),
-    ("makespan_s", "Makespan", "seconds"),
-    ("decisions", "Decisions", "count"),
+    Column("policy", "Policy", "text"),
+    Column("completed", "Completed", "count"),
+    Column("jobs", "Jobs", "count"),
+    Column("mean_completion_s", "Mean completion", "seconds"),
+    Column("p50_completion_s", "Median completion", "seconds"),
+    Column("p95_completion_s", "95th percentile completion", "seconds"),
+    Column("makespan_s", "Makespan", "seconds"),
+    Column("decisions", "Decisions", "count"),
 )
 
 
@@ -705,12 +720,12 @@ def online_rows(doc: Doc) -> list[dict[str, Any]]:
 
 #: Columns of :func:`reduction_rows`.
 REDUCTION_COLUMNS: tuple[Column, ...] = (
-    ("by", "Jobs by", "text"),
-    ("group", "Group", "text"),
-    ("jobs", "Jobs", "count"),
-    ("udrf_mean_s", "Mean completion (UDRF)", "seconds"),
-    ("drf_mean_s", "Mean completion (DRF)", "seconds"),
-    ("reduction_pct", "Reduction", "percent"),
+    Column("by", "Jobs by", "text"),
+    Column("group", "Group", "text"),
+    Column("jobs", "Jobs", "count"),
+    Column("udrf_mean_s", "Mean completion (UDRF)", "seconds"),
+    Column("drf_mean_s", "Mean completion (DRF)", "seconds"),
+    Column("reduction_pct", "Reduction", "percent"),
 )
 
 
@@ -740,3 +755,74 @@ def reduction_rows(doc: Doc) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def _offline_of(items: list[Doc]) -> Doc | None:
+    return next((d for d in items if OFFLINE in (d.get("kind"), d.get("summary_of"))), None)
+
+
+def udrf_tables(
+    docs: Mapping[str, Doc] | Sequence[Doc], *, currency: str = "$", detail: bool = False
+) -> list[DetailTable]:
+    """Every detail table of a UDRF study, in display order, from its documents or their
+    summaries (:func:`udrf_summary` with ``rows``, whose first rows a page shows).
+
+    Per user UDRF against DRF, per machine class, the RDUCs, the online simulation's summary per
+    policy and, from documents, the completion-time reduction by machine classes and by runs;
+    ``detail`` adds the files' per-job table. Tables without rows are left out.
+
+    >>> from scheduling.scenario import load_scenario_json
+    >>> from scheduling.udrf.offline_doc import offline_document
+    >>> doc = offline_document(load_scenario_json(open("examples/paper004-fig1.json").read()))
+    >>> [t["key"] for t in udrf_tables([udrf_summary(doc, rows=2)])], udrf_tables([doc])[0]["shown"][0][:3]
+    (['users', 'classes', 'rducs'], ['u1', '1', '36'])
+    """
+    items = list(docs.values()) if isinstance(docs, Mapping) else list(docs)
+    tables: list[DetailTable] = []
+    offline = _offline_of(items)
+    if offline is not None:
+        policies = policies_of(offline)
+        built = {"users": user_rows, "classes": class_rows, "rducs": rduc_rows}
+        stored, counts = _section(offline, "rows"), _section(offline, "row_counts")
+        for key, title, columns in (
+            ("users", "Per user: UDRF against DRF", user_columns(policies)),
+            ("classes", "Per machine class", class_columns(policies)),
+            ("rducs", "RDUCs (connected components of the dependency graph)", RDUC_COLUMNS),
+        ):
+            rows = _list(stored.get(key)) if offline.get("summary_of") else built[key](offline)
+            total = integral(counts.get(key)) or len(rows)
+            notes = (
+                [f"The first {len(rows):,} of {total:,} rows; the downloads have them all."]
+                if total > len(rows)
+                else []
+            )
+            tables.append(detail_table(key, title, columns, rows, currency=currency, notes=notes))
+        if detail and not offline.get("summary_of"):
+            tables.append(
+                detail_table("jobs", "Per job", job_columns(policies), job_rows(offline), currency=currency)
+            )
+    online_docs = [d for d in items if d.get("kind") == ONLINE]
+    online_summaries = [d for d in items if d.get("summary_of") == ONLINE]
+    joined = combine_online(online_docs)
+    resources = list(
+        dict.fromkeys(str(r) for d in [*online_docs, *online_summaries] for r in _list(d.get("resources")))
+    )
+    online = (
+        online_rows(joined)
+        if joined is not None
+        else [r for s in online_summaries for r in _list(_section(s, "rows").get("online"))]
+    )
+    tables.append(
+        detail_table("online", "Online simulation", online_columns(resources), online, currency=currency)
+    )
+    if joined is not None:
+        tables.append(
+            detail_table(
+                "reduction",
+                "Completion time reduced by UDRF",
+                REDUCTION_COLUMNS,
+                reduction_rows(joined),
+                currency=currency,
+            )
+        )
+    return [t for t in tables if t["rows"]]

@@ -26,8 +26,7 @@ from django.urls import reverse
 
 from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
-from planner.reports.fairness import rows_table
-from planner.reports.tables import summary_table
+from planner.reports.tables import detail_as_table, summary_table
 from scheduling import Scenario, ScenarioError
 from scheduling.charts.udrf import policy_colours, udrf_figures
 from scheduling.numbers import finite
@@ -35,24 +34,11 @@ from scheduling.presenter import show
 from scheduling.udrf.model import UdrfProblem
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.present import (
-    RDUC_COLUMNS,
-    REDUCTION_COLUMNS,
-    Column,
-    class_columns,
-    class_rows,
-    combine_online,
-    job_columns,
-    job_rows,
-    online_columns,
-    online_rows,
     policy_headlines,
     policy_label,
-    rduc_rows,
-    reduction_rows,
     udrf_summary,
     udrf_table,
-    user_columns,
-    user_rows,
+    udrf_tables,
 )
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
@@ -147,24 +133,6 @@ def udrf_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[s
         "seed": seed,
         "baseline": baseline,
     }
-
-
-def _shown(columns: Sequence[Column], rows: Sequence[Mapping[str, Any]]) -> list[list[str]]:
-    """Rows as the page writes them: text as it is, numbers in their unit."""
-    out = []
-    for row in rows:
-        cells = []
-        for key, _, unit in columns:
-            v = row.get(key)
-            cells.append(
-                "—"
-                if v is None
-                else str(v)
-                if unit == "text" or isinstance(v, str)
-                else show(finite(v), unit)
-            )
-        out.append(cells)
-    return out
 
 
 class UdrfKind(RunKind):
@@ -262,26 +230,8 @@ class UdrfKind(RunKind):
     ) -> ReportContent:
         comparison = udrf_table(results, baseline=baseline, currency=currency, detail=True)
         tables = [summary_table(comparison, "Policy")]
-        offline = results.get(OFFLINE)
+        tables += [detail_as_table(t) for t in udrf_tables(results, currency=currency, detail=True)]
         policies = list(options.get("policies") or ["udrf", "drf"])
-        if offline is not None:
-            tables += [
-                rows_table("users", "Users", user_columns(policies), user_rows(offline)),
-                rows_table("jobs", "Jobs", job_columns(policies), job_rows(offline)),
-                rows_table("classes", "Machine classes", class_columns(policies), class_rows(offline)),
-                rows_table("rducs", "RDUCs", RDUC_COLUMNS, rduc_rows(offline, max_names=10_000)),
-            ]
-        online = combine_online(results.values())
-        if online is not None:
-            resources = [str(r) for r in online.get("resources") or []]
-            tables.append(
-                rows_table("online", "Online simulation", online_columns(resources), online_rows(online))
-            )
-            reductions = reduction_rows(online)
-            if reductions:
-                tables.append(
-                    rows_table("reduction", "Completion time reduced by UDRF", REDUCTION_COLUMNS, reductions)
-                )
         figures = self.figures(results, currency=currency) or {}
         run_id = meta.get("run_id")
         return ReportContent(
@@ -321,40 +271,7 @@ class UdrfKind(RunKind):
         options = run.options or {}
         policies = list(options.get("policies") or ["udrf", "drf"])
         offline = summaries.get(OFFLINE) or {}
-        rows = offline.get("rows") or {}
-        counts = offline.get("row_counts") or {}
-        tables = []
-        for key, title, columns in (
-            ("users", "Per user: UDRF against DRF", user_columns(policies)),
-            ("classes", "Per machine class", class_columns(policies)),
-            ("rducs", "RDUCs (connected components of the dependency graph)", RDUC_COLUMNS),
-        ):
-            shown = rows.get(key) or []
-            if not shown:
-                continue
-            total = int(counts.get(key) or len(shown))
-            tables.append(
-                {
-                    "id": f"udrf-{key}",
-                    "title": title,
-                    "header": [label for _, label, _ in columns],
-                    "rows": _shown(columns, shown),
-                    "note": f"The first {len(shown):,} of {total:,} rows; the downloads have them all."
-                    if total > len(shown)
-                    else "",
-                }
-            )
-        online_summaries = [s for s in summaries.values() if s.get("summary_of") == "udrf-online"]
-        resources = list(dict.fromkeys(r for s in online_summaries for r in s.get("resources") or []))
-        online_table = None
-        if online_summaries:
-            columns = online_columns(resources)
-            online_table = {
-                "header": [label for _, label, _ in columns],
-                "rows": _shown(
-                    columns, [r for s in online_summaries for r in (s.get("rows") or {}).get("online") or []]
-                ),
-            }
+        tables = udrf_tables(summaries, currency=currency)
         colours = policy_colours(policies)
         return {
             "colours": {policy_label(p): c for p, c in colours.items()},
@@ -363,7 +280,6 @@ class UdrfKind(RunKind):
             "resource a resource of its own).",
             "tables": tables,
             "online": bool(options.get("online")),
-            "online_table": online_table,
             "counts": {k: offline.get(k) for k in ("users", "rducs", "classes", "edges")},
             "actions": (
                 [{"label": "Clone…", "url": f"{reverse('web:udrf-new')}?clone={run.pk}"}]

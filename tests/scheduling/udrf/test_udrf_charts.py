@@ -246,9 +246,10 @@ def test_the_html_report_holds_tables_and_figures(fig1: dict[str, Any]) -> None:
     assert "Fig. 1 &amp; &lt;online&gt;" in page and "<online>" not in page
     for heading in (
         "UDRF against DRF",
-        "Per user",
+        "Per user: UDRF against DRF",
+        "Per job",
         "Per machine class",
-        "RDUCs",
+        "RDUCs (connected components of the dependency graph)",
         "Online simulation",
         "Completion time reduced by UDRF",
     ):
