@@ -83,3 +83,30 @@ def test_the_online_preset_draws_the_timelines_and_the_cdf(
     assert page.locator("#udrf-online-table tbody tr").count() == 2
     screenshot("udrf-online-results")
     no_console_errors(page)
+
+
+def test_rows_added_in_the_page_are_read(
+    live_server: Any, page: Any, operator: Any, runs_in_threads: Any, screenshot: Any,  # noqa: F811
+) -> None:
+    base = live_server.url
+    sign_in(page, base, screenshot)
+    page.goto(f"{base}/runs/new/udrf/?preset=004-fig1")
+    jobs = page.locator("#job-rows tbody tr[data-row]")
+    classes = page.locator("#class-rows tbody tr[data-row]")
+    n_jobs, n_classes = jobs.count(), classes.count()
+    page.click("#add-class-row")
+    page.click("#add-job-row")
+    assert (jobs.count(), classes.count()) == (n_jobs + 1, n_classes + 1)
+    page.fill(f"input[name='m{n_classes}-name']", "gpu")
+    page.fill(f"input[name='m{n_classes}-count']", "2")
+    page.fill(f"input[name='m{n_classes}-capacity']", "cpu=4, mem=8")
+    page.fill(f"input[name='j{n_jobs}-user']", "u5")
+    page.fill(f"input[name='j{n_jobs}-id']", "train")
+    page.fill(f"textarea[name='j{n_jobs}-tasks']", "gpu: cpu=1, mem=1")
+    page.click("button:has-text('Start UDRF study')")
+    page.wait_for_url(re.compile(r"/runs/\d+/$"))
+    page.wait_for_selector("#charts[data-drawn='true']", timeout=90_000)
+    users = page.locator("#udrf-users-table").inner_text()
+    assert "u5" in users and "train 8" in users  # alone on 8 cpu of gpu: 8 runs at once
+    assert "RDUC 3 (1 user)" in page.locator("#udrf-graph").inner_text()
+    no_console_errors(page)

@@ -199,15 +199,6 @@ def test_bad_parameters_and_scenarios_are_refused_with_their_paths(api: Any, own
     assert not Run.objects.exists()
 
 
-def test_online_without_the_library_is_a_field_error(
-    api: Any, owner: Any, team: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(udrf_kind, "ONLINE_MODULE", "scheduling.udrf.no_such_module")
-    response = _start(api, owner, scenario=EXAMPLE, online=True)
-    assert response.status_code == 400
-    assert [e["path"] for e in response.json()["errors"]] == ["online"]
-
-
 def _rows(form_data: dict[str, Any]) -> dict[str, Any]:
     """The start page's POST for the paper's Fig. 1, entered as rows."""
     classes = [

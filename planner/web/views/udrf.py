@@ -19,7 +19,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from planner.core.errors import InputError
-from planner.runs.kinds.udrf import online_available
 from planner.runs.selectors import run_with_scenario
 from planner.runs.services import run_start
 from scheduling import ScenarioError
@@ -50,17 +49,16 @@ def udrf_presets() -> list[StudyPreset]:
             {"compare_drf": True, "online": False},
         )
     ]
-    if online_available():
-        out.append(
-            StudyPreset(
-                "004-fig1-online",
-                "udrf",
-                "Paper 004, Fig. 1 online",
-                "The same users and classes, simulated online: one decision a second.",
-                example,
-                {"compare_drf": True, "online": True, "interval_s": 1.0},
-            )
+    out.append(
+        StudyPreset(
+            "004-fig1-online",
+            "udrf",
+            "Paper 004, Fig. 1 online",
+            "The same users and classes, simulated online: one decision a second.",
+            example,
+            {"compare_drf": True, "online": True, "interval_s": 1.0},
         )
+    )
     return out
 
 
@@ -126,7 +124,6 @@ def udrf_new(request: TeamRequest) -> HttpResponse:
             "presets": udrf_presets(),
             "preset": preset,
             "cloned_from": cloned,
-            "online_available": online_available(),
         },
         status=400 if request.method == "POST" and errors else 200,
     )
