@@ -409,7 +409,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .udrf.cli import add_parsers as add_udrf_parsers
 
-    add_udrf_parsers(sub)  # udrf (paper 004)
+    add_udrf_parsers(sub)  # udrf, udrf-generate (paper 004)
 
     v = sub.add_parser("validate", help="check a scenario and report every problem")
     _source_arguments(v)

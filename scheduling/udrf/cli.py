@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import FieldError, ScenarioError
 
-__all__ = ["add_parsers", "cmd_udrf"]
+__all__ = ["add_parsers", "cmd_udrf", "cmd_udrf_generate"]
 
 
 def cmd_udrf(args: argparse.Namespace) -> int:
@@ -62,8 +62,33 @@ def cmd_udrf(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_udrf_generate(args: argparse.Namespace) -> int:
+    from ..cli import _write
+    from ..scenario import parse_scenario
+    from .synthetic import synthetic_document
+
+    errors = [FieldError(f"--{key}", "must be >= 1")
+              for key in ("users", "jobs", "classes", "max-runs")
+              if getattr(args, key.replace("-", "_")) < 1]
+    if args.jobs < args.users and not errors:
+        errors.append(FieldError("--jobs", f"must be >= --users ({args.users}): every user has a job"))
+    limits = {"users": 1_000, "classes": 1_000, "jobs": 200_000}
+    errors += [FieldError(f"--{key}", f"must be <= {top:,}") for key, top in limits.items()
+               if getattr(args, key) > top]
+    if errors:
+        raise ScenarioError(errors)
+    doc = synthetic_document(users=args.users, jobs=args.jobs, classes=args.classes, seed=args.seed,
+                             max_runs=args.max_runs,
+                             breadth_noise=None if args.random_breadth else 1.0)
+    if args.name:
+        doc["name"] = args.name
+    parse_scenario(doc)  # the document it writes is valid, or this says why
+    _write(json.dumps(doc, indent=1, allow_nan=False), args.output)
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
-    """Add ``udrf`` to ``python -m scheduling``'s subcommands."""
+    """Add ``udrf`` and ``udrf-generate`` to ``python -m scheduling``'s subcommands."""
     from ..cli import _source_arguments
 
     u = sub.add_parser(
@@ -87,3 +112,22 @@ def add_parsers(sub: Any) -> None:
     u.add_argument("--compact", action="store_true", help="JSON without indentation")
     u.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     u.set_defaults(func=cmd_udrf)
+
+    g = sub.add_parser(
+        "udrf-generate",
+        help="generate a synthetic UDRF scenario with paper 004's trace shape (seeded)",
+        description="A version-3 scenario drawn as paper 004 §V describes its trace: users with several "
+        "jobs (skewed), about 65%% of jobs on one or two machine classes, users with many jobs on more "
+        "classes, a handful of RDUCs, runs of 10-100 s, a number of runs per job "
+        "(scheduling.udrf.synthetic).",
+    )
+    g.add_argument("--users", type=int, default=50)
+    g.add_argument("--jobs", type=int, default=200, help="complex jobs in all (at least one per user)")
+    g.add_argument("--classes", type=int, default=20, help="machine classes")
+    g.add_argument("--max-runs", type=int, default=20, help="the most times a job must run")
+    g.add_argument("--random-breadth", action="store_true",
+                   help="hand out jobs' class counts at random instead of wider jobs to users with more jobs")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--name")
+    g.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
+    g.set_defaults(func=cmd_udrf_generate)

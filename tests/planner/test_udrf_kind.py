@@ -337,3 +337,22 @@ def test_the_start_page_puts_the_librarys_errors_on_rows_and_fields(
     }
     assert client.post(url, garbage).status_code == 400
     assert not Run.objects.exists()
+
+
+def test_the_synthetic_preset_fills_every_row_and_runs_online(
+    client: Any, api: Any, owner: Any, team: Any, execute_run: Callable[[int], str]
+) -> None:
+    client.force_login(owner)
+    filled = client.get(reverse("web:udrf-new") + "?preset=004-synthetic-online")
+    assert filled.status_code == 200
+    form = filled.context["form"]
+    document = json.loads(form.initial["document"])
+    assert len([r for r in form.class_rows if r.initial.get("name")]) == len(document["vm_types"]) == 60
+    assert len([r for r in form.job_rows if r.initial.get("id")]) == 200
+    assert form.initial["online"] is True
+    response = _start(api, owner, scenario=document, online=True)
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert execute_run(run.pk) == "succeeded"
+    online = run.results.get(variant="online udrf").result
+    assert online["policies"]["udrf"]["summary"]["completed"] == 200

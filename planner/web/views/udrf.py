@@ -22,6 +22,7 @@ from planner.core.errors import InputError
 from planner.runs.selectors import run_with_scenario
 from planner.runs.services import run_start
 from scheduling import ScenarioError
+from scheduling.udrf.synthetic import synthetic_document
 
 from ..context import TeamRequest, team_page
 from ..forms import parse_json_document, read_upload
@@ -33,7 +34,8 @@ EXAMPLE = Path(settings.BASE_DIR) / "examples" / "paper004-fig1.json"
 
 @cache
 def udrf_presets() -> list[StudyPreset]:
-    """The page's buttons: the paper's Fig. 1 offline, and with the online simulation."""
+    """The page's buttons: the paper's Fig. 1 offline and online, and a synthetic trace with the
+    shape of its evaluation, online."""
     try:
         example = json.loads(EXAMPLE.read_text())
     except OSError:  # pragma: no cover - an install without the examples
@@ -57,6 +59,18 @@ def udrf_presets() -> list[StudyPreset]:
             "The same users and classes, simulated online: one decision a second.",
             example,
             {"compare_drf": True, "online": True, "interval_s": 1.0},
+        )
+    )
+    out.append(
+        StudyPreset(
+            "004-synthetic-online",
+            "udrf",
+            "Synthetic trace (§V), online",
+            "A trace drawn with the shape of the paper's evaluation (scheduling.udrf.synthetic, seed 0): "
+            "50 users, 200 jobs on 60 machine classes, 65% of jobs on one or two classes, runs of "
+            "10-100 s, a waiting queue of 100 jobs (Figs. 9-10).",
+            synthetic_document(users=50, jobs=200, classes=60, seed=0),
+            {"compare_drf": True, "online": True, "interval_s": 1.0, "queue_capacity": 100},
         )
     )
     return out

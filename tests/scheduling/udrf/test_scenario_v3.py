@@ -125,3 +125,21 @@ def test_cli_refuses_bad_input_with_paths(tmp_path: Path, capsys: pytest.Capture
     assert "frameworks[0].complex_jobs[0].tasks[0].machine_class: unknown machine class 'gpu'" in err
     assert main(["udrf", str(EXAMPLE), "--queue", "0", "--online", "-q"]) == 2
     assert "error: --queue: must be >= 1" in capsys.readouterr().err
+
+
+def test_cli_udrf_generate_writes_a_valid_seeded_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    args = ["udrf-generate", "--users", "6", "--jobs", "20", "--classes", "8", "--seed", "3", "-o"]
+    assert main([*args, str(a)]) == 0
+    assert main([*args, str(b)]) == 0
+    assert a.read_text() == b.read_text()
+    scenario = parse_scenario(json.loads(a.read_text()))
+    assert sum(len(f.complex_jobs) for f in scenario.frameworks) == 20
+    assert len(scenario.class_capacity()) == 8
+    assert main(["udrf", str(a), "--online", "--compare-drf", "-q", "-o", str(b)]) == 0
+    assert set(json.loads(b.read_text())["online"]["policies"]) == {"udrf", "drf"}
+    assert main(["udrf-generate", "--users", "0", "--jobs", "2000000"]) == 2
+    err = capsys.readouterr().err
+    assert "error: --users: must be >= 1" in err and "error: --jobs: must be <= 200,000" in err
