@@ -36,9 +36,12 @@ OFFLINE_POLICIES = {"udrf": "UDRF", "drf": "DRF (classes as resources)"}
 EDGE_LIMIT = 20_000
 
 
-def policy_outcome(problem: UdrfProblem, groups: list[list[int]], mix: str) -> dict[str, Any]:
+def policy_outcome(
+    problem: UdrfProblem, groups: list[list[int]], mix: str, *, properties: bool = False
+) -> dict[str, Any]:
     """Fill every RDUC with ``mix`` and measure the outcome (numbers stay exact when the
-    problem is; :func:`offline_document` turns them into JSON numbers)."""
+    problem is; :func:`offline_document` turns them into JSON numbers); ``properties`` adds
+    the fairness checks of :func:`~scheduling.udrf.properties.allocation_properties`."""
     n_users = len(problem.users)
     levels: list[Any] = [0] * n_users
     counts: list[Any] = [0] * len(problem.jobs)
@@ -96,7 +99,7 @@ def policy_outcome(problem: UdrfProblem, groups: list[list[int]], mix: str) -> d
             "allocated": {problem.kinds[r % k]: used[r] for r in rs},
             "wasted": {problem.kinds[r % k]: idle[r] if r in any_demand else 0 for r in rs},
         })
-    return {
+    out: dict[str, Any] = {
         "users": users,
         "classes": classes,
         "totals": {
@@ -107,6 +110,11 @@ def policy_outcome(problem: UdrfProblem, groups: list[list[int]], mix: str) -> d
         },
         "rounds": rounds,
     }
+    if properties:
+        from .properties import allocation_properties  # highspy only when asked for
+
+        out["properties"] = allocation_properties(problem, counts, groups)
+    return out
 
 
 def _named(problem: UdrfProblem, u: int, counts: list[Any]) -> dict[str, Any]:
@@ -123,9 +131,12 @@ def _per_class(problem: UdrfProblem, amounts: list[Any], *, keep: Any) -> dict[s
 
 
 def offline_document(
-    scenario: Scenario, *, compare_drf: bool = True, exact: bool = False
+    scenario: Scenario, *, compare_drf: bool = True, exact: bool = False, properties: bool = True
 ) -> dict[str, Any]:
     """Offline UDRF (and DRF) on the scenario's complex jobs, as a JSON-ready document.
+
+    ``properties`` checks each policy's allocation for Lemma 1, Pareto efficiency,
+    envy-freeness and sharing incentive (``policies.<p>.properties``; small problems only).
 
     ``exact`` computes in fractions and writes every number as a float all the same; use
     :func:`policy_outcome` on an exact problem to see the fractions.
@@ -150,10 +161,10 @@ def offline_document(
                                  for r in sorted(set().union(*(demanded[u] for u in members)))]}
                   for members in groups],
         "edges": [[problem.users[a], problem.users[b]] for a, b in edges(demanded, limit=EDGE_LIMIT)],
-        "policies": {"udrf": policy_outcome(problem, groups, "udrf")},
+        "policies": {"udrf": policy_outcome(problem, groups, "udrf", properties=properties)},
     }
     if compare_drf:
-        doc["policies"]["drf"] = policy_outcome(problem, groups, "drf")
+        doc["policies"]["drf"] = policy_outcome(problem, groups, "drf", properties=properties)
     out: dict[str, Any] = _plain(doc)
     return out
 

@@ -230,7 +230,8 @@ def udrf_summary(doc: Doc, *, rows: int = 0) -> dict[str, Any]:
             edges=len(_list(doc.get("edges"))),
         )
         tables = (
-            {"users": user_rows(doc), "classes": class_rows(doc), "rducs": rduc_rows(doc)} if rows else {}
+            {"users": user_rows(doc), "classes": class_rows(doc), "rducs": rduc_rows(doc),
+             "properties": property_rows(doc)} if rows else {}
         )
     else:
         jobs = {p: len(_list(_section(doc, "policies", p).get("jobs"))) for p in policies_of(doc)}
@@ -757,6 +758,67 @@ def reduction_rows(doc: Doc) -> list[dict[str, Any]]:
     return rows
 
 
+def property_columns(policies: Sequence[str]) -> tuple[Column, ...]:
+    return (Column("property", "Property", "text"),
+            *(Column(f"verdict:{p}", policy_label(p), "text") for p in policies))
+
+
+def _fmt(x: Any) -> str:
+    value = finite(x)
+    return "?" if value is None else f"{value:,.3g}"
+
+
+def verdict_text(verdict: Mapping[str, Any]) -> str:
+    """One verdict of :func:`~scheduling.udrf.properties.allocation_properties` in words: ``holds``,
+    or ``fails:`` and its witness.
+
+    >>> verdict_text({"property": "pareto_efficiency", "holds": False, "witness": {
+    ...     "user": "u1", "job": "job1", "count": 8.0, "most": 28.00000004, "dominant_share": 0.5}})
+    'fails: u1 could run job1 28 times instead of 8 at the same dominant share (50%)'
+    """
+    if verdict.get("holds"):
+        return "holds"
+    w = _section(verdict, "witness")
+    kind = str(verdict.get("property"))
+    if kind == "saturated_resource_per_user":
+        text = f"{w.get('user')} has no saturated resource ({w.get('resource')}: {_fmt(w.get('left'))} left)"
+    elif kind.startswith("pareto_efficiency") and w.get("job") is not None:
+        share = finite(w.get("dominant_share"))
+        text = (f"{w.get('user')} could run {w.get('job')} {_fmt(w.get('most'))} times instead of "
+                f"{_fmt(w.get('count'))} at the same dominant share"
+                + (f" ({share * 100:.0f}%)" if share is not None else ""))
+    elif kind.startswith("pareto_efficiency"):
+        text = f"{w.get('user')} could run every one of its jobs {_fmt(w.get('gain'))} more times"
+    elif kind == "envy_freeness":
+        text = (f"{w.get('user')} fits its jobs {_fmt(w.get('in_theirs'))} times in {w.get('envies')}'s "
+                f"allocation, {_fmt(w.get('own'))} in its own")
+    elif kind.startswith("sharing_incentive"):
+        text = (f"{w.get('user')} runs its jobs {_fmt(w.get('own'))} times, {_fmt(w.get('equal_split'))} "
+                f"in an equal split among {w.get('split_among')}")
+    else:
+        text = ", ".join(f"{k} {v}" for k, v in w.items())
+    return f"fails: {text}"
+
+
+def property_rows(doc: Doc) -> list[dict[str, Any]]:
+    """One row per fairness check of an offline document, a column per policy (its verdict in
+    words); none when the document's problem was too large to check."""
+    from .properties import DOCUMENT_CHECKS
+
+    per_policy = {p: _section(doc, "policies", p, "properties") for p in policies_of(doc)}
+    if not any(v.get("checked") for v in per_policy.values()):
+        return []
+    rows = []
+    for key, label in DOCUMENT_CHECKS.items():
+        row: dict[str, Any] = {"property": label}
+        for p, checks in per_policy.items():
+            found = next((v for v in _list(checks.get("verdicts"))
+                          if isinstance(v, Mapping) and v.get("property") == key), None)
+            row[f"verdict:{p}"] = verdict_text(found) if found is not None else None
+        rows.append(row)
+    return rows
+
+
 def _offline_of(items: list[Doc]) -> Doc | None:
     return next((d for d in items if OFFLINE in (d.get("kind"), d.get("summary_of"))), None)
 
@@ -775,19 +837,21 @@ def udrf_tables(
     >>> from scheduling.udrf.offline_doc import offline_document
     >>> doc = offline_document(load_scenario_json(open("examples/paper004-fig1.json").read()))
     >>> [t["key"] for t in udrf_tables([udrf_summary(doc, rows=2)])], udrf_tables([doc])[0]["shown"][0][:3]
-    (['users', 'classes', 'rducs'], ['u1', '1', '36'])
+    (['users', 'classes', 'rducs', 'properties'], ['u1', '1', '36'])
     """
     items = list(docs.values()) if isinstance(docs, Mapping) else list(docs)
     tables: list[DetailTable] = []
     offline = _offline_of(items)
     if offline is not None:
         policies = policies_of(offline)
-        built = {"users": user_rows, "classes": class_rows, "rducs": rduc_rows}
+        built = {"users": user_rows, "classes": class_rows, "rducs": rduc_rows, "properties": property_rows}
         stored, counts = _section(offline, "rows"), _section(offline, "row_counts")
         for key, title, columns in (
             ("users", "Per user: UDRF against DRF", user_columns(policies)),
             ("classes", "Per machine class", class_columns(policies)),
             ("rducs", "RDUCs (connected components of the dependency graph)", RDUC_COLUMNS),
+            ("properties", "Fairness properties of each allocation (paper 004 §IV)",
+             property_columns(policies)),
         ):
             rows = _list(stored.get(key)) if offline.get("summary_of") else built[key](offline)
             total = integral(counts.get(key)) or len(rows)

@@ -451,3 +451,35 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Fraction):
         return float(value)
     return value
+
+
+#: The checks an offline document reports per policy, in order, with their labels.
+DOCUMENT_CHECKS: dict[str, str] = {
+    "saturated_resource_per_user": "Every user has a saturated resource (Lemma 1)",
+    "pareto_efficiency": "Pareto efficient (no job can grow at its user's dominant share)",
+    "envy_freeness": "Envy-free (eq. 7)",
+    "sharing_incentive_rduc": "Sharing incentive (eq. 8, equal split within the RDUC)",
+}
+#: The largest problem whose documents carry the checks: one LP per user and per (user, job).
+DOCUMENT_CHECK_LIMITS = {"users": 100, "jobs": 400}
+
+
+def allocation_properties(
+    problem: UdrfProblem, counts: Sequence[Any], groups: Sequence[Sequence[int]]
+) -> dict[str, Any]:
+    """The :data:`DOCUMENT_CHECKS` of one allocation, for an offline document: ``{"checked":
+    True, "verdicts": [Verdict.to_dict(), ...]}``, or ``{"checked": False, "reason": ...}``
+    beyond :data:`DOCUMENT_CHECK_LIMITS` (strategy-proofness needs reruns with misreports and
+    is left to :func:`strategy_proofness`)."""
+    users, jobs = len(problem.users), len(problem.jobs)
+    if users > DOCUMENT_CHECK_LIMITS["users"] or jobs > DOCUMENT_CHECK_LIMITS["jobs"]:
+        return {"checked": False, "reason": (
+            f"checked up to {DOCUMENT_CHECK_LIMITS['users']} users and {DOCUMENT_CHECK_LIMITS['jobs']} jobs; "
+            f"this problem has {users:,} users and {jobs:,} jobs")}
+    verdicts = [
+        saturated_resource_per_user(problem, counts),
+        pareto_efficiency(problem, counts),
+        envy_freeness(problem, counts),
+        sharing_incentive(problem, counts, groups, split="rduc"),
+    ]
+    return {"checked": True, "verdicts": [v.to_dict() for v in verdicts]}

@@ -62,6 +62,8 @@ def test_the_fig1_preset_starts_and_shows_the_graph_and_bars(
     assert "UDRF" in bars.inner_text() and "DRF" in bars.inner_text()
     assert page.locator("#udrf-waste .js-plotly-plot").count() == 1
     assert "job1 28, job2 8" in page.locator("#udrf-users-table").inner_text()
+    properties = page.locator("#udrf-properties-table").inner_text()
+    assert "fails: u1 could run job1 28 times instead of 8" in properties
     assert page.locator("#report-links a[data-format='pdf']").is_visible()
     screenshot("udrf-results")
     no_console_errors(page)

@@ -84,3 +84,16 @@ def test_document_reports_drf_waste_that_udrf_uses() -> None:
     u1 = {p: doc["policies"][p]["users"][0] for p in ("udrf", "drf")}
     assert u1["udrf"]["job_count"] == u1["drf"]["job_count"] == 8.0  # whole gross demands: 8 either way
     assert u1["udrf"]["waste"]["hadoop"] == {"cpu": 28.0, "mem": 36.0}
+
+
+def test_the_document_checks_each_allocation_and_names_drfs_pareto_witness() -> None:
+    doc = offline_document(parse_scenario(json.loads(EXAMPLE.read_text())))
+    verdicts = {p: {v["property"]: v for v in doc["policies"][p]["properties"]["verdicts"]}
+                for p in ("udrf", "drf")}
+    assert all(v["holds"] for v in verdicts["udrf"].values())
+    pareto = verdicts["drf"]["pareto_efficiency"]
+    assert not pareto["holds"]
+    witness = pareto["witness"]
+    assert (witness["user"], witness["job"], witness["count"]) == ("u1", "job1", 8)
+    assert witness["most"] == pytest.approx(28, rel=1e-6)
+    assert all(v["holds"] for k, v in verdicts["drf"].items() if k != "pareto_efficiency")
