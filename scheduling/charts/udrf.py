@@ -385,7 +385,11 @@ def allocation_bars_figure(doc: Doc, *, max_users: int = MAX_USERS) -> Figure:
 
 def waste_figure(doc: Doc, *, max_classes: int = MAX_CLASSES) -> Figure:
     """Wasted capacity per machine class, UDRF against DRF, one panel per resource kind:
-    capacity of a class's resource that some user demands, left unallocated (paper 004 §II-A)."""
+    capacity of a class's resource that some user demands, left unallocated (paper 004 §II-A).
+
+    From an offline document, the waste of each policy's allocation; from an online one, each
+    policy's time-weighted mean waste over the simulation (``policies.<p>.classes``)."""
+    online = doc.get("kind") == "udrf-online"
     policies = policies_of(doc)
     resources = [str(r) for r in _list(doc.get("resources"))]
     classes = [c for c in _list(doc.get("classes")) if isinstance(c, Mapping)]
@@ -418,7 +422,8 @@ def waste_figure(doc: Doc, *, max_classes: int = MAX_CLASSES) -> Figure:
     col = policy_colours(policies)
     rows = stacked_rows(max(1, len(resources)), gap=0.12)
     layout = base_layout(
-        "Wasted capacity per machine class",
+        "Mean wasted capacity per machine class over the simulation" if online
+        else "Wasted capacity per machine class",
         barmode="group",
         hovermode="x unified",
         height=max(420, 180 + 230 * len(resources)),
@@ -429,7 +434,8 @@ def waste_figure(doc: Doc, *, max_classes: int = MAX_CLASSES) -> Figure:
         last = row == len(resources) - 1
         refs = {"xaxis": axis_ref("xaxis", row), "yaxis": axis_ref("yaxis", row)}
         layout[axis_key("yaxis", row)] = axis(
-            f"Wasted {text(r)}", rangemode="tozero", domain=list(rows[row]), anchor=refs["xaxis"]
+            f"{'Mean wasted' if online else 'Wasted'} {text(r)}", rangemode="tozero", domain=list(rows[row]),
+            anchor=refs["xaxis"]
         )
         layout[axis_key("xaxis", row)] = axis(
             "Machine class" if last else "",
@@ -458,7 +464,8 @@ def waste_figure(doc: Doc, *, max_classes: int = MAX_CLASSES) -> Figure:
                     **refs,
                 }
             )
-    words = "Wasted: capacity of a class's resource that some user demands, left unallocated."
+    words = "Wasted: capacity of a class's resource that some user demands, left unallocated" + (
+        " (online: by jobs waiting in the queue), averaged over time." if online else ".")
     if total > len(names):
         words += (
             f"<br>Showing the {len(names):,} of {total:,} classes with the most waste (share of capacity)."
@@ -705,7 +712,8 @@ def udrf_figures(
     keyed in display order:
 
     * offline: ``graph``, ``allocation``, ``waste``;
-    * online: ``shares``, ``wasted`` (Fig. 9), ``cdf`` (Fig. 10a), and with both policies
+    * online: ``shares``, ``wasted`` (Fig. 9), ``waste:online`` (mean waste per class), ``cdf``
+      (Fig. 10a), and with both policies
       ``reduction:classes`` (Fig. 10c) and ``reduction:runs`` (Fig. 10b).
 
     >>> sorted(udrf_figures([]))
@@ -723,6 +731,8 @@ def udrf_figures(
     if online is not None and online.get("kind") == ONLINE:
         builders["shares"] = partial(share_timelines_figure, online, max_points=points)
         builders["wasted"] = partial(wasted_timeline_figure, online, max_points=points)
+        if all(_section(online, "policies", p).get("classes") for p in policies_of(online)):
+            builders["waste:online"] = partial(waste_figure, online)
         builders["cdf"] = partial(completion_cdf_figure, online)
         if online.get("comparison"):
             builders["reduction:classes"] = partial(reduction_figure, online, "classes")

@@ -76,8 +76,10 @@ class OnlineResult:
     """One policy's simulation: the sampled state over time and every job's outcome.
 
     ``share``, ``running``: one row per sample time, one column per user; ``wasted``,
-    ``utilisation``: one column per resource kind. ``started_s`` is the start of a job's first
-    run, ``completed_s`` the end of its last; NaN when it did not happen by the horizon.
+    ``utilisation``: one column per resource kind. ``class_allocated`` and ``class_wasted``
+    are the time-weighted means over the simulated span per resource (class x kind, the
+    problem's resource order). ``started_s`` is the start of a job's first run,
+    ``completed_s`` the end of its last; NaN when it did not happen by the horizon.
     ``decisions`` counts the ticks at which the scheduler ran.
     """
 
@@ -98,12 +100,28 @@ class OnlineResult:
     completed_s: np.ndarray
     decisions: int
     horizon_s: float | None
+    classes: tuple[str, ...] = ()
+    class_allocated: np.ndarray | None = None
+    class_wasted: np.ndarray | None = None
 
     @property
     def completion_s(self) -> np.ndarray:
         """Per job: end of its last run minus its arrival (NaN when not completed)."""
         out: np.ndarray = self.completed_s - self.arrival_s
         return out
+
+    def class_means(self) -> list[dict[str, Any]]:
+        """Per machine class: ``name``, and kind -> time-weighted mean ``allocated`` and
+        ``wasted`` (unallocated capacity of a resource a queued job with runs left demands)."""
+        if self.class_allocated is None or self.class_wasted is None:
+            return []
+        k = len(self.kinds)
+        return [{"name": c,
+                 "allocated": {kind: round(float(self.class_allocated[i * k + kk]), 6)
+                               for kk, kind in enumerate(self.kinds)},
+                 "wasted": {kind: round(float(self.class_wasted[i * k + kk]), 6)
+                            for kk, kind in enumerate(self.kinds)}}
+                for i, c in enumerate(self.classes)]
 
     def mean_wasted(self) -> dict[str, float]:
         """Per resource kind, the time-weighted mean of the waste over the simulated span."""
@@ -156,6 +174,7 @@ class OnlineResult:
                        "running": _rounded(cols[f"r{u}"], 3)} for u, name in enumerate(self.users)],
             "wasted": {k: _rounded(cols[f"w{i}"], 6) for i, k in enumerate(self.kinds)},
             "utilisation": {k: _rounded(cols[f"u{i}"], 6) for i, k in enumerate(self.kinds)},
+            "classes": self.class_means(),
             "jobs": [{"user": self.users[self.job_user[j]], "id": self.job_ids[j],
                       "classes": self.job_classes[j], "runs": self.job_runs[j],
                       "arrival_s": float(self.arrival_s[j]),
@@ -288,6 +307,11 @@ class _Simulation:
         self.running_rows: list[list[int]] = []
         self.wasted_rows: list[np.ndarray] = []
         self.util_rows: list[np.ndarray] = []
+        # Per resource: the state since the last sample and its integral over time.
+        self.last_allocated = np.zeros(len(self.cap_np))
+        self.last_wasted = np.zeros(len(self.cap_np))
+        self.allocated_area = np.zeros(len(self.cap_np))
+        self.wasted_area = np.zeros(len(self.cap_np))
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -466,10 +490,16 @@ class _Simulation:
     def _sample(self, t: float) -> None:
         free = np.asarray(self.free)
         k = self.k_kinds
+        if self.times:  # the state sampled last held until now
+            span = t - self.times[-1]
+            self.allocated_area += span * self.last_allocated
+            self.wasted_area += span * self.last_wasted
+        self.last_allocated = self.cap_np - free
+        self.last_wasted = np.where(self.wanted, free, 0.0)
         self.times.append(t)
         self.share_rows.append(list(self.share))
         self.running_rows.append(list(self.running))
-        self.wasted_rows.append(np.where(self.wanted, free, 0.0).reshape(-1, k).sum(axis=0))
+        self.wasted_rows.append(self.last_wasted.reshape(-1, k).sum(axis=0))
         self.util_rows.append((self.cap_np - free).reshape(-1, k).sum(axis=0) / self.pooled)
 
     def _result(self) -> OnlineResult:
@@ -488,7 +518,16 @@ class _Simulation:
             started_s=np.asarray(self.first_start, dtype=float),
             completed_s=np.asarray(self.completed, dtype=float),
             decisions=self.decisions, horizon_s=self.horizon,
+            classes=p.classes,
+            class_allocated=self._area_mean(self.allocated_area, self.last_allocated),
+            class_wasted=self._area_mean(self.wasted_area, self.last_wasted),
         )
+
+    def _area_mean(self, area: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """The time-weighted mean over the sampled span (the last state where it has none)."""
+        span = self.times[-1] - self.times[0] if self.times else 0.0
+        out: np.ndarray = area / span if span > 0 else last.copy()
+        return out
 
 
 # -- the document ----------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_the_online_preset_draws_the_timelines_and_the_cdf(
     page.click("button:has-text('Start UDRF study')")
     page.wait_for_url(re.compile(r"/runs/\d+/$"))
     page.wait_for_selector("#charts[data-drawn='true']", timeout=90_000)
-    for key in ("graph", "shares", "wasted", "cdf", "reduction:classes", "reduction:runs"):
+    for key in ("graph", "shares", "wasted", "waste:online", "cdf", "reduction:classes", "reduction:runs"):
         assert page.locator(f"[data-figure='{key}'] .js-plotly-plot").count() == 1, key
     assert "UDRF (5 jobs)" in page.locator("#udrf-cdf").inner_text()
     assert page.locator("#udrf-online-table tbody tr").count() == 2

@@ -172,7 +172,14 @@ def test_document_keys_and_json() -> None:
     assert set(doc["classes"][0]) == {"name", "capacity"}
     for policy in ("udrf", "drf"):
         part = doc["policies"][policy]
-        assert set(part) == {"times", "users", "wasted", "utilisation", "jobs", "summary"}
+        assert set(part) == {"times", "users", "wasted", "utilisation", "classes", "jobs", "summary"}
+        # Per class, the time-weighted means; their waste sums to the summary's mean waste.
+        assert [c["name"] for c in part["classes"]] == [c["name"] for c in doc["classes"]]
+        for kind in ("cpu", "mem"):
+            total = sum(c["wasted"][kind] for c in part["classes"])
+            assert total == pytest.approx(part["summary"]["mean_wasted"][kind], rel=1e-6, abs=1e-6)
+            assert all(0 <= c["allocated"][kind] <= cap["capacity"][kind] + 1e-9
+                       for c, cap in zip(part["classes"], doc["classes"], strict=True))
         assert 2 <= len(part["times"]) <= 50
         assert set(part["users"][0]) == {"name", "share", "running"}
         assert all(len(u["share"]) == len(part["times"]) for u in part["users"])

@@ -257,3 +257,15 @@ def test_the_html_report_holds_tables_and_figures(fig1: dict[str, Any]) -> None:
     assert 'data-figure="graph"' in page and 'data-figure="cdf"' in page
     with pytest.raises(ValueError):
         render_udrf_html([], title="nothing")
+
+
+def test_an_online_document_draws_its_mean_waste_per_class() -> None:
+    doc = online_document(synthetic_scenario(users=8, jobs=24, classes=6, seed=2), max_points=100)
+    figures = udrf_figures([doc])
+    assert "waste:online" in figures
+    figure = figures["waste:online"]
+    assert figure["layout"]["title"]["text"].startswith("Mean wasted capacity per machine class")
+    cpu = {t["name"]: t["y"] for t in figure["data"] if t.get("yaxis", "y") == "y"}
+    for policy, label in (("udrf", "UDRF"), ("drf", "DRF")):
+        expected = [c["wasted"]["cpu"] for c in doc["policies"][policy]["classes"]]
+        assert cpu[label] == pytest.approx(expected, rel=1e-3, abs=1e-6)
