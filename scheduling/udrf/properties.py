@@ -241,6 +241,10 @@ def _most_growth(
     n_jobs = len(problem.jobs)
     h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy's constructor has no hints
     h.setOptionValue("output_flag", False)
+    # No presolve: these programs are small, and an allocation that fills resources exactly
+    # (every one UDRF leaves saturated) is tight enough for presolve's tolerances to call it
+    # infeasible (seen on a 100-user synthetic trace).
+    h.setOptionValue("presolve", "off")
     # Columns: x_0 .. x_{n-1}, then t. Every job at least as many times as now (a hair less,
     # against the rounding of fractions to floats); maximise t (HiGHS minimises).
     lower = np.array([float(c) * (1 - TOLERANCE) for c in counts] + [0.0])
@@ -421,6 +425,7 @@ def _more_jobs(
     idle = [i for i, j in enumerate(jobs) if not problem.demands[j]]  # a job that needs nothing
     h = highspy.Highs()  # type: ignore[no-untyped-call]  # highspy's constructor has no hints
     h.setOptionValue("output_flag", False)
+    h.setOptionValue("presolve", "off")  # as in _most_growth: tight allocations
     lower = np.array([float(c) * (1 - TOLERANCE) for c in now])
     upper = np.full(n, highspy.kHighsInf)
     upper[idle] = lower[idle]  # does not count: it can always run more

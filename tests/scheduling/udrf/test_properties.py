@@ -344,3 +344,16 @@ def test_verdicts_are_json_ready(paper: UdrfProblem) -> None:
     json.dumps(out)
     assert out["witness"]["count"] == 8.0 and isinstance(out["witness"]["count"], float)
     assert isinstance(Verdict("x", True, None, 0).to_dict(), dict)
+
+
+def test_the_checks_hold_on_a_tight_allocation_of_a_synthetic_trace() -> None:
+    """A 100-user trace fills resources so exactly that HiGHS's presolve called the Pareto
+    program infeasible; the checks run without presolve and UDRF passes them, DRF not Pareto."""
+    from scheduling.udrf.offline_doc import offline_document
+    from scheduling.udrf.synthetic import synthetic_scenario
+
+    doc = offline_document(synthetic_scenario(users=100, jobs=400, classes=100, seed=0))
+    holds = {p: {v["property"]: v["holds"] for v in doc["policies"][p]["properties"]["verdicts"]}
+             for p in ("udrf", "drf")}
+    assert all(holds["udrf"].values())
+    assert not holds["drf"]["pareto_efficiency"]
