@@ -72,6 +72,16 @@ class StudySourceForm(forms.Form):
             self.add_error("document", "Paste a scenario document or choose a file.")
         return data
 
+    def fill(self, params: Mapping[str, Any]) -> None:
+        """Start from a preset's (or an earlier run's) parameters of the kind; each study's form
+        fills its own fields."""
+        raise NotImplementedError
+
+    def entered_scenario(self) -> dict[str, Any] | None:
+        """The scenario document entered in the page's own fields, if its source is one (call
+        after :meth:`is_valid`); ``None`` for a stored cluster and workload or a document."""
+        return None
+
     def place_error(self, path: str, message: str, text: str) -> bool:
         """Put an error of the kind's own fields on its field; ``False`` if it is not one."""
         return False

@@ -1,8 +1,9 @@
 """The start page form of a UDRF study (paper 004).
 
 The scenario is entered through the page (machine classes with a count and a capacity per
-resource; users' jobs, each with its tasks one per line, runs, duration and arrival) or pasted
-or uploaded as a version-3 scenario JSON document. The form only parses and type-checks; the
+resource; users' jobs, each with its tasks one per line, runs, duration and arrival), pasted
+or uploaded as a version-3 scenario JSON document, or made of a stored cluster (each VM type a
+machine class of its own) and workload (its frameworks' complex jobs). The form only parses and type-checks; the
 library (through ``run_start``) decides what is valid, and its field errors, with the
 library's paths (``vm_types[1].capacity.cpu``, ``frameworks[0].complex_jobs[2].tasks[0].demand``),
 come back onto the row and field that caused them.
@@ -179,6 +180,7 @@ class UdrfForm(StudySourceForm):
     SOURCES = [
         ("forms", "Machine classes and jobs, entered here"),
         ("document", "A scenario JSON document (version 3)"),
+        ("stored", "A cluster and a workload (each VM type a machine class)"),
     ]
     #: Empty rows shown below the filled ones.
     SPARE_CLASSES = 3
@@ -247,7 +249,7 @@ class UdrfForm(StudySourceForm):
 
     def clean(self) -> dict[str, Any]:
         data = self.cleaned_data
-        if data.get("source") == "document":
+        if data.get("source") != "forms":
             return super().clean()
         if not any(r.used() for r in self.class_rows):
             self.add_error(None, "Enter at least one machine class.")
@@ -364,14 +366,18 @@ class UdrfForm(StudySourceForm):
             return True
         return False
 
+    def entered_scenario(self) -> dict[str, Any] | None:
+        return self.scenario() if self.cleaned_data.get("source") == "forms" else None
+
     def add_service_errors(self, exc: BaseException) -> None:
+        if self.cleaned_data.get("source") != "forms":
+            super().add_service_errors(exc)  # the document, or the stored workload and cluster
+            return
         for e in field_errors(exc):
             if self.place_error(e.path, e.message, str(e)):
                 continue
             if e.path in self.DIRECT:
                 self.add_error(e.path, e.message)
-            elif self.cleaned_data.get("source") == "document":
-                self.add_error("document", str(e) if e.path else e.message)
             else:
                 self.add_error(None, str(e) if e.path else e.message)
 

@@ -43,6 +43,14 @@ def test_the_fig1_preset_starts_and_shows_the_graph_and_bars(
         == "standard: cpu=1, mem=1\npublic-ip: cpu=1, mem=1"
     )
     assert page.locator("input[name='compare_drf']").is_checked()
+    # the third source: a stored cluster and workload, its panel shown only when chosen
+    stored = page.locator(".source-panel[data-source='stored']")
+    assert not stored.is_visible()
+    page.check("input[name='source'][value='stored']")
+    assert stored.is_visible() and not page.locator("#udrf-rows").is_visible()
+    assert "Each VM type of the cluster is a machine class of its own" in stored.inner_text()
+    page.check("input[name='source'][value='forms']")
+    assert page.locator("#udrf-rows").is_visible()
     screenshot("udrf-new")
     no_console_errors(page)
 

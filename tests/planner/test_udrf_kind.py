@@ -356,3 +356,68 @@ def test_the_synthetic_preset_fills_every_row_and_runs_online(
     assert execute_run(run.pk) == "succeeded"
     online = run.results.get(variant="online udrf").result
     assert online["policies"]["udrf"]["summary"]["completed"] == 200
+
+
+def _stored_fig1() -> dict[str, Any]:
+    """Fig. 1 as a stored cluster can hold it: each VM type its own class, named after it."""
+    doc = json.loads(json.dumps(EXAMPLE))
+    names = {v["machine_class"]: v["name"] for v in doc["vm_types"]}
+    for v in doc["vm_types"]:
+        del v["machine_class"]
+    for f in doc["frameworks"]:
+        for job in f["complex_jobs"]:
+            for task in job["tasks"]:
+                task["machine_class"] = names[task["machine_class"]]
+    return doc
+
+
+def test_the_start_page_takes_a_stored_cluster_and_workload(
+    client: Any, owner: Any, team: Any, execute_run: Callable[[int], str]
+) -> None:
+    from planner.scenarios.services import scenario_import
+
+    made = scenario_import(team=team, user=owner, doc=_stored_fig1(), name="Fig. 1 stored")
+    client.force_login(owner)
+    url = reverse("web:udrf-new")
+    page = client.get(url).content.decode()
+    assert 'value="stored"' in page and f'<option value="{made.cluster.pk}">' in page
+    again = client.get(url + f"?cluster={made.cluster.pk}&workload={made.workload.pk}")
+    assert again.context["form"].initial["source"] == "stored"
+    response = client.post(url, {"source": "stored", "cluster": made.cluster.pk, "workload": made.workload.pk,
+                                 "compare_drf": "on", "interval_s": 1, "queue_capacity": 100, "seed": 0,
+                                 "resources": "cpu, mem"})
+    assert response.status_code == 302, response.context["form"].errors
+    run = Run.objects.get()
+    assert (run.cluster_id, run.workload_id) == (made.cluster.pk, made.workload.pk)
+    assert execute_run(run.pk) == "succeeded"
+    doc = run.results.get(variant="offline").result
+    # the paper's §III-B numbers, every VM type a class of its own
+    assert doc["policies"]["udrf"]["users"][0]["jobs"] == {"job1": 28.0, "job2": 8.0}
+    assert doc["policies"]["drf"]["users"][0]["jobs"] == {"job1": 8.0, "job2": 8.0}
+
+
+def test_a_stored_workload_without_complex_jobs_is_refused_on_its_field(
+    client: Any, owner: Any, team: Any
+) -> None:
+    from planner.scenarios.services import scenario_import
+
+    doc = _stored_fig1()
+    for f in doc["frameworks"]:
+        f.pop("complex_jobs")
+        f["task_demand"] = {"cpu": 1, "mem": 1}
+    doc["jobs"] = []
+    made = scenario_import(team=team, user=owner, doc=doc, name="no jobs")
+    client.force_login(owner)
+    response = client.post(reverse("web:udrf-new"), {
+        "source": "stored", "cluster": made.cluster.pk, "workload": made.workload.pk, "interval_s": 1,
+        "queue_capacity": 100, "seed": 0, "resources": "cpu, mem"})
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert form.errors["workload"][0].startswith("does not fit the study: frameworks")
+    edit = reverse("web:workload-edit", args=[made.workload.pk])
+    assert 'id="edit-workload"' in response.content.decode() and f'href="{edit}"' in response.content.decode()
+    assert not Run.objects.exists()
+    missing = client.post(reverse("web:udrf-new"), {
+        "source": "stored", "interval_s": 1, "queue_capacity": 100, "seed": 0, "resources": "cpu, mem"})
+    assert missing.status_code == 400
+    assert missing.context["form"].errors["cluster"] == ["Choose a cluster."]

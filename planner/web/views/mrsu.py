@@ -22,7 +22,7 @@ from scheduling.mrsu.setups import SETUPS, MrsuSetup
 from ..context import TeamRequest, team_page
 from ..mrsu_form import MrsuForm
 from ..study_presets import StudyPreset
-from .studies import _choices, _start
+from .studies import study_choices, study_start
 
 
 def setup_preset(setup: MrsuSetup) -> StudyPreset:
@@ -60,11 +60,11 @@ def _preset(key: str | None) -> StudyPreset | None:
 @require_http_methods(["GET", "POST"])
 def mrsu_new(request: TeamRequest) -> HttpResponse:
     """A new MRSU sizing run."""
-    clusters, workloads = _choices(request)
+    clusters, workloads = study_choices(request)
     if request.method == "POST":
         form = MrsuForm(request.POST, request.FILES, clusters=clusters, workloads=workloads)
         if form.is_valid():
-            run = _start(request, form, "mrsu", clusters, workloads, form.params())
+            run = study_start(request, form, "mrsu", clusters, workloads, form.params())
             if run is not None:
                 messages.success(request, f"Queued “{run.name}”.")
                 return redirect("web:run-detail", pk=run.pk)

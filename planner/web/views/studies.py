@@ -27,10 +27,10 @@ from scheduling import ScenarioError
 from ..context import TeamRequest, team_page
 from ..forms import parse_json_document, read_upload
 from ..study_forms import AllocationForm, SharingForm, StudySourceForm
-from ..study_presets import preset_get, study_presets
+from ..study_presets import StudyPreset, study_presets
 
 
-def _choices(request: TeamRequest) -> tuple[list[Any], list[Any]]:
+def study_choices(request: TeamRequest) -> tuple[list[Any], list[Any]]:
     clusters = list(cluster_list(user=request.user, team=request.team).prefetch_related(None))
     workloads = list(workload_list(user=request.user, team=request.team))
     return clusters, workloads
@@ -40,8 +40,8 @@ def _registered(key: str) -> bool:
     return any(kind.key == key for kind in all_kinds())
 
 
-def _start(request: TeamRequest, form: StudySourceForm, kind: str, clusters: list[Any], workloads: list[Any],
-           params: dict[str, Any]) -> Run | None:
+def study_start(request: TeamRequest, form: StudySourceForm, kind: str, clusters: list[Any],
+                workloads: list[Any], params: dict[str, Any]) -> Run | None:
     """``run_start`` with the form's scenario and the kind's parameters; errors go on the form."""
     data = form.cleaned_data
     kwargs: dict[str, Any] = {"kind": kind, "params": params, "name": data.get("name") or None}
@@ -50,10 +50,13 @@ def _start(request: TeamRequest, form: StudySourceForm, kind: str, clusters: lis
             kwargs["cluster"] = next(c for c in clusters if c.pk == data["cluster"])
             kwargs["workload"] = workload_get(user=request.user, pk=data["workload"])
         else:
-            upload = data.get("document_file")
-            field = "document_file" if upload else "document"
-            text = read_upload(upload, field) if upload else data["document"]
-            kwargs["scenario"] = parse_json_document(text or "", field)
+            scenario = form.entered_scenario()
+            if scenario is None:
+                upload = data.get("document_file")
+                field = "document_file" if upload else "document"
+                text = read_upload(upload, field) if upload else data["document"]
+                scenario = parse_json_document(text or "", field)
+            kwargs["scenario"] = scenario
             kwargs["team"] = request.team
         return run_start(user=request.user, **kwargs)
     except (InputError, ScenarioError) as exc:
@@ -61,9 +64,11 @@ def _start(request: TeamRequest, form: StudySourceForm, kind: str, clusters: lis
         return None
 
 
-def _initial(request: TeamRequest, form: AllocationForm | SharingForm, study: str) -> tuple[Any, Any]:
-    """Fill an unbound form from ``?preset=`` or ``?clone=``; returns (preset, cloned run)."""
-    preset = preset_get(study, request.GET.get("preset"))
+def _initial(request: TeamRequest, form: StudySourceForm, presets: list[StudyPreset]) -> tuple[Any, Any]:
+    """Fill an unbound form from ``?preset=``, ``?cluster=&workload=`` or ``?clone=``; returns
+    (preset, cloned run)."""
+    key = request.GET.get("preset")
+    preset = next((p for p in presets if p.key == key), None) if key else None
     cloned = None
     if preset is not None:
         form.initial_from_scenario(preset.scenario)
@@ -81,20 +86,22 @@ def _initial(request: TeamRequest, form: AllocationForm | SharingForm, study: st
     return preset, cloned
 
 
-def _page(request: TeamRequest, *, study: str, template: str, form: Any, kind: str, clusters: list[Any],
-          workloads: list[Any], params: Any = None) -> HttpResponse:
+def study_page(request: TeamRequest, *, presets: list[StudyPreset], template: str, form: StudySourceForm,
+               kind: str, clusters: list[Any], workloads: list[Any], params: Any = None) -> HttpResponse:
+    """A study's start page: start the run of a valid POST (and go to it), else show the form,
+    filled from a preset, the stored objects of a run, or a cloned run."""
     if request.method == "POST" and form.is_valid():
-        run = _start(request, form, kind, clusters, workloads, params() if params else {})
+        run = study_start(request, form, kind, clusters, workloads, params() if params else {})
         if run is not None:
             messages.success(request, f"Queued “{run.name}”.")
             return redirect("web:run-detail", pk=run.pk)
     preset = cloned = None
     if request.method != "POST":
-        preset, cloned = _initial(request, form, study)
+        preset, cloned = _initial(request, form, presets)
     errors = bool(form.errors) or bool(getattr(form, "has_row_errors", False))
     return render(request, template, {
         "form": form,
-        "presets": study_presets(study),
+        "presets": presets,
         "preset": preset,
         "cloned_from": cloned,
         "has_sources": bool(clusters and workloads),
@@ -105,13 +112,14 @@ def _page(request: TeamRequest, *, study: str, template: str, form: Any, kind: s
 @require_http_methods(["GET", "POST"])
 def allocation_new(request: TeamRequest) -> HttpResponse:
     """A new allocation study (paper 000): policies side by side on one cluster."""
-    clusters, workloads = _choices(request)
+    clusters, workloads = study_choices(request)
     if request.method == "POST":
         form = AllocationForm(request.POST, request.FILES, clusters=clusters, workloads=workloads)
     else:
         form = AllocationForm(clusters=clusters, workloads=workloads)
-    return _page(request, study="allocation", template="web/allocation_new.html", form=form,
-                 kind="allocation", clusters=clusters, workloads=workloads, params=lambda: form.params())
+    return study_page(request, presets=study_presets("allocation"), template="web/allocation_new.html",
+                      form=form, kind="allocation", clusters=clusters, workloads=workloads,
+                      params=lambda: form.params())
 
 
 @team_page
@@ -122,11 +130,12 @@ def sharing_new(request: TeamRequest) -> HttpResponse:
         raise Http404("This planner's library has no sharing engine.")
     from planner.runs.kinds.sharing import SHARING_MODES
 
-    clusters, workloads = _choices(request)
+    clusters, workloads = study_choices(request)
     modes = tuple(SHARING_MODES)
     if request.method == "POST":
         form = SharingForm(request.POST, request.FILES, clusters=clusters, workloads=workloads, modes=modes)
     else:
         form = SharingForm(clusters=clusters, workloads=workloads, modes=modes)
-    return _page(request, study="sharing", template="web/sharing_new.html", form=form, kind="sharing",
-                 clusters=clusters, workloads=workloads, params=lambda: form.params())
+    return study_page(request, presets=study_presets("sharing"), template="web/sharing_new.html",
+                      form=form, kind="sharing", clusters=clusters, workloads=workloads,
+                      params=lambda: form.params())

@@ -1,5 +1,7 @@
-"""The start page of a UDRF study (paper 004): machine classes and users' jobs, or a scenario
-document; UDRF against DRF offline, and optionally online.
+"""The start page of a UDRF study (paper 004): machine classes and users' jobs entered on the
+page, a scenario document, or a stored cluster (each VM type a machine class) and workload (its
+frameworks' complex jobs); UDRF against DRF offline, and optionally online. The page itself is
+the fairness studies' (:func:`planner.web.views.studies.study_page`).
 
 The preset is the library's example of the paper's Fig. 1 (``examples/paper004-fig1.json``),
 read from the examples folder, never copied here.
@@ -10,24 +12,17 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from planner.core.errors import InputError
-from planner.runs.selectors import run_with_scenario
-from planner.runs.services import run_start
-from scheduling import ScenarioError
 from scheduling.udrf.synthetic import synthetic_document
 
 from ..context import TeamRequest, team_page
-from ..forms import parse_json_document, read_upload
 from ..study_presets import StudyPreset
 from ..udrf_form import UdrfForm
+from .studies import study_choices, study_page
 
 EXAMPLE = Path(settings.BASE_DIR) / "examples" / "paper004-fig1.json"
 
@@ -76,68 +71,14 @@ def udrf_presets() -> list[StudyPreset]:
     return out
 
 
-def _preset(key: str | None) -> StudyPreset | None:
-    return next((p for p in udrf_presets() if p.key == key), None) if key else None
-
-
-def _start(request: TeamRequest, form: UdrfForm) -> Any:
-    data = form.cleaned_data
-    try:
-        if data["source"] == "forms":
-            scenario = form.scenario()
-        else:
-            upload = data.get("document_file")
-            field = "document_file" if upload else "document"
-            text = read_upload(upload, field) if upload else data["document"]
-            scenario = parse_json_document(text or "", field)
-        return run_start(
-            user=request.user,
-            team=request.team,
-            scenario=scenario,
-            kind="udrf",
-            params=form.params(),
-            name=data.get("name") or None,
-        )
-    except (InputError, ScenarioError) as exc:
-        form.add_service_errors(exc)
-        return None
-
-
 @team_page
 @require_http_methods(["GET", "POST"])
 def udrf_new(request: TeamRequest) -> HttpResponse:
     """A new UDRF study."""
+    clusters, workloads = study_choices(request)
     if request.method == "POST":
-        form = UdrfForm(request.POST, request.FILES)
-        if form.is_valid():
-            run = _start(request, form)
-            if run is not None:
-                messages.success(request, f"Queued “{run.name}”.")
-                return redirect("web:run-detail", pk=run.pk)
+        form = UdrfForm(request.POST, request.FILES, clusters=clusters, workloads=workloads)
     else:
-        form = UdrfForm()
-    preset = cloned = None
-    if request.method != "POST":
-        preset = _preset(request.GET.get("preset"))
-        if preset is not None:
-            form.initial_from_scenario(preset.scenario)
-            form.initial["name"] = preset.title
-            form.fill(preset.params)
-        clone = request.GET.get("clone", "")
-        if preset is None and clone.isdigit():
-            cloned = run_with_scenario(user=request.user, pk=int(clone))  # 404 beyond the user's teams
-            form.initial_from_scenario(cloned.scenario)
-            form.initial["name"] = f"Copy of {cloned.name}"[:200]
-            form.fill(cloned.options)
-    errors = bool(form.errors) or form.has_row_errors
-    return render(
-        request,
-        "web/udrf_new.html",
-        {
-            "form": form,
-            "presets": udrf_presets(),
-            "preset": preset,
-            "cloned_from": cloned,
-        },
-        status=400 if request.method == "POST" and errors else 200,
-    )
+        form = UdrfForm(clusters=clusters, workloads=workloads)
+    return study_page(request, presets=udrf_presets(), template="web/udrf_new.html", form=form, kind="udrf",
+                      clusters=clusters, workloads=workloads, params=lambda: form.params())
