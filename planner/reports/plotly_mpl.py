@@ -54,6 +54,20 @@ _DASHES: dict[str, Any] = {
 }
 _PX = 0.75  # Plotly sizes are CSS pixels; matplotlib's are points
 
+#: Plotly's marker symbols as matplotlib's (any other is a circle).
+_MARKERS = {"circle": "o", "square": "s", "diamond": "D", "triangle-up": "^", "cross": "P", "x": "X",
+            "star": "*", "hexagon": "h"}
+
+
+def _marker(symbol: Any) -> str:
+    """The matplotlib marker of a Plotly ``marker.symbol`` (``line-ew*``: a horizontal tick).
+
+    >>> _marker("diamond"), _marker("line-ew-open"), _marker(None)
+    ('D', '_', 'o')
+    """
+    name = str(symbol or "")
+    return "_" if name.startswith("line-ew") else _MARKERS.get(name, "o")
+
 
 def plain_text(value: Any) -> str:
     """Plotly pseudo-HTML as plain text: tags dropped, ``<br>`` a new line, entities decoded.
@@ -204,7 +218,7 @@ def _scatter(panel: _Panel, trace: Mapping[str, Any], categorical: bool) -> Any:
         handle = handle if stack else handle_line
     if "markers" in mode:
         marker = trace.get("marker") or {}
-        symbol = "_" if str(marker.get("symbol", "")).startswith("line-ew") else "o"
+        symbol = _marker(marker.get("symbol"))
         size = float(marker.get("size", 6)) * _PX
         handle = ax.scatter(
             x,
@@ -512,7 +526,7 @@ def _legend_handle(trace: Mapping[str, Any]) -> Any:
         hatch = "//" if (marker.get("pattern") or {}).get("shape") else None
         return Patch(facecolor=face, hatch=hatch, edgecolor="#888888" if hatch else "none")
     if "markers" in str(trace.get("mode")) and "lines" not in str(trace.get("mode")):
-        symbol = "_" if str(marker.get("symbol", "")).startswith("line-ew") else "o"
+        symbol = _marker(marker.get("symbol"))
         return Line2D(
             [],
             [],

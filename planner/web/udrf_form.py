@@ -3,10 +3,11 @@
 The scenario is entered through the page (machine classes with a count and a capacity per
 resource; users' jobs, each with its tasks one per line, runs, duration and arrival), pasted
 or uploaded as a version-3 scenario JSON document, or made of a stored cluster (each VM type a
-machine class of its own) and workload (its frameworks' complex jobs). The form only parses and type-checks; the
-library (through ``run_start``) decides what is valid, and its field errors, with the
-library's paths (``vm_types[1].capacity.cpu``, ``frameworks[0].complex_jobs[2].tasks[0].demand``),
-come back onto the row and field that caused them.
+machine class of its own) and workload (its frameworks' complex jobs). The form only parses
+and type-checks; the library (through ``run_start``) decides what is valid, and its field
+errors, with the library's paths (``vm_types[1].capacity.cpu``,
+``frameworks[0].complex_jobs[2].tasks[0].demand``), come back onto the row and field that
+caused them.
 """
 
 from __future__ import annotations

@@ -78,6 +78,9 @@ GRAPH_MAX_NODES = 400
 GRAPH_MAX_EDGES = 3000
 #: Users (nodes) up to which their names are written beside the nodes.
 GRAPH_LABELS = 40
+#: Marker shapes of the RDUCs, in turn for RDUCs that share a colour (more RDUCs than the
+#: ``rduc`` palette has colours); every one reads at 8 px and in grey print.
+RDUC_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x", "star", "hexagon")
 #: The most users of the per-user bars.
 MAX_USERS = 40
 #: The most machine classes of the waste bars.
@@ -209,6 +212,14 @@ def dependency_graph_figure(
         for p in policies
     }
     rduc_colours = colours("rduc", [f"RDUC {k}" for k in numbers])
+    # More RDUCs than colours: an RDUC whose colour an earlier one has takes the next marker
+    # shape, so that no two drawn RDUCs look alike.
+    seen: dict[str, int] = {}
+    symbols: dict[str, str] = {}
+    for k in numbers:
+        c = rduc_colours[f"RDUC {k}"]
+        symbols[f"RDUC {k}"] = RDUC_SYMBOLS[seen.get(c, 0) % len(RDUC_SYMBOLS)]
+        seen[c] = seen.get(c, 0) + 1
     labels = count <= GRAPH_LABELS
     for k, g in zip(numbers, drawn, strict=True):
         name = f"RDUC {k}"
@@ -235,6 +246,7 @@ def dependency_graph_figure(
                 "textposition": "top center",
                 "marker": {
                     "color": rduc_colours[name],
+                    "symbol": symbols[name],
                     "size": 14 if labels else 8,
                     "line": {"color": LOWER_BOUND, "width": 1},
                 },

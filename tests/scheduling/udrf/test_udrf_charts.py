@@ -155,6 +155,22 @@ def test_a_big_graph_is_drawn_capped_and_says_so() -> None:
     assert "100 of 500 users" in fig["layout"]["annotations"][0]["text"]
 
 
+def test_more_rducs_than_colours_differ_by_shape() -> None:
+    """Twenty RDUCs on six colours: every drawn RDUC has a colour and shape no other has, and
+    the PDF draws the same shapes."""
+    from planner.reports.plotly_mpl import _marker
+
+    doc = {"users": [], "rducs": [{"users": [f"u{k}"]} for k in range(20)], "edges": [], "policies": {}}
+    traces = dependency_graph_figure(doc)["data"][1:]
+    looks = [(t["marker"]["color"], t["marker"]["symbol"]) for t in traces]
+    assert len(traces) == 20 and len(set(looks)) == 20
+    assert {c for c, _ in looks} == set(PALETTES["rduc"].colours)
+    assert len({(c, _marker(s)) for c, s in looks}) == 20  # the PDF tells them apart too
+    # six or fewer: all circles, as before
+    few = dependency_graph_figure({**doc, "rducs": doc["rducs"][:6]})["data"][1:]
+    assert {t["marker"]["symbol"] for t in few} == {"circle"}
+
+
 def test_bars_and_waste_keep_the_most_telling_users_and_classes() -> None:
     doc = offline_document(parse_scenario(synthetic(80, 60, seed=1)))
     bars = allocation_bars_figure(doc, max_users=10)
