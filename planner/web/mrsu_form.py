@@ -17,7 +17,9 @@ from django import forms
 
 from planner.core.errors import InputError
 from planner.runs.kinds.mrsu import COMPOSITIONS, MODES, recorded_scenario
+from scheduling import ScenarioError
 from scheduling.mrsu.setups import PAPER_SWEEP
+from scheduling.mrsu.sweep import parse_loads
 
 from .forms import NumberInput, parse_json_document, read_upload
 from .study_forms import StudySourceForm
@@ -85,7 +87,8 @@ class MrsuForm(StudySourceForm):
     )
     sweep = forms.BooleanField(required=False, label="Run the paper's sweep too (Figs. 3-5)")
     sweep_loads = forms.CharField(
-        required=False, label="Loads (% of capacity)", initial=_loads_text(PAPER_SWEEP["loads"])
+        required=False, label="Loads (% of capacity)", initial=_loads_text(PAPER_SWEEP["loads"]),
+        help_text="Percentages, e.g. 50 80 110; empty: the paper's.",
     )
     sweep_seeds = forms.IntegerField(required=False, min_value=1, initial=PAPER_SWEEP["seeds"], label="Seeds")
     sweep_applications = forms.IntegerField(
@@ -93,7 +96,7 @@ class MrsuForm(StudySourceForm):
     )
     sweep_slots = forms.IntegerField(required=False, min_value=1, initial=PAPER_SWEEP["slots"], label="Slots")
     sweep_seed = forms.IntegerField(required=False, min_value=0, initial=0, label="First seed")
-    sweep_spread = forms.FloatField(required=False, min_value=0, initial=0.5, label="Spread")
+    sweep_spread = forms.FloatField(required=False, min_value=0, max_value=1, initial=0.5, label="Spread")
 
     DIRECT = (
         "name",
@@ -111,9 +114,12 @@ class MrsuForm(StudySourceForm):
         super().__init__(*args, **kwargs)
         self.fields["source"].required = False
         self._input: Any = None
+        self.loads: list[float] | None = None  # the sweep's, checked in clean()
 
     def clean(self) -> dict[str, Any]:
         data = self.cleaned_data
+        if data.get("sweep"):
+            self.loads = self._sweep_loads()
         if data.get("requirements") == "input":
             upload = data.get("input_file")
             field = "input_file" if upload else "input"
@@ -145,12 +151,16 @@ class MrsuForm(StudySourceForm):
             data["source"] = "document"
         return super().clean()
 
-    def _sweep_loads(self) -> list[Any] | None:
-        text = (self.cleaned_data.get("sweep_loads") or "").replace(",", " ").split()
+    def _sweep_loads(self) -> list[float] | None:
+        """The typed loads as fractions (the library's rule), ``None`` when left empty (the
+        paper's), or an error on the field."""
+        text = self.cleaned_data.get("sweep_loads") or ""
+        if not text.strip():
+            return None
         try:
-            return [float(x) / 100 for x in text]
-        except ValueError:
-            self.add_error("sweep_loads", "must be numbers (percentages) separated by spaces")
+            return parse_loads(text, path="loads")
+        except ScenarioError as exc:
+            self.add_error("sweep_loads", "; ".join(str(e) for e in exc.errors))
             return None
 
     def params(self) -> dict[str, Any]:
@@ -168,9 +178,8 @@ class MrsuForm(StudySourceForm):
             out["unit"] = d["unit"]
         if d.get("sweep"):
             sweep: dict[str, Any] = {}
-            loads = self._sweep_loads()
-            if loads is not None:
-                sweep["loads"] = loads
+            if self.loads is not None:
+                sweep["loads"] = self.loads
             for key in ("seeds", "applications", "slots", "seed", "spread"):
                 if d.get(f"sweep_{key}") is not None:
                     sweep[key] = d[f"sweep_{key}"]

@@ -60,6 +60,10 @@ def parse_unit(
     ...
     scheduling.errors.ScenarioError: --unit.cpu: must be a positive number
     --unit.mem: missing (the scenario's resources: cpu, mem)
+    >>> parse_unit("cpu=1,mem=4,cpu=2", ("cpu", "mem"))
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: --unit.cpu: is given twice
     >>> parse_unit({"cpu": True}, ("cpu",), path="unit")
     Traceback (most recent call last):
     ...
@@ -81,7 +85,12 @@ def parse_unit(
         raise ScenarioError.single(path, "must be resource -> amount, or text like cpu=1,mem=4")
     out: dict[str, float] = {}
     errors: list[FieldError] = []
+    seen: set[str] = set()
     for key, value, given in pairs:
+        if key in seen:
+            errors.append(FieldError(at(key), "is given twice"))
+            continue
+        seen.add(key)
         if not given or key not in resources:
             errors.append(
                 FieldError(at(key), f"write RESOURCE=AMOUNT with resources {', '.join(resources)}")

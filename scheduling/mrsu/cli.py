@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import FieldError, ScenarioError
+from ..errors import ScenarioError
 from .compose import COMPOSITIONS, MODES
 
 __all__ = ["add_parsers", "main"]
@@ -106,25 +106,8 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
     return 0
 
 
-def _loads(items: Sequence[str]) -> list[float]:
-    """Loads as percentages (``50``) or fractions (``0.5``): values above 2 are percentages."""
-    out: list[float] = []
-    errors = []
-    for i, item in enumerate(items):
-        for j, part in enumerate(p for p in item.split(",") if p.strip()):
-            try:
-                v = float(part.strip().rstrip("%"))
-            except ValueError:
-                errors.append(FieldError(f"--loads[{i}.{j}]", f"{part!r} is not a number"))
-                continue
-            out.append(v / 100 if v > 2 else v)
-    if errors:
-        raise ScenarioError(errors)
-    return out
-
-
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep import DEFAULT_LOADS, mrsu_sweep
+    from .sweep import DEFAULT_LOADS, mrsu_sweep, parse_loads
 
     def progress(fraction: float) -> None:
         if not args.quiet:
@@ -133,7 +116,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             )
 
     doc = mrsu_sweep(
-        loads=_loads(args.loads) if args.loads else DEFAULT_LOADS,
+        loads=parse_loads(args.loads, path="--loads") if args.loads else DEFAULT_LOADS,
         seeds=args.seeds,
         applications=args.applications,
         slots=args.slots,
@@ -189,12 +172,14 @@ def add_parsers(sub: Any) -> None:
 
     s = sub.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
     s.add_argument(
-        "--loads", nargs="+", metavar="LOAD", help="percentages or fractions (default 10 ... 125 %%)"
+        "--loads", nargs="+", metavar="LOAD",
+        help="percentages of capacity, e.g. 50 80 110 (default 10 ... 125)",
     )
     s.add_argument("--seeds", type=int, default=100)
     s.add_argument("--applications", type=int, default=50)
     s.add_argument("--slots", type=int, default=30)
-    s.add_argument("--slots-valid", type=int, metavar="T")
+    s.add_argument("--slots-valid", type=int, metavar="T",
+                   help="validity interval of the MRSU, in slots")
     s.add_argument("--spread", type=float, default=0.5, help="requirements uniform in mean x (1 +- spread)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=int, default=1)

@@ -224,13 +224,38 @@ def input_document(problem: MrsuProblem, *, name: str | None = None) -> dict[str
     return doc
 
 
+def _peak_per_slot(jobs: list[Any], scale: np.ndarray, start: float, width: float, slots: int) -> np.ndarray:
+    """Per slot and dimension, the most the ``jobs`` (each running from its arrival for its
+    duration, end exclusive) demand at one instant of the slot, in scaled whole units."""
+    amounts = np.array([np.rint(np.asarray(j.executor) * scale) * j.executors for j in jobs], dtype=np.int64)
+    begins = np.array([j.arrival_s for j in jobs], dtype=float)
+    ends = begins + np.array([j.duration_s for j in jobs], dtype=float)
+    # Events in time order, ends before starts at the same instant (a job ending at t frees
+    # its resources for one starting at t); the running level after each event.
+    times = np.concatenate([ends, begins])
+    deltas = np.concatenate([-amounts, amounts])
+    order = np.lexsort((np.r_[np.zeros(len(jobs)), np.ones(len(jobs))], times))
+    times, level = times[order], np.cumsum(deltas[order], axis=0)
+    out = np.zeros((slots, amounts.shape[1]), dtype=np.int64)
+    # the level at each slot's beginning (after every event at or before it) ...
+    slot_begins = start + width * np.arange(slots)
+    before = np.searchsorted(times, slot_begins, side="right") - 1
+    out[before >= 0] = level[before[before >= 0]]
+    # ... and every level reached inside the slot (a level reached at the horizon's end is 0)
+    inside = np.minimum(slots - 1, ((times - start) // width).astype(np.int64))
+    np.maximum.at(out, inside, level)
+    return out
+
+
 def scenario_problem(scenario: Scenario, *, slots: int = 30) -> tuple[MrsuProblem, dict[str, float]]:
     """The MRSU problem of a planner scenario: its frameworks as applications, its cluster as capacity.
 
     The horizon (first arrival to last arrival + duration) is cut into ``slots`` equal slots;
-    a framework's requirement in a slot is the sum of ``executors x executor`` over its jobs
-    that run at any time in the slot, as if each started on arrival (the demand, not a
-    schedule). Priorities are the frameworks' weights. Amounts are scaled per dimension by the
+    a framework's requirement in a slot is, per dimension, the most its jobs demand at once
+    (``executors x executor`` summed over the jobs running at an instant) at any instant of the
+    slot, as if each job started on arrival (the demand, not a schedule): what must be
+    reserved for the slot, whatever the slot's width. Jobs that follow one another in a slot
+    do not add up. Priorities are the frameworks' weights. Amounts are scaled per dimension by the
     smallest power of ten (<= 10^6) making every executor size and VM capacity whole; the
     second value returned is each dimension's base unit (``1 / scale``) to convert back.
 
@@ -244,6 +269,8 @@ def scenario_problem(scenario: Scenario, *, slots: int = 30) -> tuple[MrsuProble
     >>> p, base = scenario_problem(s, slots=2)
     >>> p.names, p.capacity.tolist(), p.requirements.tolist(), base
     (('default',), [160, 64], [[[30, 8], [20, 8]]], {'cpu': 0.1, 'mem': 1.0})
+    >>> scenario_problem(s, slots=1)[0].requirements.tolist()  # a then b: at most 3 cpu at once
+    [[[30, 8]]]
     """
     res = scenario.resources
     if not scenario.jobs:
@@ -268,13 +295,8 @@ def scenario_problem(scenario: Scenario, *, slots: int = 30) -> tuple[MrsuProble
     end = max(j.arrival_s + j.duration_s for j in scenario.jobs)
     width = (end - start) / slots if end > start else 1.0
     req = np.zeros((len(names), slots, len(res)), dtype=np.int64)
-    index = {n: i for i, n in enumerate(names)}
-    for j in scenario.jobs:
-        first = int(min(slots - 1, (j.arrival_s - start) // width))
-        # the last slot the job runs in: its end is exclusive
-        last = int(min(slots - 1, max(first, np.ceil((j.arrival_s + j.duration_s - start) / width) - 1)))
-        amount = np.rint(np.asarray(j.executor) * scale).astype(np.int64) * j.executors
-        req[index[j.framework], first : last + 1] += amount
+    for f, name in enumerate(names):
+        req[f] = _peak_per_slot([j for j in scenario.jobs if j.framework == name], scale, start, width, slots)
     cap = np.rint(np.array(scenario.total_capacity()) * scale).astype(np.int64)
     weights = {f.name: f.weight for f in frameworks}
     problem = MrsuProblem(

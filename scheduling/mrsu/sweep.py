@@ -15,6 +15,7 @@ are allocated at once (numpy, batched), so 12 loads x 100 seeds takes seconds.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -210,8 +211,46 @@ def vm_static_allocation_batch(
     return out
 
 
-def _check(loads: Sequence[float], seeds: int, applications: int, slots: int, workers: int) -> None:
+def parse_loads(items: str | Sequence[str], *, path: str = "loads") -> list[float]:
+    """Loads typed as percentages of capacity (``"50 80 110%"``, commas or spaces between, a
+    ``%`` allowed) as fractions; one rule for the command line and the planner's page.
+
+    >>> parse_loads("10, 50 125%")
+    [0.1, 0.5, 1.25]
+    >>> parse_loads(["50", "abc"], path="--loads")
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: --loads[1]: 'abc' is not a number (percentages of capacity, e.g. 50)
+    """
+    text = items if isinstance(items, str) else " ".join(items)
+    out: list[float] = []
     errors = []
+    for i, part in enumerate(text.replace(",", " ").split()):
+        try:
+            value = float(part.rstrip("%"))
+        except ValueError:
+            errors.append(
+                FieldError(f"{path}[{i}]", f"{part!r} is not a number (percentages of capacity, e.g. 50)")
+            )
+            continue
+        if not (math.isfinite(value) and 0 < value <= 1000):
+            errors.append(FieldError(f"{path}[{i}]", "must be a percentage of capacity in (0, 1000]"))
+            continue
+        out.append(round(value / 100, 12))
+    if errors:
+        raise ScenarioError(errors)
+    return out
+
+
+def _check(
+    loads: Sequence[float], seeds: int, applications: int, slots: int, workers: int, spread: float,
+    slots_valid: int | None,
+) -> None:
+    errors = []
+    if not math.isfinite(spread) or not 0 <= spread <= 1:
+        errors.append(FieldError("spread", "must be in [0, 1]: requirements uniform in mean x (1 +- spread)"))
+    if slots_valid is not None and not 1 <= slots_valid <= 10_000:
+        errors.append(FieldError("slots_valid", "must be 1..10000 slots, or none (one MRSU for the horizon)"))
     if not loads:
         errors.append(FieldError("loads", "at least one load"))
     for i, load in enumerate(loads):
@@ -264,7 +303,7 @@ def mrsu_sweep(
     default (12 x 100 x 50 x 30 x 4) takes a few seconds on one worker (benchmarks/mrsu.py).
     """
     loads = [float(x) for x in loads]
-    _check(loads, seeds, applications, slots, workers)
+    _check(loads, seeds, applications, slots, workers, float(spread), slots_valid)
     seed_list = [seed + k for k in range(seeds)]
     cap_map = dict(DEFAULT_CAPACITY if capacity is None else capacity)
     kw: dict[str, Any] = dict(

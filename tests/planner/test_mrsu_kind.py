@@ -230,6 +230,12 @@ def test_the_start_page_puts_errors_on_fields_and_starts_a_preset(
         },
     )
     assert bad.status_code == 400 and "sweep_loads" in bad.context["form"].errors
+    # a word among the loads is refused on the field, never replaced by the paper's loads
+    bad = client.post(url, {**data, "input": json.dumps(EXAMPLE), "sweep": "on", "sweep_loads": "50 abc",
+                            "sweep_seeds": "2", "sweep_applications": "5", "sweep_slots": "4"})
+    assert bad.status_code == 400 and not Run.objects.exists()
+    assert bad.context["form"].errors["sweep_loads"] == [
+        "loads[1]: 'abc' is not a number (percentages of capacity, e.g. 50)"]
     response = client.post(url, {**data, "input": json.dumps(EXAMPLE)})
     assert response.status_code == 302
     run = Run.objects.get()

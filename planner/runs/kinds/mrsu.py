@@ -142,8 +142,8 @@ def _sweep(raw: Any, errors: list[FieldError]) -> dict[str, Any] | None:
         )
     out["seed"] = _int(raw.get("seed", 0), "sweep.seed", errors, 0, 2**31 - 1)
     spread = raw.get("spread", 0.5)
-    if isinstance(spread, bool) or not isinstance(spread, int | float) or not 0 <= spread < 1:
-        errors.append(FieldError("sweep.spread", "must be a number in [0, 1)"))
+    if isinstance(spread, bool) or not isinstance(spread, int | float) or not 0 <= spread <= 1:
+        errors.append(FieldError("sweep.spread", "must be a number in [0, 1]"))
     out["spread"] = float(spread) if isinstance(spread, int | float) else 0.5
     valid = raw.get("slots_valid")
     out["slots_valid"] = None if valid is None else _int(valid, "sweep.slots_valid", errors, 1, MAX_SLOTS)

@@ -103,6 +103,14 @@ def test_sweep_command(capsys):
     }
     code, _, err = run(capsys, "mrsu-sweep", "--loads", "x", "--quiet")
     assert code == 2 and "--loads" in err
+    for flags, path in ((["--slots-valid", "0"], "slots_valid"), (["--spread", "1.5"], "spread"),
+                        (["--loads", "0"], "--loads[0]")):
+        code, _, err = run(capsys, "mrsu-sweep", *flags, "--seeds", "1", "--quiet")
+        assert code == 2 and f"error: {path}: must be" in err, err
+    # percentages only: 2.5 is 2.5 %, 2 is 2 % (no switch between fractions and percentages)
+    code, out, _ = run(capsys, "mrsu-sweep", "--loads", "2", "2.5", "150%", "--seeds", "1", "--applications",
+                       "3", "--slots", "2", "--quiet")
+    assert code == 0 and json.loads(out)["loads"] == [0.02, 0.025, 1.5]
 
 
 SCENARIO = {
