@@ -33,7 +33,7 @@ _SWEEP_FIELDS = {
     "seed": "sweep_seed",
     "loads": "sweep_loads",
     "spread": "sweep_spread",
-    "slots_valid": "slots_valid",
+    "slots_valid": "sweep_slots_valid",
 }
 
 
@@ -97,6 +97,10 @@ class MrsuForm(StudySourceForm):
     sweep_slots = forms.IntegerField(required=False, min_value=1, initial=PAPER_SWEEP["slots"], label="Slots")
     sweep_seed = forms.IntegerField(required=False, min_value=0, initial=0, label="First seed")
     sweep_spread = forms.FloatField(required=False, min_value=0, max_value=1, initial=0.5, label="Spread")
+    sweep_slots_valid = forms.IntegerField(
+        required=False, min_value=1, label="T of the sweep (slots)",
+        help_text="Empty: one MRSU for the whole horizon, as in the paper.",
+    )
 
     DIRECT = (
         "name",
@@ -180,11 +184,9 @@ class MrsuForm(StudySourceForm):
             sweep: dict[str, Any] = {}
             if self.loads is not None:
                 sweep["loads"] = self.loads
-            for key in ("seeds", "applications", "slots", "seed", "spread"):
+            for key in ("seeds", "applications", "slots", "seed", "spread", "slots_valid"):
                 if d.get(f"sweep_{key}") is not None:
                     sweep[key] = d[f"sweep_{key}"]
-            if d.get("slots_valid"):
-                sweep["slots_valid"] = d["slots_valid"]
             out["sweep"] = sweep
         return out
 
@@ -221,6 +223,6 @@ class MrsuForm(StudySourceForm):
             self.initial["sweep"] = True
             if sweep.get("loads"):
                 self.initial["sweep_loads"] = _loads_text(sweep["loads"])
-            for key in ("seeds", "applications", "slots", "seed", "spread"):
+            for key in ("seeds", "applications", "slots", "seed", "spread", "slots_valid"):
                 if sweep.get(key) is not None:
                     self.initial[f"sweep_{key}"] = sweep[key]

@@ -337,3 +337,20 @@ def test_the_presets_are_the_librarys_set_ups_and_start_as_they_are(
     figures = api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]
     # Fig. 2: 10 applications x 4 dimensions x 30 slots of coefficients, MRSU's and VM-static's
     assert [len(t["y"]) for t in figures["snapshot:gcd-ft"]["data"]] == [1200, 1200]
+
+
+def test_the_sweeps_t_is_its_own_field(client: Any, owner: Any, team: Any) -> None:
+    """T of the operator's own requirements does not change the paper's sweep (one MRSU for the
+    whole horizon) unless the sweep's own T is set."""
+    client.force_login(owner)
+    url = reverse("web:mrsu-new")
+    data = {"requirements": "input", "input": json.dumps(EXAMPLE), "compositions": ["gcd"], "modes": ["ft"],
+            "slots": "30", "slots_valid": "2", "sweep": "on", "sweep_loads": "50 100", "sweep_seeds": "2",
+            "sweep_applications": "5", "sweep_slots": "4"}
+    assert client.post(url, data).status_code == 302
+    assert client.post(url, {**data, "sweep_slots_valid": "3"}).status_code == 302
+    first, second = Run.objects.order_by("pk")
+    assert first.options["slots_valid"] == 2 and first.options["sweep"]["slots_valid"] is None
+    assert second.options["sweep"]["slots_valid"] == 3 and second.options["sweep"]["loads"] == [0.5, 1.0]
+    clone = client.get(url + f"?clone={second.pk}")
+    assert clone.context["form"].initial["sweep_slots_valid"] == 3
