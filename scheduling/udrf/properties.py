@@ -206,6 +206,7 @@ def pareto_efficiency(problem: UdrfProblem, counts: Sequence[Any], *, share_cap:
         When the allocation exceeds a capacity.
     """
     name = "pareto_efficiency" if share_cap else "pareto_efficiency_unconstrained"
+    _check_fits(problem, counts)
     held = holdings(problem, counts)
     checked = 0
     for u, user in enumerate(problem.users):
@@ -268,12 +269,28 @@ def _most_growth(
                      np.array(cols, np.int32), np.array([float(problem.demands[k][r]) for k in cols]))
     h.run()
     status = h.getModelStatus()
-    if status == highspy.HighsModelStatus.kUnbounded:
-        return float("inf")
     if status != highspy.HighsModelStatus.kOptimal:
-        raise ScenarioError.single("counts", "the allocation exceeds a capacity "
-                                   f"(HiGHS: {h.modelStatusToString(status)})")
+        # The allocation fits (checked before): a bounded, feasible program that HiGHS could
+        # not solve, e.g. demands so small against a capacity that it drops them as zeros.
+        raise SolverTrouble(f"HiGHS answered '{h.modelStatusToString(status)}' for a linear program that has "
+                            "an optimum; demands far smaller than their class's capacity (under about 1e-9 "
+                            "of it) are beyond its tolerances")
     return float(h.getSolution().col_value[n_jobs])
+
+
+class SolverTrouble(ValueError):
+    """A linear program of a check that HiGHS could not solve although it has an optimum: the
+    check cannot say whether the property holds."""
+
+
+def _check_fits(problem: UdrfProblem, counts: Sequence[Any]) -> None:
+    """``ScenarioError`` on ``counts`` when the allocation exceeds a capacity."""
+    for r in range(problem.resource_count):
+        used = sum(float(problem.demands[k].get(r, 0)) * float(counts[k]) for k in range(len(problem.jobs)))
+        if used > float(problem.capacity[r]) * (1 + TOLERANCE) + TOLERANCE:
+            label = problem.resource_labels()[r]
+            raise ScenarioError.single("counts", f"the allocation uses {used:g} of {label}, "
+                                       f"whose capacity is {float(problem.capacity[r]):g}")
 
 
 def envy_freeness(problem: UdrfProblem, counts: Sequence[Any]) -> Verdict:
@@ -481,10 +498,13 @@ def allocation_properties(
         return {"checked": False, "reason": (
             f"checked up to {DOCUMENT_CHECK_LIMITS['users']} users and {DOCUMENT_CHECK_LIMITS['jobs']} jobs; "
             f"this problem has {users:,} users and {jobs:,} jobs")}
-    verdicts = [
-        saturated_resource_per_user(problem, counts),
-        pareto_efficiency(problem, counts),
-        envy_freeness(problem, counts),
-        sharing_incentive(problem, counts, groups, split="rduc"),
-    ]
+    try:
+        verdicts = [
+            saturated_resource_per_user(problem, counts),
+            pareto_efficiency(problem, counts),
+            envy_freeness(problem, counts),
+            sharing_incentive(problem, counts, groups, split="rduc"),
+        ]
+    except SolverTrouble as exc:
+        return {"checked": False, "reason": str(exc)}
     return {"checked": True, "verdicts": [v.to_dict() for v in verdicts]}

@@ -15,6 +15,7 @@ docs/udrf-properties.md.
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction as F
 from pathlib import Path
 from typing import Any
@@ -357,3 +358,29 @@ def test_the_checks_hold_on_a_tight_allocation_of_a_synthetic_trace() -> None:
              for p in ("udrf", "drf")}
     assert all(holds["udrf"].values())
     assert not holds["drf"]["pareto_efficiency"]
+
+
+@pytest.mark.parametrize("demand", [1e-9, 1e-300])
+def test_demands_beyond_the_solvers_tolerances_leave_the_checks_undone_and_the_document_valid(
+    demand: float,
+) -> None:
+    """A job a billion times smaller than its class: HiGHS drops its coefficients (the program
+    looks unbounded or empty); the document says the checks were not done, and stays JSON."""
+    from scheduling.scenario import load_scenario_json
+    from scheduling.udrf.offline_doc import offline_document
+
+    doc = json.loads(EXAMPLE.read_text())
+    doc["frameworks"][0]["complex_jobs"][0]["tasks"][0]["demand"] = {"cpu": demand, "mem": demand}
+    out = offline_document(load_scenario_json(json.dumps(doc)))
+    json.dumps(out, allow_nan=False)
+    for policy in ("udrf", "drf"):
+        props = out["policies"][policy]["properties"]
+        assert props["checked"] is False and "HiGHS answered" in props["reason"]
+    assert out["policies"]["udrf"]["users"][0]["jobs"]["job1"] == pytest.approx(28 / demand)
+
+
+def test_an_allocation_beyond_a_capacity_is_refused_before_any_program(paper: UdrfProblem) -> None:
+    counts = [F(100)] + [F(0)] * (len(paper.jobs) - 1)
+    message = "counts: the allocation uses 100 of hadoop/cpu, whose capacity is 56"
+    with pytest.raises(ScenarioError, match=f"^{re.escape(message)}"):
+        pareto_efficiency(paper, counts)
