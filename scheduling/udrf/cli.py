@@ -22,14 +22,14 @@ __all__ = ["add_parsers", "cmd_udrf", "cmd_udrf_generate"]
 def cmd_udrf(args: argparse.Namespace) -> int:
     from ..cli import _load, _write  # one reader and one writer of files for every subcommand
     from .offline_doc import offline_document
+    from .online import check_online_options
 
-    errors = []
-    if args.interval is not None and not args.interval > 0:
-        errors.append(FieldError("--interval", "must be > 0"))
-    if args.horizon is not None and not args.horizon > 0:
-        errors.append(FieldError("--horizon", "must be > 0"))
-    if args.queue is not None and args.queue < 1:
-        errors.append(FieldError("--queue", "must be >= 1"))
+    errors = check_online_options(
+        interval_s=1.0 if args.interval is None else args.interval, horizon_s=args.horizon,
+        queue_capacity=100 if args.queue is None else args.queue, seed=args.seed,
+        paths={"interval_s": "--interval", "horizon_s": "--horizon", "queue_capacity": "--queue",
+               "seed": "--seed"},
+    )
     if not args.online:
         online_only = (("--interval", args.interval), ("--horizon", args.horizon), ("--queue", args.queue))
         for flag, value in online_only:
@@ -65,16 +65,10 @@ def cmd_udrf(args: argparse.Namespace) -> int:
 def cmd_udrf_generate(args: argparse.Namespace) -> int:
     from ..cli import _write
     from ..scenario import parse_scenario
-    from .synthetic import synthetic_document
+    from .synthetic import SYNTHETIC_LIMITS, check_synthetic, synthetic_document
 
-    errors = [FieldError(f"--{key}", "must be >= 1")
-              for key in ("users", "jobs", "classes", "max-runs")
-              if getattr(args, key.replace("-", "_")) < 1]
-    if args.jobs < args.users and not errors:
-        errors.append(FieldError("--jobs", f"must be >= --users ({args.users}): every user has a job"))
-    limits = {"users": 1_000, "classes": 1_000, "jobs": 200_000}
-    errors += [FieldError(f"--{key}", f"must be <= {top:,}") for key, top in limits.items()
-               if getattr(args, key) > top]
+    errors = check_synthetic(users=args.users, jobs=args.jobs, classes=args.classes, max_runs=args.max_runs,
+                             seed=args.seed, paths={k: f"--{k.replace('_', '-')}" for k in SYNTHETIC_LIMITS})
     if errors:
         raise ScenarioError(errors)
     doc = synthetic_document(users=args.users, jobs=args.jobs, classes=args.classes, seed=args.seed,

@@ -36,9 +36,45 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import FieldError, ScenarioError
 from ..scenario import Scenario, parse_scenario
 
-__all__ = ["CLASS_COUNT_WEIGHTS", "synthetic_document", "synthetic_scenario"]
+__all__ = [
+    "CLASS_COUNT_WEIGHTS", "SYNTHETIC_LIMITS", "check_synthetic", "synthetic_document", "synthetic_scenario",
+]
+
+#: The largest trace :func:`synthetic_document` draws (within the scenario's own limits).
+SYNTHETIC_LIMITS = {
+    "users": 1_000, "jobs": 200_000, "classes": 1_000, "max_runs": 1_000_000, "seed": 2**63 - 1,
+}
+
+
+def check_synthetic(
+    *, users: Any, jobs: Any, classes: Any, max_runs: Any, seed: Any, paths: dict[str, str] | None = None
+) -> list[FieldError]:
+    """The errors of a synthetic trace's sizes, each on its path (``paths`` renames them: the
+    command line's ``--max-runs``); one rule for every caller.
+
+    >>> for e in check_synthetic(users=10, jobs=5, classes=0, max_runs=10**9, seed=-1):
+    ...     print(e)
+    jobs: must be >= users (10): every user has a job
+    classes: must be a whole number from 1 to 1,000
+    max_runs: must be a whole number from 1 to 1,000,000
+    seed: must be a whole number from 0 to 9,223,372,036,854,775,807
+    """
+    at = paths or {}
+    errors = []
+    for key, value in (("users", users), ("jobs", jobs), ("classes", classes), ("max_runs", max_runs),
+                       ("seed", seed)):
+        low, top = (0 if key == "seed" else 1), SYNTHETIC_LIMITS[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
+            errors.append(FieldError(at.get(key, key), f"must be a whole number from {low} to {top:,}"))
+        elif key == "jobs" and isinstance(users, int) and value < users:
+            users_at = at.get("users", "users")
+            message = f"must be >= {users_at} ({users}): every user has a job"
+            errors.append(FieldError(at.get(key, key), message))
+    return errors
+
 
 #: Probability that a job needs 1, 2, ... 6 machine classes (Fig. 8: ~65 % need one or two).
 CLASS_COUNT_WEIGHTS = (0.42, 0.23, 0.13, 0.10, 0.07, 0.05)
@@ -95,13 +131,14 @@ def synthetic_document(
 
     Raises
     ------
-    ValueError
-        If ``jobs < users`` or a count is not positive.
+    ScenarioError
+        If ``jobs < users``, a size is out of :data:`SYNTHETIC_LIMITS`, or no kind is given.
     """
-    if min(users, jobs, classes, max_runs, len(kinds)) < 1:
-        raise ValueError("users, jobs, classes, max_runs and kinds must be at least 1")
-    if jobs < users:
-        raise ValueError(f"jobs ({jobs}) must be >= users ({users}): every user has a job")
+    errors = check_synthetic(users=users, jobs=jobs, classes=classes, max_runs=max_runs, seed=seed)
+    if not kinds:
+        errors.append(FieldError("kinds", "at least one resource kind"))
+    if errors:
+        raise ScenarioError(errors)
     rng = np.random.default_rng(seed)
     kinds = tuple(kinds)
     n_groups = groups if groups is not None else min(6, max(1, classes // 4))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -32,6 +31,7 @@ from scheduling.numbers import finite
 from scheduling.presenter import show
 from scheduling.udrf.model import UdrfProblem
 from scheduling.udrf.offline_doc import offline_document
+from scheduling.udrf.online import check_online_options
 from scheduling.udrf.present import (
     policy_headlines,
     policy_label,
@@ -41,7 +41,6 @@ from scheduling.udrf.present import (
 )
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
-from .allocation import check_seed
 
 __all__ = ["ONLINE_MODULE", "PARAMS", "UdrfKind", "udrf_options"]
 
@@ -49,10 +48,6 @@ PARAMS = ("online", "compare_drf", "interval_s", "horizon_s", "queue_capacity", 
 #: The library module of the online simulation (imported when a part runs).
 ONLINE_MODULE = "scheduling.udrf.online"
 OFFLINE = "offline"
-#: Limits of a planner run.
-MAX_INTERVAL_S = 3600.0
-MAX_HORIZON_S = 30 * 86400.0
-MAX_QUEUE = 100_000
 #: Rows of each detail table on the run page (the reports have them all).
 PAGE_ROWS = 50
 
@@ -66,22 +61,6 @@ def _flag(value: Any, path: str, default: bool, errors: list[FieldError]) -> boo
     return value
 
 
-def _seconds(
-    value: Any, path: str, hi: float, errors: list[FieldError], *, default: float | None
-) -> float | None:
-    if value is None or value == "":
-        return default
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or not 0 < value <= hi
-    ):
-        errors.append(FieldError(path, f"must be a number of seconds in (0, {hi:g}]"))
-        return default
-    return float(value)
-
-
 def udrf_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[str, Any]:
     """The run's ``options``, checked; errors name the request's fields (``interval_s``) or the
     scenario's (``frameworks``: no user lists complex jobs)."""
@@ -92,15 +71,13 @@ def udrf_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[s
     ]
     online = _flag(params.get("online"), "online", False, errors)
     compare = _flag(params.get("compare_drf"), "compare_drf", True, errors)
-    interval = _seconds(params.get("interval_s"), "interval_s", MAX_INTERVAL_S, errors, default=1.0)
-    horizon = _seconds(params.get("horizon_s"), "horizon_s", MAX_HORIZON_S, errors, default=None)
-    queue = params.get("queue_capacity", 100)
-    if queue is None:
-        queue = 100
-    if isinstance(queue, bool) or not isinstance(queue, int) or not 1 <= queue <= MAX_QUEUE:
-        errors.append(FieldError("queue_capacity", f"must be a whole number from 1 to {MAX_QUEUE:,}"))
-        queue = 100
-    seed = check_seed(params.get("seed", 0), errors)
+    def given(key: str, default: Any) -> Any:
+        value = params.get(key)
+        return default if value is None or value == "" else value
+
+    interval, horizon = given("interval_s", 1.0), given("horizon_s", None)
+    queue, seed = given("queue_capacity", 100), given("seed", 0)
+    errors += check_online_options(interval_s=interval, horizon_s=horizon, queue_capacity=queue, seed=seed)
     policies = ["udrf", "drf"] if compare else ["udrf"]
     labels = [policy_label(p) for p in policies]
     baseline = params.get("baseline")
@@ -119,8 +96,8 @@ def udrf_options(scenario: Scenario | None, params: Mapping[str, Any]) -> dict[s
         "online": online,
         "compare_drf": compare,
         "policies": policies,
-        "interval_s": interval,
-        "horizon_s": horizon,
+        "interval_s": float(interval),
+        "horizon_s": None if horizon is None else float(horizon),
         "queue_capacity": queue,
         "seed": seed,
         "baseline": baseline,

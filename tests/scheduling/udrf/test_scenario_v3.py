@@ -124,7 +124,14 @@ def test_cli_refuses_bad_input_with_paths(tmp_path: Path, capsys: pytest.Capture
     err = capsys.readouterr().err
     assert "frameworks[0].complex_jobs[0].tasks[0].machine_class: unknown machine class 'gpu'" in err
     assert main(["udrf", str(EXAMPLE), "--queue", "0", "--online", "-q"]) == 2
-    assert "error: --queue: must be >= 1" in capsys.readouterr().err
+    assert "error: --queue: must be a whole number from 1 to 100,000" in capsys.readouterr().err
+    # the online options are the planner's (one rule): no infinite interval or horizon, no negative seed
+    assert main(["udrf", str(EXAMPLE), "--online", "--interval", "inf", "--horizon", "nan", "--seed", "-1",
+                 "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "error: --interval: must be a number of seconds in (0, 3600]" in err
+    assert "error: --horizon: must be a number of seconds in (0, 2.592e+06]" in err
+    assert "error: --seed: must be an integer between 0 and 2**63 - 1" in err
 
 
 def test_cli_udrf_generate_writes_a_valid_seeded_trace(
@@ -142,4 +149,12 @@ def test_cli_udrf_generate_writes_a_valid_seeded_trace(
     assert set(json.loads(b.read_text())["online"]["policies"]) == {"udrf", "drf"}
     assert main(["udrf-generate", "--users", "0", "--jobs", "2000000"]) == 2
     err = capsys.readouterr().err
-    assert "error: --users: must be >= 1" in err and "error: --jobs: must be <= 200,000" in err
+    assert "error: --users: must be a whole number from 1 to 1,000" in err
+    assert "error: --jobs: must be a whole number from 1 to 200,000" in err
+    bad_sizes = ["--max-runs", "100000000", "--seed", "-1", "--users", "9", "--jobs", "3"]
+    assert main(["udrf-generate", *bad_sizes]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: --jobs: must be >= --users (9): every user has a job",
+        "error: --max-runs: must be a whole number from 1 to 1,000,000",
+        "error: --seed: must be a whole number from 0 to 9,223,372,036,854,775,807",
+    ]

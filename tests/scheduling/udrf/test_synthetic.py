@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from scheduling.errors import ScenarioError
 from scheduling.scenario import parse_scenario
 from scheduling.udrf.graph import rducs
 from scheduling.udrf.model import UdrfProblem
@@ -77,7 +78,9 @@ def test_other_kinds_and_bad_sizes() -> None:
     assert s.resources == ("cpu", "mem", "gpu")
     one = synthetic_scenario(users=2, jobs=4, classes=1, seed=0)  # every job on the one class
     assert {t.machine_class for f in one.frameworks for j in f.complex_jobs for t in j.tasks} == {"mc000"}
-    with pytest.raises(ValueError):
+    with pytest.raises(ScenarioError, match=r"^jobs: must be >= users \(10\)"):
         synthetic_document(users=10, jobs=5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ScenarioError, match=r"^classes: must be a whole number from 1 to 1,000"):
         synthetic_document(classes=0)
+    with pytest.raises(ScenarioError, match=r"^kinds: at least one"):
+        synthetic_document(kinds=())
