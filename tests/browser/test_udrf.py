@@ -91,6 +91,10 @@ def test_the_online_preset_draws_the_timelines_and_the_cdf(
         assert page.locator(f"[data-figure='{key}'] .js-plotly-plot").count() == 1, key
     assert "UDRF (5 jobs)" in page.locator("#udrf-cdf").inner_text()
     assert page.locator("#udrf-online-table tbody tr").count() == 2
+    # 100 runs a job: UDRF finishes u1's job1 sooner, so the mean completion differs
+    mean = page.locator("#summary-table tr[data-key='mean_completion_s']")
+    udrf, drf = (mean.locator(f"td[data-variant='{v}']").inner_text() for v in ("UDRF", "DRF"))
+    assert udrf != drf
     screenshot("udrf-online-results")
     no_console_errors(page)
 
