@@ -233,7 +233,8 @@ def cmd_share(args: argparse.Namespace) -> int:
             label=args.label,
         )
     except ScenarioError as exc:  # the library's names of the options, as this command spells them
-        spelled = {"overrides": "--set", "allocation_interval_s": "--interval", "horizon_s": "--horizon"}
+        spelled = {"overrides": "--set", "allocation_interval_s": "--interval", "horizon_s": "--horizon",
+                   "seed": "--seed"}
         raise ScenarioError(
             [
                 FieldError(
@@ -252,6 +253,8 @@ def cmd_share(args: argparse.Namespace) -> int:
         ) from None
     doc = result.to_dict()
     _fairness_output(args, {doc["label"]: doc}, scenario.name, doc)
+    if doc.get("stopped"):
+        print(f"warning: {doc['stopped']['reason']}", file=sys.stderr)
     return 0
 
 

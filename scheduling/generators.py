@@ -25,12 +25,12 @@ from typing import Any
 import numpy as np
 
 from .errors import ScenarioError
+from .numbers import seed_error
 from .scenario import LIMITS, executors_that_fit, name_problem
 from .scenario.checks import Problems, plain, shown
 
 __all__ = ["WorkloadSpec", "generate_jobs", "parse_generator_spec", "synthetic_jobs"]
 
-SEED_LIMIT = 2**63
 
 
 @dataclass(frozen=True)
@@ -200,8 +200,8 @@ def _check(spec: WorkloadSpec, problems: Problems) -> None:
     range_ok("deadline_slack", spec.deadline_slack[0], spec.deadline_slack[1], 0, 1e6, exclusive=True)
     if not (np.isfinite(spec.start_s) and 0 <= spec.start_s <= LIMITS["time_s"]):
         problems.add("start_s", f"must be between 0 and {LIMITS['time_s']:g}")
-    if not 0 <= spec.seed < SEED_LIMIT:
-        problems.add("seed", "must be an integer between 0 and 2**63 - 1")
+    if seed_error(spec.seed) is not None:
+        problems.add("seed", str(seed_error(spec.seed)))
 
 
 # --------------------------------------------------------------------------- fitting a cluster

@@ -15,7 +15,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["finite", "integral"]
+__all__ = ["SEED_MAX", "finite", "integral", "seed_error"]
+
+#: The largest seed of any random choice (numpy's generators take any integer from 0).
+SEED_MAX = 2**63 - 1
 
 
 def finite(value: Any) -> float | None:
@@ -30,3 +33,15 @@ def integral(value: Any) -> int | None:
     """``value`` as an int when it is a finite whole number (``3.0`` counts), else ``None``."""
     number = finite(value)
     return int(number) if number is not None and number == int(number) else None
+
+
+def seed_error(seed: Any) -> str | None:
+    """What is wrong with ``seed`` as the seed of a random choice, or ``None``: one rule for
+    the command line, the library and the planner.
+
+    >>> seed_error(7), seed_error(-1), seed_error(True)
+    (None, 'must be an integer between 0 and 2**63 - 1', 'must be an integer between 0 and 2**63 - 1')
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        return "must be an integer between 0 and 2**63 - 1"
+    return None

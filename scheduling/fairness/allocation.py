@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import FieldError, ScenarioError
+from ..numbers import seed_error
 from ..scenario import Scenario
 from . import filling
 from .allocation_doc import allocation_document
@@ -220,7 +221,8 @@ def allocate(
     Raises
     ------
     ScenarioError
-        With field paths (``frameworks[1].task_demand``, ``policy``, ``servers``, ``trials``).
+        With field paths (``frameworks[1].task_demand``, ``policy``, ``servers``, ``trials``,
+        ``seed``).
     """
     problem = (
         scenario_or_problem
@@ -237,6 +239,8 @@ def allocate(
         errors.append(FieldError("trials", f"{policy} is deterministic: it takes one trial"))
     if not exact and tolerance is not None:
         errors.append(FieldError("tolerance", "only the exact optimisations take a tolerance"))
+    if not exact and seed is not None and seed_error(seed) is not None:
+        errors.append(FieldError("seed", str(seed_error(seed))))
     if pf_reference is not None and pf_reference.problem.demand.shape != problem.demand.shape:
         errors.append(FieldError("pf_reference", "is an allocation of another problem"))
     if errors:

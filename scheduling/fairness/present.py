@@ -200,7 +200,7 @@ _COMPLETION = (
     "max_wait_s",
 )
 _ALLOCATION_HEAD = ("label", "method", "policy", "servers", "integer", "tolerance", "trials", "seed")
-_SHARING_HEAD = ("label", "mode", "criterion", "servers", "allocation_interval_s", "seed")
+_SHARING_HEAD = ("label", "mode", "criterion", "servers", "allocation_interval_s", "seed", "stopped")
 
 
 def allocation_summary(doc: Doc) -> dict[str, Any]:

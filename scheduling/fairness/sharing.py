@@ -55,6 +55,7 @@ from numpy.typing import NDArray
 from ..charts.downsample import downsample_step
 from ..errors import FieldError, ScenarioError
 from ..metrics import fairness_summary
+from ..numbers import seed_error
 from ..scenario import OFFER_POLICIES, Scenario, parse_scenario
 from ..scenario.checks import plain
 from .filling import POLICIES, progressive_filling, server_selection
@@ -72,6 +73,10 @@ SHARING_MODES = ("offers", "characterized")
 MAX_TIMELINE_POINTS = 4_000
 #: A task fits when every resource of the offer covers its demand to within this.
 FIT = 1e-9
+#: The most steps (allocation decisions and event times) one simulation takes: a run that
+#: would need more (tasks far longer than the interval, one decision a second over years of
+#: simulated time) stops there, like a horizon, and its document says so (``stopped``).
+MAX_STEPS = 2_000_000
 #: The progress callback is called every this many loop steps.
 PROGRESS_EVERY = 512
 
@@ -172,8 +177,11 @@ def _settings(
     interval: float,
     overrides: Mapping[str, Mapping[str, Any]] | None,
     horizon: float | None,
+    seed: Any = 0,
 ) -> tuple[str, dict[str, tuple[str, float, float]]]:
     errors: list[FieldError] = []
+    if seed_error(seed) is not None:
+        errors.append(FieldError("seed", str(seed_error(seed))))
     if mode not in SHARING_MODES:
         errors.append(FieldError("mode", f"unknown mode {mode!r} (choose {', '.join(SHARING_MODES)})"))
     chosen = "rrr"
@@ -259,6 +267,9 @@ class _Run:
         self.rng = np.random.default_rng(seed)
         self.mode, self.criterion, self.servers, self.interval = mode, criterion, servers, interval
         self.horizon = horizon
+        self.max_steps = MAX_STEPS
+        #: Why the run stopped before every task finished, other than its horizon (``None``).
+        self.stopped: dict[str, Any] | None = None
         self.on_progress = progress
         fmap = scenario.framework_map()
         self.names = list(fmap)
@@ -661,6 +672,15 @@ class _Run:
             steps += 1
             if self.on_progress is not None and steps % PROGRESS_EVERY == 0:
                 self.on_progress(min(0.99, self.finished / total))
+            if steps >= self.max_steps and self.finished < len(self.task_fw):
+                self.stopped = {
+                    "at_s": float(t),
+                    "steps": steps,
+                    "reason": f"stopped after {steps:,} steps (allocation decisions and event times) at "
+                    f"{t:,.0f} s with {len(self.task_fw) - self.finished:,} tasks unfinished: give a "
+                    "horizon or a longer allocation interval",
+                }
+                break
         if self.on_progress is not None:
             self.on_progress(1.0)
 
@@ -773,6 +793,7 @@ def _document(run: _Run, scenario: Scenario, *, label: str | None, seed: int) ->
         "allocation_interval_s": float(run.interval),
         "seed": seed,
         "horizon_s": run.horizon,
+        "stopped": run.stopped,
         "resources": list(res),
         "machines": [
             {"id": m, "vm_type": vt, "capacity": _vector(res, run.capacity[i])}
@@ -874,7 +895,7 @@ def share(
     if not isinstance(scenario, Scenario):
         scenario = parse_scenario(scenario)
     chosen, policies = _settings(
-        scenario, mode, criterion, servers, allocation_interval_s, overrides, horizon_s
+        scenario, mode, criterion, servers, allocation_interval_s, overrides, horizon_s, seed
     )
     run = _Run(
         scenario,

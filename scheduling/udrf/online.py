@@ -57,6 +57,7 @@ import numpy as np
 
 from ..charts.downsample import window_mean_step
 from ..errors import FieldError, ScenarioError
+from ..numbers import seed_error
 from ..scenario import Scenario
 from .graph import rducs
 from .model import UdrfProblem
@@ -68,7 +69,7 @@ __all__ = [
 
 #: The largest online options (a planner run's, the command line's and a library caller's).
 ONLINE_LIMITS = {
-    "interval_s": 3600.0, "horizon_s": 30 * 86400.0, "queue_capacity": 100_000, "seed": 2**63 - 1,
+    "interval_s": 3600.0, "horizon_s": 30 * 86400.0, "queue_capacity": 100_000,
 }
 
 
@@ -101,8 +102,8 @@ def check_online_options(
     ):
         errors.append(FieldError(at.get("queue_capacity", "queue_capacity"),
                                  f"must be a whole number from 1 to {top_queue:,}"))
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= ONLINE_LIMITS["seed"]:
-        errors.append(FieldError(at.get("seed", "seed"), "must be an integer between 0 and 2**63 - 1"))
+    if seed_error(seed) is not None:
+        errors.append(FieldError(at.get("seed", "seed"), str(seed_error(seed))))
     return errors
 
 #: The online policies, with their labels.

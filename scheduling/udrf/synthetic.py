@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import FieldError, ScenarioError
+from ..numbers import SEED_MAX
 from ..scenario import Scenario, parse_scenario
 
 __all__ = [
@@ -45,7 +46,7 @@ __all__ = [
 
 #: The largest trace :func:`synthetic_document` draws (within the scenario's own limits).
 SYNTHETIC_LIMITS = {
-    "users": 1_000, "jobs": 200_000, "classes": 1_000, "max_runs": 1_000_000, "seed": 2**63 - 1,
+    "users": 1_000, "jobs": 200_000, "classes": 1_000, "max_runs": 1_000_000, "seed": SEED_MAX,
 }
 
 

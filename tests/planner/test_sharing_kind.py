@@ -222,3 +222,30 @@ def test_a_real_sharing_run_with_the_engine(
     assert "Worst unfairness" in page
     for fmt in ("csv", "xlsx", "pdf"):
         assert len(api(owner).get(f"/api/runs/{run.pk}/report/{fmt}/").content) > 1000
+
+
+def test_a_configuration_stopped_at_the_step_limit_is_said_on_the_page(
+    api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str], client: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scheduling.fairness import sharing as library
+
+    monkeypatch.setattr(library, "MAX_STEPS", 20)
+    fw = {"task_demand": {"cpu": 1, "mem": 1}, "offer_policy": "first-fit", "refuse_s": 0,
+          "queues": [{"tasks": 8, "duration_s": 1000}]}
+    scenario = {
+        "version": 2, "name": "long tasks", "resources": ["cpu", "mem"],
+        "vm_types": [{"name": "n", "capacity": {"cpu": 4, "mem": 4}, "price_per_hour": 0, "count": 1}],
+        "frameworks": [{"name": "a", **fw}],
+    }
+    response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": scenario, "configurations": [
+        {"label": "every second"}, {"label": "with a horizon", "horizon_s": 10},
+    ]}, format="json")
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert execute_run(run.pk) == "succeeded"
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    assert 'id="sharing-stopped"' in page
+    assert "<strong>every second</strong>: stopped after 20 steps" in page
+    assert "with a horizon</strong>" not in page

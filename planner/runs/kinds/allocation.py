@@ -32,14 +32,13 @@ from scheduling.fairness.allocation import (
 )
 from scheduling.fairness.model import fairness_problem
 from scheduling.fairness.present import allocation_summary, fairness_table
-from scheduling.numbers import finite
+from scheduling.numbers import finite, seed_error
 from scheduling.presenter import show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
 __all__ = ["PARAMS", "AllocationKind", "allocation_options", "check_seed"]
 
-SEED_MAX = 2**63 - 1
 #: Trials of progressive filling per variant (each trial fills the whole cluster once).
 TRIALS_MAX = 100_000
 DEFAULT_VARIANTS = ("drf/rrr", "tsf/rrr", "psdsf/rrr", "rpsdsf/joint", "bf-drf")
@@ -47,13 +46,14 @@ PARAMS = ("variants", "trials", "seed", "baseline")
 
 
 def check_seed(seed: Any, errors: list[FieldError], path: str = "seed") -> int:
-    """``seed`` (0 by default) or an error on ``path``."""
+    """``seed`` (0 by default) or an error on ``path`` (the library's rule)."""
     if seed is None:
         return 0
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        errors.append(FieldError(path, "must be an integer between 0 and 2**63 - 1"))
+    problem = seed_error(seed)
+    if problem is not None:
+        errors.append(FieldError(path, problem))
         return 0
-    return seed
+    return int(seed)
 
 
 def _limit() -> int:

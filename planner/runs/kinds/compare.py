@@ -21,13 +21,13 @@ from scheduling import (
     simulate,
 )
 from scheduling.charts import all_figures, gantt_figure, gantt_page_size, scheduler_colours
+from scheduling.numbers import seed_error
 from scheduling.presenter import cheapest, comparison_table, headline
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
 logger = logging.getLogger(__name__)
 
-SEED_MAX = 2**63 - 1
 
 def comparison_options(
     scenario: Scenario | None, *, schedulers: Any, options: Any, baseline: Any, seed: Any
@@ -79,8 +79,8 @@ def comparison_options(
         baseline = baseline.strip()
     if seed is None:
         seed = 0
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        errors.append(FieldError("seed", "must be an integer between 0 and 2**63 - 1"))
+    if seed_error(seed) is not None:
+        errors.append(FieldError("seed", str(seed_error(seed))))
     if errors:
         raise InputError(errors)
     return {

@@ -285,6 +285,12 @@ class SharingKind(RunKind):
             "settings": [
                 (c["label"], configuration_text(c)) for c in run.options.get("configurations") or []
             ],
+            # configurations the simulation stopped before every task finished (not at a horizon)
+            "stopped": [
+                (label, (s.get("stopped") or {}).get("reason"))
+                for label, s in summaries.items()
+                if s.get("stopped")
+            ],
         }
 
     def api_fields(self, run: Any) -> dict[str, Any]:

@@ -467,3 +467,30 @@ def test_a_scenario_document_is_validated_first() -> None:
     doc["frameworks"][0]["queues"][0]["duration_s"] = 0
     with pytest.raises(ScenarioError, match=r"frameworks\[0\].queues\[0\].duration_s: must be > 0"):
         share(doc)
+
+
+def test_a_run_past_the_step_limit_stops_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight tasks of 1,000 s on one 4-cpu agent: the four waiting keep a decision every second
+    for 1,000 s. With a limit of 50 steps the run stops there, and its document says why."""
+    from scheduling.fairness import sharing
+
+    s = scenario(framework("a", tasks=8, duration=1000, refuse=0))
+    full = share(s).to_dict()
+    assert full["stopped"] is None and full["makespan_s"] == 2003.0  # one task a decision
+    monkeypatch.setattr(sharing, "MAX_STEPS", 50)
+    doc = share(s).to_dict()
+    assert doc["stopped"]["steps"] == 50 and doc["stopped"]["at_s"] < 100
+    assert "with 8 tasks unfinished" in doc["stopped"]["reason"] and doc["makespan_s"] is None
+    assert sharing_summary(doc)["stopped"] == doc["stopped"]
+    json.dumps(doc, allow_nan=False)
+
+
+@pytest.mark.parametrize("seed", [-1, True, 2**63, 1.5])
+def test_a_bad_seed_is_refused_on_its_field(seed: Any) -> None:
+    from scheduling.fairness.allocation import allocate
+
+    s = scenario(framework("a"))
+    with pytest.raises(ScenarioError, match=r"^seed: must be an integer between 0 and 2\*\*63 - 1"):
+        share(s, seed=seed)
+    with pytest.raises(ScenarioError, match=r"^seed: must be an integer between 0 and 2\*\*63 - 1"):
+        allocate(s, policy="drf", seed=seed)
