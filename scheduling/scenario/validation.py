@@ -142,8 +142,18 @@ largest executor 6 cpu, largest VM 4 cpu
     # A sharing scenario may describe its whole work as task queues (version 2), a UDRF
     # scenario as complex jobs (version 3).
     queued = any(f.queues or f.complex_jobs for f in frameworks)
+    raw_frameworks = doc.get("frameworks")
+    declared = isinstance(raw_frameworks, list) and any(
+        isinstance(f, Mapping) and ("queues" in f or "complex_jobs" in f) for f in raw_frameworks
+    )
+    if "jobs" not in doc and not queued and declared and not problems.items:
+        # Frameworks list queues or complex jobs, but none is left (empty lists; one refused at
+        # its own path is said there): not "jobs: is required", which names a field nobody meant.
+        problems.add("frameworks", "no framework has task queues or complex jobs, and there are no jobs")
     jobs = _parse_jobs(
-        doc.get("jobs"), resources, frameworks, problems, present="jobs" in doc, required=not queued
+        doc.get("jobs"), resources, frameworks, problems, present="jobs" in doc,
+        required=not queued and not declared,
+        wanted=_JOBS_WANTED[version if version in (1, 2, 3) and not isinstance(version, bool) else None],
     )
     options = read_options(doc.get("options"), resources, "options", problems, SimulationOptions())
     problems.raise_if_any()
@@ -589,6 +599,15 @@ def _allowed_vm_types(
     return tuple(dict.fromkeys(good))
 
 
+#: What a scenario without jobs is told, by the version it says it is (no version: the newest).
+_JOBS_WANTED = {
+    1: "is required",
+    2: "is required, or task queues on a framework (version 2)",
+    3: "is required, or task queues (version 2) or complex jobs (version 3) on a framework",
+    None: "is required, or task queues (version 2) or complex jobs (version 3) on a framework",
+}
+
+
 def _parse_jobs(
     raw: Any,
     resources: tuple[str, ...],
@@ -597,10 +616,11 @@ def _parse_jobs(
     *,
     present: bool,
     required: bool,
+    wanted: str = "is required",
 ) -> list[Job]:
     if not present:
         if required:
-            problems.add("jobs", "is required")
+            problems.add("jobs", wanted)
         return []
     items = listed(raw, "jobs", problems, "jobs")
     if items is None:

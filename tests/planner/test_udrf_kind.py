@@ -309,7 +309,8 @@ def test_the_start_page_puts_the_librarys_errors_on_rows_and_fields(
             "seed": "0",
         },
     )
-    assert bad.status_code == 400 and bad.context["form"].errors["document"] == ["jobs: is required"]
+    assert bad.status_code == 400 and bad.context["form"].errors["document"] == [
+        "jobs: is required, or task queues (version 2) or complex jobs (version 3) on a framework"]
     bad = client.post(
         url,
         {

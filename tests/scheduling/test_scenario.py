@@ -152,7 +152,23 @@ def test_bad_values_are_named(mutate, expected):
 
 
 def test_missing_sections_and_wrong_types():
-    assert messages({}) == ["vm_types: is required", "jobs: is required"]
+    assert messages({}) == [
+        "vm_types: is required",
+        "jobs: is required, or task queues (version 2) or complex jobs (version 3) on a framework",
+    ]
+    # what a document without jobs is told follows the version it says it is
+    assert messages({"version": 1})[-1] == "jobs: is required"
+    assert messages({"version": 2})[-1] == "jobs: is required, or task queues on a framework (version 2)"
+    # frameworks that list complex jobs or queues, all empty: said on frameworks, not on jobs
+    machine = {"name": "m", "capacity": {"cpu": 1, "mem": 1}, "price_per_hour": 0, "count": 1}
+    empty = {"version": 3, "vm_types": [machine], "frameworks": [{"name": "u", "complex_jobs": []}]}
+    assert messages(empty) == [
+        "frameworks: no framework has task queues or complex jobs, and there are no jobs"]
+    # a complex job refused at its own path: no jobs error on top
+    bad = {**empty, "frameworks": [{"name": "u", "complex_jobs": [
+        {"id": "j", "tasks": [{"machine_class": "gpu", "demand": {"cpu": 1, "mem": 1}}]}]}]}
+    paths = [m.split(":")[0] for m in messages(bad)]
+    assert paths == ["frameworks[0].complex_jobs[0].tasks[0].machine_class"]
     assert messages([]) == ["the scenario must be a JSON object"]
     assert "jobs: must be a list" in messages({**ISSUE_EXAMPLE, "jobs": {"a": 1}})
 

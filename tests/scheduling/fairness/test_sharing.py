@@ -494,3 +494,12 @@ def test_a_bad_seed_is_refused_on_its_field(seed: Any) -> None:
         share(s, seed=seed)
     with pytest.raises(ScenarioError, match=r"^seed: must be an integer between 0 and 2\*\*63 - 1"):
         allocate(s, policy="drf", seed=seed)
+
+
+def test_the_step_limit_shrinks_with_the_agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scheduling.fairness import sharing
+
+    monkeypatch.setattr(sharing, "MAX_AGENT_STEPS", 200)
+    doc = share(scenario(framework("a", tasks=40, duration=1000, refuse=0), agents=4)).to_dict()
+    assert doc["stopped"]["steps"] == 50  # 200 / 4 agents
+    assert "the most a simulation of 4 agents takes" in doc["stopped"]["reason"]
