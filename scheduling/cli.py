@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -261,9 +262,15 @@ def cmd_share(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     scenario = _load(args)
     machines = sum(t.count for t in scenario.vm_types)
+    queues = sum(len(f.queues) for f in scenario.frameworks)
+    complex_jobs = sum(len(f.complex_jobs) for f in scenario.frameworks)
+    work = [f"{len(scenario.jobs)} jobs"] if scenario.jobs or not (queues or complex_jobs) else []
+    work += [f"{queues} task queues"] if queues else []
+    work += [f"{complex_jobs} complex jobs"] if complex_jobs else []
     print(
-        f"{args.source}: valid: {len(scenario.jobs)} jobs, "
+        f"{args.source}: valid (version {scenario.version}): {', '.join(work)}, "
         f"{machines} machines of {len(scenario.vm_types)} types"
+        + (f", {len(scenario.machine_classes())} machine classes" if complex_jobs else "")
         + (f", {len(scenario.warnings)} warnings" if scenario.warnings else "")
     )
     return 0
@@ -319,6 +326,10 @@ def _source_arguments(p: argparse.ArgumentParser, *, metavar: str = "FILE", opti
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .fairness.allocation import EXACT_POLICIES
+    from .fairness.filling import POLICIES, SERVER_SELECTIONS
+    from .fairness.sharing import SHARING_MODES
+
     p = argparse.ArgumentParser(prog="python -m scheduling", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -352,9 +363,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _source_arguments(a, metavar="SCENARIO")
     how = a.add_mutually_exclusive_group(required=True)
-    how.add_argument("--policy", choices=["drf", "tsf", "psdsf", "rpsdsf", "bf-drf"])
-    how.add_argument("--exact", choices=["mmf", "pf"], help="U-MMF (water-filling LPs) or PF (PuLP)")
-    a.add_argument("--servers", choices=["rrr", "joint", "best-fit"], help="server selection (default rrr)")
+    how.add_argument("--policy", choices=POLICIES)
+    how.add_argument("--exact", choices=EXACT_POLICIES,
+                     help="U-MMF (water-filling LPs) or PF (cutting planes), solved by HiGHS")
+    a.add_argument("--servers", choices=SERVER_SELECTIONS, help="server selection (default rrr)")
     a.add_argument("--trials", type=int, default=1, help="repetitions with their own random choices")
     a.add_argument("--seed", type=int, default=0)
     a.add_argument("--integer", action="store_true", help="--exact: whole tasks (default fractional)")
@@ -380,15 +392,15 @@ def build_parser() -> argparse.ArgumentParser:
         "the fair share, unfairness, makespan and completion per framework.",
     )
     _source_arguments(sh, metavar="SCENARIO")
-    sh.add_argument("--mode", choices=["offers", "characterized"], default="offers")
+    sh.add_argument("--mode", choices=SHARING_MODES, default="offers")
     sh.add_argument(
         "--criterion",
-        choices=["drf", "tsf", "psdsf", "rpsdsf"],
+        choices=POLICIES,
         default="drf",
         help="characterized mode: the fairness criterion (offers are always DRF-sorted, as in Mesos)",
     )
     sh.add_argument(
-        "--servers", choices=["rrr", "joint", "best-fit"], help="characterized mode: server selection"
+        "--servers", choices=SERVER_SELECTIONS, help="characterized mode: server selection"
     )
     sh.add_argument("--interval", type=float, default=1.0, help="allocation interval in seconds (Mesos: 1)")
     sh.add_argument("--horizon", type=float, help="stop the simulation at this time (seconds)")
@@ -460,3 +472,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``... | head``): stop quietly, as Unix tools do, and keep Python
+        # from complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

@@ -252,3 +252,27 @@ def test_generate_proposes_executors_the_preset_holds():
     assert out.returncode == 0, out.stderr
     jobs = json.loads(out.stdout)["jobs"]
     assert max(j["executor"]["cpu"] for j in jobs) == 8  # paper-000's largest server
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly(tmp_path: Path) -> None:
+    """``python -m scheduling ... | head -1``: no BrokenPipeError traceback, exit 141."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scheduling", "udrf-generate", "--users", "200", "--jobs", "2000",
+         "--classes", "100"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away
+    assert proc.wait(timeout=120) == 141
+    assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize(("example", "said"), [
+    ("paper004-fig1.json", "valid (version 3): 5 complex jobs, 19 machines of 4 types, 4 machine classes"),
+    ("paper001-marathon-scylla.json", "valid (version 2): 2 task queues, 4 machines of 1 types"),
+    ("paper003-light.json", "valid (version 1): 1000 jobs, 14 machines of 3 types"),
+])
+def test_validate_counts_the_work_each_version_has(example: str, said: str) -> None:
+    out = run("validate", str(ROOT / "examples" / example))
+    assert out.returncode == 0 and out.stdout.strip().endswith(said)
