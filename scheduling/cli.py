@@ -365,7 +365,8 @@ def build_parser() -> argparse.ArgumentParser:
     how = a.add_mutually_exclusive_group(required=True)
     how.add_argument("--policy", choices=POLICIES)
     how.add_argument("--exact", choices=EXACT_POLICIES,
-                     help="U-MMF (water-filling LPs) or PF (cutting planes), solved by HiGHS")
+                     help="U-MMF of tasks, of DRF's dominant share or of TSF's share (water-filling "
+                     "LPs), or PF (cutting planes); solved by HiGHS")
     a.add_argument("--servers", choices=SERVER_SELECTIONS, help="server selection (default rrr)")
     a.add_argument("--trials", type=int, default=1, help="repetitions with their own random choices")
     a.add_argument("--seed", type=int, default=0)

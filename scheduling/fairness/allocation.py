@@ -51,7 +51,9 @@ __all__ = [
 ]
 
 #: The exact optimisations (:mod:`~scheduling.fairness.exact`).
-EXACT_POLICIES = ("mmf", "pf")
+#: The exact optimisations: U-MMF of tasks per weight (``mmf``), of DRF's dominant share
+#: (``mmf-drf``) and of TSF's share (``mmf-tsf``), and PF (``pf``; the same for all three).
+EXACT_POLICIES = ("mmf", "mmf-drf", "mmf-tsf", "pf")
 #: How each policy is written in labels and tables.
 POLICY_NAMES = {
     "drf": "DRF",
@@ -60,6 +62,8 @@ POLICY_NAMES = {
     "rpsdsf": "rPS-DSF",
     "bf-drf": "BF-DRF",
     "mmf": "U-MMF",
+    "mmf-drf": "DRF-MMF",
+    "mmf-tsf": "TSF-MMF",
     "pf": "PF",
 }
 #: Every variant spec, in display order (the planner's choices).
@@ -200,7 +204,7 @@ def allocate(
         ``task_demand``) or the problem built from one (:func:`~scheduling.fairness.model.fairness_problem`).
     policy : str
         ``drf``, ``tsf``, ``psdsf``, ``rpsdsf``, ``bf-drf`` (progressive filling, whole tasks) or
-        ``mmf``, ``pf`` (exact optimisations).
+        ``mmf``, ``mmf-drf``, ``mmf-tsf``, ``pf`` (exact optimisations, :data:`EXACT_POLICIES`).
     servers : str, optional
         Progressive filling's server selection (``rrr`` by default; ``best-fit`` for ``bf-drf``).
     trials, seed
@@ -253,8 +257,12 @@ def allocate(
         from . import exact as exact_methods
 
         whole = bool(integer)
-        method = exact_methods.mmf_allocation if policy == "mmf" else exact_methods.pf_allocation
-        result = method(problem, integer=whole, tolerance=tolerance)
+        if policy == "pf":
+            result = exact_methods.pf_allocation(problem, integer=whole, tolerance=tolerance)
+        else:  # mmf, mmf-drf, mmf-tsf: the criterion after the dash
+            result = exact_methods.mmf_allocation(
+                problem, integer=whole, tolerance=tolerance, criterion=policy.partition("-")[2] or "tasks"
+            )
         x = np.asarray(result.x, dtype=float)[None, :, :]
         solver = dict(result.meta)
         meta = {

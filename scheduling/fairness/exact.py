@@ -77,7 +77,9 @@ __all__ = [
     "DEFAULT_PF_INTEGER_TOLERANCE",
     "DEFAULT_PF_TOLERANCE",
     "INTEGER_TIME_LIMIT_S",
+    "MMF_CRITERIA",
     "ExactResult",
+    "criterion_factor",
     "mmf_allocation",
     "pf_allocation",
     "pf_inequality",
@@ -316,8 +318,45 @@ def _tolerance(tolerance: float | None, default: float) -> float:
 # ---------------------------------------------------------------------------- MMF
 
 
-def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float | None = None) -> ExactResult:
-    """The weighted U-MMF allocation of paper 000 (Definition 1), ``U_n = x_n / phi_n``.
+#: The criteria ``U_n`` of U-MMF, each ``u_n x_n / phi_n`` (paper 000 eq. (2) with ``u_{n,i}``
+#: the same on every server): tasks (``u_n = 1``), DRF's dominant share of the cluster (eq. (3),
+#: ``u_n = max_r d[n][r] / sum_j c[j][r]``) and TSF's share of the tasks the framework could run
+#: alone (``u_n = 1 / T_n``). PF is the same for all three (``log(u_n x_n)`` differs from
+#: ``log x_n`` by a constant), so only U-MMF takes one.
+MMF_CRITERIA: dict[str, str] = {
+    "tasks": "tasks per weight",
+    "drf": "dominant share per weight (DRF, eq. 3)",
+    "tsf": "share of the tasks it could run alone, per weight (TSF)",
+}
+
+
+def criterion_factor(problem: FairnessProblem, criterion: str) -> FloatArray:
+    """``u_n`` of :data:`MMF_CRITERIA` per framework (1 where it is not defined: a framework that
+    fits nowhere is left out anyway), from the criteria's own functions.
+
+    >>> p = FairnessProblem(resources=("cpu", "mem"), machines=("c1#1", "c2#1"), machine_types=("c1", "c2"),
+    ...     capacity=np.array([[100.0, 30.0], [30.0, 100.0]]), frameworks=("f1", "f2"),
+    ...     demand=np.array([[5.0, 1.0], [1.0, 5.0]]), weight=np.ones(2), allowed=np.ones((2, 2), bool))
+    >>> criterion_factor(p, "drf").tolist()   # 5 / 130, 5 / 130
+    [0.038461538461538464, 0.038461538461538464]
+    """
+    from . import criteria
+
+    if criterion not in MMF_CRITERIA:
+        raise ScenarioError.single("criterion", f"unknown U-MMF criterion {criterion!r} "
+                                   f"(choose {', '.join(MMF_CRITERIA)})")
+    if criterion == "tasks":
+        return np.ones(len(problem.frameworks))
+    per_task = getattr(criteria, criterion)(problem, np.ones(len(problem.frameworks))) * problem.weight
+    out: FloatArray = np.where(np.isfinite(per_task) & (per_task > 0), per_task, 1.0)
+    return out
+
+
+def mmf_allocation(
+    problem: FairnessProblem, *, integer: bool, tolerance: float | None = None, criterion: str = "tasks"
+) -> ExactResult:
+    """The weighted U-MMF allocation of paper 000 (Definition 1), ``U_n = u_n x_n / phi_n`` with
+    ``u_n`` by ``criterion`` (:data:`MMF_CRITERIA`; ``tasks``: ``U_n = x_n / phi_n``).
 
     Fractional (``integer=False``): water-filling. Each stage is a linear program that maximises
     the common level ``t`` with ``x_n / phi_n >= t`` for every framework still growing and
@@ -343,14 +382,16 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     tolerance : float, optional
         How far (relatively) a level reached at one stage may sag in later stages, to absorb the
         solver's rounding (default :data:`DEFAULT_MMF_TOLERANCE`).
+    criterion : str
+        ``tasks`` (default), ``drf`` or ``tsf``: what is max-min fair (:data:`MMF_CRITERIA`).
 
     Returns
     -------
     ExactResult
         ``x`` (N, I); ``meta`` with ``method`` "mmf", ``integer``, ``tolerance``, ``solver``,
-        ``status`` "optimal", ``objective`` (the smallest level ``min_n x_n / phi_n`` over the
-        included frameworks), ``levels`` (framework -> ``x_n / phi_n``), ``criterion``
-        ("tasks per weight"), ``stages``, ``solves``, ``excluded``, ``server_pools``, ``seconds``.
+        ``status`` "optimal", ``objective`` (the smallest level ``min_n U_n`` over the included
+        frameworks), ``levels`` (framework -> ``U_n``), ``criterion`` (in words, e.g. "tasks per
+        weight"), ``stages``, ``solves``, ``excluded``, ``server_pools``, ``seconds``.
 
     Raises
     ------
@@ -373,16 +414,17 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
     start = time.perf_counter()
     tol = _tolerance(tolerance, DEFAULT_MMF_TOLERANCE)
     _check(problem)
+    u = criterion_factor(problem, criterion)
     lay = _layout(problem, integer)
     deadline = start + INTEGER_TIME_LIMIT_S if integer else None
     model = _base_model(problem, lay, "max-min fair allocation (whole tasks)" if integer
                         else "max-min fair allocation", integer, deadline=deadline)
     if integer:
-        values, stages = _leximin(problem, lay, model, tol)
+        values, stages = _leximin(problem, lay, model, tol, u)
     else:
-        values, stages = _water_filling(problem, lay, model, tol)
+        values, stages = _water_filling(problem, lay, model, tol, u)
     x = _spread(problem, lay, values, integer)
-    levels = x.sum(axis=1) / problem.weight
+    levels = u * x.sum(axis=1) / problem.weight
     inc = lay.included
     return ExactResult(x, {
         "method": "mmf",
@@ -391,7 +433,7 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
         "solver": _solver_name(),
         "status": "optimal",
         "objective": float(levels[inc].min()) if inc.any() else 0.0,
-        "criterion": "tasks per weight",
+        "criterion": MMF_CRITERIA[criterion],
         "levels": {f: float(levels[n]) for n, f in enumerate(problem.frameworks)},
         "stages": stages,
         "solves": model.solves,
@@ -402,7 +444,7 @@ def mmf_allocation(problem: FairnessProblem, *, integer: bool, tolerance: float 
 
 
 def _water_filling(
-    problem: FairnessProblem, lay: _Layout, model: _Model, tol: float
+    problem: FairnessProblem, lay: _Layout, model: _Model, tol: float, u: FloatArray
 ) -> tuple[FloatArray, int]:
     n_pairs = len(lay.pairs)
     t_col = model.add_cols(np.array([-1.0]), np.array([0.0]), np.array([_INF]))  # minimise -t
@@ -412,8 +454,9 @@ def _water_filling(
     rows = []
     for n, (cols, ones) in enumerate(lay.tasks_rows(0)):
         if lay.included[n]:
-            # x_n / phi_n - t >= 0
-            rows.append((np.append(cols, t_col).astype(np.int32), np.append(ones / problem.weight[n], -1.0)))
+            # u_n x_n / phi_n - t >= 0
+            rows.append((np.append(cols, t_col).astype(np.int32),
+                         np.append(ones * u[n] / problem.weight[n], -1.0)))
     first = model.add_rows(np.zeros(len(rows)), np.full(len(rows), _INF), rows)
     growing = np.ones(len(inc), dtype=bool)
     level = np.zeros(len(inc))
@@ -441,13 +484,15 @@ def _water_filling(
     for k in range(len(inc)):
         model.h.changeRowBounds(first + k, level[k] * (1.0 - tol), level[k])
     model.h.changeColCost(t_col, 0.0)
-    pair_cost = -1.0 / problem.weight[lay.pairs[:, 0]]
+    pair_cost = -u[lay.pairs[:, 0]] / problem.weight[lay.pairs[:, 0]]
     model.h.changeColsCost(n_pairs, np.arange(n_pairs, dtype=np.int32), pair_cost)
     values, _ = model.solve()
     return values[:n_pairs], stages
 
 
-def _leximin(problem: FairnessProblem, lay: _Layout, model: _Model, tol: float) -> tuple[FloatArray, int]:
+def _leximin(
+    problem: FairnessProblem, lay: _Layout, model: _Model, tol: float, u: FloatArray
+) -> tuple[FloatArray, int]:
     n_pairs = len(lay.pairs)
     inc = np.flatnonzero(lay.included)
     tasks = lay.tasks_rows(0)
@@ -464,7 +509,7 @@ def _leximin(problem: FairnessProblem, lay: _Layout, model: _Model, tol: float) 
             cols, ones = tasks[n]
             # U_n + d_kn - r_k >= 0
             rows.append((np.concatenate([cols, [d_first + j, r_col]]).astype(np.int32),
-                         np.concatenate([ones / problem.weight[n], [1.0, -1.0]])))
+                         np.concatenate([ones * u[n] / problem.weight[n], [1.0, -1.0]])))
         model.add_rows(np.zeros(len(rows)), np.full(len(rows), _INF), rows)
         sol, _ = model.solve()
         values = sol[:n_pairs]

@@ -335,3 +335,48 @@ def test_fractional_invariants(data: Random) -> None:
         if included:
             assert levels[included].min() >= (x.sum(axis=1) / p.weight)[included].min() - 1e-6
         assert pf_inequality(p, x, pf.x)["holds"]
+
+
+# ------------------------------------------------------------------ U-MMF of other criteria
+
+
+def test_mmf_of_dominant_shares_is_drf_on_one_server() -> None:
+    """One server of (12 cpu, 12 mem); f1 tasks (1, 0.5), f2 (0.5, 2). Max-min of tasks: both
+    4.8 (memory full). Max-min of dominant shares (x1 / 12 = x2 / 6 = t, memory 6t + 12t = 12):
+    t = 2/3, x = (8, 4), DRF's classic answer. TSF equals DRF on one server."""
+    p = make([[12, 12]], [[1, 0.5], [0.5, 2]])
+    tasks = mmf_allocation(p, integer=False)
+    assert tasks.x[:, 0] == pytest.approx([4.8, 4.8], abs=1e-6)
+    for criterion in ("drf", "tsf"):
+        r = mmf_allocation(p, integer=False, criterion=criterion)
+        assert r.x[:, 0] == pytest.approx([8.0, 4.0], abs=1e-6)
+        assert r.meta["objective"] == pytest.approx(2 / 3, abs=1e-6)
+        assert mmf_allocation(p, integer=True, criterion=criterion).x[:, 0].tolist() == [8.0, 4.0]
+    assert "DRF" in mmf_allocation(p, integer=False, criterion="drf").meta["criterion"]
+
+
+def test_mmf_of_tsf_shares_differs_when_frameworks_may_use_different_servers() -> None:
+    """Two servers of (10, 10); tasks (1, 1); f1 only on the first. Tasks and dominant shares
+    (both 1/20 a task) are max-min fair at 10 and 10; TSF counts f1's share of the 10 tasks it
+    could run alone against f2's of 20: x1 / 10 = x2 / 20 with x1 + x2 = 20, so 20/3 and 40/3,
+    and with whole tasks (7, 13) (levels 0.7 and 0.65; (6, 14) has 0.6)."""
+    p = make([[10, 10], [10, 10]], [[1, 1], [1, 1]], allowed=[[True, False], [True, True]])
+    for criterion in ("tasks", "drf"):
+        assert mmf_allocation(p, integer=False, criterion=criterion).x.sum(axis=1) == pytest.approx(
+            [10, 10], abs=1e-6)
+    tsf_mmf = mmf_allocation(p, integer=False, criterion="tsf")
+    assert tsf_mmf.x.sum(axis=1) == pytest.approx([20 / 3, 40 / 3], abs=1e-6)
+    assert_feasible(p, tsf_mmf.x, integer=False)
+    assert mmf_allocation(p, integer=True, criterion="tsf").x.sum(axis=1).tolist() == [7.0, 13.0]
+    with pytest.raises(ScenarioError, match=r"^criterion: unknown U-MMF criterion 'psdsf'"):
+        mmf_allocation(p, integer=False, criterion="psdsf")
+
+
+def test_the_other_criteria_are_variants_of_the_planner_and_the_cli() -> None:
+    from scheduling.fairness.allocation import ALLOCATION_VARIANTS, allocate, parse_allocation_variant
+
+    assert {"mmf-drf/fractional", "mmf-tsf/integer"} <= set(ALLOCATION_VARIANTS)
+    assert parse_allocation_variant("mmf-drf", path="p").label == "DRF-MMF (fractional)"
+    p = make([[12, 12]], [[1, 0.5], [0.5, 2]])
+    doc = allocate(p, policy="mmf-drf").to_dict()
+    assert [doc["mean"][f]["s#1"] for f in ("f1", "f2")] == pytest.approx([8.0, 4.0], abs=1e-6)
