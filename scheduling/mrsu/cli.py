@@ -88,9 +88,9 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
         problem, base = scenario_problem(parse_scenario(raw), slots=args.slots)
     else:
         problem = parse_mrsu_input(raw)
-    doc = mrsu_result(problem, composition=args.composition, mode=args.mode, slots_valid=args.slots_valid)
-    if base is not None:
-        doc["base_units"] = base
+    doc = mrsu_result(
+        problem, composition=args.composition, mode=args.mode, slots_valid=args.slots_valid, base_units=base
+    )
     _write(doc, args.output, args.compact)
     if not args.quiet:
         _print_tables({f"{args.composition}-{args.mode}": doc})

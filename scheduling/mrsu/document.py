@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -66,6 +67,7 @@ def mrsu_result(
     mode: Mode = "ft",
     slots_valid: int | None = None,
     baselines: bool = True,
+    base_units: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """Allocate ``problem`` (:func:`~scheduling.mrsu.allocate.mrsu_allocate`) and build its document.
 
@@ -75,6 +77,12 @@ def mrsu_result(
     over-allocated amounts, and (up to :data:`MAX_COEFFICIENTS` cells) every coefficient
     ``coefficients[app][slot][dim]``. With ``baselines`` the VM-static and optimal allocations
     of the same requirements are summarised alongside.
+
+    Every amount (``capacity``, ``mrsu``, the windows' ``mrsu``, ``over_allocated``) is in the
+    problem's integers. ``base_units`` (dimension -> the amount one integer stands for, as
+    :func:`~scheduling.mrsu.model.scenario_problem` returns it) is written into the document
+    so that a reader can convert (:func:`scheduling.mrsu.present.in_units`); without it each
+    integer is one of the dimension's own units.
     """
     r = mrsu_allocate(problem, composition=composition, mode=mode, slots_valid=slots_valid)
     dims = problem.dimensions
@@ -96,6 +104,7 @@ def mrsu_result(
         "slots_valid": slots_valid,
         "dimensions": list(dims),
         "capacity": _dims(dims, problem.capacity),
+        **({"base_units": {d: float(base_units[d]) for d in dims}} if base_units is not None else {}),
         "applications": [
             {"name": n, "priority": _num(p)} for n, p in zip(problem.names, problem.priorities, strict=True)
         ],

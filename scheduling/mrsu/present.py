@@ -30,6 +30,7 @@ from .sweep import METRICS
 __all__ = [
     "ADVISOR_COLUMNS",
     "APPLICATION_COLUMNS",
+    "DIMENSION_COLUMNS",
     "FRAMEWORK_COLUMNS",
     "MRSU_METRICS",
     "SWEEP_COLUMNS",
@@ -40,6 +41,7 @@ __all__ = [
     "advisor_vm_type_rows",
     "application_rows",
     "combine_sweeps",
+    "dimension_rows",
     "in_units",
     "mrsu_tables",
     "result_summary",
@@ -183,6 +185,7 @@ def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
             "dissatisfied_apps_pct": doc.get("dissatisfied_apps_pct"),
             "vm_static_dissatisfied_pct": (base.get("vm-static") or {}).get("dissatisfied_pct"),
             "optimal_dissatisfied_pct": (base.get("optimal") or {}).get("dissatisfied_pct"),
+            "by_dimension": _dimension_figures(doc),
         }
     if study == "mrsu-advice":
         return {
@@ -250,16 +253,21 @@ def advisor_framework_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def in_units(unit: Any, base_units: Any) -> dict[str, float]:
-    """An MRSU tuple in the scenario's own units: each amount times its dimension's base unit
-    (a scenario's amounts are scaled to whole base units; an input's base unit is 1).
+    """Amounts of a result document (dimension -> amount: an MRSU tuple, ``over_allocated``) in
+    the scenario's own units: each amount times its dimension's base unit (a scenario's amounts
+    are scaled to whole base units; an input's base unit is 1). The one conversion: every
+    table that shows an amount of the document converts it here.
 
     >>> in_units({"cpu": 5, "mem": 4}, {"cpu": 0.1}), in_units({"cpu": 2}, None)
     ({'cpu': 0.5, 'mem': 4.0}, {'cpu': 2.0})
+    >>> in_units({"cpu": 40, "mem": None}, {"cpu": 0.1})  # 40 tenths of a core; a gap stays out
+    {'cpu': 4.0}
     """
     base = base_units if isinstance(base_units, Mapping) else {}
     return {
         str(d): round(float(v) * float(base.get(d, 1)), 9)
         for d, v in (unit.items() if isinstance(unit, Mapping) else ())
+        if finite(v) is not None
     }
 
 
@@ -331,6 +339,109 @@ def application_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
         if doc.get("study") == "mrsu"
         for app, a in ((doc.get("misallocation") or {}).get("by_application") or {}).items()
     ]
+
+
+#: The allocations of a document's per-dimension figures: its own unit, then its baselines.
+_ALLOCATIONS = ("mrsu", "vm-static", "optimal")
+
+
+def _dimension_figures(doc: Doc) -> dict[str, Any]:
+    """The per-dimension figures of an ``mrsu`` document as its summary keeps them, or a
+    summary's own: ``dimensions`` (in order) and, per allocation (``mrsu``, ``vm-static``,
+    ``optimal``: those the document has), ``under``, ``over`` and ``over_allocated`` as lists
+    aligned with ``dimensions``, amounts as the document holds them (base units). Lists, not
+    mappings: a stored summary need not keep the order of a mapping's keys."""
+    if not isinstance(doc.get("misallocation"), Mapping):  # a summary (or one stored before it had them)
+        kept = doc.get("by_dimension")
+        return dict(kept) if isinstance(kept, Mapping) else {}
+    sources = {"mrsu": doc["misallocation"]}
+    for name, b in (doc.get("baselines") or {}).items():
+        if name in _ALLOCATIONS and isinstance(b, Mapping) and isinstance(b.get("misallocation"), Mapping):
+            sources[name] = b["misallocation"]
+    dims = [str(d) for d in doc.get("dimensions") or (sources["mrsu"].get("by_dimension") or {})]
+    out: dict[str, Any] = {"dimensions": dims}
+    for name, m in sources.items():
+        by_dim, amounts = m.get("by_dimension") or {}, m.get("over_allocated") or {}
+        if not by_dim and not amounts:
+            continue
+        out[name] = {
+            "under": [(by_dim.get(d) or {}).get("under") for d in dims],
+            "over": [(by_dim.get(d) or {}).get("over") for d in dims],
+            "over_allocated": [amounts.get(d) for d in dims],
+        }
+    return out
+
+
+#: Columns of :func:`dimension_rows`.
+DIMENSION_COLUMNS: tuple[Column, ...] = (
+    Column("dimension", "Dimension"),
+    Column("allocation", "Allocation"),
+    Column("under", "Under-allocated part (mean rho)", "ratio"),
+    Column("over", "Over-allocated part (mean rho)", "ratio"),
+    Column("over_allocated", "Over-allocated per slot", "amount"),
+)
+DIMENSION_NOTE = (
+    "Over-allocated per slot: allocated beyond the requirements, summed over the applications, "
+    "mean over the slots, in the dimension's own units (a scenario's cores, GB...)."
+)
+
+
+def dimension_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
+    """Per dimension, per allocation (each unit ``gcd-ft``..., then VM-static and optimal): the
+    mean under- and over-allocated parts of rho over the applications and slots, and the
+    over-allocated amount in the dimension's own units (:func:`in_units`). From documents or
+    their summaries (:func:`result_summary`), alike.
+
+    The baselines depend only on the requirements, which every allocation of a run shares:
+    each is listed once, and again (labelled with its unit) only where a document's differ.
+
+    >>> doc = {"study": "mrsu", "dimensions": ["cpu"], "base_units": {"cpu": 0.1},
+    ...        "misallocation": {"by_dimension": {"cpu": {"over": 0.25, "under": 0.0}},
+    ...                          "over_allocated": {"cpu": 40}}}
+    >>> dimension_rows({"gcd-ft": doc})
+    [{'dimension': 'cpu', 'allocation': 'gcd-ft', 'under': 0.0, 'over': 0.25, 'over_allocated': 4.0}]
+    """
+    units: list[tuple[str, dict[str, Any], Any]] = []  # (allocation, dimension -> its figures, base units)
+    baselines: list[tuple[str, dict[str, Any], Any]] = []
+    dims: list[str] = []
+    listed: list[tuple[str, Mapping[str, Any]]] = []  # the baselines listed so far
+    for label, doc in docs.items():
+        if doc.get("study") != "mrsu":
+            continue
+        figures = _dimension_figures(doc)
+        order = [str(d) for d in figures.get("dimensions") or []]
+        dims += [d for d in order if d not in dims]
+        for name in _ALLOCATIONS:
+            f = figures.get(name)
+            if not isinstance(f, Mapping) or (name, f) in listed:
+                continue
+            shown = str(label)
+            if name != "mrsu":
+                shown = METHOD_LABELS.get(name, name)
+                if any(n == name for n, _ in listed):
+                    shown += f" ({label})"
+                listed.append((name, f))
+            per_dim = {
+                d: {key: _at(f.get(key), k) for key in ("under", "over", "over_allocated")}
+                for k, d in enumerate(order)
+            }
+            (units if name == "mrsu" else baselines).append((shown, per_dim, doc.get("base_units")))
+    return [
+        {
+            "dimension": d,
+            "allocation": shown,
+            "under": per_dim[d]["under"],
+            "over": per_dim[d]["over"],
+            "over_allocated": in_units({d: per_dim[d]["over_allocated"]}, base).get(d),
+        }
+        for d in dims
+        for shown, per_dim, base in units + baselines
+        if d in per_dim
+    ]
+
+
+def _at(values: Any, k: int) -> Any:
+    return values[k] if isinstance(values, list) and k < len(values) else None
 
 
 #: Columns of :func:`sweep_rows` (the curves of Figs. 3-5 as numbers).
@@ -407,8 +518,12 @@ def mrsu_tables(docs: Mapping[str, Doc], *, currency: str = "$", detail: bool = 
     adds what only files hold: the applications of every allocation and the sweep's numbers
     (documents only).
     """
-    tables = [detail_table("units", "MRSU tuple and units available", UNIT_COLUMNS, unit_rows(docs),
-                           currency=currency)]
+    tables = [
+        detail_table("units", "MRSU tuple and units available", UNIT_COLUMNS, unit_rows(docs),
+                     currency=currency),
+        detail_table("dimensions", "Misallocation per dimension", DIMENSION_COLUMNS, dimension_rows(docs),
+                     currency=currency, notes=[DIMENSION_NOTE]),
+    ]
     if detail:
         tables.append(detail_table("applications", "Misallocation per application", APPLICATION_COLUMNS,
                                    application_rows(docs), currency=currency))

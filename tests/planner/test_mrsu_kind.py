@@ -96,6 +96,8 @@ def test_the_page_shows_the_unit_table_and_charts(input_run: Run, client: Any, o
     assert "cpu 2, mem 8, disk 100, net 500" in page  # the GCD tuple of the example
     assert 'data-prefix="allocation:"' in page and 'data-figure="fig5"' in page
     assert "Application-slots not fully served" in page
+    # per dimension, each of the four units, then the baselines (4 x (4 + 2) rows)
+    assert 'id="mrsu-dimensions-table"' in page and page.count('data-dimension="net"') == 6
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "pdf"])
@@ -112,6 +114,7 @@ def test_reports_download(input_run: Run, api: Callable[[Any], Any], owner: Any,
             "Application-slots not fully served (%),Applications short in some slot (%)"
         )
         assert "Misallocation per application" in body and "Window (slots)" in body
+        assert "Misallocation per dimension" in body and "\nnet,VM-static," in body
 
 
 def test_a_scenario_run_has_the_advisor(
@@ -140,6 +143,55 @@ def test_a_scenario_run_has_the_advisor(
     assert "recommended unit" in listing
     csv = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
     assert "Least-waste VM type" in csv
+
+
+def test_the_page_and_reports_show_the_misallocation_per_dimension_in_the_scenarios_units(
+    api: Any, owner: Any, team: Any, execute_run: Callable[[int], str], client: Any
+) -> None:
+    # scenario_with_jobs in 4 slots of 20 s: a 1.5-core executor makes the cpu base unit 0.1 core
+    # (tests/scheduling/mrsu/test_mrsu_dimensions.py works the same requirements by hand).
+    # MIN-FT over-allocates 7.5 tenths of a core per slot: 0.75 cores; VM-static 12.5: 1.25 cores;
+    # GCD-FT 18 GB of memory.
+    response = _start(api, owner, scenario=scenario_with_jobs(), slots=4, compositions=["gcd", "min"],
+                      modes=["ft"])
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert execute_run(run.pk) == "succeeded"
+    stored = run.results.get(variant="min-ft")  # the document: base units, and what one stands for
+    assert stored.result["misallocation"]["over_allocated"] == {"cpu": 7.5, "mem": 6}
+    assert stored.result["base_units"] == {"cpu": 0.1, "mem": 1.0}
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    assert 'id="mrsu-dimensions-table"' in page and "Misallocation per dimension" in page
+    table = page[page.index('id="mrsu-dimensions-table"'):]
+    table = table[:table.index("</table>")]
+    rows = [r for r in table.split("<tr")[2:]]
+    assert [r.count('data-dimension="cpu"') for r in rows] == [1, 1, 1, 1, 0, 0, 0, 0]
+    cells = [[c.split(">", 1)[1].split("<", 1)[0] for c in r.split("<t")[1:]] for r in rows]
+    assert cells[:4] == [
+        ["cpu", "gcd-ft", "0.00", "0.00", "0"],
+        ["cpu", "min-ft", "0.00", "0.09", "0.75"],
+        ["cpu", "VM-static", "0.00", "0.25", "1.25"],
+        ["cpu", "Optimal", "0.00", "0.00", "0"],
+    ]
+    assert cells[4][:2] == ["mem", "gcd-ft"] and cells[4][-1] == "18"
+    csv = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
+    section = csv[csv.index("Misallocation per dimension"):].splitlines()
+    assert section[1].startswith('"Over-allocated per slot: ') and "own units" in section[1]
+    assert section[2] == (
+        "Dimension,Allocation,Under-allocated part (mean rho),Over-allocated part (mean rho),"
+        "Over-allocated per slot"
+    )
+    assert section[3:11] == [
+        "cpu,gcd-ft,0.0,0.0,0.0",
+        "cpu,min-ft,0.0,0.094,0.75",
+        "cpu,VM-static,0.0,0.25,1.25",
+        "cpu,Optimal,0.0,0.0,0.0",
+        "mem,gcd-ft,0.0,0.438,18.0",
+        "mem,min-ft,0.0,0.188,6.0",
+        "mem,VM-static,0.0,0.25,4.0",
+        "mem,Optimal,0.0,0.0,0.0",
+    ]
 
 
 def test_bad_parameters_are_refused_with_their_paths(api: Any, owner: Any, team: Any) -> None:

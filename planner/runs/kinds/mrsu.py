@@ -266,9 +266,8 @@ class MrsuKind(RunKind):
                 composition=payload["composition"],
                 mode=payload["mode"],
                 slots_valid=options.get("slots_valid"),
+                base_units=base_units,
             )
-            if base_units is not None:
-                doc["base_units"] = base_units
             return [Variant(f"{payload['composition']}-{payload['mode']}", doc)]
         if step == "advise":
             return [Variant(ADVISOR, mrsu_advise(scenario, unit=options.get("unit")))]
@@ -385,6 +384,7 @@ class MrsuKind(RunKind):
             "plotly": True,
             "what": "Misallocation of each unit (composition-mode) on the same requirements.",
             "units_table": tables.get("units"),
+            "dimensions_table": tables.get("dimensions"),
             "advisor_tables": [tables[k] for k in ("advisor", "advisor_vm_types", "advisor_frameworks")
                                if k in tables],
             "sweep": options.get("sweep"),

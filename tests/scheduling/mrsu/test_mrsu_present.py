@@ -30,6 +30,7 @@ SCENARIO = {
 }
 ALL_COLUMNS = {
     "units": present.UNIT_COLUMNS,
+    "dimensions": present.DIMENSION_COLUMNS,
     "applications": present.APPLICATION_COLUMNS,
     "advisor": present.ADVISOR_COLUMNS,
     "advisor_vm_types": present.VM_TYPE_COLUMNS,
@@ -90,13 +91,13 @@ def test_the_page_reads_the_same_rows_from_the_summaries(docs):
     summaries = json.loads(json.dumps({k: present.result_summary(v) for k, v in docs.items()}))
     page = {t["key"]: t for t in present.mrsu_tables(summaries, currency="€")}
     files = {t["key"]: t for t in present.mrsu_tables(docs, currency="€")}
-    assert list(page) == ["units", "advisor", "advisor_vm_types", "advisor_frameworks"]
+    assert list(page) == ["units", "dimensions", "advisor", "advisor_vm_types", "advisor_frameworks"]
     # a summary keeps the first window: the files' first row of each allocation, shown alike
     first = {}
     for row in files["units"]["shown"]:
         first.setdefault(row[0], row)
     assert page["units"]["shown"] == list(first.values())
-    for key in ("advisor", "advisor_vm_types", "advisor_frameworks"):
+    for key in ("dimensions", "advisor", "advisor_vm_types", "advisor_frameworks"):
         assert page[key] == files[key]
 
 
@@ -104,7 +105,7 @@ def test_a_summary_stored_before_the_first_window_was_kept_still_shows():
     doc = mrsu_result(parse_mrsu_input(EXAMPLE), composition="gcd", mode="ft")
     summary = present.result_summary(doc)
     del summary["first_window"]
-    [table] = present.mrsu_tables({"gcd-ft": summary})
+    table = present.mrsu_tables({"gcd-ft": summary})[0]
     assert table["shown"] == [["gcd-ft", "—", "cpu 2, mem 8, disk 100, net 500", "8", "1", "—"]]
 
 
@@ -114,8 +115,9 @@ def test_the_command_line_prints_the_pages_tables(capsys, tmp_path):
     assert main(["mrsu", str(path), "--mode", "id", "-o", str(tmp_path / "out.json")]) == 0
     err = capsys.readouterr().err
     doc = json.loads((tmp_path / "out.json").read_text())
-    [units] = present.mrsu_tables({"gcd-id": present.result_summary(doc)})
-    assert table_text(units) in err
+    units, dimensions = present.mrsu_tables({"gcd-id": present.result_summary(doc)})
+    assert table_text(units) in err and table_text(dimensions) in err
+    assert "Misallocation per dimension" in err
     assert "Application-slots not fully served" in err.splitlines()[4]
     assert main(["mrsu", str(path), "-q", "-o", str(tmp_path / "out.json")]) == 0
     assert capsys.readouterr().err == ""
