@@ -21,7 +21,14 @@ from numpy.typing import NDArray
 
 from .allocate import mrsu_allocate, optimal_allocation, vm_static_allocation
 from .compose import Composition, Mode
-from .metrics import dissatisfied, misallocation, misallocation_parts, misallocation_summary, over_allocated
+from .metrics import (
+    dissatisfied,
+    misallocation,
+    misallocation_parts,
+    misallocation_summary,
+    over_allocated,
+    short_by_dimension,
+)
 from .model import MrsuProblem
 
 __all__ = ["MAX_COEFFICIENTS", "mrsu_result"]
@@ -50,9 +57,11 @@ def _metrics(problem: MrsuProblem, allocated: NDArray[Any], *, coefficients: boo
         name: {"over": _num(o), "under": _num(u), "short_slots": int(s)}
         for name, o, u, s in zip(problem.names, over_a, under_a, short.sum(axis=1), strict=True)
     }
+    short_d = short_by_dimension(allocated, req).reshape(-1, len(problem.dimensions))
+    short_pct = 100.0 * short_d.mean(axis=0) if short_d.size else np.zeros(len(problem.dimensions))
     out["by_dimension"] = {
-        d: {"over": _num(o), "under": _num(u)}
-        for d, o, u in zip(problem.dimensions, over_d, under_d, strict=True)
+        d: {"over": _num(o), "under": _num(u), "short_pct": _num(p)}
+        for d, o, u, p in zip(problem.dimensions, over_d, under_d, short_pct, strict=True)
     }
     out["over_allocated"] = _dims(problem.dimensions, over_allocated(allocated, req))
     if coefficients:

@@ -19,7 +19,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["dissatisfied", "misallocation", "misallocation_parts", "misallocation_summary", "over_allocated"]
+__all__ = [
+    "dissatisfied", "misallocation", "misallocation_parts", "misallocation_summary", "over_allocated",
+    "short_by_dimension",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -57,9 +60,19 @@ def dissatisfied(allocated: ArrayLike, required: ArrayLike) -> NDArray[np.bool_]
     >>> dissatisfied(np.array([[[2, 1]]]), np.array([[[2, 2]]])).tolist()
     [[True]]
     """
+    return np.asarray(short_by_dimension(allocated, required).any(axis=-1))
+
+
+def short_by_dimension(allocated: ArrayLike, required: ArrayLike) -> NDArray[np.bool_]:
+    """``(..., N, S, D)``: application ``n`` gets less than it requires of dimension ``d`` in
+    slot ``t`` (the rule of :func:`dissatisfied`, per dimension).
+
+    >>> short_by_dimension(np.array([[[2, 1]]]), np.array([[[2, 2]]])).tolist()
+    [[[False, True]]]
+    """
     y = np.asarray(allocated, dtype=np.float64)
     z = np.asarray(required, dtype=np.float64)
-    return np.asarray((y < z * (1 - 1e-9)).any(axis=-1))
+    return np.asarray(y < z * (1 - 1e-9))
 
 
 def over_allocated(allocated: ArrayLike, required: ArrayLike) -> FloatArray:

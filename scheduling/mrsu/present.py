@@ -367,6 +367,7 @@ def _dimension_figures(doc: Doc) -> dict[str, Any]:
         out[name] = {
             "under": [(by_dim.get(d) or {}).get("under") for d in dims],
             "over": [(by_dim.get(d) or {}).get("over") for d in dims],
+            "short_pct": [(by_dim.get(d) or {}).get("short_pct") for d in dims],
             "over_allocated": [amounts.get(d) for d in dims],
         }
     return out
@@ -378,6 +379,7 @@ DIMENSION_COLUMNS: tuple[Column, ...] = (
     Column("allocation", "Allocation"),
     Column("under", "Under-allocated part (mean rho)", "ratio"),
     Column("over", "Over-allocated part (mean rho)", "ratio"),
+    Column("short_pct", "Application-slots short of it", "percent"),
     Column("over_allocated", "Over-allocated per slot", "amount"),
 )
 DIMENSION_NOTE = (
@@ -399,7 +401,8 @@ def dimension_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
     ...        "misallocation": {"by_dimension": {"cpu": {"over": 0.25, "under": 0.0}},
     ...                          "over_allocated": {"cpu": 40}}}
     >>> dimension_rows({"gcd-ft": doc})
-    [{'dimension': 'cpu', 'allocation': 'gcd-ft', 'under': 0.0, 'over': 0.25, 'over_allocated': 4.0}]
+    [{'dimension': 'cpu', 'allocation': 'gcd-ft', 'under': 0.0, 'over': 0.25, 'short_pct': None, \
+'over_allocated': 4.0}]
     """
     units: list[tuple[str, dict[str, Any], Any]] = []  # (allocation, dimension -> its figures, base units)
     baselines: list[tuple[str, dict[str, Any], Any]] = []
@@ -422,7 +425,7 @@ def dimension_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
                     shown += f" ({label})"
                 listed.append((name, f))
             per_dim = {
-                d: {key: _at(f.get(key), k) for key in ("under", "over", "over_allocated")}
+                d: {key: _at(f.get(key), k) for key in ("under", "over", "short_pct", "over_allocated")}
                 for k, d in enumerate(order)
             }
             (units if name == "mrsu" else baselines).append((shown, per_dim, doc.get("base_units")))
@@ -432,6 +435,7 @@ def dimension_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
             "allocation": shown,
             "under": per_dim[d]["under"],
             "over": per_dim[d]["over"],
+            "short_pct": per_dim[d]["short_pct"],
             "over_allocated": in_units({d: per_dim[d]["over_allocated"]}, base).get(d),
         }
         for d in dims

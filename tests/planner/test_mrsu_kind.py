@@ -169,10 +169,10 @@ def test_the_page_and_reports_show_the_misallocation_per_dimension_in_the_scenar
     assert [r.count('data-dimension="cpu"') for r in rows] == [1, 1, 1, 1, 0, 0, 0, 0]
     cells = [[c.split(">", 1)[1].split("<", 1)[0] for c in r.split("<t")[1:]] for r in rows]
     assert cells[:4] == [
-        ["cpu", "gcd-ft", "0.00", "0.00", "0"],
-        ["cpu", "min-ft", "0.00", "0.09", "0.75"],
-        ["cpu", "VM-static", "0.00", "0.25", "1.25"],
-        ["cpu", "Optimal", "0.00", "0.00", "0"],
+        ["cpu", "gcd-ft", "0.00", "0.00", "0.0%", "0"],
+        ["cpu", "min-ft", "0.00", "0.09", "0.0%", "0.75"],
+        ["cpu", "VM-static", "0.00", "0.25", "0.0%", "1.25"],
+        ["cpu", "Optimal", "0.00", "0.00", "0.0%", "0"],
     ]
     assert cells[4][:2] == ["mem", "gcd-ft"] and cells[4][-1] == "18"
     csv = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
@@ -180,7 +180,7 @@ def test_the_page_and_reports_show_the_misallocation_per_dimension_in_the_scenar
     assert section[1].startswith('"Over-allocated per slot: ') and "own units" in section[1]
     assert section[2] == (
         "Dimension,Allocation,Under-allocated part (mean rho),Over-allocated part (mean rho),"
-        "Over-allocated per slot"
+        "Application-slots short of it (%),Over-allocated per slot"
     )
     assert section[3:11] == [
         "cpu,gcd-ft,0.0,0.0,0.0",

@@ -32,13 +32,13 @@ HAND = {
     ],
 }
 HAND_ROWS = [
-    # dimension, allocation, under, over, over-allocated per slot
-    ("cpu", "gcd-ft", 0.0, 0.125, 1.0),
-    ("cpu", "VM-static", 0.0, 0.125, 1.0),
-    ("cpu", "Optimal", 0.0, 0.0, 0.0),
-    ("mem", "gcd-ft", 1 / 12, 0.125, 1.0),
-    ("mem", "VM-static", 0.0, 1 / 6, 2.0),
-    ("mem", "Optimal", 0.0, 0.0, 0.0),
+    # dimension, allocation, under, over, % of application-slots short of it, over-allocated per slot
+    ("cpu", "gcd-ft", 0.0, 0.125, 0.0, 1.0),
+    ("cpu", "VM-static", 0.0, 0.125, 0.0, 1.0),
+    ("cpu", "Optimal", 0.0, 0.0, 0.0, 0.0),
+    ("mem", "gcd-ft", 1 / 12, 0.125, 25.0, 1.0),  # b in slot 0, one of four
+    ("mem", "VM-static", 0.0, 1 / 6, 0.0, 2.0),
+    ("mem", "Optimal", 0.0, 0.0, 0.0, 0.0),
 ]
 
 # cpu 1.5 per executor: base unit 0.1 cpu (mem stays 1 GB). Horizon 0-80 s in 4 slots of 20 s.
@@ -102,8 +102,8 @@ def _table(docs: dict) -> dict:
 def test_the_hand_worked_document(hand):
     assert hand["mrsu"] == {"cpu": 2, "mem": 2} and hand["allocation"] == {"a": [2, 1], "b": [2, 1]}
     m = hand["misallocation"]
-    assert m["by_dimension"] == {"cpu": {"over": 0.125, "under": 0},
-                                 "mem": {"over": 0.125, "under": pytest.approx(1 / 12)}}
+    assert m["by_dimension"] == {"cpu": {"over": 0.125, "under": 0, "short_pct": 0},
+                                 "mem": {"over": 0.125, "under": pytest.approx(1 / 12), "short_pct": 25}}
     assert m["over_allocated"] == {"cpu": 1, "mem": 1}
     assert hand["baselines"]["vm-static"]["misallocation"]["over_allocated"] == {"cpu": 1, "mem": 2}
     assert "base_units" not in hand  # an input's amounts are already its units
@@ -114,9 +114,9 @@ def test_the_hand_worked_table_from_the_document_and_from_its_summary(hand):
     table = _table({"gcd-ft": hand})
     assert [c.key for c in present.DIMENSION_COLUMNS] == [c["key"] for c in table["columns"]]
     assert [c["key"] for c in table["columns"]] == ["dimension", "allocation", "under", "over",
-                                                    "over_allocated"]
+                                                    "short_pct", "over_allocated"]
     _close(_rows(table), HAND_ROWS)
-    assert table["shown"][3] == ["mem", "gcd-ft", "0.08", "0.12", "1"]
+    assert table["shown"][3] == ["mem", "gcd-ft", "0.08", "0.12", "25.0%", "1"]
     assert table["notes"] == [present.DIMENSION_NOTE]
     summary = json.loads(json.dumps(present.result_summary(hand)))  # as a run stores it
     assert _table({"gcd-ft": summary}) == table
@@ -155,7 +155,7 @@ def test_a_scenarios_document_is_in_base_units_and_the_table_in_its_own(scenario
     assert mn["baselines"]["vm-static"]["misallocation"]["over_allocated"] == {"cpu": 12.5, "mem": 4}
     # the table: cores and GB, through present.in_units
     table = _table(scenario_docs)
-    amounts = {(r[0], r[1]): r[4] for r in _rows(table)}
+    amounts = {(r[0], r[1]): r[5] for r in _rows(table)}
     assert amounts == {
         ("cpu", "gcd-ft"): 0.0, ("cpu", "min-ft"): 0.75, ("cpu", "VM-static"): 1.25, ("cpu", "Optimal"): 0.0,
         ("mem", "gcd-ft"): 18.0, ("mem", "min-ft"): 6.0, ("mem", "VM-static"): 4.0, ("mem", "Optimal"): 0.0,
