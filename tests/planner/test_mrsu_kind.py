@@ -183,14 +183,14 @@ def test_the_page_and_reports_show_the_misallocation_per_dimension_in_the_scenar
         "Application-slots short of it (%),Over-allocated per slot"
     )
     assert section[3:11] == [
-        "cpu,gcd-ft,0.0,0.0,0.0",
-        "cpu,min-ft,0.0,0.094,0.75",
-        "cpu,VM-static,0.0,0.25,1.25",
-        "cpu,Optimal,0.0,0.0,0.0",
-        "mem,gcd-ft,0.0,0.438,18.0",
-        "mem,min-ft,0.0,0.188,6.0",
-        "mem,VM-static,0.0,0.25,4.0",
-        "mem,Optimal,0.0,0.0,0.0",
+        "cpu,gcd-ft,0.0,0.0,0.0,0.0",
+        "cpu,min-ft,0.0,0.094,0.0,0.75",
+        "cpu,VM-static,0.0,0.25,0.0,1.25",
+        "cpu,Optimal,0.0,0.0,0.0,0.0",
+        "mem,gcd-ft,0.0,0.438,0.0,18.0",
+        "mem,min-ft,0.0,0.188,0.0,6.0",
+        "mem,VM-static,0.0,0.25,0.0,4.0",
+        "mem,Optimal,0.0,0.0,0.0,0.0",
     ]
 
 
