@@ -153,16 +153,21 @@ def _table(docs: dict[str, dict[str, Any]]) -> str:
 
 
 def _fairness_output(args: argparse.Namespace, docs: dict[str, dict[str, Any]], title: str, doc: Any) -> None:
-    """Write a fairness subcommand's JSON, its ``--html`` page and (unless ``--quiet``) its table."""
+    """Write a fairness subcommand's JSON, its ``--html`` page and (unless ``--quiet``) its tables:
+    the comparison and, for an allocation study, every criterion per framework."""
     _write(json.dumps(doc, indent=None if args.compact else 1, allow_nan=False), args.output)
     if args.html:
         from .fairness.html import write_fairness_html  # plotly is imported only when asked for
 
         write_fairness_html(args.html, docs, title=title)
     if not args.quiet:
-        from .fairness.present import comparison_text, fairness_table
+        from .fairness.present import allocation_framework_table, comparison_text, fairness_table, study_of
+        from .presenter import table_text
 
-        print(comparison_text(fairness_table(docs)), file=sys.stderr)
+        blocks = [comparison_text(fairness_table(docs))]
+        if docs and all(study_of(d) == "allocation" for d in docs.values()):
+            blocks.append(table_text(allocation_framework_table(docs)))
+        print("\n\n".join(blocks), file=sys.stderr)
 
 
 def cmd_allocate(args: argparse.Namespace) -> int:

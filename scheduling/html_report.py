@@ -32,15 +32,20 @@ from typing import Any
 from .charts import VIEWS, all_figures, scheduler_colours
 from .charts._common import Figure, Result
 from .numbers import finite, integral
-from .presenter import Comparison, comparison_table
+from .presenter import Comparison, DetailTable, comparison_table
 
 __all__ = [
+    "MAX_DETAIL_ROWS",
     "comparison_html",
+    "detail_html",
     "render_html_report",
     "standalone_html",
     "write_html_report",
     "write_text_atomically",
 ]
+
+#: A detail table (:func:`detail_html`) is written up to this many rows (a note says when it is cut).
+MAX_DETAIL_ROWS = 2000
 
 _VIEW_LABELS = {"raw": "Full detail", "multiples": "Small multiples"}
 
@@ -114,6 +119,30 @@ def comparison_html(table: Comparison, colours: Mapping[str, str]) -> str:
     lines.append("</tbody></table>")
     lines.append("".join(f'<p class="note">{html.escape(note)}</p>' for note in notes))
     return "\n".join(lines)
+
+
+def detail_html(table: DetailTable, *, max_rows: int = MAX_DETAIL_ROWS) -> str:
+    """A library detail table as an HTML table (the cells as the presenter shows them, escaped);
+    at most ``max_rows`` rows, with a note when it is cut.
+
+    >>> from scheduling.presenter import Column, detail_table
+    >>> detail_html(detail_table("u", "Users", [Column("u", "User")], [{"u": "<a>"}])).splitlines()[1]
+    '<tr><td>&lt;a&gt;</td></tr>'
+    """
+    head = "".join(f'<th scope="col">{html.escape(c["label"])}</th>' for c in table["columns"])
+    body = [
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+        for row in table["shown"][:max_rows]
+    ]
+    notes = list(table["notes"])
+    if len(table["shown"]) > max_rows:
+        notes.append(f"The first {max_rows:,} of {len(table['shown']):,} rows.")
+    return (
+        f'<table class="detail"><thead><tr>{head}</tr></thead><tbody>\n'
+        + "\n".join(body)
+        + "\n</tbody></table>"
+        + "".join(f'<p class="note">{html.escape(n)}</p>' for n in notes)
+    )
 
 
 def _summary_table(results: Mapping[str, Result], baseline: str | None, currency: str) -> str:

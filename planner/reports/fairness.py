@@ -1,8 +1,10 @@
 """The report content of a fairness study (the allocation and sharing kinds' part of every format).
 
 Everything comes from the library: the comparison table is
-:func:`scheduling.fairness.present.fairness_table`, the detail tables are its row functions
-(``allocation_framework_rows`` ...) with their column declarations, and the figures are
+:func:`scheduling.fairness.present.fairness_table`, the criteria per framework are
+:func:`scheduling.fairness.present.allocation_framework_table` (the run page's and the CLI's
+table), the other detail tables are its row functions (``allocation_cell_rows`` ...) with
+their column declarations, and the figures are
 :func:`scheduling.charts.allocation_figures` or :func:`scheduling.charts.sharing_figures`.
 This module only lays them out as :class:`~planner.reports.tables.Table` objects.
 """
@@ -15,11 +17,10 @@ from typing import Any
 from scheduling.charts import allocation_figures, sharing_figures
 from scheduling.fairness.present import (
     ALLOCATION_CELL_COLUMNS,
-    ALLOCATION_FRAMEWORK_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,
     SHARING_FRAMEWORK_COLUMNS,
     allocation_cell_rows,
-    allocation_framework_rows,
+    allocation_framework_table,
     allocation_resource_rows,
     fairness_table,
     sharing_framework_rows,
@@ -87,8 +88,7 @@ def fairness_report(
         corner = "Policy"
         tables = [
             summary_table(comparison, corner),
-            rows_table("frameworks", "Frameworks", ALLOCATION_FRAMEWORK_COLUMNS,
-                       allocation_framework_rows(docs)),
+            detail_as_table(allocation_framework_table(docs, currency=currency)),
             rows_table("allocation", "Tasks per server", ALLOCATION_CELL_COLUMNS,
                        allocation_cell_rows(docs)),
             rows_table("resources", "Resources", ALLOCATION_RESOURCE_COLUMNS,

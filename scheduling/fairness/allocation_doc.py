@@ -14,6 +14,9 @@ resources, utilisation, distinct outcomes) is computed once. The shape is docume
 >>> doc = allocation_document(p, np.array([[[19, 2], [2, 19]]], dtype=float), meta={"label": "rPS-DSF"})
 >>> doc["total_tasks"], doc["task_efficiency"], doc["stranded"]["c1#1"]
 (42.0, 42.0, {'cpu': 3.0, 'mem': 1.0})
+>>> c = doc["criteria"]["f1"]   # PS-DSF 21 * max(5/100, 1/30); rPS-DSF 21 * max(5/3, 1/1) on residual (3, 1)
+>>> (round(c["psdsf_min"], 2), c["psdsf_min_machine"]), (round(c["rpsdsf_min"], 2), c["rpsdsf_min_machine"])
+((1.05, 'c1#1'), (35.0, 'c1#1'))
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from ..scenario.checks import plain
 from . import criteria
 from .model import FairnessProblem
 
-__all__ = ["ALLOCATION_FORMAT", "MAX_OUTCOME_CELLS", "allocation_document", "stranded"]
+__all__ = ["ALLOCATION_FORMAT", "MAX_OUTCOME_CELLS", "allocation_document", "lowest_per_server", "stranded"]
 
 ALLOCATION_FORMAT = 1
 #: Distinct outcomes are listed only for problems of at most this many framework x server cells.
@@ -73,6 +76,32 @@ def _per_machine(problem: FairnessProblem, values: FloatArray) -> dict[str, dict
     }
 
 
+def lowest_per_server(problem: FairnessProblem, values: FloatArray) -> list[tuple[float | None, str | None]]:
+    """Per framework, the smallest finite value of a per-server criterion ``values`` (N, I) and
+    its server (the first of equals); ``(None, None)`` where no server gives a finite value.
+
+    PS-DSF and rPS-DSF are per server (paper 000, eq. 4 and Section IV); joint selection
+    serves a framework on the server where its value is smallest, so this is the number it
+    compares (for PS-DSF, the value on the server that suits its tasks best).
+
+    >>> import numpy as np
+    >>> p = FairnessProblem(resources=("cpu",), machines=("a", "b"), machine_types=("t", "t"),
+    ...     capacity=np.ones((2, 1)), frameworks=("f", "g"), demand=np.ones((2, 1)), weight=np.ones(2),
+    ...     allowed=np.ones((2, 2), bool))
+    >>> lowest_per_server(p, np.array([[3.0, 2.0], [np.inf, np.inf]]))
+    [(2.0, 'b'), (None, None)]
+    """
+    out: list[tuple[float | None, str | None]] = []
+    for row in np.asarray(values, dtype=float):
+        finite = np.isfinite(row)
+        if not finite.any():
+            out.append((None, None))
+            continue
+        i = int(np.argmin(np.where(finite, row, np.inf)))
+        out.append((float(row[i]), problem.machines[i]))
+    return out
+
+
 def allocation_document(
     problem: FairnessProblem, allocations: FloatArray, *, meta: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -103,12 +132,17 @@ def allocation_document(
     tsf = criteria.tsf(problem, x_mean)
     ps = criteria.psdsf(problem, x_mean)
     rps = criteria.rpsdsf(problem, x_mean, residual)
+    ps_min, rps_min = lowest_per_server(problem, ps), lowest_per_server(problem, rps)
     crit = {
         f: {
             "drf": _num(drf[n]),
             "tsf": _num(tsf[n]),
             "psdsf": {m: _num(ps[n, i]) for i, m in enumerate(problem.machines)},
             "rpsdsf": {m: _num(rps[n, i]) for i, m in enumerate(problem.machines)},
+            "psdsf_min": ps_min[n][0],
+            "psdsf_min_machine": ps_min[n][1],
+            "rpsdsf_min": rps_min[n][0],
+            "rpsdsf_min_machine": rps_min[n][1],
         }
         for n, f in enumerate(problem.frameworks)
     }

@@ -3,7 +3,8 @@
 The page is the cost report's (:func:`scheduling.html_report.standalone_html`): offline,
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the study's comparison table
-(:func:`scheduling.fairness.present.fairness_table`), its per-framework tables and every
+(:func:`scheduling.fairness.present.fairness_table`), its per-framework tables (an allocation
+study's criteria: :func:`scheduling.fairness.present.allocation_framework_table`) and every
 figure of :func:`scheduling.charts.allocation_figures` or
 :func:`scheduling.charts.sharing_figures`; which study it is comes from the documents'
 ``study``.
@@ -29,17 +30,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..charts import allocation_figures, sharing_figures, variant_colours
-from ..html_report import comparison_html, standalone_html, write_text_atomically
+from ..html_report import comparison_html, detail_html, standalone_html, write_text_atomically
 from ..numbers import integral
 from ..presenter import cell_text
 from .present import (
     ALLOCATION_CELL_COLUMNS,
-    ALLOCATION_FRAMEWORK_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,
     SHARING_FRAMEWORK_COLUMNS,
     Column,
     allocation_cell_rows,
-    allocation_framework_rows,
+    allocation_framework_table,
     allocation_resource_rows,
     fairness_table,
     framework_names,
@@ -117,8 +117,8 @@ def render_fairness_html(docs: Mapping[str, Doc], *, title: str, max_points: int
     views: list[tuple[str, str]] = []
     if study == "allocation":
         figures = allocation_figures(docs)
-        per_fw = allocation_framework_rows(docs)
-        sections.append(("Per framework", rows_html(ALLOCATION_FRAMEWORK_COLUMNS, per_fw)))
+        criteria = allocation_framework_table(docs)
+        sections.append((criteria["title"], detail_html(criteria)))
         cells = allocation_cell_rows(docs)
         if len(cells) <= MAX_CELL_ROWS:
             sections.append(("Tasks per framework and server", rows_html(ALLOCATION_CELL_COLUMNS, cells)))

@@ -44,12 +44,23 @@ from typing import Any
 import numpy as np
 
 from ..numbers import finite, integral
-from ..presenter import MISSING, Column, Comparison, Headline, Metric, comparison_table, show
+from ..presenter import (
+    MISSING,
+    Column,
+    Comparison,
+    DetailTable,
+    Headline,
+    Metric,
+    comparison_table,
+    detail_table,
+    show,
+)
 from ..scenario.limits import DEFAULT_RESOURCES
 
 __all__ = [
     "ALLOCATION_CELL_COLUMNS",
     "ALLOCATION_FRAMEWORK_COLUMNS",
+    "ALLOCATION_FRAMEWORK_NOTES",
     "ALLOCATION_METRICS",
     "ALLOCATION_RESOURCE_COLUMNS",
     "FRAMEWORK_ROWS_COMPACT",
@@ -58,6 +69,7 @@ __all__ = [
     "Column",
     "allocation_cell_rows",
     "allocation_framework_rows",
+    "allocation_framework_table",
     "allocation_metrics",
     "allocation_resource_rows",
     "allocation_summary",
@@ -203,13 +215,25 @@ _ALLOCATION_HEAD = ("label", "method", "policy", "servers", "integer", "toleranc
 _SHARING_HEAD = ("label", "mode", "criterion", "servers", "allocation_interval_s", "seed", "stopped")
 
 
+#: The per-framework criteria a summary keeps (the document's, without its per-server maps).
+_CRITERIA_NUMBERS = ("drf", "tsf", "psdsf_min", "rpsdsf_min")
+_CRITERIA_MACHINES = ("psdsf_min_machine", "rpsdsf_min_machine")
+
+
+def _framework_criteria(crit: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {k: finite(crit.get(k)) for k in _CRITERIA_NUMBERS}
+    out.update({k: None if crit.get(k) is None else str(crit.get(k)) for k in _CRITERIA_MACHINES})
+    return out
+
+
 def allocation_summary(doc: Doc) -> dict[str, Any]:
     """The headline values of an allocation document (JSON-ready, a few hundred bytes).
 
-    Keeps the describing fields, ``resources``, ``frameworks`` (names), ``tasks``,
-    ``total_tasks``, ``total_std``, ``task_efficiency``, ``utilisation``, ``pf_inequality``
-    and the DRF and TSF criteria (``criteria``, per framework, without the per-server ones),
-    and adds:
+    Keeps the describing fields, ``resources``, ``frameworks`` (``name`` and ``weight``),
+    ``tasks``, ``total_tasks``, ``total_std``, ``task_efficiency``, ``utilisation``,
+    ``pf_inequality`` and the criteria per framework (``criteria``: DRF, TSF and the PS-DSF
+    and rPS-DSF minima over the servers with their server, without the per-server maps), and
+    adds:
 
     * ``capacity``, ``unallocated``, ``stranded_total`` (resource -> amount summed over the
       machines) and ``stranded_fraction`` (stranded / capacity);
@@ -224,9 +248,8 @@ def allocation_summary(doc: Doc) -> dict[str, Any]:
     frameworks = framework_names(doc)
     totals = stranded_totals(doc)
     criteria = _section(doc, "criteria")
-    crit = {
-        fw: {k: finite(_section(criteria, fw).get(k)) for k in ("drf", "tsf")} for fw in frameworks
-    }
+    crit = {fw: _framework_criteria(_section(criteria, fw)) for fw in frameworks}
+    weights = _weights(doc)
     lowest, lowest_fw = _worst({fw: c["drf"] for fw, c in crit.items()}, min)
     outcomes = [o for o in doc.get("outcomes") or [] if isinstance(o, Mapping)]
     trials = integral(doc.get("trials"))
@@ -236,7 +259,7 @@ def allocation_summary(doc: Doc) -> dict[str, Any]:
         "study": "allocation",
         **{k: doc.get(k) for k in _ALLOCATION_HEAD},
         "resources": resource_names(doc),
-        "frameworks": frameworks,
+        "frameworks": [{"name": fw, "weight": weights.get(fw)} for fw in frameworks],
         "tasks": {
             fw: {k: finite(_section(tasks, fw).get(k)) for k in ("mean", "std")} for fw in frameworks
         },
@@ -665,7 +688,8 @@ def comparison_text(table: Comparison, *, corner: str = "variant") -> str:
 
 # --------------------------------------------------------------------------- per-framework tables
 
-#: Columns of :func:`allocation_framework_rows`.
+#: Columns of :func:`allocation_framework_rows`: every criterion of paper 000 (notes §1) per
+#: framework, at the mean allocation, in % (:func:`allocation_framework_table` lays them out).
 ALLOCATION_FRAMEWORK_COLUMNS: tuple[Column, ...] = (
     Column("variant", "Variant", "text"),
     Column("framework", "Framework", "text"),
@@ -674,6 +698,19 @@ ALLOCATION_FRAMEWORK_COLUMNS: tuple[Column, ...] = (
     Column("tasks_std", "Tasks (std)", "tasks"),
     Column("dominant_share", "Dominant share (DRF)", "percent"),
     Column("tsf", "TSF share", "percent"),
+    Column("psdsf_min", "PS-DSF (min over servers)", "percent"),
+    Column("psdsf_min_machine", "PS-DSF min on", "text"),
+    Column("rpsdsf_min", "rPS-DSF (min over servers)", "percent"),
+    Column("rpsdsf_min_machine", "rPS-DSF min on", "text"),
+)
+#: What :func:`allocation_framework_table` says under its rows.
+ALLOCATION_FRAMEWORK_NOTES: tuple[str, ...] = (
+    "Criteria of paper 000 (Section III-IV) at the mean allocation, divided by the framework's weight, "
+    "in %: DRF x_n max_r d_nr / sum_j c_jr; TSF x_n / T_n (T_n: tasks it could run alone).",
+    "PS-DSF (x_n max_r d_nr / c_jr) and rPS-DSF (the same over server j's residual capacity) are per "
+    "server j: shown is the smallest over the servers the framework may use, and that server (the first "
+    "of equals), the value joint selection compares; — where no server gives one (rPS-DSF: no server "
+    "has a needed resource left).",
 )
 #: Columns of :func:`allocation_cell_rows` (paper 000's Tables I and II).
 ALLOCATION_CELL_COLUMNS: tuple[Column, ...] = (
@@ -722,29 +759,51 @@ def _weights(doc: Doc) -> dict[str, float | None]:
     }
 
 
+def _pct(value: float | None) -> float | None:
+    return None if value is None else value * 100.0
+
+
 def allocation_framework_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
     """One row per variant and framework: its weight, mean tasks and their standard
-    deviation, and its DRF and TSF criteria (in %) at the mean allocation.
+    deviation, and every criterion (in %) at the mean allocation: DRF, TSF, and the PS-DSF
+    and rPS-DSF minima over the servers with the server (``docs``: documents or summaries).
 
     >>> doc = {"frameworks": [{"name": "f1", "weight": 1}], "tasks": {"f1": {"mean": 21.0, "std": 0.0}},
-    ...        "criteria": {"f1": {"drf": 0.8, "tsf": 0.5}}}
-    >>> allocation_framework_rows({"rPS-DSF": doc})[0]["dominant_share"]
-    80.0
+    ...        "criteria": {"f1": {"drf": 0.8, "tsf": 0.5, "psdsf_min": 1.05, "psdsf_min_machine": "c1#1"}}}
+    >>> row = allocation_framework_rows({"rPS-DSF": doc})[0]
+    >>> row["dominant_share"], row["psdsf_min"], row["psdsf_min_machine"], row["rpsdsf_min"]
+    (80.0, 105.0, 'c1#1', None)
     """
     rows: list[dict[str, Any]] = []
     for label, doc in docs.items():
         weights = _weights(doc)
         for fw in framework_names(doc):
             tasks = _section(doc, "tasks", fw)
-            crit = _section(doc, "criteria", fw)
-            drf, tsf = finite(crit.get("drf")), finite(crit.get("tsf"))
+            crit = _framework_criteria(_section(doc, "criteria", fw))
             rows.append({
                 "variant": str(label), "framework": fw, "weight": weights.get(fw),
                 "tasks": finite(tasks.get("mean")), "tasks_std": finite(tasks.get("std")),
-                "dominant_share": None if drf is None else drf * 100.0,
-                "tsf": None if tsf is None else tsf * 100.0,
+                "dominant_share": _pct(crit["drf"]), "tsf": _pct(crit["tsf"]),
+                "psdsf_min": _pct(crit["psdsf_min"]), "psdsf_min_machine": crit["psdsf_min_machine"],
+                "rpsdsf_min": _pct(crit["rpsdsf_min"]), "rpsdsf_min_machine": crit["rpsdsf_min_machine"],
             })
     return rows
+
+
+def allocation_framework_table(docs: Mapping[str, Doc], *, currency: str = "$") -> DetailTable:
+    """The table of every criterion per framework and variant (:func:`allocation_framework_rows`
+    laid out by :data:`ALLOCATION_FRAMEWORK_COLUMNS`): the one the CLI prints, the HTML page,
+    the planner's run page and its CSV, XLSX and PDF reports show (documents or summaries).
+
+    >>> doc = {"frameworks": [{"name": "f1", "weight": 1}], "tasks": {"f1": {"mean": 21.0, "std": 0.0}},
+    ...        "criteria": {"f1": {"drf": 0.8077, "tsf": 0.8077, "rpsdsf_min": 35.0,
+    ...                            "rpsdsf_min_machine": "c1#1"}}}
+    >>> t = allocation_framework_table({"rPS-DSF": doc})
+    >>> t["key"], t["shown"][0][5:]
+    ('frameworks', ['80.8%', '80.8%', '—', '—', '3500.0%', 'c1#1'])
+    """
+    return detail_table("frameworks", "Fairness criteria per framework", ALLOCATION_FRAMEWORK_COLUMNS,
+                        allocation_framework_rows(docs), currency=currency, notes=ALLOCATION_FRAMEWORK_NOTES)
 
 
 def allocation_cell_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:

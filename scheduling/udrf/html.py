@@ -27,8 +27,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..charts.udrf import policy_colours, udrf_figures
-from ..html_report import comparison_html, standalone_html, write_text_atomically
-from ..presenter import DetailTable
+from ..html_report import (
+    MAX_DETAIL_ROWS,
+    comparison_html,
+    detail_html,
+    standalone_html,
+    write_text_atomically,
+)
 from .present import ONLINE, combine_online, policies_of, policy_label, udrf_table, udrf_tables
 
 __all__ = ["MAX_ROWS", "detail_html", "render_udrf_html", "udrf_sections", "write_udrf_html"]
@@ -36,35 +41,11 @@ __all__ = ["MAX_ROWS", "detail_html", "render_udrf_html", "udrf_sections", "writ
 Doc = Mapping[str, Any]
 
 #: A detail table is written up to this many rows (a note says when it is cut).
-MAX_ROWS = 2000
+MAX_ROWS = MAX_DETAIL_ROWS
 
 
 def _documents(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[Doc]:
     return list(docs.values()) if isinstance(docs, Mapping) else list(docs)
-
-
-def detail_html(table: DetailTable, *, max_rows: int = MAX_ROWS) -> str:
-    """A library detail table as an HTML table (the cells as the presenter shows them, escaped);
-    at most ``max_rows`` rows, with a note when it is cut.
-
-    >>> from scheduling.presenter import Column, detail_table
-    >>> detail_html(detail_table("u", "Users", [Column("u", "User")], [{"u": "<a>"}])).splitlines()[1]
-    '<tr><td>&lt;a&gt;</td></tr>'
-    """
-    head = "".join(f'<th scope="col">{html.escape(c["label"])}</th>' for c in table["columns"])
-    body = [
-        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-        for row in table["shown"][:max_rows]
-    ]
-    notes = list(table["notes"])
-    if len(table["shown"]) > max_rows:
-        notes.append(f"The first {max_rows:,} of {len(table['shown']):,} rows.")
-    return (
-        f'<table class="detail"><thead><tr>{head}</tr></thead><tbody>\n'
-        + "\n".join(body)
-        + "\n</tbody></table>"
-        + "".join(f'<p class="note">{html.escape(n)}</p>' for n in notes)
-    )
 
 
 def udrf_sections(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[tuple[str, str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -114,6 +115,62 @@ def test_the_csv_report_holds_the_library_tables(started: Run, api: Callable[[An
     rps = [r for r in section if r[0] == "rPS-DSF (joint)"]
     assert [(r[1], r[2], float(r[4])) for r in rps] == [
         ("f1", "c1#1", 19.0), ("f1", "c2#1", 2.0), ("f2", "c1#1", 2.0), ("f2", "c2#1", 19.0)]
+
+
+def _criteria_table(run: Run) -> dict[str, Any]:
+    """The library's table of every criterion per framework, from the run's stored summaries."""
+    from scheduling.fairness.present import allocation_framework_table
+
+    summaries = {r.variant: r.summary for r in RunResult.objects.filter(run=run).order_by("position")}
+    return dict(allocation_framework_table(summaries))
+
+
+def test_the_run_page_shows_every_criterion_per_framework(started: Run, client: Any, owner: Any) -> None:
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[started.pk])).content.decode()
+    assert 'id="allocation-frameworks-table"' in page
+    for label in ("Dominant share (DRF)", "TSF share", "PS-DSF (min over servers)",
+                  "rPS-DSF (min over servers)"):
+        assert f">{label}</th>" in page
+    table = _criteria_table(started)
+    assert len(table["shown"]) == 10  # 5 policies x 2 frameworks
+    body = page.split('id="allocation-frameworks-table"', 1)[1].split("</table>", 1)[0]
+    trs = re.findall(r"<tr data-.*?</tr>", body, re.S)
+    shown = [re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", tr) for tr in trs]
+    assert shown == table["shown"]  # the page's rows are the library's, cell for cell
+    # rPS-DSF joint on Table I, by hand (19, 2 / 2, 19 in every trial): DRF 21 x 5/130 = 80.8 %,
+    # PS-DSF f1 21 max(5/100, 1/30) = 105 % on c1#1, rPS-DSF f1 21 max(5/3, 1/1) = 3500 % on c1#1.
+    row = ('<tr data-variant="rPS-DSF (joint)"><th scope="row" class="mono">rPS-DSF (joint)</th>'
+           '<td class="mono">f1</td><td class="num">1.00</td><td class="num">21.0</td>'
+           '<td class="num">0.0</td>'
+           '<td class="num">80.8%</td><td class="num">80.8%</td><td class="num">105.0%</td>'
+           '<td class="mono">c1#1</td><td class="num">3500.0%</td><td class="mono">c1#1</td></tr>')
+    assert row in page
+
+
+def test_the_csv_report_holds_every_criterion_per_framework(
+    started: Run, api: Callable[[Any], Any], owner: Any
+) -> None:
+    body = api(owner).get(f"/api/runs/{started.pk}/report/csv/").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(body)))
+    assert ["Fairness criteria per framework"] in rows
+    head = next(i for i, r in enumerate(rows) if r[:2] == ["Variant", "Framework"] and "Weight" in r)
+    header = rows[head]
+    assert header[5:] == ["Dominant share (DRF) (%)", "TSF share (%)", "PS-DSF (min over servers) (%)",
+                          "PS-DSF min on", "rPS-DSF (min over servers) (%)", "rPS-DSF min on"]
+    section = rows[head + 1:head + 11]
+    by = {(r[0], r[1]): r for r in section}
+    assert len(by) == 10 and [r[0] for r in section][::2] == [
+        "DRF (rrr)", "TSF (rrr)", "PS-DSF (rrr)", "rPS-DSF (joint)", "BF-DRF"]
+    rps = by["rPS-DSF (joint)", "f2"]
+    assert float(rps[3]) == 21.0 and float(rps[5]) == pytest.approx(80.77)  # 21 x 5/130
+    assert (float(rps[7]), rps[8]) == (105.0, "c2#1")  # 21 max(1/30, 5/100) on c2
+    assert (float(rps[9]), rps[10]) == (3500.0, "c2#1")  # 21 max(1/1, 5/3) on c2's residual (1, 3)
+    ps = by["PS-DSF (rrr)", "f1"]
+    assert ps[7] and ps[8] == "c1#1" and ps[9] and ps[10]
+    # The same rows as the run page's and the CLI's table (the library's), rounded by unit.
+    table = _criteria_table(started)
+    assert [r[:2] for r in section] == [[str(c) for c in row[:2]] for row in table["rows"]]
 
 
 def test_the_pdf_report_draws_the_heatmaps(started: Run) -> None:

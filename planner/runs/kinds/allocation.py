@@ -31,7 +31,7 @@ from scheduling.fairness.allocation import (
     parse_allocation_variant,
 )
 from scheduling.fairness.model import fairness_problem
-from scheduling.fairness.present import allocation_summary, fairness_table
+from scheduling.fairness.present import allocation_framework_table, allocation_summary, fairness_table
 from scheduling.numbers import finite, seed_error
 from scheduling.presenter import show
 
@@ -225,6 +225,8 @@ class AllocationKind(RunKind):
         return {
             "colours": variant_colours(variants),
             "plotly": True,
+            # every criterion per framework: the CLI's, the HTML page's and the reports' table
+            "criteria_table": allocation_framework_table(summaries, currency=currency) if summaries else None,
             "actions": (
                 [{"label": "Clone…", "url": f"{reverse('web:allocation-new')}?clone={run.pk}"}]
                 if run.is_finished else []

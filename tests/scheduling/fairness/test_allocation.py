@@ -12,7 +12,8 @@ import pytest
 from scheduling import parse_scenario
 from scheduling.errors import ScenarioError
 from scheduling.fairness import ALLOCATION_VARIANTS, allocate, parse_allocation_variant
-from scheduling.fairness.present import fairness_table
+from scheduling.fairness.present import allocation_framework_table, fairness_table
+from scheduling.presenter import table_text
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLE_I = ROOT / "examples" / "paper000-table1.json"
@@ -62,6 +63,24 @@ def test_allocate_a_scenario_gives_the_document():
     assert table["variants"] == ["rPS-DSF (joint)"]
 
 
+def test_rps_dsf_joint_criteria_every_trial_by_hand():
+    # rPS-DSF joint ends in 19, 2 / 2, 19 in every trial: x_1 = x_2 = 21, residuals c1 (3, 1), c2 (1, 3).
+    # DRF 21 x 5/130; TSF 21 / 26; PS-DSF f1 21 max(5/100, 1/30) = 1.05 on c1 (3.5 on c2);
+    # rPS-DSF f1 21 max(5/3, 1/1) = 35 on c1 (21 max(5/1, 1/3) = 105 on c2); f2 the mirror image.
+    doc = allocate(scenario(), policy="rpsdsf", servers="joint", trials=20, seed=5).to_dict()
+    assert doc["outcomes"] == [{"tasks": {"f1": [19, 2], "f2": [2, 19]}, "trials": 20}]
+    table = allocation_framework_table({doc["label"]: doc})
+    keys = [c["key"] for c in table["columns"]]
+    rows = {row[1]: dict(zip(keys, row, strict=True)) for row in table["rows"]}
+    for fw, best in (("f1", "c1#1"), ("f2", "c2#1")):
+        assert rows[fw]["variant"] == "rPS-DSF (joint)" and rows[fw]["tasks"] == 21.0
+        assert rows[fw]["tasks_std"] == 0.0
+        assert rows[fw]["dominant_share"] == pytest.approx(2100 * 5 / 130)
+        assert rows[fw]["tsf"] == pytest.approx(2100 / 26)
+        assert (rows[fw]["psdsf_min"], rows[fw]["psdsf_min_machine"]) == (pytest.approx(105.0), best)
+        assert (rows[fw]["rpsdsf_min"], rows[fw]["rpsdsf_min_machine"]) == (pytest.approx(3500.0), best)
+
+
 def test_allocate_refuses_what_does_not_apply_with_paths():
     s = scenario()
     with pytest.raises(ScenarioError) as e:
@@ -97,8 +116,11 @@ def test_cli_allocate_prints_the_document_and_a_table(tmp_path):
     assert doc["machines"][0] == {"id": "c1#1", "vm_type": "c1", "capacity": {"cpu": 100, "mem": 30}}
     assert doc["trials"] == 50 and doc["seed"] == 3 and doc["total_std"] > 0
     assert "Tasks allocated" in out.stderr and "DRF (rrr)" in out.stderr
+    # ... then every criterion per framework: the library's table, as the page and reports show it
+    criteria = table_text(allocation_framework_table({doc["label"]: doc}))
+    assert out.stderr.rstrip("\n").endswith(criteria) and "rPS-DSF (min over servers)" in criteria
     page = (tmp_path / "a.html").read_text()
-    assert "DRF (rrr)" in page and "plotly" in page.lower()
+    assert "DRF (rrr)" in page and "plotly" in page.lower() and "PS-DSF (min over servers)" in page
     again = run(
         "allocate", "-", "--policy", "drf", "--trials", "50", "--seed", "3", "-q", stdin=TABLE_I.read_text()
     )

@@ -10,8 +10,10 @@ import json
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 
+from scheduling.fairness.allocation_doc import allocation_document
 from scheduling.fairness.html import render_fairness_html, write_fairness_html
 from scheduling.fairness.present import (
     ALLOCATION_CELL_COLUMNS,
@@ -23,6 +25,7 @@ from scheduling.fairness.present import (
     SHARING_METRICS,
     allocation_cell_rows,
     allocation_framework_rows,
+    allocation_framework_table,
     allocation_metrics,
     allocation_resource_rows,
     allocation_summary,
@@ -33,7 +36,7 @@ from scheduling.fairness.present import (
     sharing_summary,
     summary,
 )
-from scheduling.presenter import UNITS, comparison_table, file_value, headline
+from scheduling.presenter import UNITS, comparison_table, file_value, headline, table_text
 from tests.scheduling.fairness.fairness_documents import (
     EVIL,
     allocation_docs,
@@ -42,6 +45,7 @@ from tests.scheduling.fairness.fairness_documents import (
     rrr_drf,
     sharing_doc,
     sharing_docs,
+    table_one_problem,
 )
 
 
@@ -59,7 +63,8 @@ def _best(table: dict[str, Any]) -> dict[str, list[str]]:
 def test_allocation_summary_by_hand() -> None:
     s = allocation_summary(rrr_drf())
     assert s["study"] == "allocation" and s["label"] == "RRR-DRF" and s["trials"] == 4
-    assert s["frameworks"] == ["f1", "f2"] and s["resources"] == ["cpu", "mem"]
+    assert s["frameworks"] == [{"name": "f1", "weight": 1.0}, {"name": "f2", "weight": 1.0}]
+    assert s["resources"] == ["cpu", "mem"]
     assert s["tasks"] == {"f1": {"mean": 11.0, "std": pytest.approx(2.0)},
                           "f2": {"mean": 11.0, "std": pytest.approx(2.0)}}
     assert (s["total_tasks"], s["total_std"], s["task_efficiency"]) == (22.0, pytest.approx(4.0), 22.0)
@@ -178,6 +183,79 @@ def test_allocation_rows_are_table_one() -> None:
                     file_value(row[key], unit)
 
 
+def _criteria(table: Any, variant: str) -> dict[str, dict[str, Any]]:
+    """The criteria table's cells of ``variant``, by framework and column key."""
+    keys = [c["key"] for c in table["columns"]]
+    return {row[1]: dict(zip(keys, row, strict=True)) for row in table["rows"] if row[0] == variant}
+
+
+def test_criteria_table_by_hand_on_table_one() -> None:
+    # rPS-DSF: x = 19, 2 / 2, 19, so x_1 = x_2 = 21 (paper 000, Table I; notes §1):
+    # DRF  21 max(5/130, 1/130) = 105/130;  TSF  21 / (min(100/5, 30/1) + min(30/5, 100/1)) = 21/26.
+    # PS-DSF f1: c1 21 max(5/100, 1/30) = 1.05, c2 21 max(5/30, 1/100) = 3.5 -> 1.05 on c1#1 (f2: c2#1).
+    # rPS-DSF on the residuals c1 (3, 1), c2 (1, 3): f1 c1 21 max(5/3, 1/1) = 35, c2 21 max(5/1, 1/3)
+    # = 105 -> 35 on c1#1 (f2 by symmetry 35 on c2#1).
+    table = allocation_framework_table(allocation_docs())
+    rps = _criteria(table, "rPS-DSF")
+    for fw, best in (("f1", "c1#1"), ("f2", "c2#1")):
+        assert rps[fw]["tasks"] == 21.0 and rps[fw]["weight"] == 1.0
+        assert rps[fw]["dominant_share"] == pytest.approx(105 / 130 * 100)
+        assert rps[fw]["tsf"] == pytest.approx(21 / 26 * 100)
+        assert rps[fw]["psdsf_min"] == pytest.approx(105.0) and rps[fw]["psdsf_min_machine"] == best
+        assert rps[fw]["rpsdsf_min"] == pytest.approx(3500.0) and rps[fw]["rpsdsf_min_machine"] == best
+    shown = {row[1]: row[5:] for row in table["shown"] if row[0] == "rPS-DSF"}
+    assert shown["f1"] == ["80.8%", "80.8%", "105.0%", "c1#1", "3500.0%", "c1#1"]
+    # RRR-DRF at its mean allocation 6.25, 4.75 / 4.75, 6.25 (x_n = 11). c1 holds (70, 0) free after
+    # 5, 5 and (46, 0) after 10, 4: mean residual (64, 0), c2 (0, 64) by symmetry. Each framework
+    # needs both resources, so rPS-DSF is undefined on both servers: —.
+    drf = _criteria(table, "RRR-DRF")
+    assert drf["f1"]["dominant_share"] == pytest.approx(55 / 130 * 100)
+    assert drf["f1"]["psdsf_min"] == pytest.approx(11 * 5 / 100 * 100)  # 11 max(5/100, 1/30) on c1
+    assert drf["f1"]["rpsdsf_min"] is None and drf["f1"]["rpsdsf_min_machine"] is None
+    assert "—" in [row[9] for row in table["shown"] if row[0] == "RRR-DRF"]
+
+
+def test_criteria_table_skips_servers_where_a_criterion_is_undefined() -> None:
+    # The paper's PS-DSF row, 19, 0 / 2, 20 (x_1 = 19, x_2 = 22). Residuals: c1 (100 - 97, 30 - 29)
+    # = (3, 1); c2 (30 - 20, 100 - 100) = (10, 0): no mem left, so rPS-DSF is undefined there for
+    # both frameworks and the minimum is c1's: f1 19 max(5/3, 1/1) = 95/3, f2 22 max(1/3, 5/1) = 110.
+    # PS-DSF: f1 19 max(5/100, 1/30) = 0.95 on c1; f2 22 max(1/30, 5/100) = 1.1 on c2.
+    doc = allocation_document(table_one_problem(), np.array([[[19, 0], [2, 20]]], dtype=float),
+                              meta={"label": "PS-DSF"})
+    rows = _criteria(allocation_framework_table({"PS-DSF": doc}), "PS-DSF")
+    assert doc["criteria"]["f1"]["rpsdsf"]["c2#1"] is None
+    assert (rows["f1"]["psdsf_min"], rows["f1"]["psdsf_min_machine"]) == (pytest.approx(95.0), "c1#1")
+    assert (rows["f2"]["psdsf_min"], rows["f2"]["psdsf_min_machine"]) == (pytest.approx(110.0), "c2#1")
+    assert (rows["f1"]["rpsdsf_min"], rows["f1"]["rpsdsf_min_machine"]) == (pytest.approx(9500 / 3), "c1#1")
+    assert (rows["f2"]["rpsdsf_min"], rows["f2"]["rpsdsf_min_machine"]) == (pytest.approx(11000.0), "c1#1")
+    assert rows["f2"]["dominant_share"] == pytest.approx(22 * 5 / 130 * 100)
+    assert rows["f2"]["tsf"] == pytest.approx(22 / 26 * 100)
+
+
+def test_criteria_table_divides_by_the_weight() -> None:
+    doc = rps_dsf(weights=(2.0, 1.0))
+    rows = _criteria(allocation_framework_table({"w": doc}), "w")
+    assert rows["f1"]["weight"] == 2.0
+    assert rows["f1"]["psdsf_min"] == pytest.approx(105.0 / 2)
+    assert rows["f2"]["psdsf_min"] == pytest.approx(105.0)
+    assert rows["f1"]["rpsdsf_min"] == pytest.approx(3500.0 / 2)
+
+
+def test_criteria_table_is_the_same_from_documents_and_summaries() -> None:
+    docs = allocation_docs()
+    summaries = {k: allocation_summary(d) for k, d in docs.items()}
+    table = allocation_framework_table(docs)
+    assert allocation_framework_table(summaries) == table
+    assert allocation_framework_table(json.loads(json.dumps(summaries))) == table  # as stored
+    assert table["key"] == "frameworks" and table["notes"]
+    text = table_text(table)
+    assert "PS-DSF (min over servers)" in text and "rPS-DSF (min over servers)" in text
+    # A summary stored before the minima were kept shows them as missing, not as an error.
+    old = {k: {**s, "criteria": {fw: {"drf": c["drf"], "tsf": c["tsf"]} for fw, c in s["criteria"].items()},
+               "frameworks": [f["name"] for f in s["frameworks"]]} for k, s in summaries.items()}
+    assert {row[7] for row in allocation_framework_table(old)["shown"]} == {"—"}
+
+
 # --------------------------------------------------------------------------- sharing
 
 
@@ -287,6 +365,10 @@ def test_fairness_html_is_standalone_with_table_and_every_figure(study: str, tmp
         assert "Sharing study" in page
     else:
         assert "<td>19.0</td>" in page and "Allocation study" in page and "data-view" not in page
+        criteria = allocation_framework_table(docs)
+        assert f"<h2>{criteria['title']}</h2>" in page or criteria["title"] in page
+        for shown in criteria["shown"]:
+            assert "<tr>" + "".join(f"<td>{c}</td>" for c in shown) + "</tr>" in page
 
 
 def test_fairness_html_escapes_names() -> None:
