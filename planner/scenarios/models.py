@@ -37,12 +37,20 @@ class Cluster(models.Model):
 
 
 class ClusterEntry(models.Model):
-    """``count`` VMs of one type in a cluster; ``position`` keeps the document's order."""
+    """``count`` VMs of one type in a cluster; ``position`` keeps the document's order.
+
+    ``machine_class`` is the document's ``vm_types[].machine_class`` (paper 004's UDRF: VM
+    types with the same label form one class). It belongs to the VM type *in this cluster*:
+    the same catalogue VM type may be labelled differently in another. ``None`` (never ``""``):
+    the VM type is a class of its own, named after it.
+    """
 
     cluster = models.ForeignKey(Cluster, on_delete=models.CASCADE, related_name="entries")
     vm_type = models.ForeignKey(VMType, on_delete=models.PROTECT, related_name="cluster_entries")
     count = models.PositiveIntegerField()
     position = models.PositiveIntegerField(default=0)
+    # Checked by scheduling.name_problem (through parse_scenario) before it is stored.
+    machine_class = models.CharField(max_length=100, null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["cluster_id", "position", "id"]

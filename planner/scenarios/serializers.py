@@ -11,11 +11,18 @@ from scheduling.importers import IMPORTERS
 
 from .models import Cluster
 
+#: What a cluster entry's machine_class is (the document's vm_types[].machine_class).
+MACHINE_CLASS_HELP = (
+    "Paper 004's UDRF: VM types with the same label form one machine class; null: the VM type is "
+    "its own class. Only UDRF studies read it."
+)
+
 
 class ClusterEntryOutputSerializer(serializers.Serializer):
     vm_type = serializers.IntegerField(source="vm_type_id")
     vm_type_name = serializers.CharField(source="vm_type.name")
     count = serializers.IntegerField()
+    machine_class = serializers.CharField(allow_null=True, help_text=MACHINE_CLASS_HELP)
     capacity = serializers.JSONField(source="vm_type.capacity")
     price_per_hour = serializers.FloatField(source="vm_type.price_per_hour")
 
@@ -49,7 +56,8 @@ class ClusterInputSerializer(serializers.Serializer):
         required=False, allow_null=True, default=None, help_text="Simulation options of the scenario."
     )
     entries = serializers.JSONField(
-        help_text='[{"vm_type": <id or name in the team\'s catalogue>, "count": n}, ...], in order.'
+        help_text='[{"vm_type": <id or name in the team\'s catalogue>, "count": n, "machine_class": '
+        '<optional label>}, ...], in order. ' + MACHINE_CLASS_HELP
     )
 
 
@@ -165,7 +173,9 @@ class ScenarioImportSerializer(serializers.Serializer):
     name = serializers.JSONField(
         required=False, allow_null=True, default=None, help_text="Default: the document's name."
     )
-    scenario = serializers.JSONField(help_text="A scenario document (version 1 or 2).")
+    scenario = serializers.JSONField(
+        help_text="A scenario document (version 1, 2 or 3; machine-class labels are kept on the cluster)."
+    )
 
 
 class ScenarioImportOutputSerializer(serializers.Serializer):

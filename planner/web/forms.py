@@ -234,21 +234,31 @@ class ClusterForm(DeclaredOptionsForm):
         return path.split("[")[0] if path.split("[")[0] in ("name", "description", "resources") else None
 
 
+#: The help of a cluster entry's machine class, on the editor.
+MACHINE_CLASS_HELP = (
+    "paper 004's UDRF: VM types with the same label form one class; empty: the VM type is its own class"
+)
+
+
 def entry_rows(data: Any) -> list[dict[str, Any]]:
-    """The (VM type, count) rows a cluster form posted, as strings; blank rows dropped."""
+    """The (VM type, count, machine class) rows a cluster form posted, as strings; rows without a
+    VM type or a count dropped."""
     vm_types = data.getlist("entry_vm_type")
     counts = data.getlist("entry_count")
+    classes = data.getlist("entry_machine_class")
     rows: list[dict[str, Any]] = []
     for i in range(max(len(vm_types), len(counts))):
         vm_type = vm_types[i].strip() if i < len(vm_types) else ""
         count = counts[i].strip() if i < len(counts) else ""
+        machine_class = classes[i].strip() if i < len(classes) else ""
         if vm_type or count:
-            rows.append({"vm_type": vm_type, "count": count, "errors": []})
+            rows.append({"vm_type": vm_type, "count": count, "machine_class": machine_class, "errors": []})
     return rows
 
 
 def entries_for_service(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows as the service's ``entries``: ids and counts as numbers where they parse."""
+    """Rows as the service's ``entries``: ids and counts as numbers where they parse, and the
+    machine class only where one is given (empty: the VM type is its own class)."""
     entries: list[dict[str, Any]] = []
     for row in rows:
         entry: dict[str, Any] = {}
@@ -262,6 +272,8 @@ def entries_for_service(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     entry["count"] = float(row["count"])
                 except ValueError:
                     entry["count"] = row["count"]
+        if row.get("machine_class"):
+            entry["machine_class"] = row["machine_class"]
         entries.append(entry)
     return entries
 

@@ -2,12 +2,12 @@
 
 The scenario is entered through the page (machine classes with a count and a capacity per
 resource; users' jobs, each with its tasks one per line, runs, duration and arrival), pasted
-or uploaded as a version-3 scenario JSON document, or made of a stored cluster (each VM type a
-machine class of its own) and workload (its frameworks' complex jobs). The form only parses
-and type-checks; the library (through ``run_start``) decides what is valid, and its field
-errors, with the library's paths (``vm_types[1].capacity.cpu``,
-``frameworks[0].complex_jobs[2].tasks[0].demand``), come back onto the row and field that
-caused them.
+or uploaded as a version-3 scenario JSON document, or made of a stored cluster (classes from
+its entries' machine-class labels; an unlabelled VM type is a class of its own) and workload
+(its frameworks' complex jobs). The form only parses and type-checks; the library (through
+``run_start``) decides what is valid, and its field errors, with the library's paths
+(``vm_types[1].capacity.cpu``, ``frameworks[0].complex_jobs[2].tasks[0].demand``), come back
+onto the row and field that caused them.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ class UdrfForm(StudySourceForm):
     SOURCES = [
         ("forms", "Machine classes and jobs, entered here"),
         ("document", "A scenario JSON document (version 3)"),
-        ("stored", "A cluster and a workload (each VM type a machine class)"),
+        ("stored", "A cluster and a workload (classes from the cluster's labels, else each VM type)"),
     ]
     #: Empty rows shown below the filled ones.
     SPARE_CLASSES = 3

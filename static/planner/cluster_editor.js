@@ -1,4 +1,4 @@
-/* Cluster editor: add/remove (VM type, count) rows and keep the totals live. */
+/* Cluster editor: add/remove (VM type, count, machine class) rows and keep the totals live. */
 (function () {
   "use strict";
   const P = window.Planner;

@@ -227,3 +227,32 @@ def test_figures_are_built_on_demand_if_missing(
     figures = services.run_figures(run=Run.objects.get(pk=run.pk))
     assert figures and "cumulative_cost" in figures
     assert Run.objects.get(pk=run.pk).figures == figures
+
+
+def test_the_cost_simulation_and_a_fairness_study_ignore_machine_class_labels(
+    cluster: Cluster, workload: Workload, owner: Any, execute_run: Any
+) -> None:
+    """Labels are paper 004's (UDRF); the other kinds read VM types and give the same results."""
+    from planner.scenarios.services import cluster_update, workload_update
+
+    plain = services.run_start(user=owner, cluster=cluster, workload=workload, schedulers=["edf-bfd"])
+    labels = ["small", "big", "big"]
+    cluster_update(cluster=cluster, user=owner, entries=[
+        {"vm_type": e.vm_type_id, "count": e.count, "machine_class": label}
+        for e, label in zip(cluster.entries.order_by("position"), labels, strict=True)
+    ])
+    labelled = services.run_start(user=owner, cluster=cluster, workload=workload, schedulers=["edf-bfd"])
+    assert labelled.scenario["version"] == 3
+    assert [v["machine_class"] for v in labelled.scenario["vm_types"]] == labels
+    assert execute_run(plain.pk) == execute_run(labelled.pk) == "succeeded"
+    assert labelled.results.get().summary == plain.results.get().summary
+    assert plain.results.get().summary["total_cost"] > 0
+
+    frameworks = [{"name": "analytics", "task_demand": {"cpu": 1, "mem": 2}},
+                  {"name": "etl", "weight": 2, "task_demand": {"cpu": 2, "mem": 1}}]
+    workload_update(workload=workload, user=owner, frameworks=frameworks, jobs=[])
+    study = services.run_start(user=owner, cluster=cluster, workload=workload, kind="allocation",
+                               params={"variants": ["drf/joint"], "trials": 1, "seed": 0})
+    assert execute_run(study.pk) == "succeeded"
+    mean = study.results.get().result["mean"]
+    assert sum(mean["analytics"].values()) > 0 and sum(mean["etl"].values()) > 0

@@ -555,3 +555,59 @@ def test_a_version_2_document_imports_and_exports_with_its_frameworks_fields(
     ).json()
     assert exported["version"] == 2
     assert parse_scenario(exported) == parse_scenario(doc)
+
+
+# --------------------------------------------------------------------------- machine classes
+
+
+def test_a_version_3_document_imports_and_exports_with_its_machine_classes(
+    api: Any, member: Any, team: Team
+) -> None:
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / "paper004-fig1.json").read_text())
+    client = api(member)
+    response = client.post("/api/scenarios/import/", doc, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert [(e["vm_type_name"], e["machine_class"]) for e in body["cluster"]["entries"]] == [
+        (v["name"], v["machine_class"]) for v in doc["vm_types"]
+    ]
+    exported = client.get(
+        f"/api/clusters/{body['cluster']['id']}/export/?workload={body['workload']['id']}"
+    ).json()
+    assert exported["version"] == 3
+    assert parse_scenario(exported) == parse_scenario(doc)
+
+
+def test_cluster_entries_take_a_machine_class_with_paths_to_their_errors(
+    api: Any, owner: Any, team: Team
+) -> None:
+    client = api(owner)
+    response = client.post("/api/clusters/", {"name": "Classes", "entries": [
+        {"vm_type": "m1.large", "count": 2, "machine_class": "gpu"},
+        {"vm_type": "m1.xlarge", "count": 1, "machine_class": None},
+    ]}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert [e["machine_class"] for e in body["entries"]] == ["gpu", None]
+    response = client.patch(f"/api/clusters/{body['id']}/", {"entries": [
+        {"vm_type": "m1.large", "count": 2, "machine_class": "gpu"},
+        {"vm_type": "m1.xlarge", "count": 1, "machine_class": ""},
+        {"vm_type": "m2.xlarge", "count": 1, "machine_class": ["gpu"]},
+        {"vm_type": "type-1", "count": 1, "class": "gpu"},
+    ]}, format="json")
+    assert response.status_code == 400
+    assert errors_of(response) == {
+        "entries[3].class": "unknown field (expected one of: count, machine_class, vm_type)"
+    }
+    response = client.patch(f"/api/clusters/{body['id']}/", {"entries": [
+        {"vm_type": "m1.large", "count": 2, "machine_class": "gpu"},
+        {"vm_type": "m1.xlarge", "count": 1, "machine_class": ""},
+        {"vm_type": "m2.xlarge", "count": 1, "machine_class": ["gpu"]},
+    ]}, format="json")
+    assert response.status_code == 400
+    assert errors_of(response) == {"entries[1].machine_class": "must not be empty",
+                                   "entries[2].machine_class": "must be a string"}
+    stored = ClusterEntry.objects.filter(cluster_id=body["id"]).order_by("position")
+    assert [e.machine_class for e in stored] == ["gpu", None]

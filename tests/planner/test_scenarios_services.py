@@ -423,10 +423,10 @@ def test_generate_fits_a_cluster_and_the_frameworks_allowed_types(
     services.scenario_document(mixed, w)  # every job fits: no error
 
 
-def test_import_of_complex_jobs_follows_renamed_vm_types_and_refuses_machine_classes(
+def test_import_of_complex_jobs_follows_renamed_vm_types(
     team: Team, owner: Any, scenario_doc: dict[str, Any]
 ) -> None:
-    """Version 3: a stored cluster's VM types are their own machine classes (UDRF, paper 004)."""
+    """Version 3: an unlabelled VM type is a class of its own, named after it (UDRF, paper 004)."""
     scenario_doc["vm_types"] = [{"name": "m1.xlarge", "capacity": {"cpu": 8, "mem": 32},
                                  "price_per_hour": 0.99, "count": 2}]
     scenario_doc["frameworks"] = [{"name": "u1", "complex_jobs": [
@@ -436,13 +436,105 @@ def test_import_of_complex_jobs_follows_renamed_vm_types_and_refuses_machine_cla
     assert outcome.vm_types_renamed == {"m1.xlarge": "m1.xlarge (2)"}
     task = outcome.workload.frameworks[0]["complex_jobs"][0]["tasks"][0]
     assert task["machine_class"] == "m1.xlarge (2)"
+    assert outcome.cluster.entries.get().machine_class is None
     exported = services.scenario_document(outcome.cluster, outcome.workload)
     assert exported["version"] == 3
     assert parse_scenario(exported).frameworks[0].complex_jobs[0].runs == 3
-    scenario_doc["vm_types"][0]["machine_class"] = "big"
-    scenario_doc["frameworks"][0]["complex_jobs"][0]["tasks"][0]["machine_class"] = "big"
-    clusters = Cluster.objects.count()
+
+
+def test_import_keeps_machine_class_labels_and_the_export_writes_them(
+    team: Team, owner: Any, scenario_doc: dict[str, Any]
+) -> None:
+    scenario_doc["vm_types"] = [
+        {"name": "m1.xlarge", "machine_class": "big", "capacity": {"cpu": 8, "mem": 32},
+         "price_per_hour": 0.99, "count": 2},  # renamed: its class is still "big"
+        {"name": "m2.xlarge", "machine_class": "big", "capacity": {"cpu": 12, "mem": 48},
+         "price_per_hour": 0.72, "count": 1},  # the catalogue's own
+        {"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 3},
+    ]
+    scenario_doc["frameworks"] = [{"name": "u1", "complex_jobs": [
+        {"id": "a", "tasks": [{"machine_class": "big", "demand": {"cpu": 2, "mem": 4}},
+                              {"machine_class": "m1.large", "demand": {"cpu": 1, "mem": 1}}]}]}]
+    scenario_doc.update(jobs=[], version=3)
+    outcome = services.scenario_import(team=team, user=owner, doc=scenario_doc, name="classes")
+    assert outcome.vm_types_renamed == {"m1.xlarge": "m1.xlarge (2)"}
+    assert [(e.vm_type.name, e.machine_class) for e in outcome.cluster.entries.order_by("position")] == [
+        ("m1.xlarge (2)", "big"), ("m2.xlarge", "big"), ("m1.large", None)
+    ]
+    tasks = outcome.workload.frameworks[0]["complex_jobs"][0]["tasks"]
+    assert [t["machine_class"] for t in tasks] == ["big", "m1.large"]
+    exported = services.scenario_document(outcome.cluster, outcome.workload)
+    assert exported["version"] == 3
+    assert [v.get("machine_class") for v in exported["vm_types"]] == ["big", "big", None]
+    parsed = parse_scenario(exported)
+    assert {c: [t.name for t in ts] for c, ts in parsed.machine_classes().items()} == {
+        "big": ["m1.xlarge (2)", "m2.xlarge"], "m1.large": ["m1.large"]
+    }
+
+
+@pytest.mark.parametrize("label", ["m1.xlarge", "m1.xlarge (2)"])
+def test_a_renamed_unlabelled_vm_type_keeps_a_class_it_shares_or_would_join(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], label: str
+) -> None:
+    """Renaming m1.xlarge must neither split the class m1.xlarge nor merge it with another."""
+    scenario_doc["vm_types"] = [
+        {"name": "m1.xlarge", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.99, "count": 2},
+        {"name": "other", "machine_class": label, "capacity": {"cpu": 2, "mem": 2}, "price_per_hour": 0,
+         "count": 1},
+    ]
+    scenario_doc["frameworks"] = [{"name": "u1", "complex_jobs": [
+        {"id": "a", "tasks": [{"machine_class": c, "demand": {"cpu": 1, "mem": 1}}
+                              for c in dict.fromkeys(["m1.xlarge", label])]}]}]
+    scenario_doc.update(jobs=[], version=3)
+    before = parse_scenario(scenario_doc).machine_classes()
+    outcome = services.scenario_import(team=team, user=owner, doc=scenario_doc)
+    assert outcome.vm_types_renamed == {"m1.xlarge": "m1.xlarge (2)"}
+    assert outcome.cluster.entries.order_by("position")[0].machine_class == "m1.xlarge"
+    after = parse_scenario(services.scenario_document(outcome.cluster, outcome.workload)).machine_classes()
+    assert {c: len(ts) for c, ts in after.items()} == {c: len(ts) for c, ts in before.items()}
+
+
+def test_cluster_entries_keep_their_machine_class(team: Team, owner: Any, workload: Workload) -> None:
+    cluster = services.cluster_create(team=team, user=owner, name="c", entries=[
+        {"vm_type": "m1.large", "count": 2, "machine_class": "public-ip"},
+        {"vm_type": "m1.xlarge", "count": 1, "machine_class": None},
+        {"vm_type": "m2.xlarge", "count": 1},
+    ])
+    assert [e.machine_class for e in cluster.entries.order_by("position")] == ["public-ip", None, None]
+    doc = services.scenario_document(cluster, workload)
+    assert doc["version"] == 3 and doc["vm_types"][0]["machine_class"] == "public-ip"
+    assert "machine_class" not in doc["vm_types"][1]
+    # a change that does not give the entries keeps their labels
+    services.cluster_update(cluster=cluster, user=owner, name="renamed")
+    assert cluster.entries.order_by("position")[0].machine_class == "public-ip"
+    # without labels, the document is the lowest version it can be again
+    services.cluster_update(cluster=cluster, user=owner, entries=[{"vm_type": "m1.large", "count": 6}])
+    assert services.scenario_document(cluster, workload)["version"] == 1
+
+
+def test_the_same_vm_type_may_be_labelled_differently_in_two_clusters(team: Team, owner: Any) -> None:
+    a = services.cluster_create(team=team, user=owner, name="a",
+                                entries=[{"vm_type": "m1.large", "count": 1, "machine_class": "gpu"}])
+    b = services.cluster_create(team=team, user=owner, name="b",
+                                entries=[{"vm_type": "m1.large", "count": 1, "machine_class": "public-ip"}])
+    assert (a.entries.get().machine_class, b.entries.get().machine_class) == ("gpu", "public-ip")
+    assert a.entries.get().vm_type_id == b.entries.get().vm_type_id
+
+
+@pytest.mark.parametrize("label, message", [
+    ("", "must not be empty"),
+    ("   ", "must not be empty"),
+    (3, "must be a string"),
+    ("x" * 101, "must be at most 100 characters"),
+    ("a\nb", "must not contain control characters"),
+])
+def test_a_bad_machine_class_is_refused_on_its_entry_by_the_librarys_rule(
+    team: Team, owner: Any, label: Any, message: str
+) -> None:
     with pytest.raises(InputError) as info:
-        services.scenario_import(team=team, user=owner, doc=scenario_doc)
-    assert "vm_types[0].machine_class" in paths(info.value)
-    assert Cluster.objects.count() == clusters
+        services.cluster_create(team=team, user=owner, name="c", entries=[
+            {"vm_type": "m1.large", "count": 1},
+            {"vm_type": "m1.xlarge", "count": 1, "machine_class": label},
+        ])
+    assert paths(info.value) == {"entries[1].machine_class": message}
+    assert not Cluster.objects.filter(name="c").exists()

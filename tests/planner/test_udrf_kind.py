@@ -397,6 +397,37 @@ def test_the_start_page_takes_a_stored_cluster_and_workload(
     assert doc["policies"]["drf"]["users"][0]["jobs"] == {"job1": 8.0, "job2": 8.0}
 
 
+def test_the_start_page_takes_the_papers_labelled_cluster_as_stored(
+    client: Any, owner: Any, team: Any, execute_run: Callable[[int], str]
+) -> None:
+    """examples/paper004-fig1.json imported as it is: its machine_class labels are kept on the
+    cluster, and the study from the stored cluster and workload gives the paper's numbers."""
+    from planner.scenarios.services import scenario_import
+
+    made = scenario_import(team=team, user=owner, doc=EXAMPLE)
+    assert [e.machine_class for e in made.cluster.entries.order_by("position")] == [
+        "hadoop", "standard", "public-ip", "high-memory"]
+    def task_classes(frameworks: Any) -> list[str]:
+        return [t["machine_class"] for f in frameworks for j in f["complex_jobs"] for t in j["tasks"]]
+
+    assert task_classes(made.workload.frameworks) == task_classes(EXAMPLE["frameworks"])  # the labels
+    client.force_login(owner)
+    editor = client.get(reverse("web:cluster-edit", args=[made.cluster.pk])).content.decode()
+    assert 'name="entry_machine_class"' in editor and 'value="public-ip"' in editor
+    response = client.post(reverse("web:udrf-new"), {
+        "source": "stored", "cluster": made.cluster.pk, "workload": made.workload.pk, "compare_drf": "on",
+        "interval_s": 1, "queue_capacity": 100, "seed": 0, "resources": "cpu, mem"})
+    assert response.status_code == 302, response.context["form"].errors
+    run = Run.objects.get()
+    assert [v["machine_class"] for v in run.scenario["vm_types"]] == [
+        "hadoop", "standard", "public-ip", "high-memory"]
+    assert execute_run(run.pk) == "succeeded"
+    doc = run.results.get(variant="offline").result
+    # the paper's §III-B numbers (Fig. 1)
+    assert doc["policies"]["udrf"]["users"][0]["jobs"] == {"job1": 28.0, "job2": 8.0}
+    assert doc["policies"]["drf"]["users"][0]["jobs"] == {"job1": 8.0, "job2": 8.0}
+
+
 def test_a_stored_workload_without_complex_jobs_is_refused_on_its_field(
     client: Any, owner: Any, team: Any
 ) -> None:

@@ -1,4 +1,5 @@
-"""Writes of clusters: VM types of the team's catalogue, counts, resources and run options.
+"""Writes of clusters: VM types of the team's catalogue, counts, machine-class labels, resources
+and run options.
 
 Everything is checked by the library (:func:`scheduling.parse_scenario` reads the cluster as
 a scenario document's ``resources``, ``vm_types`` and ``options``) before anything is stored;
@@ -28,13 +29,17 @@ from planner.teams.models import Team
 from scheduling import DEFAULT_RESOURCES, LIMITS, ScenarioError, parse_scenario
 
 from ..models import Cluster
-from .common import cluster_entries_replace, vm_type_entry
+from .common import EntrySpec, cluster_entries_replace, vm_type_entry
 
 __all__ = ["cluster_create", "cluster_delete", "cluster_update"]
 
 
-def _resolve_entries(team: Team, entries: Any) -> list[tuple[VMType, Any]]:
-    """``[{"vm_type": id or name, "count": n}, ...]`` as (VM type of the team, raw count) pairs."""
+ENTRY_KEYS = ("vm_type", "count", "machine_class")
+
+
+def _resolve_entries(team: Team, entries: Any) -> list[EntrySpec]:
+    """``[{"vm_type": id or name, "count": n, "machine_class": label}, ...]`` as entries of VM
+    types of the team; counts and labels are checked later, by the library."""
     if not isinstance(entries, list):
         raise InputError.single("entries", "must be a list of {vm_type, count} objects")
     if len(entries) > LIMITS["vm_types"]:
@@ -45,7 +50,7 @@ def _resolve_entries(team: Team, entries: Any) -> list[tuple[VMType, Any]]:
     by_id = {t.pk: t for t in catalogue}
     by_name = {t.name: t for t in catalogue}
     errors: list[FieldError] = []
-    pairs: list[tuple[VMType, Any]] = []
+    specs: list[EntrySpec] = []
     seen: dict[int, int] = {}
     for i, entry in enumerate(entries):
         path = f"entries[{i}]"
@@ -53,8 +58,10 @@ def _resolve_entries(team: Team, entries: Any) -> list[tuple[VMType, Any]]:
             errors.append(FieldError(path, "must be an object with vm_type and count"))
             continue
         for key in entry:
-            if key not in ("vm_type", "count"):
-                errors.append(FieldError(f"{path}.{key}", "unknown field (expected one of: count, vm_type)"))
+            if key not in ENTRY_KEYS:
+                errors.append(FieldError(
+                    f"{path}.{key}", f"unknown field (expected one of: {', '.join(sorted(ENTRY_KEYS))})"
+                ))
         ref = entry.get("vm_type")
         vm_type: VMType | None = None
         if isinstance(ref, VMType):
@@ -83,17 +90,18 @@ def _resolve_entries(team: Team, entries: Any) -> list[tuple[VMType, Any]]:
         if "count" not in entry:
             errors.append(FieldError(f"{path}.count", "is required"))
             continue
-        pairs.append((vm_type, entry["count"]))
+        specs.append(EntrySpec(vm_type, entry["count"], entry.get("machine_class")))
     if errors:
         raise InputError(errors)
-    return pairs
+    return specs
 
 
-def _cluster_validate(resources: Any, pairs: list[tuple[VMType, Any]], options: Any) -> None:
-    """Check the cluster half of a scenario as the library would check the whole document."""
+def _cluster_validate(resources: Any, specs: list[EntrySpec], options: Any) -> None:
+    """Check the cluster half of a scenario as the library would check the whole document
+    (a ``machine_class`` label by :func:`scheduling.name_problem`, as in a document)."""
     if not isinstance(resources, list):
         raise InputError.single("resources", "must be a list of resource names")
-    names = [t.name for t, _ in pairs]
+    names = [s.vm_type.name for s in specs]
 
     def rewrite(e: FieldError) -> FieldError:
         path = e.path
@@ -108,7 +116,8 @@ def _cluster_validate(resources: Any, pairs: list[tuple[VMType, Any]], options: 
     doc = {
         "resources": resources,
         "vm_types": [
-            vm_type_entry(t, [r for r in resources if isinstance(r, str)], count) for t, count in pairs
+            vm_type_entry(s.vm_type, [r for r in resources if isinstance(r, str)], s.count, s.machine_class)
+            for s in specs
         ],
         "jobs": [],
         "options": options if options else None,
@@ -138,14 +147,18 @@ def cluster_create(
     description: Any = "",
     options: Any = None,
 ) -> Cluster:
-    """A cluster of ``entries`` (``[{"vm_type": id or name, "count": n}]``) from the team's catalogue."""
+    """A cluster of ``entries`` from the team's catalogue.
+
+    ``entries`` is ``[{"vm_type": id or name, "count": n, "machine_class": label}, ...]``, in
+    order; ``machine_class`` is optional (``None``: the VM type is a class of its own).
+    """
     require_member(user, team)
     name = clean_name(name)
     description = clean_description(description)
     resources = list(DEFAULT_RESOURCES) if resources is None else resources
     options = _clean_options(options)
-    pairs = _resolve_entries(team, entries)
-    _cluster_validate(resources, pairs, options)
+    specs = _resolve_entries(team, entries)
+    _cluster_validate(resources, specs, options)
     check_name_free(Cluster, team, name)
     with name_kept_free(Cluster, name):
         cluster = Cluster.objects.create(
@@ -156,7 +169,7 @@ def cluster_create(
             options=options,
             created_by=user,
         )
-    cluster_entries_replace(cluster, pairs)
+    cluster_entries_replace(cluster, specs)
     return cluster
 
 
@@ -181,10 +194,10 @@ def cluster_update(
     new_options = cluster.options if options is UNSET else _clean_options(options)
     if entries is UNSET:
         current = cluster.entries.select_related("vm_type").order_by("position", "id")
-        pairs: list[tuple[VMType, Any]] = [(e.vm_type, e.count) for e in current]
+        specs = [EntrySpec(e.vm_type, e.count, e.machine_class) for e in current]
     else:
-        pairs = _resolve_entries(cluster.team, entries)
-    _cluster_validate(new_resources, pairs, new_options)
+        specs = _resolve_entries(cluster.team, entries)
+    _cluster_validate(new_resources, specs, new_options)
     if new_name != cluster.name:
         check_name_free(Cluster, cluster.team_id, new_name, exclude_pk=cluster.pk)
     cluster.name, cluster.description = new_name, new_description
@@ -192,7 +205,7 @@ def cluster_update(
     with name_kept_free(Cluster, new_name):
         cluster.save()
     if entries is not UNSET:
-        cluster_entries_replace(cluster, pairs)
+        cluster_entries_replace(cluster, specs)
     return cluster
 
 

@@ -22,7 +22,7 @@ from planner.teams.models import Team
 from scheduling import LIMITS, FieldError, Scenario, parse_scenario
 
 from ..models import Cluster, Workload
-from .common import cluster_entries_replace, vm_type_entry
+from .common import EntrySpec, cluster_entries_replace, vm_type_entry
 
 __all__ = ["ScenarioImport", "scenario_document", "scenario_document_and_parsed", "scenario_import"]
 
@@ -40,14 +40,18 @@ VERSION_2_FRAMEWORK_FIELDS = ("queues", "offer_policy", "refuse_s", "hold_s")
 VERSION_3_FRAMEWORK_FIELDS = ("complex_jobs",)
 
 
-def document_version(frameworks: Any) -> int:
-    """The lowest version with every framework field used, as ``Scenario.to_dict`` writes it."""
+def document_version(frameworks: Any, *, machine_classes: bool = False) -> int:
+    """The lowest version with every field used, as ``Scenario.to_dict`` writes it: 3 with a
+    framework's version-3 field or a VM type's ``machine_class`` label, else 2 with a
+    framework's version-2 field, else 1."""
     def uses(keys: tuple[str, ...]) -> bool:
         return isinstance(frameworks, list) and any(
             isinstance(f, Mapping) and any(key in f for key in keys) for f in frameworks
         )
 
-    return 3 if uses(VERSION_3_FRAMEWORK_FIELDS) else 2 if uses(VERSION_2_FRAMEWORK_FIELDS) else 1
+    if machine_classes or uses(VERSION_3_FRAMEWORK_FIELDS):
+        return 3
+    return 2 if uses(VERSION_2_FRAMEWORK_FIELDS) else 1
 
 
 def scenario_document_and_parsed(
@@ -56,24 +60,27 @@ def scenario_document_and_parsed(
     """The scenario document of a cluster and a workload, and its parsed form.
 
     Version 1, or version 2 when a framework sets one of its fields (``offer_policy``,
-    ``refuse_s``, ``hold_s``, ``queues``), as the library writes a scenario.
+    ``refuse_s``, ``hold_s``, ``queues``), or version 3 when a framework has ``complex_jobs``
+    or a cluster entry a ``machine_class`` label, as the library writes a scenario.
 
     Raises :class:`scheduling.ScenarioError` (paths into the document) when the two do not
     fit together, e.g. a job that fits on none of the cluster's VM types.
     """
     if cluster.team_id != workload.team_id:
         raise InputError.single("workload", "must belong to the same team as the cluster")
-    entries = cluster.entries.select_related("vm_type").order_by("position", "id")
+    entries = list(cluster.entries.select_related("vm_type").order_by("position", "id"))
     resources = list(cluster.resources)
     doc: dict[str, Any] = {
-        "version": document_version(workload.frameworks),
+        "version": document_version(
+            workload.frameworks, machine_classes=any(e.machine_class is not None for e in entries)
+        ),
         "name": name or _scenario_name(cluster, workload),
     }
     description = workload.description or cluster.description
     if description:
         doc["description"] = description
     doc["resources"] = resources
-    doc["vm_types"] = [vm_type_entry(e.vm_type, resources, e.count) for e in entries]
+    doc["vm_types"] = [vm_type_entry(e.vm_type, resources, e.count, e.machine_class) for e in entries]
     doc["frameworks"] = workload.frameworks
     doc["jobs"] = workload.jobs
     if cluster.options:
@@ -119,39 +126,60 @@ def _same_vm_type_named_like(catalogue: Mapping[str, VMType], entry: Mapping[str
     return next((t for _, t in sorted(candidates, key=lambda c: c[0]) if _same_vm_type(t, entry)), None)
 
 
+def _classes_kept(specs: list[EntrySpec], names: list[str]) -> tuple[list[EntrySpec], dict[str, str]]:
+    """The entries, and the classes renamed, that keep the document's machine classes.
+
+    ``names`` are the document's VM type names, one per entry. An unlabelled VM type stored
+    under another name is a class of the new name (the tasks must follow it), unless a label
+    is its old name (the class has other VM types) or its new one (it would join that class):
+    then it is labelled with its old name.
+    """
+    labels = {s.machine_class for s in specs if s.machine_class is not None}
+    out: list[EntrySpec] = []
+    classes_renamed: dict[str, str] = {}
+    for spec, old in zip(specs, names, strict=True):
+        new = spec.vm_type.name
+        if spec.machine_class is None and new != old:
+            if old in labels or new in labels:
+                spec = spec._replace(machine_class=old)
+            else:
+                classes_renamed[old] = new
+        out.append(spec)
+    return out, classes_renamed
+
+
 @transaction.atomic
 def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> ScenarioImport:
-    """A cluster and a workload (in one transaction) from a scenario document (version 1 or 2).
+    """A cluster and a workload (in one transaction) from a scenario document (version 1, 2 or 3).
 
     VM types are taken from the team's catalogue when one of the same name (or the same
     name with a suffix such as `` (2)``, from an earlier import) has the same capacity and
     price; otherwise they are created, under a suffixed name (``m1.large (2)``) when the
     name is taken by a different VM type. Existing VM types are never changed.
+
+    Machine-class labels (``vm_types[].machine_class``, version 3) are kept on the cluster's
+    entries. A VM type without one is a class named after it: when it is stored under another
+    name, the complex jobs' tasks follow the new name, or, when a label of the document is
+    its old or new name, it is labelled with its old name, so that every class keeps its
+    name and its VM types.
     """
     require_member(user, team)
     scenario = parse_scenario(doc)  # ScenarioError: paths into the document
-    classed = [k for k, t in enumerate(scenario.vm_types) if t.machine_class is not None]
-    if classed:  # a stored cluster's VM types are their own classes: refuse rather than drop
-        raise InputError([
-            FieldError(f"vm_types[{k}].machine_class",
-                       "a stored cluster keeps no machine classes (each VM type is its own class); "
-                       "start a UDRF study with this document instead, or remove machine_class")
-            for k in classed
-        ])
     canonical = scenario.to_dict()
     base_name = clean_name(name if name is not None else scenario.name)
     outcome_created: list[str] = []
     outcome_reused: list[str] = []
     renamed: dict[str, str] = {}
     catalogue = {t.name: t for t in VMType.objects.select_for_update().filter(team=team)}
-    pairs: list[tuple[VMType, int]] = []
+    specs: list[EntrySpec] = []
     for entry in canonical["vm_types"]:
+        label = entry.get("machine_class")
         same = _same_vm_type_named_like(catalogue, entry)
         if same is not None:  # the catalogue has it (perhaps from an earlier import, renamed)
             outcome_reused.append(same.name)
             if same.name != entry["name"]:
                 renamed[entry["name"]] = same.name
-            pairs.append((same, entry["count"]))
+            specs.append(EntrySpec(same, entry["count"], label))
             continue
         vm_name = free_name(entry["name"], catalogue.keys())
         if vm_name != entry["name"]:
@@ -166,15 +194,15 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
         )
         catalogue[vm_name] = vm_type
         outcome_created.append(vm_name)
-        pairs.append((vm_type, entry["count"]))
+        specs.append(EntrySpec(vm_type, entry["count"], label))
+    specs, classes_renamed = _classes_kept(specs, [entry["name"] for entry in canonical["vm_types"]])
     frameworks = canonical["frameworks"]
-    if renamed:
-        for f in frameworks:
-            if f.get("allowed_vm_types") is not None:
-                f["allowed_vm_types"] = [renamed.get(n, n) for n in f["allowed_vm_types"]]
-            for job in f.get("complex_jobs", []):  # each VM type is its own machine class
-                for task in job["tasks"]:
-                    task["machine_class"] = renamed.get(task["machine_class"], task["machine_class"])
+    for f in frameworks:
+        if f.get("allowed_vm_types") is not None:
+            f["allowed_vm_types"] = [renamed.get(n, n) for n in f["allowed_vm_types"]]
+        for job in f.get("complex_jobs", []):
+            for task in job["tasks"]:
+                task["machine_class"] = classes_renamed.get(task["machine_class"], task["machine_class"])
     cluster = Cluster.objects.create(
         team=team,
         name=free_name(base_name, set(Cluster.objects.filter(team=team).values_list("name", flat=True))),
@@ -183,7 +211,7 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
         options=canonical.get("options") or {},
         created_by=user,
     )
-    cluster_entries_replace(cluster, list(pairs))
+    cluster_entries_replace(cluster, specs)
     workload = Workload.objects.create(
         team=team,
         name=free_name(base_name, set(Workload.objects.filter(team=team).values_list("name", flat=True))),

@@ -1,4 +1,4 @@
-"""Clusters: a list, and an editor of (VM type, count) rows with live totals."""
+"""Clusters: a list, and an editor of (VM type, count, machine class) rows with live totals."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from scheduling import ScenarioError
 
 from ..context import TeamRequest, follow_team, may_change, team_page
 from ..errors import attach_errors, split_rows
-from ..forms import CLUSTER_OPTIONS, ClusterForm, entries_for_service, entry_rows
+from ..forms import CLUSTER_OPTIONS, MACHINE_CLASS_HELP, ClusterForm, entries_for_service, entry_rows
 from ..presentation import cluster_totals
 
 
@@ -57,6 +57,7 @@ def _editor(
             "form": form,
             "rows": rows,
             "entries_errors": entries_errors or [],
+            "machine_class_help": MACHINE_CLASS_HELP,
             "vm_types": vm_types,
             "vm_type_data": [
                 {"id": t.pk, "name": t.name, "capacity": t.capacity, "price_per_hour": t.price_per_hour}
@@ -106,7 +107,7 @@ def cluster_new(request: TeamRequest) -> HttpResponse:
     if request.method == "POST":
         return _save(request, None)
     form = ClusterForm(initial={"resources": "cpu, mem"})
-    return _editor(request, None, form, [{"vm_type": "", "count": "", "errors": []}])
+    return _editor(request, None, form, [{"vm_type": "", "count": "", "machine_class": "", "errors": []}])
 
 
 @team_page
@@ -117,7 +118,9 @@ def cluster_edit(request: TeamRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         return _save(request, cluster)
     rows = [
-        {"vm_type": str(e.vm_type_id), "count": str(e.count), "errors": []} for e in cluster.entries.all()
+        {"vm_type": str(e.vm_type_id), "count": str(e.count), "machine_class": e.machine_class or "",
+         "errors": []}
+        for e in cluster.entries.all()
     ]
     return _editor(request, cluster, ClusterForm(initial=_initial(cluster)), rows)
 

@@ -1,7 +1,8 @@
 """The start page of a UDRF study (paper 004): machine classes and users' jobs entered on the
-page, a scenario document, or a stored cluster (each VM type a machine class) and workload (its
-frameworks' complex jobs); UDRF against DRF offline, and optionally online. The page itself is
-the fairness studies' (:func:`planner.web.views.studies.study_page`).
+page, a scenario document, or a stored cluster (classes from its entries' machine-class labels;
+an unlabelled VM type is its own class) and workload (its frameworks' complex jobs); UDRF
+against DRF offline, and optionally online. The page itself is the fairness studies'
+(:func:`planner.web.views.studies.study_page`).
 
 The preset is the library's example of the paper's Fig. 1 (``examples/paper004-fig1.json``),
 read from the examples folder, never copied here.

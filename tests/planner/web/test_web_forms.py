@@ -150,6 +150,27 @@ def test_cluster_row_errors_point_at_the_row(owner_client, team, rows, bad_row, 
     assert response.content.decode().count('class="entry-row row-error"') == 1
 
 
+def test_cluster_machine_classes_in_the_editor(owner_client, team):
+    data = cluster_post(team, [("m1.large", "2"), ("m1.xlarge", "1"), ("m2.xlarge", "1")])
+    data["entry_machine_class"] = [" gpu ", "", "gpu"]
+    page = owner_client.get(reverse("web:cluster-new")).content.decode()
+    assert "Machine class" in page and "empty: the VM type is its own class" in page
+    response = owner_client.post(reverse("web:cluster-new"), data)
+    assert response.status_code == 302
+    cluster = Cluster.objects.get(name="Bigger")
+    assert [e.machine_class for e in cluster.entries.order_by("position")] == ["gpu", None, "gpu"]
+    editor = owner_client.get(reverse("web:cluster-edit", args=[cluster.pk]))
+    assert [r["machine_class"] for r in editor.context["rows"]] == ["gpu", "", "gpu"]
+    # a bad label is told on its row, and what was typed stays
+    data["entry_machine_class"] = ["gpu", "x" * 101, ""]
+    response = owner_client.post(reverse("web:cluster-edit", args=[cluster.pk]), data)
+    assert response.status_code == 400
+    rows = response.context["rows"]
+    assert rows[1]["errors"] == ["machine_class: must be at most 100 characters"]
+    assert rows[1]["machine_class"] == "x" * 101 and rows[0]["errors"] == rows[2]["errors"] == []
+    assert [e.machine_class for e in cluster.entries.order_by("position")] == ["gpu", None, "gpu"]
+
+
 def test_cluster_edit_with_bad_input_changes_nothing(owner_client, cluster, team):
     response = owner_client.post(reverse("web:cluster-edit", args=[cluster.pk]), cluster_post(
         team, [("m1.large", "abc")], name="", boot_time_s="-5"))
