@@ -388,11 +388,16 @@ class _Simulation:
         self.allocated_area = np.zeros(len(self.cap_np))
         self.wasted_area = np.zeros(len(self.cap_np))
         # Per user and resource: what it held integrated up to ``held_since[u]`` (brought up to
-        # date whenever its holding changes), and its part of the waste (integrated at samples).
+        # date whenever its holding changes), and its part of the waste. A user's fraction of a
+        # resource's waste changes only when the queue's demand on it does, so the part is
+        # brought up to date then, from the resource's waste area since the last such change
+        # (``wasted_mark``); per sample it would cost every (user, resource) waiting.
         self.held_area: list[dict[int, float]] = [{} for _ in range(n_users)]
         self.held_since = [0.0] * n_users
         self.user_wasted_area: list[dict[int, float]] = [{} for _ in range(n_users)]
-        self.last_user_wasted: list[tuple[int, int, float]] = []
+        #: per resource, user -> [demand of its queued jobs with runs left (one run each), jobs]
+        self.queued_demand: list[dict[int, list[float]]] = [{} for _ in range(n_res)]
+        self.wasted_mark = [0.0] * n_res
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -467,7 +472,12 @@ class _Simulation:
             self.queue_len += 1
             self.entry[j] = self.entered
             self.entered += 1
-            for r, _ in self.demand[j]:
+            u = self.user[j]
+            for r, d in self.demand[j]:
+                self._integrate_wasted(r, t)
+                entry = self.queued_demand[r].setdefault(u, [0.0, 0])
+                entry[0] += d
+                entry[1] += 1
                 self.jobs_on[r].add(j)
                 self.wanted[r] = True
             self.user_queue[self.user[j]].append(j)
@@ -555,7 +565,13 @@ class _Simulation:
         heapq.heappush(self.finishes, (t + self.duration[j], self.seq, j))
         self.seq += 1
         if self.started[j] == self.runs[j]:  # no run left to start: out of the candidates
-            for r, _ in self.demand[j]:
+            for r, d in self.demand[j]:
+                self._integrate_wasted(r, t)
+                entry = self.queued_demand[r][u]
+                entry[0] -= d
+                entry[1] -= 1
+                if not entry[1]:
+                    del self.queued_demand[r][u]
                 on = self.jobs_on[r]
                 on.discard(j)
                 if not on:
@@ -587,12 +603,8 @@ class _Simulation:
             span = t - self.times[-1]
             self.allocated_area += span * self.last_allocated
             self.wasted_area += span * self.last_wasted
-            for u, r, w in self.last_user_wasted:
-                area = self.user_wasted_area[u]
-                area[r] = area.get(r, 0.0) + span * w
         self.last_allocated = self.cap_np - free
         self.last_wasted = np.where(self.wanted, free, 0.0)
-        self.last_user_wasted = self._user_wasted()
         self.times.append(t)
         self.share_rows.append(list(self.share))
         self.global_rows.append(list(self.global_share))
@@ -600,19 +612,23 @@ class _Simulation:
         self.wasted_rows.append(self.last_wasted.reshape(-1, k).sum(axis=0))
         self.util_rows.append((self.cap_np - free).reshape(-1, k).sum(axis=0) / self.pooled)
 
-    def _user_wasted(self) -> list[tuple[int, int, float]]:
-        """Each resource's waste now, split among the users whose queued jobs with runs left
-        demand it, in proportion to that demand (one run of each job): ``(user, resource, part)``."""
-        out: list[tuple[int, int, float]] = []
-        for r in np.flatnonzero(self.last_wasted).tolist():
-            wanting: dict[int, float] = {}
-            for j in self.jobs_on[r]:
-                u = self.user[j]
-                wanting[u] = wanting.get(u, 0.0) + self.demand_of[j][r]
-            total = sum(wanting.values())
-            w = float(self.last_wasted[r])
-            out += [(u, r, w * d / total) for u, d in wanting.items()] if total > 0 else []
-        return out
+    def _integrate_wasted(self, r: int, t: float) -> None:
+        """Add each waiting user's part of resource ``r``'s waste since its demand on ``r`` last
+        changed, before it changes at ``t``: the waste area in proportion to its demand."""
+        area = self.wasted_area[r]
+        if self.times:  # the state sampled last holds until ``t``
+            area += (t - self.times[-1]) * self.last_wasted[r]
+        gained = area - self.wasted_mark[r]
+        self.wasted_mark[r] = area
+        waiting = self.queued_demand[r]
+        if gained == 0.0 or not waiting:
+            return
+        total = sum(d for d, _ in waiting.values())
+        if total <= 0:
+            return
+        for u, (d, _) in waiting.items():
+            mine = self.user_wasted_area[u]
+            mine[r] = mine.get(r, 0.0) + gained * d / total
 
     def _result(self) -> OnlineResult:
         p = self.problem
@@ -620,6 +636,8 @@ class _Simulation:
         end = self.times[-1] if self.times else 0.0
         for u in range(n_users):
             self._integrate_held(u, end)
+        for r in range(len(self.cap)):
+            self._integrate_wasted(r, end)
         span = end - self.times[0] if self.times else 0.0
         demanded = [sorted(p.positive_demand(u)) for u in range(n_users)]
         if span > 0:
@@ -630,8 +648,11 @@ class _Simulation:
         else:  # a single instant: the state then
             user_allocated = tuple({r: self.held[u].get(r, 0.0) for r in demanded[u]} for u in range(n_users))
             now: list[dict[int, float]] = [{} for _ in range(n_users)]
-            for u, r, w in self.last_user_wasted:
-                now[u][r] = now[u].get(r, 0.0) + w
+            for r in np.flatnonzero(self.last_wasted).tolist():
+                waiting = self.queued_demand[r]
+                total = sum(d for d, _ in waiting.values())
+                for u, (d, _) in waiting.items():
+                    now[u][r] = float(self.last_wasted[r]) * d / total if total > 0 else 0.0
             user_wasted = tuple({r: now[u].get(r, 0.0) for r in demanded[u]} for u in range(n_users))
         return OnlineResult(
             policy=self.policy, users=p.users, kinds=p.kinds,

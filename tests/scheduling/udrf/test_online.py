@@ -266,6 +266,11 @@ def test_held_and_wasted_per_user_and_class_fig_1() -> None:
         assert set(mine["allocated"]) == set(mine["wasted"]) == {"hadoop", "standard"}
     udrf = simulate(p, policy="udrf").user_class_means(0)
     assert udrf["wasted"]["hadoop"] == {"cpu": 0.0, "mem": pytest.approx(8 / 13, abs=1e-6)}
+    # Stopped at 0, the means are the state then: DRF's 8 runs of job1 leave 48 cpu and 56
+    # memory of hadoop idle, all u1's part (the offline document's DRF waste, too).
+    now = simulate(p, policy="drf", horizon_s=0).user_class_means(0)
+    assert now["wasted"]["hadoop"] == {"cpu": 48.0, "mem": 56.0}
+    assert now["allocated"]["hadoop"] == {"cpu": 8.0, "mem": 8.0}
 
 
 @pytest.mark.parametrize("max_points", [40, 100_000])
