@@ -58,6 +58,7 @@ __all__ = [
     "MAX_CLASSES",
     "MAX_TIMELINE_USERS",
     "MAX_USERS",
+    "SHARE_MEASURES",
     "allocation_bars_figure",
     "completion_cdf_figure",
     "dependency_graph_figure",
@@ -504,12 +505,29 @@ def _series(values: Any, n: int) -> np.ndarray:
     return np.concatenate([arr, np.full(n - arr.size, np.nan)]) if arr.size < n else arr
 
 
-def share_timelines_figure(
-    doc: Doc, *, max_users: int = MAX_TIMELINE_USERS, max_points: int = 2000
-) -> Figure:
-    """Each user's dominant share over time, one panel per policy (an online document).
+#: The share timelines' views: the document's series, its axis title and the caption's words.
+SHARE_MEASURES: dict[str, tuple[str, str, str]] = {
+    "rduc": ("share", "dominant share",
+             "Each user's dominant share of the machine classes it uses (RDUC-wise, eq. 12), "
+             "at every decision."),
+    "global": ("global_share", "global dominant share",
+               "Each user's global dominant share: the largest share of a resource kind over the whole "
+               "cluster, classes pooled (as the offline document's), at every decision."),
+}
 
-    At most ``max_users`` users: those with the largest mean share under any policy."""
+
+def share_timelines_figure(
+    doc: Doc, *, max_users: int = MAX_TIMELINE_USERS, max_points: int = 2000, measure: str = "rduc"
+) -> Figure:
+    """Each user's dominant share over time, one panel per policy (an online document):
+    RDUC-wise (``measure="rduc"``) or global (``"global"``, :data:`SHARE_MEASURES`).
+
+    At most ``max_users`` users: those with the largest mean RDUC-wise share under any policy,
+    the same users (and colours) in both views."""
+    if measure not in SHARE_MEASURES:
+        raise ValueError(f"measure must be one of {', '.join(SHARE_MEASURES)}, got {measure!r}")
+    key, what, words = SHARE_MEASURES[measure]
+    hover = ".1%" if measure == "rduc" else ".2%"  # global shares are small
     policies = policies_of(doc)
     divisor, unit = _time_unit(_end(doc))
     means: dict[str, float] = {}
@@ -527,15 +545,16 @@ def share_timelines_figure(
     user_colours = colours("framework", users)
     rows = stacked_rows(max(1, len(policies)), gap=0.1)
     layout = base_layout(
-        "Dominant share per user over time", hovermode="x unified", height=max(420, 200 + 210 * len(policies))
+        f"{what[0].upper()}{what[1:]} per user over time", hovermode="x unified",
+        height=max(420, 200 + 210 * len(policies)),
     )
     data: list[dict[str, Any]] = []
     for row, p in enumerate(policies):
         last = row == len(policies) - 1
         refs = {"xaxis": axis_ref("xaxis", row), "yaxis": axis_ref("yaxis", row)}
         layout[axis_key("yaxis", row)] = axis(
-            f"{policy_label(p)}: dominant share",
-            tickformat=".0%",
+            f"{policy_label(p)}: {what}",
+            tickformat=".0%" if measure == "rduc" else ".2~%",  # global shares are small
             rangemode="tozero",
             domain=list(rows[row]),
             anchor=refs["xaxis"],
@@ -556,7 +575,7 @@ def share_timelines_figure(
         if not names or not t.size:
             continue
         kt, ys = downsample_step(
-            t, {str(k): _series(info[u].get("share"), t.size) for k, u in enumerate(names)}, max_points
+            t, {str(k): _series(info[u].get(key), t.size) for k, u in enumerate(names)}, max_points
         )
         x = round_sig(np.asarray(kt) / divisor)
         for k, u in enumerate(names):
@@ -568,11 +587,10 @@ def share_timelines_figure(
                     user_colours[u],
                     legendgroup=text(u),
                     showlegend=row == 0,
-                    hovertemplate=f"{text(u)} ({policy_label(p)}): %{{y:.1%}}<extra></extra>",
+                    hovertemplate=f"{text(u)} ({policy_label(p)}): %{{y:{hover}}}<extra></extra>",
                     **refs,
                 )
             )
-    words = "Each user's dominant share of the machine classes it uses, at every decision."
     if total > len(users):
         words += f"<br>Showing the {len(users):,} of {total:,} users with the largest mean share."
     caption(layout, words)
@@ -724,8 +742,8 @@ def udrf_figures(
     keyed in display order:
 
     * offline: ``graph``, ``allocation``, ``waste``;
-    * online: ``shares``, ``wasted`` (Fig. 9), ``waste:online`` (mean waste per class), ``cdf``
-      (Fig. 10a), and with both policies
+    * online: ``shares`` and ``shares:global`` (the global dominant share), ``wasted`` (Fig. 9),
+      ``waste:online`` (mean waste per class), ``cdf`` (Fig. 10a), and with both policies
       ``reduction:classes`` (Fig. 10c) and ``reduction:runs`` (Fig. 10b).
 
     >>> sorted(udrf_figures([]))
@@ -742,6 +760,10 @@ def udrf_figures(
         builders["waste"] = partial(waste_figure, offline)
     if online is not None and online.get("kind") == ONLINE:
         builders["shares"] = partial(share_timelines_figure, online, max_points=points)
+        if any(u.get("global_share") for p in policies_of(online)
+               for u in _list(_section(online, "policies", p).get("users")) if isinstance(u, Mapping)):
+            builders["shares:global"] = partial(share_timelines_figure, online, max_points=points,
+                                                measure="global")
         builders["wasted"] = partial(wasted_timeline_figure, online, max_points=points)
         if all(_section(online, "policies", p).get("classes") for p in policies_of(online)):
             builders["waste:online"] = partial(waste_figure, online)

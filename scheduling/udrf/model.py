@@ -18,8 +18,10 @@ trace's classes are pooled). A job's demand :math:`R^j_{m,k}` is the sum over it
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ..errors import ScenarioError
@@ -120,6 +122,35 @@ class UdrfProblem:
             for r, d in self.demands[j].items():
                 out[r] = out.get(r, 0) + d
         return out
+
+    @cached_property
+    def pooled_capacity(self) -> tuple[Any, ...]:
+        """Per resource kind, the whole cluster's capacity (every class's, pooled)."""
+        k = len(self.kinds)
+        return tuple(sum(self.capacity[c * k + kk] for c in range(len(self.classes))) for kk in range(k))
+
+    def global_dominant_share(self, held: Mapping[int, Any] | Sequence[Any]) -> Any:
+        """The global dominant share of what a user holds: the largest share of a resource kind
+        over the whole cluster, classes pooled (unweighted; exact when the numbers are).
+
+        ``held`` maps resource indices to amounts (or lists one amount per resource). The
+        offline document and the online simulation both measure it here.
+
+        >>> from scheduling.scenario import parse_scenario
+        >>> p = UdrfProblem.from_scenario(parse_scenario({"version": 3, "resources": ["cpu", "mem"],
+        ...     "vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 8}, "price_per_hour": 0},
+        ...                  {"name": "b", "capacity": {"cpu": 4, "mem": 8}, "price_per_hour": 0}],
+        ...     "frameworks": [{"name": "u", "complex_jobs": [{"id": "j", "tasks": [
+        ...         {"machine_class": "a", "demand": {"cpu": 1, "mem": 1}}]}]}]}))
+        >>> p.global_dominant_share({0: 2.0, 1: 1.0, 2: 2.0}), p.global_dominant_share([0, 0, 0, 0])
+        (0.5, 0.0)
+        """
+        k = len(self.kinds)
+        per_kind: list[Any] = [0] * k
+        for r, h in (held.items() if isinstance(held, Mapping) else enumerate(held)):
+            per_kind[r % k] = per_kind[r % k] + h
+        pooled = self.pooled_capacity
+        return max((per_kind[kk] / pooled[kk] for kk in range(k) if pooled[kk] > 0), default=0)
 
     def positive_demand(self, u: int) -> set[int]:
         """Eq. (2): the resources the user demands, :math:`\\mathcal{P}_u`."""

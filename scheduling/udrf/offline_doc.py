@@ -71,7 +71,7 @@ def policy_outcome(
     demanded = [problem.positive_demand(u) for u in range(n_users)]
     any_demand = set().union(*demanded)
     k = len(problem.kinds)
-    pooled = [sum(problem.capacity[c * k + kk] for c in range(len(problem.classes))) for kk in range(k)]
+    pooled = problem.pooled_capacity
     group_of = {u: g for g, members in enumerate(groups) for u in members}
     users: list[dict[str, Any]] = []
     for u, name in enumerate(problem.users):
@@ -82,9 +82,7 @@ def policy_outcome(
             "rduc": group_of.get(u),
             "level": levels[u],
             "dominant_share": max(shares, default=0),
-            "global_dominant_share": max(
-                (sum(held[u][c * k + kk] for c in range(len(problem.classes))) / pooled[kk]
-                 for kk in range(k) if pooled[kk] > 0), default=0),
+            "global_dominant_share": problem.global_dominant_share(held[u]),
             "job_count": min((held[u][r] / d for r, d in gross.items()), default=0),
             "jobs": {problem.jobs[j].id: counts[j] for j in problem.user_jobs[u]},
             "allocation": _per_class(problem, held[u], keep=gross),

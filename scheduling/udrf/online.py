@@ -33,9 +33,14 @@ looks only at the jobs that could have started to fit since the one before: jobs
 resource that was freed, and jobs that entered the queue.
 
 The state is sampled after every decision (a run that ends between two ticks is seen at the
-next one): per user its share and runs running; per resource kind the waste (unallocated
-capacity of every (class, kind) that a queued job with runs left demands, summed over classes;
-paper 004 Fig. 9) and the utilisation (allocated over the cluster's capacity of that kind).
+next one): per user its share, its global dominant share
+(:meth:`~.model.UdrfProblem.global_dominant_share`, as offline) and runs running; per resource
+kind the waste (unallocated capacity of every (class, kind) that a queued job with runs left
+demands, summed over classes; paper 004 Fig. 9) and the utilisation (allocated over the
+cluster's capacity of that kind). Per (class, kind), per user too, the time-weighted means of
+what is held and wasted; a user's part of a resource's waste is in proportion to what its
+queued jobs with runs left demand of it (one run each), so the users' parts add up to the
+class's.
 
 >>> from scheduling.scenario import load_scenario_json
 >>> problem = UdrfProblem.from_scenario(load_scenario_json(open("examples/paper004-fig1.json").read()))
@@ -119,10 +124,12 @@ _EPS = 1e-9
 class OnlineResult:
     """One policy's simulation: the sampled state over time and every job's outcome.
 
-    ``share``, ``running``: one row per sample time, one column per user; ``wasted``,
-    ``utilisation``: one column per resource kind. ``class_allocated`` and ``class_wasted``
-    are the time-weighted means over the simulated span per resource (class x kind, the
-    problem's resource order). ``started_s`` is the start of a job's first run,
+    ``share``, ``global_share``, ``running``: one row per sample time, one column per user;
+    ``wasted``, ``utilisation``: one column per resource kind. ``class_allocated`` and
+    ``class_wasted`` are the time-weighted means over the simulated span per resource (class x
+    kind, the problem's resource order); ``user_allocated`` and ``user_wasted`` the same per
+    user, over the resources it demands (resource index -> mean), its part of the class's.
+    ``started_s`` is the start of a job's first run,
     ``completed_s`` the end of its last; NaN when it did not happen by the horizon.
     ``decisions`` counts the ticks at which the scheduler ran.
     """
@@ -147,6 +154,9 @@ class OnlineResult:
     classes: tuple[str, ...] = ()
     class_allocated: np.ndarray | None = None
     class_wasted: np.ndarray | None = None
+    global_share: np.ndarray | None = None
+    user_allocated: tuple[dict[int, float], ...] = ()
+    user_wasted: tuple[dict[int, float], ...] = ()
 
     @property
     def completion_s(self) -> np.ndarray:
@@ -166,6 +176,17 @@ class OnlineResult:
                  "wasted": {kind: round(float(self.class_wasted[i * k + kk]), 6)
                             for kk, kind in enumerate(self.kinds)}}
                 for i, c in enumerate(self.classes)]
+
+    def user_class_means(self, u: int) -> dict[str, dict[str, dict[str, float]]]:
+        """User ``u``'s ``allocated`` and ``wasted``: class -> kind -> time-weighted mean, over
+        the resources it demands (its part of :meth:`class_means`)."""
+        k = len(self.kinds)
+        out: dict[str, dict[str, dict[str, float]]] = {"allocated": {}, "wasted": {}}
+        for key, per_user in (("allocated", self.user_allocated), ("wasted", self.user_wasted)):
+            if u < len(per_user):
+                for r, v in sorted(per_user[u].items()):
+                    out[key].setdefault(self.classes[r // k], {})[self.kinds[r % k]] = round(float(v), 6)
+        return out
 
     def mean_wasted(self) -> dict[str, float]:
         """Per resource kind, the time-weighted mean of the waste over the simulated span."""
@@ -198,8 +219,10 @@ class OnlineResult:
         (resource-seconds wasted, runs x seconds) is kept.
         """
         series: dict[str, np.ndarray] = {}
+        glob = self.global_share if self.global_share is not None else np.zeros_like(self.share)
         for u in range(len(self.users)):
             series[f"s{u}"] = self.share[:, u]
+            series[f"g{u}"] = glob[:, u]
             series[f"r{u}"] = self.running[:, u]
         for i in range(len(self.kinds)):
             series[f"w{i}"] = self.wasted[:, i]
@@ -215,7 +238,12 @@ class OnlineResult:
         return {
             "times": _rounded(t_out, 3),
             "users": [{"name": name, "share": _rounded(cols[f"s{u}"], 6),
-                       "running": _rounded(cols[f"r{u}"], 3)} for u, name in enumerate(self.users)],
+                       "global_share": _rounded(cols[f"g{u}"], 6),
+                       "running": _rounded(cols[f"r{u}"], 3),
+                       "mean_share": round(_time_mean(self.times, self.share[:, u]), 6),
+                       "mean_global_share": round(_time_mean(self.times, glob[:, u]), 6),
+                       "mean_running": round(_time_mean(self.times, self.running[:, u]), 6),
+                       **self.user_class_means(u)} for u, name in enumerate(self.users)],
             "wasted": {k: _rounded(cols[f"w{i}"], 6) for i, k in enumerate(self.kinds)},
             "utilisation": {k: _rounded(cols[f"u{i}"], 6) for i, k in enumerate(self.kinds)},
             "classes": self.class_means(),
@@ -310,6 +338,7 @@ class _Simulation:
         self.weight = [float(w) for w in problem.weights]
         self.demand = [tuple(sorted((r, float(d)) for r, d in problem.demands[j].items()))
                        for j in range(n_jobs)]
+        self.demand_of = [dict(d) for d in self.demand]
         self.user = [job.user for job in problem.jobs]
         self.runs = [job.job.runs for job in problem.jobs]
         self.duration = [float(job.job.duration_s) for job in problem.jobs]
@@ -325,6 +354,7 @@ class _Simulation:
         self.free = list(self.cap)
         self.held: list[dict[int, float]] = [{} for _ in range(n_users)]
         self.share = [0.0] * n_users
+        self.global_share = [0.0] * n_users
         self.running = [0] * n_users
         self.started = [0] * n_jobs
         self.done = [0] * n_jobs
@@ -348,6 +378,7 @@ class _Simulation:
         self.cap_np = np.asarray(self.cap)
         self.times: list[float] = []
         self.share_rows: list[list[float]] = []
+        self.global_rows: list[list[float]] = []
         self.running_rows: list[list[int]] = []
         self.wasted_rows: list[np.ndarray] = []
         self.util_rows: list[np.ndarray] = []
@@ -356,6 +387,17 @@ class _Simulation:
         self.last_wasted = np.zeros(len(self.cap_np))
         self.allocated_area = np.zeros(len(self.cap_np))
         self.wasted_area = np.zeros(len(self.cap_np))
+        # Per user and resource: what it held integrated up to ``held_since[u]`` (brought up to
+        # date whenever its holding changes), and its part of the waste. A user's fraction of a
+        # resource's waste changes only when the queue's demand on it does, so the part is
+        # brought up to date then, from the resource's waste area since the last such change
+        # (``wasted_mark``); per sample it would cost every (user, resource) waiting.
+        self.held_area: list[dict[int, float]] = [{} for _ in range(n_users)]
+        self.held_since = [0.0] * n_users
+        self.user_wasted_area: list[dict[int, float]] = [{} for _ in range(n_users)]
+        #: per resource, user -> [demand of its queued jobs with runs left (one run each), jobs]
+        self.queued_demand: list[dict[int, list[float]]] = [{} for _ in range(n_res)]
+        self.wasted_mark = [0.0] * n_res
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -401,6 +443,7 @@ class _Simulation:
         while finishes and finishes[0][0] <= t + _EPS * max(1.0, t):
             end, _, j = heapq.heappop(finishes)
             u = self.user[j]
+            self._integrate_held(u, t)
             held = self.held[u]
             for r, d in self.demand[j]:
                 free[r] = min(cap[r], free[r] + d)
@@ -429,7 +472,12 @@ class _Simulation:
             self.queue_len += 1
             self.entry[j] = self.entered
             self.entered += 1
-            for r, _ in self.demand[j]:
+            u = self.user[j]
+            for r, d in self.demand[j]:
+                self._integrate_wasted(r, t)
+                entry = self.queued_demand[r].setdefault(u, [0.0, 0])
+                entry[0] += d
+                entry[1] += 1
                 self.jobs_on[r].add(j)
                 self.wanted[r] = True
             self.user_queue[self.user[j]].append(j)
@@ -504,6 +552,7 @@ class _Simulation:
 
     def _start(self, j: int, t: float) -> None:
         u = self.user[j]
+        self._integrate_held(u, t)
         held, free = self.held[u], self.free
         for r, d in self.demand[j]:
             free[r] -= d
@@ -516,7 +565,13 @@ class _Simulation:
         heapq.heappush(self.finishes, (t + self.duration[j], self.seq, j))
         self.seq += 1
         if self.started[j] == self.runs[j]:  # no run left to start: out of the candidates
-            for r, _ in self.demand[j]:
+            for r, d in self.demand[j]:
+                self._integrate_wasted(r, t)
+                entry = self.queued_demand[r][u]
+                entry[0] -= d
+                entry[1] -= 1
+                if not entry[1]:
+                    del self.queued_demand[r][u]
                 on = self.jobs_on[r]
                 on.discard(j)
                 if not on:
@@ -528,6 +583,16 @@ class _Simulation:
         inv = self.inv_cap
         held = self.held[u]
         self.share[u] = max((h * inv[r] for r, h in held.items()), default=0.0) / self.weight[u]
+        self.global_share[u] = float(self.problem.global_dominant_share(held))
+
+    def _integrate_held(self, u: int, t: float) -> None:
+        """Add what ``u`` held since its last change to its area, before it changes at ``t``."""
+        span = t - self.held_since[u]
+        if span > 0:
+            area = self.held_area[u]
+            for r, h in self.held[u].items():
+                area[r] = area.get(r, 0.0) + h * span
+        self.held_since[u] = t
 
     # -- samples and result --------------------------------------------------------------------
 
@@ -542,17 +607,58 @@ class _Simulation:
         self.last_wasted = np.where(self.wanted, free, 0.0)
         self.times.append(t)
         self.share_rows.append(list(self.share))
+        self.global_rows.append(list(self.global_share))
         self.running_rows.append(list(self.running))
         self.wasted_rows.append(self.last_wasted.reshape(-1, k).sum(axis=0))
         self.util_rows.append((self.cap_np - free).reshape(-1, k).sum(axis=0) / self.pooled)
 
+    def _integrate_wasted(self, r: int, t: float) -> None:
+        """Add each waiting user's part of resource ``r``'s waste since its demand on ``r`` last
+        changed, before it changes at ``t``: the waste area in proportion to its demand."""
+        area = self.wasted_area[r]
+        if self.times:  # the state sampled last holds until ``t``
+            area += (t - self.times[-1]) * self.last_wasted[r]
+        gained = area - self.wasted_mark[r]
+        self.wasted_mark[r] = area
+        waiting = self.queued_demand[r]
+        if gained == 0.0 or not waiting:
+            return
+        total = sum(d for d, _ in waiting.values())
+        if total <= 0:
+            return
+        for u, (d, _) in waiting.items():
+            mine = self.user_wasted_area[u]
+            mine[r] = mine.get(r, 0.0) + gained * d / total
+
     def _result(self) -> OnlineResult:
         p = self.problem
         n_users, k = len(p.users), self.k_kinds
+        end = self.times[-1] if self.times else 0.0
+        for u in range(n_users):
+            self._integrate_held(u, end)
+        for r in range(len(self.cap)):
+            self._integrate_wasted(r, end)
+        span = end - self.times[0] if self.times else 0.0
+        demanded = [sorted(p.positive_demand(u)) for u in range(n_users)]
+        if span > 0:
+            user_allocated = tuple({r: self.held_area[u].get(r, 0.0) / span for r in demanded[u]}
+                                   for u in range(n_users))
+            user_wasted = tuple({r: self.user_wasted_area[u].get(r, 0.0) / span for r in demanded[u]}
+                                for u in range(n_users))
+        else:  # a single instant: the state then
+            user_allocated = tuple({r: self.held[u].get(r, 0.0) for r in demanded[u]} for u in range(n_users))
+            now: list[dict[int, float]] = [{} for _ in range(n_users)]
+            for r in np.flatnonzero(self.last_wasted).tolist():
+                waiting = self.queued_demand[r]
+                total = sum(d for d, _ in waiting.values())
+                for u, (d, _) in waiting.items():
+                    now[u][r] = float(self.last_wasted[r]) * d / total if total > 0 else 0.0
+            user_wasted = tuple({r: now[u].get(r, 0.0) for r in demanded[u]} for u in range(n_users))
         return OnlineResult(
             policy=self.policy, users=p.users, kinds=p.kinds,
             times=np.asarray(self.times, dtype=float),
             share=np.asarray(self.share_rows, dtype=float).reshape(-1, n_users),
+            global_share=np.asarray(self.global_rows, dtype=float).reshape(-1, n_users),
             running=np.asarray(self.running_rows, dtype=float).reshape(-1, n_users),
             wasted=np.asarray(self.wasted_rows, dtype=float).reshape(-1, k),
             utilisation=np.clip(np.asarray(self.util_rows, dtype=float).reshape(-1, k), 0.0, 1.0),
@@ -565,6 +671,7 @@ class _Simulation:
             classes=p.classes,
             class_allocated=self._area_mean(self.allocated_area, self.last_allocated),
             class_wasted=self._area_mean(self.wasted_area, self.last_wasted),
+            user_allocated=user_allocated, user_wasted=user_wasted,
         )
 
     def _area_mean(self, area: np.ndarray, last: np.ndarray) -> np.ndarray:
@@ -663,7 +770,13 @@ def _time_mean(t: np.ndarray, y: np.ndarray) -> float:
 
 
 def _rounded(values: np.ndarray, digits: int) -> list[float]:
-    return [float(x) for x in np.round(np.asarray(values, dtype=float), digits).tolist()]
+    """A series rounded to ``digits``, a whole number written as an integer: most samples of a
+    share or of runs running are 0 or whole, and ``0`` is shorter than ``0.0`` (the document is
+    a third smaller at 500 users; JSON has one number type)."""
+    out: list[float] = []
+    for x in np.round(np.asarray(values, dtype=float), digits).tolist():
+        out.append(int(x) if x.is_integer() else x)
+    return out
 
 
 def _or_none(x: float) -> float | None:

@@ -11,8 +11,9 @@ its CSV, XLSX and PDF reports and the CLI's HTML page read the same numbers the 
 * row functions with their column declarations (``(key, label, unit)``, as
   :mod:`scheduling.fairness.present`): per user UDRF against DRF (:func:`user_rows`), per job
   (:func:`job_rows`), per machine class (:func:`class_rows`), the RDUCs (:func:`rduc_rows`),
-  the online summary (:func:`online_rows`) and the completion-time reduction by the machine
-  classes a job needs and by its runs (:func:`reduction_rows`, paper 004 Figs. 10b-c).
+  the online summary (:func:`online_rows`), per user over the online run UDRF against DRF
+  (:func:`online_user_rows`) and the completion-time reduction by the machine classes a job
+  needs and by its runs (:func:`reduction_rows`, paper 004 Figs. 10b-c).
 
 >>> doc = {"kind": "udrf-offline", "resources": ["cpu"], "users": [{"name": "u1", "jobs": []}],
 ...        "rducs": [{"users": ["u1"], "resources": ["a/cpu"]}],
@@ -62,6 +63,8 @@ __all__ = [
     "combine_online",
     "job_rows",
     "online_rows",
+    "online_user_columns",
+    "online_user_rows",
     "policies_of",
     "policy_headlines",
     "rduc_rows",
@@ -206,7 +209,8 @@ def udrf_summary(doc: Doc, *, rows: int = 0) -> dict[str, Any]:
     table reads, with the document's kind, resources, users and RDUCs counted.
 
     ``rows``: keep the first ``rows`` rows of the detail tables too (``rows`` and
-    ``row_counts``: offline ``users``, ``classes``, ``rducs``; online ``online``), for a page
+    ``row_counts``: offline ``users``, ``classes``, ``rducs``; online ``online``,
+    ``online_users``), for a page
     that shows them without loading the document. A summary given back returns unchanged, so
     callers may pass either.
     """
@@ -240,7 +244,7 @@ def udrf_summary(doc: Doc, *, rows: int = 0) -> dict[str, Any]:
             interval_s=finite(doc.get("interval_s")),
             horizon_s=finite(doc.get("horizon_s")),
         )
-        tables = {"online": online_rows(doc)} if rows else {}
+        tables = {"online": online_rows(doc), "online_users": online_user_rows(doc)} if rows else {}
     if tables:
         out["rows"] = {k: v[:rows] for k, v in tables.items()}
         out["row_counts"] = {k: len(v) for k, v in tables.items()}
@@ -719,6 +723,80 @@ def online_rows(doc: Doc) -> list[dict[str, Any]]:
     return rows
 
 
+def online_user_columns(policies: Sequence[str]) -> tuple[Column, ...]:
+    """Columns of :func:`online_user_rows` for these policies (UDRF against DRF side by side)."""
+    cols: list[Column] = [Column("user", "User")]
+    for what, label, unit in (
+        ("mean_share", "Mean dominant share", "percent"),
+        ("mean_global_share", "Mean global dominant share", "percent"),
+        ("mean_running", "Mean runs running", "amount"),
+        ("completed", "Jobs completed", "text"),
+        ("mean_completion_s", "Mean completion", "seconds"),
+        ("allocated", "Mean held", "text"),
+        ("wasted", "Mean wasted, its part", "text"),
+    ):
+        cols += [Column(f"{what}:{p}", f"{label} ({policy_label(p)})", unit) for p in policies]
+    return tuple(cols)
+
+
+def online_user_rows(doc: Doc) -> list[dict[str, Any]]:
+    """One row per user of an online document: under each policy the time-weighted means of its
+    dominant shares (RDUC-wise and global, in %) and of its runs running, its jobs completed
+    and their mean completion time, and what it held and wasted on average (summed over the
+    classes per resource kind; its waste is its part of the classes', so the users' add up).
+
+    >>> doc = {"resources": ["cpu"], "policies": {"udrf": {
+    ...     "users": [{"name": "u1", "mean_share": 0.5, "mean_global_share": 0.125, "mean_running": 2.0,
+    ...                "allocated": {"a": {"cpu": 3.0}, "b": {"cpu": 1.0}}, "wasted": {"a": {"cpu": 0.5}}}],
+    ...     "jobs": [{"user": "u1", "completion_s": 60.0}, {"user": "u1", "completion_s": None}]}}}
+    >>> r = online_user_rows(doc)[0]
+    >>> r["mean_global_share:udrf"], r["completed:udrf"], r["allocated:udrf"], r["wasted:udrf"]
+    (12.5, '1 / 2', 'cpu 4', 'cpu 0.5')
+    """
+    resources = [str(r) for r in _list(doc.get("resources"))]
+    rows: dict[str, dict[str, Any]] = {}
+    for p in policies_of(doc):
+        part = _section(doc, "policies", p)
+        done: dict[str, list[float]] = {}
+        jobs: dict[str, int] = {}
+        for j in _list(part.get("jobs")):
+            if isinstance(j, Mapping):
+                name = str(j.get("user"))
+                jobs[name] = jobs.get(name, 0) + 1
+                c = finite(j.get("completion_s"))
+                if c is not None:
+                    done.setdefault(name, []).append(c)
+        for u in _list(part.get("users")):
+            if not isinstance(u, Mapping):
+                continue
+            name = str(u.get("name"))
+            row = rows.setdefault(name, {"user": name})
+            share, glob = finite(u.get("mean_share")), finite(u.get("mean_global_share"))
+            times = done.get(name, [])
+            row.update(
+                {
+                    f"mean_share:{p}": None if share is None else share * 100.0,
+                    f"mean_global_share:{p}": None if glob is None else glob * 100.0,
+                    f"mean_running:{p}": finite(u.get("mean_running")),
+                    f"completed:{p}": f"{len(times):,} / {jobs.get(name, 0):,}",
+                    f"mean_completion_s:{p}": sum(times) / len(times) if times else None,
+                    f"allocated:{p}": _amounts_text(_section(u, "allocated"), resources),
+                    f"wasted:{p}": _amounts_text(_section(u, "wasted"), resources),
+                }
+            )
+    return list(rows.values())
+
+
+def _merged_by_user(parts: Iterable[list[Any]]) -> list[dict[str, Any]]:
+    """Rows of one user from several documents (one per policy) joined, in first-seen order."""
+    rows: dict[str, dict[str, Any]] = {}
+    for part in parts:
+        for r in part:
+            if isinstance(r, Mapping):
+                rows.setdefault(str(r.get("user")), {}).update(r)
+    return list(rows.values())
+
+
 #: Columns of :func:`reduction_rows`.
 REDUCTION_COLUMNS: tuple[Column, ...] = (
     Column("by", "Jobs by", "text"),
@@ -878,6 +956,31 @@ def udrf_tables(
     )
     tables.append(
         detail_table("online", "Online simulation", online_columns(resources), online, currency=currency)
+    )
+    policies = policies_of(
+        {"policies": {p: 1 for d in [*online_docs, *online_summaries] for p in policies_of(d)}}
+    )
+    if joined is not None:
+        users, total = online_user_rows(joined), 0
+    else:
+        users = _merged_by_user(_list(_section(s, "rows").get("online_users")) for s in online_summaries)
+        total = max((integral(_section(s, "row_counts").get("online_users")) or 0 for s in online_summaries),
+                    default=0)
+    tables.append(
+        detail_table(
+            "online_users",
+            "Per user over the online run: UDRF against DRF",
+            online_user_columns(policies),
+            users,
+            currency=currency,
+            notes=[
+                "Time-weighted means over the simulated span. Global dominant share: the largest share "
+                "of a resource kind over the whole cluster, classes pooled. A user's waste: its part of "
+                "the idle capacity its waiting jobs demand, in proportion to their demand.",
+                *([f"The first {len(users):,} of {total:,} rows; the downloads have them all."]
+                  if total > len(users) else []),
+            ],
+        )
     )
     if joined is not None:
         tables.append(

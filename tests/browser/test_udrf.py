@@ -87,10 +87,15 @@ def test_the_online_preset_draws_the_timelines_and_the_cdf(
     page.click("button:has-text('Start UDRF study')")
     page.wait_for_url(re.compile(r"/runs/\d+/$"))
     page.wait_for_selector("#charts[data-drawn='true']", timeout=90_000)
-    for key in ("graph", "shares", "wasted", "waste:online", "cdf", "reduction:classes", "reduction:runs"):
+    for key in ("graph", "shares", "shares:global", "wasted", "waste:online", "cdf", "reduction:classes",
+                "reduction:runs"):
         assert page.locator(f"[data-figure='{key}'] .js-plotly-plot").count() == 1, key
     assert "UDRF (5 jobs)" in page.locator("#udrf-cdf").inner_text()
+    assert "Global dominant share per user over time" in page.locator("#udrf-shares-global").inner_text()
     assert page.locator("#udrf-online-table tbody tr").count() == 2
+    # Per user over the run: u1's job1 waits for hadoop under DRF (44.31 cpu idle on average).
+    users = page.locator("#udrf-online-users-table")
+    assert users.locator("tbody tr").count() == 4 and "cpu 44.31, mem 61.54" in users.inner_text()
     # 100 runs a job: UDRF finishes u1's job1 sooner, so the mean completion differs
     mean = page.locator("#summary-table tr[data-key='mean_completion_s']")
     udrf, drf = (mean.locator(f"td[data-variant='{v}']").inner_text() for v in ("UDRF", "DRF"))

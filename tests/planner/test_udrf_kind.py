@@ -144,6 +144,35 @@ def test_an_online_run_joins_its_policies(online_run: Run, api: Any, owner: Any,
     assert "shorter mean completion than DRF" in listing
 
 
+def test_an_online_run_shows_each_user_over_time(
+    api: Any, owner: Any, team: Any, execute_run: Callable[[int], str], online_library: list[dict[str, Any]],
+    client: Any,
+) -> None:
+    # Fig. 1 with every job run 100 times (60 s a run): both policies end at 780 s. u1 holds 100
+    # runs x 60 s of each job under either (1 + 1 cpu, 1 + 2 memory: 15.38 cpu, 23.08 memory on
+    # average); DRF leaves hadoop idle that u1's waiting job1 wants, UDRF does not.
+    scenario = json.loads(json.dumps(EXAMPLE))
+    for user in scenario["frameworks"]:
+        for job in user["complex_jobs"]:
+            job["runs"] = 100
+    response = _start(api, owner, scenario=scenario, online=True)
+    run = Run.objects.get(pk=response.json()["id"])
+    assert execute_run(run.pk) == "succeeded"
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    assert 'id="udrf-online-users-table"' in page
+    assert "Mean global dominant share (UDRF)" in page and "Mean wasted, its part (DRF)" in page
+    table = page[page.index('id="udrf-online-users-table"'):]
+    u1 = table[table.index(">u1<"):table.index("</tr>", table.index(">u1<"))]
+    for shown in ("54.1%", "48.1%", "12.0%", "cpu 15.38, mem 23.08", "cpu 0, mem 10.46",
+                  "cpu 44.31, mem 61.54", "7 min 30 s", "2 / 2"):
+        assert shown in u1, shown
+    figures = api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]
+    assert "shares:global" in figures and 'data-figure="shares:global"' in page
+    csv_text = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
+    assert "Mean global dominant share (UDRF)" in csv_text and "cpu 44.31, mem 61.54" in csv_text
+
+
 def test_the_parts_reduction_is_the_online_modules(
     api: Any, owner: Any, team: Any, execute_run: Callable[[int], str], fixture_library: None, client: Any
 ) -> None:

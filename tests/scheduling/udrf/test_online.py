@@ -181,8 +181,9 @@ def test_document_keys_and_json() -> None:
             assert all(0 <= c["allocated"][kind] <= cap["capacity"][kind] + 1e-9
                        for c, cap in zip(part["classes"], doc["classes"], strict=True))
         assert 2 <= len(part["times"]) <= 50
-        assert set(part["users"][0]) == {"name", "share", "running"}
-        assert all(len(u["share"]) == len(part["times"]) for u in part["users"])
+        assert set(part["users"][0]) == {"name", "share", "global_share", "running", "mean_share",
+                                         "mean_global_share", "mean_running", "allocated", "wasted"}
+        assert all(len(u["share"]) == len(u["global_share"]) == len(part["times"]) for u in part["users"])
         assert set(part["wasted"]) == set(part["utilisation"]) == {"cpu", "mem"}
         assert set(part["jobs"][0]) == {"user", "id", "classes", "runs", "arrival_s", "completed_s",
                                         "completion_s"}
@@ -208,6 +209,86 @@ def test_downsampling_keeps_the_waste_area() -> None:
         return float(np.sum(y[:-1] * np.diff(t)))
 
     assert area(small) == pytest.approx(area(full), rel=1e-4)
+
+
+# -- per user over time: the global dominant share, held and wasted per class --------------------
+
+
+def fig1_online() -> UdrfProblem:
+    """Paper 004's Fig. 1, every job (60 s a run) run 100 times, all arriving at 0."""
+    with open("examples/paper004-fig1.json", encoding="utf-8") as f:
+        doc = json.load(f)
+    for user in doc["frameworks"]:
+        for j in user["complex_jobs"]:
+            j["runs"] = 100
+    return problem_of(doc)
+
+
+def test_global_share_of_each_user_at_the_first_decision_fig_1() -> None:
+    # The cluster pooled: cpu 56 + 16 + 24 + 32 = 128, memory 64 + 40 + 48 + 1,024 = 1,176.
+    # At 0 UDRF (Fig. 5) gives u1 the whole hadoop class (56 runs of job1, nobody else wants
+    # it) and 8 runs of job2 (standard, shared with u2): 64 cpu, 56 + 16 = 72 memory -> 64/128.
+    # u2 runs 8 (16 cpu over standard and public-IP) -> 1/8; u3 10 on public-IP (10 cpu, 40
+    # memory) -> 10/128 = 5/64; u4 32 on high-memory (32 cpu, 800 memory) -> 800/1176 = 100/147.
+    # DRF gives u1 8 + 8 (16 cpu, 24 memory) -> 1/8; the others as UDRF.
+    p = fig1_online()
+    udrf, drf = simulate(p, policy="udrf"), simulate(p, policy="drf")
+    assert udrf.times[0] == drf.times[0] == 0.0
+    assert udrf.running[0].tolist() == [64, 8, 10, 32] and drf.running[0].tolist() == [16, 8, 10, 32]
+    assert udrf.global_share is not None and drf.global_share is not None
+    assert udrf.global_share[0] == pytest.approx([1 / 2, 1 / 8, 5 / 64, 100 / 147], abs=1e-12)
+    assert drf.global_share[0] == pytest.approx([1 / 8, 1 / 8, 5 / 64, 100 / 147], abs=1e-12)
+    # At 60 s u1's 64 runs end; job1 has 44 runs left (all of them start) and job2 another 8:
+    # 52 cpu -> 52/128.
+    assert udrf.times[1] == 60.0 and udrf.global_share[1][0] == pytest.approx(52 / 128, abs=1e-12)
+    # The RDUC-wise share is of one class: u1 holds all of hadoop at 0.
+    assert udrf.share[0][0] == pytest.approx(1.0)
+    # The document's series and mean (the offline document measures with the same function).
+    doc = udrf.to_dict()
+    u1 = doc["users"][0]
+    assert u1["global_share"][:2] == [0.5, 0.40625]
+    area = float(np.sum(udrf.global_share[:-1, 0] * np.diff(udrf.times)))
+    assert u1["mean_global_share"] == pytest.approx(area / (udrf.times[-1] - udrf.times[0]), abs=1e-6)
+
+
+def test_held_and_wasted_per_user_and_class_fig_1() -> None:
+    # Both policies end at 780 s (u2's 100 runs, 8 at a time, 13 x 60 s). u1 ran job1 100 times
+    # for 60 s on 1 hadoop cpu: 6,000 cpu-seconds over 780 s = 100/13 under either policy.
+    # UDRF wastes hadoop memory only while job1 has runs left to start (0-60 s): 64 - 56 = 8,
+    # all u1's (nobody else wants hadoop): 480 / 780 = 8/13. DRF leaves 48 cpu idle there for
+    # 0-60, 60-120 (8 more runs each) ... until job1's last run starts.
+    p = fig1_online()
+    for policy in ("udrf", "drf"):
+        r = simulate(p, policy=policy)
+        assert r.times[-1] == 780.0
+        mine = r.user_class_means(0)
+        assert mine["allocated"]["hadoop"]["cpu"] == pytest.approx(100 / 13, abs=1e-6)
+        assert set(mine["allocated"]) == set(mine["wasted"]) == {"hadoop", "standard"}
+    udrf = simulate(p, policy="udrf").user_class_means(0)
+    assert udrf["wasted"]["hadoop"] == {"cpu": 0.0, "mem": pytest.approx(8 / 13, abs=1e-6)}
+    # Stopped at 0, the means are the state then: DRF's 8 runs of job1 leave 48 cpu and 56
+    # memory of hadoop idle, all u1's part (the offline document's DRF waste, too).
+    now = simulate(p, policy="drf", horizon_s=0).user_class_means(0)
+    assert now["wasted"]["hadoop"] == {"cpu": 48.0, "mem": 56.0}
+    assert now["allocated"]["hadoop"] == {"cpu": 8.0, "mem": 8.0}
+
+
+@pytest.mark.parametrize("max_points", [40, 100_000])
+def test_users_held_and_wasted_add_up_to_the_classes(max_points: int) -> None:
+    doc = online_document(synthetic_scenario(users=30, jobs=120, classes=12, seed=3), max_points=max_points)
+    for part in doc["policies"].values():
+        for c in part["classes"]:
+            for key in ("allocated", "wasted"):
+                for kind, total in c[key].items():
+                    users = sum(u[key].get(c["name"], {}).get(kind, 0.0) for u in part["users"])
+                    assert users == pytest.approx(total, rel=1e-6, abs=1e-5), (c["name"], key, kind)
+        assert any(u["wasted"] and any(v for cl in u["wasted"].values() for v in cl.values())
+                   for u in part["users"])
+        for u in part["users"]:
+            # The global share is of the whole cluster: never above the share of a class ...
+            # unless weights differ (they are 1 here); and the means are of the full series.
+            assert u["mean_global_share"] <= u["mean_share"] + 1e-9
+            assert all(0 <= g <= 1 for g in u["global_share"])
 
 
 # -- the paper's trends (§V) on the synthetic trace, over a few seeds --------------------------------

@@ -75,6 +75,19 @@ def test_drf_lets_u1_run_8_and_8_udrf_28_and_8(problem: UdrfProblem) -> None:
     assert shares(problem, drf, 0, "hadoop") == (F(1, 7), F(1, 8))
 
 
+def test_global_dominant_shares_pool_the_classes(problem: UdrfProblem) -> None:
+    # The cluster pooled: cpu 56 + 16 + 24 + 32 = 128, memory 64 + 40 + 48 + 1,024 = 1,176.
+    # UDRF: u1 holds 28 + 8 cpu -> 36/128 = 9/32 (memory 44/1,176); u2 16 cpu -> 1/8; u3 10 cpu
+    # and 40 memory -> 5/64; u4 32 cpu and 800 memory -> 800/1,176 = 100/147. DRF: u1 16 cpu.
+    # The online simulation measures with the same function (test_online.py).
+    assert problem.pooled_capacity == (128, 1176)
+    groups = rducs([problem.positive_demand(u) for u in range(4)])
+    udrf = [u["global_dominant_share"] for u in policy_outcome(problem, groups, "udrf")["users"]]
+    drf = [u["global_dominant_share"] for u in policy_outcome(problem, groups, "drf")["users"]]
+    assert udrf == [F(9, 32), F(1, 8), F(5, 64), F(100, 147)]
+    assert drf[0] == F(1, 8)
+
+
 def test_document_reports_drf_waste_that_udrf_uses() -> None:
     doc = offline_document(parse_scenario(json.loads(EXAMPLE.read_text())))
     hadoop = {p: next(c for c in doc["policies"][p]["classes"] if c["name"] == "hadoop")

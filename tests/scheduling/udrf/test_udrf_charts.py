@@ -17,6 +17,7 @@ import pytest
 from scheduling.charts.fairness import variant_colours
 from scheduling.charts.palettes import PALETTES
 from scheduling.charts.udrf import (
+    MAX_TIMELINE_USERS,
     allocation_bars_figure,
     completion_cdf_figure,
     dependency_graph_figure,
@@ -30,7 +31,14 @@ from scheduling.scenario import load_scenario_json, parse_scenario
 from scheduling.udrf.html import render_udrf_html
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.online import online_document
-from scheduling.udrf.present import combine_online, reduction_rows, udrf_summary, udrf_table, user_rows
+from scheduling.udrf.present import (
+    combine_online,
+    reduction_rows,
+    udrf_summary,
+    udrf_table,
+    udrf_tables,
+    user_rows,
+)
 from scheduling.udrf.synthetic import synthetic_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -267,6 +275,7 @@ def test_the_html_report_holds_tables_and_figures(fig1: dict[str, Any]) -> None:
         "Per machine class",
         "RDUCs (connected components of the dependency graph)",
         "Online simulation",
+        "Per user over the online run: UDRF against DRF",
         "Completion time reduced by UDRF",
     ):
         assert f">{heading}<" in page
@@ -285,3 +294,40 @@ def test_an_online_document_draws_its_mean_waste_per_class() -> None:
     for policy, label in (("udrf", "UDRF"), ("drf", "DRF")):
         expected = [c["wasted"]["cpu"] for c in doc["policies"][policy]["classes"]]
         assert cpu[label] == pytest.approx(expected, rel=1e-3, abs=1e-6)
+
+
+def test_the_global_share_is_a_second_view_of_the_share_timelines_and_stays_bounded() -> None:
+    doc = online_document(synthetic_scenario(users=60, jobs=150, classes=12, seed=1), max_points=300)
+    figures = udrf_figures([doc], max_points=200)
+    assert list(figures)[:3] == ["shares", "shares:global", "wasted"]
+    rduc, glob = figures["shares"], figures["shares:global"]
+    assert glob["layout"]["title"]["text"] == "Global dominant share per user over time"
+    assert "whole cluster" in glob["layout"]["annotations"][0]["text"]
+    # The same users in both views (the largest mean RDUC-wise shares), at most 12 a panel.
+    assert [t["name"] for t in glob["data"]] == [t["name"] for t in rduc["data"]]
+    assert len(glob["data"]) <= 2 * MAX_TIMELINE_USERS
+    assert "12 of 60 users" in glob["layout"]["annotations"][0]["text"]
+    assert all(len(t["x"]) <= 200 + 2 + 4 * MAX_TIMELINE_USERS for t in glob["data"])
+    _plain(glob)
+    # Global shares pool every class: never above the RDUC-wise share (weights are 1).
+    for p in ("udrf", "drf"):
+        for u in doc["policies"][p]["users"]:
+            assert all(g <= s + 1e-6 for g, s in zip(u["global_share"], u["share"], strict=True))
+    with pytest.raises(ValueError, match="measure"):
+        share_timelines_figure(doc, measure="pooled")
+
+
+def test_the_per_user_online_table_from_documents_or_from_summaries() -> None:
+    scenario = synthetic_scenario(users=8, jobs=24, classes=6, seed=2)
+    whole = online_document(scenario, max_points=100)
+    parts = [online_document(scenario, policies=(p,), max_points=100) for p in ("udrf", "drf")]
+    from_docs = next(t for t in udrf_tables([whole]) if t["key"] == "online_users")
+    from_parts = next(t for t in udrf_tables(parts) if t["key"] == "online_users")
+    summaries = [udrf_summary(d, rows=3) for d in parts]
+    assert summaries[0]["row_counts"]["online_users"] == 8
+    from_summaries = next(t for t in udrf_tables(summaries) if t["key"] == "online_users")
+    assert from_docs["shown"] == from_parts["shown"] and from_summaries["shown"] == from_docs["shown"][:3]
+    assert any("The first 3 of 8 rows" in n for n in from_summaries["notes"])
+    labels = [c["label"] for c in from_docs["columns"]]
+    assert labels[:3] == ["User", "Mean dominant share (UDRF)", "Mean dominant share (DRF)"]
+    assert "Mean wasted, its part (DRF)" in labels
