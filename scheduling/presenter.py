@@ -190,7 +190,7 @@ _TEXT: dict[str, Callable[[float, str], str]] = {
     "money": lambda v, currency: format_money(v, currency),
     "price": lambda v, currency: format_money(v, currency) + "/h",
     "seconds": lambda v, _: format_duration(v),
-    "percent": lambda v, _: f"{v:.1f}%",
+    "percent": lambda v, _: f"{v:,.1f}%",
     "ratio": lambda v, _: f"{v:.2f}",
     "hours": lambda v, _: f"{v:,.2f} h",
     "count": lambda v, _: f"{v:,.0f}",

@@ -800,7 +800,7 @@ def allocation_framework_table(docs: Mapping[str, Doc], *, currency: str = "$") 
     ...                            "rpsdsf_min_machine": "c1#1"}}}
     >>> t = allocation_framework_table({"rPS-DSF": doc})
     >>> t["key"], t["shown"][0][5:]
-    ('frameworks', ['80.8%', '80.8%', '—', '—', '3500.0%', 'c1#1'])
+    ('frameworks', ['80.8%', '80.8%', '—', '—', '3,500.0%', 'c1#1'])
     """
     return detail_table("frameworks", "Fairness criteria per framework", ALLOCATION_FRAMEWORK_COLUMNS,
                         allocation_framework_rows(docs), currency=currency, notes=ALLOCATION_FRAMEWORK_NOTES)

@@ -144,7 +144,7 @@ def test_the_run_page_shows_every_criterion_per_framework(started: Run, client: 
            '<td class="mono">f1</td><td class="num">1.00</td><td class="num">21.0</td>'
            '<td class="num">0.0</td>'
            '<td class="num">80.8%</td><td class="num">80.8%</td><td class="num">105.0%</td>'
-           '<td class="mono">c1#1</td><td class="num">3500.0%</td><td class="mono">c1#1</td></tr>')
+           '<td class="mono">c1#1</td><td class="num">3,500.0%</td><td class="mono">c1#1</td></tr>')
     assert row in page
 
 

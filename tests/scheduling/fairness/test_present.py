@@ -204,7 +204,7 @@ def test_criteria_table_by_hand_on_table_one() -> None:
         assert rps[fw]["psdsf_min"] == pytest.approx(105.0) and rps[fw]["psdsf_min_machine"] == best
         assert rps[fw]["rpsdsf_min"] == pytest.approx(3500.0) and rps[fw]["rpsdsf_min_machine"] == best
     shown = {row[1]: row[5:] for row in table["shown"] if row[0] == "rPS-DSF"}
-    assert shown["f1"] == ["80.8%", "80.8%", "105.0%", "c1#1", "3500.0%", "c1#1"]
+    assert shown["f1"] == ["80.8%", "80.8%", "105.0%", "c1#1", "3,500.0%", "c1#1"]
     # RRR-DRF at its mean allocation 6.25, 4.75 / 4.75, 6.25 (x_n = 11). c1 holds (70, 0) free after
     # 5, 5 and (46, 0) after 10, 4: mean residual (64, 0), c2 (0, 64) by symmetry. Each framework
     # needs both resources, so rPS-DSF is undefined on both servers: —.
