@@ -198,9 +198,10 @@ def allocation_metrics(
     """The rows of an allocation study's comparison table, in display order.
 
     One row per resource for the allocated share and the stranded capacity, one row per
-    framework for its tasks (in the compact table up to :data:`FRAMEWORK_ROWS_COMPACT`
-    frameworks), and the PF inequality of eq. (9) when ``pf_inequality``. Values come from
-    :func:`allocation_summary` (or the whole document, except the derived ones).
+    framework for its tasks (in the compact table up to
+    :data:`~scheduling.fairness.present_common.FRAMEWORK_ROWS_COMPACT` frameworks), and the PF
+    inequality of eq. (9) when ``pf_inequality``. Values come from :func:`allocation_summary`
+    (or the whole document, except the derived ones).
 
     >>> [m.key for m in allocation_metrics(["gpu"], ["a"], pf_inequality=False)][:6]
     ['total_tasks', 'total_std', 'task_efficiency', 'tasks:a', 'lowest_dominant_share', 'utilisation:gpu']

@@ -187,11 +187,11 @@ def sharing_metrics(
 ) -> tuple[Metric, ...]:
     """The rows of a sharing study's comparison table, in display order.
 
-    The worst unfairness (and its framework), then each framework's (in the compact table up
-    to :data:`FRAMEWORK_ROWS_COMPACT` frameworks), the largest unfairness area, makespan,
-    waits, mean utilisation per resource, tasks finished and offers declined. Values come
-    from :func:`sharing_summary`; the per-framework ones read the same paths in the whole
-    document.
+    The worst unfairness (and its framework), then each framework's (in the compact table up to
+    :data:`~scheduling.fairness.present_common.FRAMEWORK_ROWS_COMPACT` frameworks), the largest
+    unfairness area, makespan, waits, mean utilisation per resource, tasks finished and offers
+    declined. Values come from :func:`sharing_summary`; the per-framework ones read the same
+    paths in the whole document.
 
     >>> [m.key for m in sharing_metrics(["cpu"], ["a"])][:4]
     ['worst_unfairness_pct', 'unfairness_pct:a', 'worst_unfairness_area', 'unfairness_area:a']
