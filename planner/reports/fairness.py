@@ -2,7 +2,7 @@
 
 Everything comes from the library: the comparison table is
 :func:`scheduling.fairness.present.fairness_table`, the criteria per framework are
-:func:`scheduling.fairness.present.allocation_framework_table` (the run page's and the CLI's
+:func:`scheduling.fairness.allocation_present.allocation_framework_table` (the run page's and the CLI's
 table), the other detail tables are its row functions (``allocation_cell_rows`` ...) with
 their column declarations, and the figures are
 :func:`scheduling.charts.allocation_figures` or :func:`scheduling.charts.sharing_figures`.

@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 
 from ..numbers import finite
-from ..udrf.present import ONLINE, POLICY_LABELS, combine_online, policies_of, policy_label
+from ..udrf.doc_reading import ONLINE, POLICY_LABELS, policies_of, policy_label
+from ..udrf.online_tables import combine_online
 from ._common import (
     D3_NUM,
     Figure,

@@ -4,7 +4,7 @@ The page is the cost report's (:func:`scheduling.html_report.standalone_html`): 
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the study's comparison table
 (:func:`scheduling.fairness.present.fairness_table`), its per-framework tables (an allocation
-study's criteria: :func:`scheduling.fairness.present.allocation_framework_table`) and every
+study's criteria: :func:`scheduling.fairness.allocation_present.allocation_framework_table`) and every
 figure of :func:`scheduling.charts.allocation_figures` or
 :func:`scheduling.charts.sharing_figures`; which study it is comes from the documents'
 ``study``.

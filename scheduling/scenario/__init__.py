@@ -4,7 +4,7 @@ Version-1 and version-2 documents stay valid and are written back as they were.
 
 A scenario describes a cluster (VM types with capacities, hourly prices and counts), the
 frameworks (tenants) that share it and their jobs; a workload is the frameworks and jobs
-alone. The package has six parts:
+alone. The package has seven parts:
 
 * :mod:`~scheduling.scenario.limits`: the version, the default resources and the size limits;
 * :mod:`~scheduling.scenario.checks`: the rules fields are read by, the name rule among them;
@@ -12,6 +12,7 @@ alone. The package has six parts:
   and overridden with ``key=value`` text (:func:`parse_overrides`);
 * :mod:`~scheduling.scenario.document`: the dataclasses (:class:`Scenario`, :class:`Workload`, ...);
 * :mod:`~scheduling.scenario.validation`: :func:`parse_scenario` and :func:`parse_workload`;
+* :mod:`~scheduling.scenario.workload_fields`: the frameworks and jobs they read field by field;
 * :mod:`~scheduling.scenario.differences`: how two scenarios differ (:func:`scenario_differences`).
 
 The front doors are :func:`parse_scenario` (a whole document) and :func:`parse_workload`

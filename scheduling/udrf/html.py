@@ -4,7 +4,7 @@ The page is the cost report's (:func:`scheduling.html_report.standalone_html`): 
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the comparison table UDRF against DRF
 (:func:`scheduling.udrf.present.udrf_table`), the detail tables of
-:mod:`scheduling.udrf.present` and every figure of :func:`scheduling.charts.udrf.udrf_figures`,
+:func:`scheduling.udrf.present.udrf_tables` and every figure of :func:`scheduling.charts.udrf.udrf_figures`,
 from an offline document, an online one, or both.
 
 >>> import tempfile, pathlib
@@ -34,7 +34,9 @@ from ..html_report import (
     standalone_html,
     write_text_atomically,
 )
-from .present import ONLINE, combine_online, policies_of, policy_label, udrf_table, udrf_tables
+from .doc_reading import ONLINE, policies_of, policy_label
+from .online_tables import combine_online
+from .present import udrf_table, udrf_tables
 
 __all__ = ["MAX_ROWS", "detail_html", "render_udrf_html", "udrf_sections", "write_udrf_html"]
 

@@ -228,7 +228,7 @@ def test_a_configuration_stopped_at_the_step_limit_is_said_on_the_page(
     api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str], client: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from scheduling.fairness import sharing as library
+    from scheduling.fairness import sharing_run as library
 
     monkeypatch.setattr(library, "MAX_STEPS", 20)
     fw = {"task_demand": {"cpu": 1, "mem": 1}, "offer_policy": "first-fit", "refuse_s": 0,

@@ -7,7 +7,7 @@ and options. Parts, each one library call:
   ``compare_drf`` is off, the DRF baseline, each RDUC filled on its own);
 * ``online udrf``, ``online drf`` (with ``online``): the online simulation of one policy,
   :func:`scheduling.udrf.online.online_document`, so the two policies simulate in parallel
-  on the workers; :func:`scheduling.udrf.present.combine_online` joins them again.
+  on the workers; :func:`scheduling.udrf.online_tables.combine_online` joins them again.
 
 Summaries, the comparison table (one column per policy) and the detail tables come from
 :mod:`scheduling.udrf.present`, the figures from :mod:`scheduling.charts.udrf`.
@@ -29,12 +29,12 @@ from scheduling import Scenario, ScenarioError
 from scheduling.charts.udrf import policy_colours, udrf_figures
 from scheduling.numbers import finite
 from scheduling.presenter import show
+from scheduling.udrf.doc_reading import policy_label
 from scheduling.udrf.model import UdrfProblem
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.online import check_online_options
 from scheduling.udrf.present import (
     policy_headlines,
-    policy_label,
     udrf_summary,
     udrf_table,
     udrf_tables,

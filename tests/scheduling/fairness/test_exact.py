@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scheduling.errors import ScenarioError
-from scheduling.fairness import exact
+from scheduling.fairness import exact_model
 from scheduling.fairness.exact import (
     DEFAULT_PF_TOLERANCE,
     ExactResult,
@@ -210,7 +210,7 @@ def test_errors_name_the_field() -> None:
 
 
 def test_whole_tasks_give_up_at_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(exact, "INTEGER_TIME_LIMIT_S", 0.0)
+    monkeypatch.setattr(exact_model, "INTEGER_TIME_LIMIT_S", 0.0)
     for f in (mmf_allocation, pf_allocation):
         with pytest.raises(ScenarioError) as e:
             f(table_one(), integer=True)

@@ -472,12 +472,12 @@ def test_a_scenario_document_is_validated_first() -> None:
 def test_a_run_past_the_step_limit_stops_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight tasks of 1,000 s on one 4-cpu agent: the four waiting keep a decision every second
     for 1,000 s. With a limit of 50 steps the run stops there, and its document says why."""
-    from scheduling.fairness import sharing
+    from scheduling.fairness import sharing_run
 
     s = scenario(framework("a", tasks=8, duration=1000, refuse=0))
     full = share(s).to_dict()
     assert full["stopped"] is None and full["makespan_s"] == 2003.0  # one task a decision
-    monkeypatch.setattr(sharing, "MAX_STEPS", 50)
+    monkeypatch.setattr(sharing_run, "MAX_STEPS", 50)
     doc = share(s).to_dict()
     assert doc["stopped"]["steps"] == 50 and doc["stopped"]["at_s"] < 100
     assert "with 8 tasks unfinished" in doc["stopped"]["reason"] and doc["makespan_s"] is None
@@ -497,9 +497,9 @@ def test_a_bad_seed_is_refused_on_its_field(seed: Any) -> None:
 
 
 def test_the_step_limit_shrinks_with_the_agents(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scheduling.fairness import sharing
+    from scheduling.fairness import sharing_run
 
-    monkeypatch.setattr(sharing, "MAX_AGENT_STEPS", 200)
+    monkeypatch.setattr(sharing_run, "MAX_AGENT_STEPS", 200)
     doc = share(scenario(framework("a", tasks=40, duration=1000, refuse=0), agents=4)).to_dict()
     assert doc["stopped"]["steps"] == 50  # 200 / 4 agents
     assert "the most a simulation of 4 agents takes" in doc["stopped"]["reason"]

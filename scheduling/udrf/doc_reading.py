@@ -1,0 +1,56 @@
+"""How the UDRF presenters read a document (paper 004): its sections, its policies in column
+order and the names they are shown by.
+
+Shared by :mod:`scheduling.udrf.present`, :mod:`scheduling.udrf.offline_tables`,
+:mod:`scheduling.udrf.online_tables`, the UDRF charts and the planner's UDRF run kind; the
+readers never raise on a missing or malformed part, they read it as empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..numbers import finite
+from ..presenter import show
+
+__all__ = ["OFFLINE", "ONLINE", "POLICY_LABELS", "Doc", "policies_of", "policy_label"]
+
+Doc = Mapping[str, Any]
+
+#: The policies a UDRF study compares, in column order, with the names tables and charts show.
+POLICY_LABELS: dict[str, str] = {"udrf": "UDRF", "drf": "DRF"}
+OFFLINE = "udrf-offline"
+ONLINE = "udrf-online"
+
+
+def _section(doc: Any, *path: str) -> Mapping[str, Any]:
+    node: Any = doc
+    for step in path:
+        node = node.get(step) if isinstance(node, Mapping) else None
+    return node if isinstance(node, Mapping) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def policies_of(doc: Doc) -> list[str]:
+    """The policies of a document or summary, in :data:`POLICY_LABELS` order (then any other).
+
+    >>> policies_of({"policies": {"drf": {}, "udrf": {}}})
+    ['udrf', 'drf']
+    """
+    present = list(_section(doc, "policies"))
+    return [p for p in POLICY_LABELS if p in present] + [p for p in present if p not in POLICY_LABELS]
+
+
+def policy_label(policy: str) -> str:
+    """``UDRF``, ``DRF``: the column a policy is shown in."""
+    return POLICY_LABELS.get(policy, policy)
+
+
+def _amounts_text(per_class: Mapping[str, Any], resources: Sequence[str]) -> str:
+    """A user's amounts per class summed per resource kind: ``cpu 28, mem 36``."""
+    sums = {r: sum(finite(_section(per_class, c).get(r)) or 0.0 for c in per_class) for r in resources}
+    return ", ".join(f"{r} {show(v, 'amount')}" for r, v in sums.items())
