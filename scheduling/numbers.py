@@ -1,8 +1,10 @@
-"""Reading numbers out of JSON documents: one rule for what counts as a number.
+"""Reading numbers and sections out of JSON documents: one rule for what counts as a number,
+and one for walking into a document whose parts may be missing.
 
 Result documents and request bodies are JSON: a value may be missing, ``null``, a string,
 a boolean (which Python counts as an int) or, from a careless producer, NaN. Every reader
-of such a document goes through these two functions.
+of such a document goes through :func:`finite` and :func:`integral`, and walks into it with
+:func:`section` and :func:`listed`.
 
 >>> [finite(v) for v in (1, 2.5, True, "3", None, float("nan"), float("inf"))]
 [1.0, 2.5, None, None, None, None, None]
@@ -13,9 +15,10 @@ of such a document goes through these two functions.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["SEED_MAX", "finite", "integral", "seed_error"]
+__all__ = ["SEED_MAX", "finite", "integral", "listed", "section", "seed_error"]
 
 #: The largest seed of any random choice (numpy's generators take any integer from 0).
 SEED_MAX = 2**63 - 1
@@ -45,3 +48,24 @@ def seed_error(seed: Any) -> str | None:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         return "must be an integer between 0 and 2**63 - 1"
     return None
+
+
+def section(doc: Any, *path: str) -> Mapping[str, Any]:
+    """The mapping at ``path`` inside ``doc``, or ``{}`` where a step is missing or not a mapping.
+
+    >>> section({"a": {"b": {"c": 1}}}, "a", "b"), section({"a": [1]}, "a"), section(None, "x")
+    ({'c': 1}, {}, {})
+    """
+    node: Any = doc
+    for step in path:
+        node = node.get(step) if isinstance(node, Mapping) else None
+    return node if isinstance(node, Mapping) else {}
+
+
+def listed(value: Any) -> list[Any]:
+    """``value`` as a list when it is a list or tuple, else ``[]``.
+
+    >>> listed((1, 2)), listed(None), listed("ab")
+    ([1, 2], [], [])
+    """
+    return list(value) if isinstance(value, list | tuple) else []

@@ -35,6 +35,7 @@ import numpy as np
 
 from ..fairness.present import framework_names, resource_names, stranded_totals
 from ..numbers import finite, integral
+from ..numbers import section as _section
 from ._common import (
     D3_NUM,
     Figure,
@@ -103,12 +104,6 @@ def _study(docs: Mapping[str, Doc], study: str) -> None:
             raise ValueError(
                 f"{label!r} is not a document of a {study} study (study is {doc.get('study')!r})")
 
-
-def _section(doc: Doc, *path: str) -> Mapping[str, Any]:
-    node: Any = doc
-    for step in path:
-        node = node.get(step) if isinstance(node, Mapping) else None
-    return node if isinstance(node, Mapping) else {}
 
 
 def _trials_words(doc: Doc) -> str:

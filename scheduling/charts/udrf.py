@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 
 from ..numbers import finite
+from ..numbers import listed as _list
+from ..numbers import section as _section
 from ..udrf.doc_reading import ONLINE, POLICY_LABELS, policies_of, policy_label
 from ..udrf.online_tables import combine_online
 from ._common import (
@@ -93,15 +95,6 @@ MAX_TIMELINE_USERS = 12
 CDF_POINTS = 1000
 
 
-def _section(doc: Any, *path: str) -> Mapping[str, Any]:
-    node: Any = doc
-    for step in path:
-        node = node.get(step) if isinstance(node, Mapping) else None
-    return node if isinstance(node, Mapping) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else []
 
 
 def policy_colours(policies: Sequence[str]) -> dict[str, str]:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..numbers import finite, integral
+from ..numbers import section as _section
 from ..presenter import MISSING, Column, DetailTable, Headline, Metric, detail_table, show
 from ..scenario.limits import DEFAULT_RESOURCES
 from .present_common import (
@@ -27,7 +28,6 @@ from .present_common import (
     _path,
     _pct_of,
     _reads,
-    _section,
     _with_name,
     _worst,
     framework_names,

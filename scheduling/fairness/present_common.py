@@ -60,12 +60,6 @@ def _union(lists: Iterable[Iterable[str]]) -> list[str]:
     return list(dict.fromkeys(name for names in lists for name in names))
 
 
-def _section(doc: Doc, *path: str) -> Mapping[str, Any]:
-    node: Any = doc
-    for step in path:
-        node = node.get(step) if isinstance(node, Mapping) else None
-    return node if isinstance(node, Mapping) else {}
-
 
 def _worst(values: Mapping[str, float | None], pick: Callable[..., float]) -> tuple[float | None, str | None]:
     """The extreme value and its name (the first name on a tie), ignoring ``None``."""

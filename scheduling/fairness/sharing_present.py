@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..numbers import finite
+from ..numbers import section as _section
 from ..presenter import MISSING, Column, Headline, Metric, show
 from ..scenario.limits import DEFAULT_RESOURCES
 from .present_common import (
@@ -27,7 +28,6 @@ from .present_common import (
     _path,
     _pct_of,
     _reads,
-    _section,
     _with_name,
     _worst,
     framework_names,

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..numbers import finite
+from ..numbers import section as _section
 from ..presenter import show
 
 __all__ = ["OFFLINE", "ONLINE", "POLICY_LABELS", "Doc", "policies_of", "policy_label"]
@@ -24,15 +25,6 @@ OFFLINE = "udrf-offline"
 ONLINE = "udrf-online"
 
 
-def _section(doc: Any, *path: str) -> Mapping[str, Any]:
-    node: Any = doc
-    for step in path:
-        node = node.get(step) if isinstance(node, Mapping) else None
-    return node if isinstance(node, Mapping) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else []
 
 
 def policies_of(doc: Doc) -> list[str]:

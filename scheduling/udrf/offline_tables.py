@@ -14,8 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..numbers import finite, integral
+from ..numbers import listed as _list
+from ..numbers import section as _section
 from ..presenter import Column, show
-from .doc_reading import Doc, _amounts_text, _list, _section, policies_of, policy_label
+from .doc_reading import Doc, _amounts_text, policies_of, policy_label
 
 __all__ = [
     "CLASS_COLUMNS",

@@ -18,8 +18,10 @@ from typing import Any, cast
 import numpy as np
 
 from ..numbers import finite, integral
+from ..numbers import listed as _list
+from ..numbers import section as _section
 from ..presenter import Column
-from .doc_reading import ONLINE, Doc, _amounts_text, _list, _section, policies_of, policy_label
+from .doc_reading import ONLINE, Doc, _amounts_text, policies_of, policy_label
 from .online import OnlineResult, compare
 
 __all__ = [

@@ -41,6 +41,8 @@ from typing import Any
 
 from ..fairness.present import comparison_text
 from ..numbers import finite, integral
+from ..numbers import listed as _list
+from ..numbers import section as _section
 from ..presenter import (
     MISSING,
     Column,
@@ -52,7 +54,7 @@ from ..presenter import (
     show,
     table_text,
 )
-from .doc_reading import OFFLINE, ONLINE, POLICY_LABELS, Doc, _list, _section, policies_of, policy_label
+from .doc_reading import OFFLINE, ONLINE, POLICY_LABELS, Doc, policies_of, policy_label
 from .offline_tables import (
     CLASS_COLUMNS,
     JOB_COLUMNS,
