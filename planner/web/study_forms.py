@@ -73,9 +73,9 @@ class StudySourceForm(forms.Form):
         return data
 
     def fill(self, params: Mapping[str, Any]) -> None:
-        """Start from a preset's (or an earlier run's) parameters of the kind; each study's form
-        fills its own fields."""
-        raise NotImplementedError
+        """Start from a preset's (or an earlier run's) parameters of the kind. The scenario's
+        source has none; each study's form fills its own fields over this."""
+        return None
 
     def entered_scenario(self) -> dict[str, Any] | None:
         """The scenario document entered in the page's own fields, if its source is one (call
