@@ -240,12 +240,19 @@ def mrsu_advise(scenario: Scenario, *, unit: Mapping[str, float] | None = None) 
         if best is not None and held:
             n_best = -(-held // int(per_machine[best]))
             t = scenario.vm_types[best]
+
+            ranks = {k: (vm_types[scenario.vm_types[k].name]["stranded_pct"],
+                         vm_types[scenario.vm_types[k].name]["price_per_unit"]) for k in usable}
             mix = {
                 "vm_type": t.name,
                 "count": int(n_best),
                 "units": int(n_best * per_machine[best]),
                 "price_per_hour": round(n_best * t.price_per_hour, 9),
                 "stranded_pct": vm_types[t.name]["stranded_pct"],
+                # the other types that strand as little at the same price per unit
+                "as_good": [
+                    scenario.vm_types[k].name for k in usable if k != best and ranks[k] == ranks[best]
+                ],
             }
         total_stranded = (stranded * counts[:, None]).sum(axis=0)
         out["candidates"][key] = {

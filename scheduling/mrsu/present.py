@@ -213,7 +213,12 @@ def advisor_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "stranded_pct": c.get("stranded_pct"),
                 "stranded": units_text(c.get("stranded")),
                 "price_per_unit": c.get("price_per_unit"),
-                "least_waste_vm_type": (f"{mix['count']} x {mix['vm_type']}" if mix else ""),
+                "least_waste_vm_type": (
+                    f"{mix['count']} x {mix['vm_type']}"
+                    + (f" (as good: {', '.join(mix['as_good'])})" if mix.get("as_good") else "")
+                    if mix
+                    else ""
+                ),
                 "recommended": key == doc.get("recommended"),
             }
         )

@@ -148,8 +148,23 @@ def test_advisor_by_hand():
     # c holds min(16, 5) = 5 units of (1, 4), stranding 11 cpu: 0.1 per unit, m 8 units: 0.05 per unit
     assert user["vm_types"]["c"]["stranded"] == {"cpu": 11, "mem": 0}
     assert user["vm_types"]["m"]["price_per_unit"] == 0.05
-    assert user["least_waste_vm_type"]["vm_type"] == "m"
+    assert user["least_waste_vm_type"]["vm_type"] == "m" and user["least_waste_vm_type"]["as_good"] == []
     assert a["recommended"] in a["candidates"]
+
+
+def test_the_advisor_names_the_types_as_good_as_its_pick() -> None:
+    """Paper 003's three VM types all hold 4 GB a core: for the unit (1 cpu, 4 GB) each strands
+    nothing at $0.06 a unit, so the pick (the first) has the other two as good."""
+    from scheduling.mrsu.advisor import mrsu_advise
+    from scheduling.mrsu.present import advisor_rows
+    from scheduling.scenario import load_scenario_json
+
+    scenario = load_scenario_json((ROOT / "examples" / "paper003-light.json").read_text())
+    doc = mrsu_advise(scenario, unit={"cpu": 1, "mem": 4})
+    mix = doc["candidates"]["user"]["least_waste_vm_type"]
+    assert (mix["vm_type"], mix["as_good"]) == ("m1.large", ["m1.xlarge", "m2.xlarge"])
+    row = next(r for r in advisor_rows(doc) if r["candidate"] == "user")
+    assert row["least_waste_vm_type"] == "25 x m1.large (as good: m1.xlarge, m2.xlarge)"
 
 
 def test_advise_command_and_unit_errors(capsys, tmp_path):
