@@ -42,6 +42,19 @@ def policy_label(policy: str) -> str:
     return POLICY_LABELS.get(policy, policy)
 
 
+def per_policy_columns(
+    lead: Sequence[Any], measures: Sequence[tuple[str, str, str]], policies: Sequence[str]
+) -> tuple[Any, ...]:
+    """``lead`` columns, then each measure ``(key, label, unit)`` once per policy, side by side:
+    ``<key>:<policy>`` labelled ``<label> (<policy's label>)``."""
+    from ..presenter import Column
+
+    cols = list(lead)
+    for what, label, unit in measures:
+        cols += [Column(f"{what}:{p}", f"{label} ({policy_label(p)})", unit) for p in policies]
+    return tuple(cols)
+
+
 def _amounts_text(per_class: Mapping[str, Any], resources: Sequence[str]) -> str:
     """A user's amounts per class summed per resource kind: ``cpu 28, mem 36``."""
     sums = {r: sum(finite(_section(per_class, c).get(r)) or 0.0 for c in per_class) for r in resources}

@@ -17,7 +17,7 @@ from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
 from ..presenter import Column, show
-from .doc_reading import Doc, _amounts_text, policies_of, policy_label
+from .doc_reading import Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 
 __all__ = [
     "CLASS_COLUMNS",
@@ -41,17 +41,14 @@ def _jobs_text(jobs: Mapping[str, Any]) -> str:
 
 def user_columns(policies: Sequence[str]) -> tuple[Column, ...]:
     """Columns of :func:`user_rows` for these policies (UDRF against DRF side by side)."""
-    cols: list[Column] = [Column("user", "User"), Column("rduc", "RDUC", "count")]
-    for what, label, unit in (
+    return per_policy_columns([Column("user", "User"), Column("rduc", "RDUC", "count")], (
         ("jobs_total", "Jobs", "amount"),
         ("dominant_share", "Dominant share", "percent"),
         ("global_dominant_share", "Global dominant share", "percent"),
         ("job_count", "Job count x^u", "amount"),
         ("jobs", "Jobs per job", "text"),
         ("waste", "Wasted on its resources", "text"),
-    ):
-        cols += [Column(f"{what}:{p}", f"{label} ({policy_label(p)})", unit) for p in policies]
-    return tuple(cols)
+    ), policies)
 
 
 def user_rows(doc: Doc) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
 from ..presenter import Column
-from .doc_reading import ONLINE, Doc, _amounts_text, policies_of, policy_label
+from .doc_reading import ONLINE, Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 from .online import OnlineResult, compare
 
 __all__ = [
@@ -126,8 +126,7 @@ def online_rows(doc: Doc) -> list[dict[str, Any]]:
 
 def online_user_columns(policies: Sequence[str]) -> tuple[Column, ...]:
     """Columns of :func:`online_user_rows` for these policies (UDRF against DRF side by side)."""
-    cols: list[Column] = [Column("user", "User")]
-    for what, label, unit in (
+    return per_policy_columns([Column("user", "User")], (
         ("mean_share", "Mean dominant share", "percent"),
         ("mean_global_share", "Mean global dominant share", "percent"),
         ("mean_running", "Mean runs running", "amount"),
@@ -135,9 +134,7 @@ def online_user_columns(policies: Sequence[str]) -> tuple[Column, ...]:
         ("mean_completion_s", "Mean completion", "seconds"),
         ("allocated", "Mean held", "text"),
         ("wasted", "Mean wasted, its part", "text"),
-    ):
-        cols += [Column(f"{what}:{p}", f"{label} ({policy_label(p)})", unit) for p in policies]
-    return tuple(cols)
+    ), policies)
 
 
 def online_user_rows(doc: Doc) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from scheduling.mrsu import mrsu_result, parse_mrsu_input, present, scenario_pro
 from scheduling.mrsu.cli import main
 from scheduling.presenter import table_text
 from scheduling.scenario import parse_scenario
+from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
 
 # capacity 8 cpu, 8 mem; equal priorities.
 #   GCD: cpu gcd(4, 2, 2, 2, 8) = 2, mem gcd(2, 6, 2, 2, 8) = 2: the unit (2, 2), X = 4 units.
@@ -51,19 +52,6 @@ HAND_ROWS = [
 #   cpu exact, mem 16 + 8 over: (16 + 24 + 24 + 8)/4 = 18 GB.
 #   VM-static: the peaks (30, 8) and (20, 8) every slot: spark idle in slot 3, etl in slot 0:
 #   cpu (30 + 20)/4 = 12.5 tenths = 1.25 cores, mem (8 + 8)/4 = 4 GB.
-SCENARIO = {
-    "vm_types": [
-        {"name": "m", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 2},
-        {"name": "c", "capacity": {"cpu": 16, "mem": 16}, "price_per_hour": 0.5, "count": 1},
-    ],
-    "frameworks": [{"name": "spark", "weight": 2}, {"name": "etl"}],
-    "jobs": [
-        {"id": "a", "framework": "spark", "arrival_s": 0, "executors": 2, "executor": {"cpu": 1.5, "mem": 4},
-         "duration_s": 50},
-        {"id": "b", "framework": "etl", "arrival_s": 20, "executors": 1, "executor": {"cpu": 2, "mem": 8},
-         "duration_s": 60},
-    ],
-}
 
 
 def _rows(table: dict) -> list[tuple]:

@@ -12,22 +12,10 @@ from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_inp
 from scheduling.mrsu.cli import main
 from scheduling.presenter import UNITS, Column, table_text
 from scheduling.scenario import parse_scenario
+from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = json.loads((ROOT / "examples" / "mrsu" / "example.json").read_text())
-SCENARIO = {
-    "vm_types": [
-        {"name": "m", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 2},
-        {"name": "c", "capacity": {"cpu": 16, "mem": 16}, "price_per_hour": 0.5, "count": 1},
-    ],
-    "frameworks": [{"name": "spark", "weight": 2}, {"name": "etl"}],
-    "jobs": [
-        {"id": "a", "framework": "spark", "arrival_s": 0, "executors": 2, "executor": {"cpu": 1.5, "mem": 4},
-         "duration_s": 50},
-        {"id": "b", "framework": "etl", "arrival_s": 20, "executors": 1, "executor": {"cpu": 2, "mem": 8},
-         "duration_s": 60},
-    ],
-}
 ALL_COLUMNS = {
     "units": present.UNIT_COLUMNS,
     "dimensions": present.DIMENSION_COLUMNS,
