@@ -21,6 +21,8 @@ from scheduling import DEFAULT_RESOURCES, LIMITS, SCHEDULERS, OptionField, optio
 from scheduling.generators import WorkloadSpec
 from scheduling.importers import IMPORTERS
 
+from .param_forms import NumberInput
+
 OPTIONAL_NUMBER = {"required": False, "localize": False}
 
 
@@ -45,11 +47,6 @@ def parse_json_document(text: str, field: str) -> Any:
         return loads_strict(text)
     except JSONSyntaxError as exc:
         raise InputError.single(field, f"is not valid JSON: {exc}") from None
-
-
-class NumberInput(forms.NumberInput):
-    def __init__(self, attrs: dict[str, Any] | None = None):
-        super().__init__(attrs={"step": "any", **(attrs or {})})
 
 
 # --------------------------------------------------------------------------- declared options

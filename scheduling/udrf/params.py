@@ -1,0 +1,87 @@
+"""The parameters of a UDRF study, declared once (:mod:`scheduling.params`).
+
+:data:`ONLINE_PARAMS` are the online simulation's options (paper 004 Fig. 5), read the same way
+by ``python -m scheduling udrf`` (flags ``--interval``, ``--horizon``, ``--queue``, ``--seed``),
+by a library caller and by the planner; :data:`UDRF_PARAMS` are a planner run's, and
+:func:`udrf_run` reads them into the run's options.
+
+>>> udrf_run({"online": True, "interval_s": 2})["policies"], udrf_run({})["baseline"]
+(['udrf', 'drf'], 'DRF')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import FieldError, ScenarioError
+from ..params import Param, read_params, seed_param
+from ..scenario import Scenario
+from .doc_reading import policy_label
+from .model import UdrfProblem
+
+__all__ = ["ONLINE_LIMITS", "ONLINE_PARAMS", "UDRF_PARAMS", "udrf_run"]
+
+#: The largest online options (a planner run's, the command line's and a library caller's).
+ONLINE_LIMITS = {
+    "interval_s": 3600.0, "horizon_s": 30 * 86400.0, "queue_capacity": 100_000,
+}
+
+ONLINE_PARAMS: tuple[Param, ...] = (
+    Param("interval_s", "number", "Decision interval", "Seconds between the online algorithm's decisions.",
+          unit="s", default=1.0, minimum=0, exclusive_minimum=True, maximum=ONLINE_LIMITS["interval_s"],
+          flag="--interval"),
+    Param("horizon_s", "number", "Horizon",
+          "Stop the online simulation here (empty: until every job is done).", unit="s", minimum=0,
+          exclusive_minimum=True, maximum=ONLINE_LIMITS["horizon_s"], flag="--horizon"),
+    Param("queue_capacity", "integer", "Waiting queue", "Jobs waiting at most (the paper's 100).",
+          default=100, minimum=1, maximum=ONLINE_LIMITS["queue_capacity"], flag="--queue"),
+    seed_param("The seed of the online tie-breaking order."),
+)
+
+UDRF_PARAMS: tuple[Param, ...] = (
+    Param("online", "boolean", "Simulate online too",
+          "Paper 004 Fig. 5: jobs arrive, run the times they must and leave.", default=False,
+          flag="--online"),
+    Param("compare_drf", "boolean", "Compare with DRF",
+          "DRF treating every (class, resource) as a resource, beside UDRF.", default=True,
+          flag="--compare-drf"),
+    *ONLINE_PARAMS,
+    Param("baseline", "text", "Baseline", "The policy the other is compared with (default: DRF's)."),
+)
+
+
+def udrf_run(params: Mapping[str, Any], *, scenario: Scenario | None = None) -> dict[str, Any]:
+    """A UDRF study's options, read by :data:`UDRF_PARAMS`, or every problem: the request's fields
+    (``interval_s``) and, with ``scenario``, the scenario's (``frameworks``: no user lists complex jobs).
+    """
+    errors: list[FieldError] = []
+    values: dict[str, Any] | None = None
+    try:
+        values = read_params(UDRF_PARAMS, params, what="a UDRF study")
+    except ScenarioError as exc:
+        errors.extend(exc.errors)
+    if scenario is not None:
+        try:
+            UdrfProblem.from_scenario(scenario)  # say now when no user has complex jobs
+        except ScenarioError as exc:
+            errors.extend(exc.errors)
+    if values is None or errors:
+        raise ScenarioError(errors)
+    policies = ["udrf", "drf"] if values["compare_drf"] else ["udrf"]
+    labels = [policy_label(p) for p in policies]
+    baseline = values["baseline"]
+    if baseline is None:
+        baseline = labels[-1]
+    elif baseline not in labels:
+        raise ScenarioError([FieldError("baseline", f"must be one of {', '.join(labels)}")])
+    return {
+        "online": values["online"],
+        "compare_drf": values["compare_drf"],
+        "policies": policies,
+        "interval_s": values["interval_s"],
+        "horizon_s": values["horizon_s"],
+        "queue_capacity": values["queue_capacity"],
+        "seed": values["seed"],
+        "baseline": baseline,
+    }
