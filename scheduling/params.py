@@ -48,6 +48,7 @@ from .scenario.checks import Problems, shown, text_problem
 __all__ = [
     "Param",
     "ParamKind",
+    "Preset",
     "TextForm",
     "add_flags",
     "bounds_text",
@@ -153,6 +154,18 @@ class Param:
         if self.kind == "object" and self.default is True:
             return {p.name: p.default_value() for p in self.fields}
         return copy.deepcopy(self.default)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A paper's set-up as one click of a start page: a scenario document (``None``: the
+    parameters carry their own input) and a kind's parameters."""
+
+    key: str
+    title: str
+    description: str
+    scenario: dict[str, Any] | None
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 def seed_param(help: str = "The seed of every random choice.", *, flag: str | None = "--seed") -> Param:
