@@ -22,11 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import FieldError, ScenarioError
 from .checks import Problems, number, shown
 from .limits import LIMITS
+
+if TYPE_CHECKING:  # scheduling.params reads with this package's checks: imported when called
+    from ..params import Param
 
 __all__ = [
     "OPTION_DECLARATIONS",
@@ -34,6 +37,7 @@ __all__ = [
     "OptionField",
     "SimulationOptions",
     "option_fields",
+    "option_params",
     "parse_overrides",
     "read_option_values",
 ]
@@ -451,3 +455,34 @@ min_billed_s, billing_granularity_s, scheduling_interval_s, edf_backfill)
     if errors:
         raise ScenarioError(errors)
     return out
+
+
+# --------------------------------------------------------------------------- as parameters
+
+
+def option_params() -> tuple[Param, ...]:
+    """The run options as :class:`~scheduling.params.Param` declarations of an ``options`` object:
+    one per declaration (RUT weights: resource -> weight). None has a default of its own: an
+    option not given keeps the scenario's value, whose default the help states.
+
+    >>> [p.name for p in option_params()][:3], option_params()[0].kind
+    (['rut', 'ilp_time_limit_s', 'ilp_method'], 'mapping')
+    """
+    from ..params import Param
+
+    defaults = SimulationOptions()
+    out: list[Param] = []
+    for d in OPTION_DECLARATIONS:
+        if d.per_resource:
+            item = Param(d.name, d.kind, d.label, d.help, minimum=d.minimum, maximum=d.maximum)
+            out.append(Param(d.name, "mapping", d.label, f"{d.help} Default: 0.8 cpu and 0.2 mem when both "
+                             "exist, else equal weights.", item=item))
+            continue
+        default = getattr(defaults, d.name)
+        shown_default = ("yes" if default else "no") if isinstance(default, bool) else f"{default:g}" if (
+            isinstance(default, float)) else str(default)
+        unit = f" {d.unit}" if d.unit else ""
+        out.append(Param(d.name, d.kind, d.label, f"{d.help} Default: {shown_default}{unit}.", unit=d.unit,
+                         minimum=d.minimum, exclusive_minimum=d.exclusive_minimum, maximum=d.maximum,
+                         choices=d.choices))
+    return tuple(out)
