@@ -15,7 +15,7 @@ from scheduling.presenter import Comparison
 
 from .tables import Cell, Table
 
-__all__ = ["ReportContent"]
+__all__ = ["ReportBody", "ReportContent", "report_content"]
 
 #: A Plotly figure dict of :mod:`scheduling.charts`.
 Figure = dict[str, Any]
@@ -63,3 +63,56 @@ class ReportContent:
     records: Callable[[int], Table] | None = None
     currency: str = "$"
     keywords: str = ""
+
+
+@dataclass(frozen=True)
+class ReportBody:
+    """What a kind of run puts in its reports; the shell (:func:`report_content`) adds the rest.
+
+    ``subtitle`` says what kind of run it is; ``details`` are rows the kind adds after its
+    settings (the cost comparison's job count and units); the other attributes are
+    :class:`ReportContent`'s.
+    """
+
+    subtitle: str
+    comparison: Comparison
+    tables: list[Table]
+    figures: Mapping[str, Figure] = field(default_factory=dict)
+    sheet_charts: tuple[str, ...] = ()
+    records: Callable[[int], Table] | None = None
+    details: list[tuple[str, Cell]] = field(default_factory=list)
+
+
+def report_content(
+    body: ReportBody,
+    *,
+    meta: Mapping[str, Any],
+    settings: list[tuple[str, Cell]],
+    currency: str,
+    variants: list[str],
+) -> ReportContent:
+    """Every kind's report in one shell: the run's header rows (run, id, scenario, when), the
+    kind's settings (the run page's rows), then its own rows; the team's currency; the
+    variants as the PDF's keywords.
+
+    ``meta``: ``run_name``, ``run_id``, ``scenario_name``, ``created_at`` (all optional).
+    """
+    run_id = meta.get("run_id")
+    head: list[tuple[str, Cell]] = [
+        ("Run", str(meta.get("run_name") or "")),
+        ("Run id", run_id if isinstance(run_id, int) and not isinstance(run_id, bool) else str(run_id or "")),
+        ("Scenario", str(meta.get("scenario_name") or "")),
+        ("Created at", str(meta.get("created_at") or "")),
+    ]
+    return ReportContent(
+        title=str(meta.get("run_name") or ""),
+        subtitle=f"Cluster What-If Planner - {body.subtitle}",
+        details=[*head, *settings, *body.details],
+        comparison=body.comparison,
+        tables=body.tables,
+        figures=body.figures,
+        sheet_charts=body.sheet_charts,
+        records=body.records,
+        currency=currency,
+        keywords=", ".join(variants),
+    )
