@@ -3,7 +3,9 @@
 Plain Python (numpy, PuLP, the standard library), never Django. See ``docs/results.md``.
 """
 
-from .bounds import lower_bound_cost
+from .cost.bounds import lower_bound_cost
+from .cost.schedulers import ORDERINGS, PLACEMENTS, SCHEDULERS, parse_scheduler
+from .cost.simulator import SimulationResult, compare, simulate
 from .errors import FieldError, ScenarioError, SchedulingError, SolverTimeout
 from .scenario import (
     DEFAULT_RESOURCES,
@@ -19,8 +21,6 @@ from .scenario import (
     parse_scenario,
     parse_workload,
 )
-from .schedulers import ORDERINGS, PLACEMENTS, SCHEDULERS, parse_scheduler
-from .simulator import SimulationResult, compare, simulate
 
 __all__ = [
     "DEFAULT_RESOURCES",

@@ -18,13 +18,13 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, TextIO
 
+from .cost.schedulers import SCHEDULERS
+from .cost.simulator import compare
 from .errors import FieldError, ScenarioError
 from .generators import synthetic_jobs
 from .importers import IMPORTERS, Imported, Importer, get_importer, guess_importer
 from .presets import VM_PRESETS, preset_vm_types
 from .scenario import LIMITS, Scenario, SimulationOptions, option_fields, parse_overrides, parse_scenario
-from .schedulers import SCHEDULERS
-from .simulator import compare
 
 
 class UsageError(Exception):

@@ -2,7 +2,7 @@
 
 Pure functions: they read a run's results (``dict[str, dict]``: scheduler spec -> the
 document of ``SimulationResult.to_dict()``, see docs/results.md; per-job detail through
-:mod:`scheduling.result_document`) and return :class:`Table` objects of plain cells
+:mod:`scheduling.cost.document`) and return :class:`Table` objects of plain cells
 (``str``, ``int``, ``float`` or ``None``). The CSV, XLSX and PDF writers only lay them out.
 
 Every column has a unit of :data:`scheduling.presenter.UNITS`: the writers take the
@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scheduling.cost.document import iter_jobs, job_count
 from scheduling.numbers import finite, integral
 from scheduling.presenter import Cell, Column, Comparison, DetailTable, labelled
-from scheduling.result_document import iter_jobs, job_count
 
 __all__ = [
     "DANGEROUS_PREFIXES",

@@ -1,7 +1,7 @@
 """Charts of simulation results, as plain Plotly figure dicts.
 
 Every function here is pure: it reads result documents (``SimulationResult.to_dict()``,
-see docs/results.md; per-job and per-VM detail through :mod:`scheduling.result_document`)
+see docs/results.md; per-job and per-VM detail through :mod:`scheduling.cost.document`)
 and returns ``{"data": [...], "layout": {...}}`` made of plain Python lists, floats, ints
 and strings, which passes ``json.dumps(fig, allow_nan=False)``. The run page draws them
 with Plotly.js, the CLI writes them into a standalone HTML file

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from ..cost.document import job_column
 from ..numbers import finite
-from ..result_document import job_column
 from .palettes import colours
 
 #: A Plotly figure as plain JSON-ready data: ``{"data": [...], "layout": {...}}``.

@@ -8,8 +8,8 @@ from typing import Any, Literal, TypedDict
 
 import numpy as np
 
+from ..cost.document import iter_jobs, iter_vm_intervals, job_column
 from ..numbers import finite, integral
-from ..result_document import iter_jobs, iter_vm_intervals, job_column
 from ._common import (
     D3_NUM,
     Figure,

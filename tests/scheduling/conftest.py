@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scheduling import Scenario, parse_scenario
-from scheduling.cluster import Cluster
+from scheduling.cost.cluster import Cluster
 
 
 @pytest.fixture

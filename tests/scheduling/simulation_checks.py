@@ -1,6 +1,6 @@
 """Checks of a simulation's result document that hold for every scheduler (used by several tests).
 
-Each check reads the document only through :mod:`scheduling.result_document` and recomputes
+Each check reads the document only through :mod:`scheduling.cost.document` and recomputes
 what it asserts from the scenario, so a wrong placement, bill or queue order fails it.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scheduling.result_document import iter_jobs, iter_vm_intervals
+from scheduling.cost.document import iter_jobs, iter_vm_intervals
 from scheduling.scenario import Scenario
 
 

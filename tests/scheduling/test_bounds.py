@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scheduling import compare, lower_bound_cost, parse_scenario
-from scheduling.bounds import cheapest_cover_cost, work_resource_hours
+from scheduling.cost.bounds import cheapest_cover_cost, work_resource_hours
 
 # small: 4 cpu, 16 GB at $0.24/h; big: 8 cpu, 16 GB at $0.40/h.
 VM_TYPES = [

@@ -45,9 +45,9 @@ from scheduling.charts import (
     window_mean_step,
 )
 from scheduling.charts.palettes import GREY, LOWER_BOUND, PALETTES, UNUSED, colours
+from scheduling.cost.document import to_columnar
 from scheduling.html_report import render_html_report, write_html_report
 from scheduling.presenter import comparison_table
-from scheduling.result_document import to_columnar
 
 EVIL = "<script>alert(1)</script>"
 T = [0.0, 100.0, 200.0, 400.0, 600.0, 700.0]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scheduling.result_document import iter_jobs, job_count
+from scheduling.cost.document import iter_jobs, job_count
 
 ROOT = Path(__file__).resolve().parents[2]
 

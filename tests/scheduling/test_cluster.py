@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from scheduling.cluster import Cluster
+from scheduling.cost.cluster import Cluster
 
 
 @pytest.fixture

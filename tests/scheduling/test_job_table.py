@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scheduling.job_table import JobTable
+from scheduling.cost.job_table import JobTable
 from scheduling.scenario import parse_scenario
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from scheduling.cluster import Cluster
-from scheduling.job_table import JobTable
-from scheduling.orderings import ORDERING_CLASSES, EdfOrdering, Ordering
+from scheduling.cost.cluster import Cluster
+from scheduling.cost.job_table import JobTable
+from scheduling.cost.orderings import ORDERING_CLASSES, EdfOrdering, Ordering
 from scheduling.scenario import SimulationOptions, parse_scenario
 
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scheduling.cluster import Cluster, PlacementContext
+from scheduling.cost.cluster import Cluster, PlacementContext
+from scheduling.cost.placement import exact
+from scheduling.cost.placement.exact import METHODS, exact_placement, place_ilp
+from scheduling.cost.placement.heuristics import place_bfd
 from scheduling.errors import SolverTimeout
-from scheduling.placement import exact
-from scheduling.placement.exact import METHODS, exact_placement, place_ilp
-from scheduling.placement.heuristics import place_bfd
 from scheduling.scenario import parse_scenario
 
 TOL = 1e-9

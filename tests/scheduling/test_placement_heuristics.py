@@ -7,8 +7,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from scheduling.cluster import Cluster, PlacementContext
-from scheduling.placement.heuristics import (
+from scheduling.cost.cluster import Cluster, PlacementContext
+from scheduling.cost.placement.heuristics import (
     place_bfd,
     place_consolidate,
     place_spread,

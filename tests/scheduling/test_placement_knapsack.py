@@ -1,4 +1,4 @@
-"""The covering knapsack behind the exact placement (scheduling.placement.knapsack).
+"""The covering knapsack behind the exact placement (scheduling.cost.placement.knapsack).
 
 Every path that solves it (a memoised search, a DP over executors covered, a MIP in HiGHS) is
 checked against an exhaustive search over every count vector on random small instances.
@@ -13,9 +13,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from scheduling.cost.placement import knapsack
+from scheduling.cost.placement.knapsack import Cover, min_new_vm_cost
 from scheduling.errors import SolverTimeout
-from scheduling.placement import knapsack
-from scheduling.placement.knapsack import Cover, min_new_vm_cost
 
 TOL = 1e-9
 

@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scheduling import ScenarioError, parse_scenario, simulate
+from scheduling.cost.document import iter_jobs, to_columnar
+from scheduling.cost.replay import QUEUE_ORDERS, ReplayIndex, parse_instant, replay_snapshot, time_axis
 from scheduling.generators import synthetic_jobs
-from scheduling.replay import QUEUE_ORDERS, ReplayIndex, parse_instant, replay_snapshot, time_axis
-from scheduling.result_document import iter_jobs, to_columnar
 
 LAYOUTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "listed": lambda doc: doc,
@@ -399,5 +399,5 @@ def test_replay_stays_out_of_django() -> None:
     import subprocess
     import sys
 
-    code = "import sys, scheduling.replay; sys.exit('django' in sys.modules)"
+    code = "import sys, scheduling.cost.replay; sys.exit('django' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

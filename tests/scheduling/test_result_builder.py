@@ -7,8 +7,8 @@ import json
 import pytest
 
 from scheduling import parse_scenario, simulate
-from scheduling.result_builder import DELAY_DECIMALS, UNUSED_CAPACITY
-from scheduling.result_document import iter_jobs
+from scheduling.cost.document import iter_jobs
+from scheduling.cost.result_builder import DELAY_DECIMALS, UNUSED_CAPACITY
 
 
 def shared_vm() -> dict[str, object]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scheduling import Scenario, simulate
-from scheduling.result_document import (
+from scheduling.cost.document import (
     DERIVED_JOB_FIELDS,
     FORMAT,
     JOB_FIELDS,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from scheduling import ORDERINGS, PLACEMENTS, SCHEDULERS, parse_scheduler
-from scheduling.orderings import ORDERING_CLASSES
-from scheduling.placement import PLACEMENT_FUNCTIONS
+from scheduling.cost.orderings import ORDERING_CLASSES
+from scheduling.cost.placement import PLACEMENT_FUNCTIONS
 
 
 def test_tables_come_from_the_registries() -> None:

@@ -26,7 +26,7 @@ from scheduling import (
     parse_scenario,
     simulate,
 )
-from scheduling.result_document import iter_jobs, iter_vm_intervals
+from scheduling.cost.document import iter_jobs, iter_vm_intervals
 
 
 def one_resource(vms, jobs, resources=("cpu",)):
@@ -484,7 +484,7 @@ def test_library_does_not_import_django():
     # In a fresh interpreter: pytest-django has already imported Django into this one.
     code = (
         "import sys, scheduling, scheduling.cli, scheduling.charts, scheduling.html_report, "
-        "scheduling.placement.exact, scheduling.importers, scheduling.generators; "
+        "scheduling.cost.placement.exact, scheduling.importers, scheduling.generators; "
         "bad = sorted(m for m in sys.modules "
         "if m.split('.')[0] in ('django', 'planner', 'rest_framework', 'celery')); "
         "print(bad); sys.exit(1 if bad else 0)"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scheduling import parse_scenario, simulate
-from scheduling.timeline import RATE_DECIMALS, TimelineRecorder
+from scheduling.cost.timeline import RATE_DECIMALS, TimelineRecorder
 
 
 def row(

@@ -25,8 +25,8 @@ from planner.reports.tables import (
     summary_table,
     vm_type_table,
 )
+from scheduling.cost.document import iter_jobs, job_count, to_columnar
 from scheduling.presenter import comparison_table
-from scheduling.result_document import iter_jobs, job_count, to_columnar
 
 
 def _by_scheduler(table: Any, key: str) -> dict[str, float]:

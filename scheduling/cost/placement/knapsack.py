@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import highspy
 import numpy as np
 
-from ..errors import SolverFailure, SolverTimeout
+from ...errors import SolverFailure, SolverTimeout
 
 __all__ = ["DP_CELL_LIMIT", "SEARCH_CELL_LIMIT", "Cover", "min_new_vm_cost"]
 

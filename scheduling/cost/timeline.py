@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..metrics import fairness_summary
 from .cluster import BoolArray, FloatArray
-from .metrics import fairness_summary
 
 __all__ = ["RATE_DECIMALS", "TimelineRecorder"]
 

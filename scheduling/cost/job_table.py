@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..scenario import Scenario
 from .cluster import BoolArray, FloatArray, IntArray
-from .scenario import Scenario
 
 __all__ = ["JobTable", "rd_job"]
 
@@ -64,7 +64,7 @@ class JobTable:
         """Arrays of ``scenario``'s jobs.
 
         ``rut`` weighs the resources and ``total`` (the cluster's capacity per resource,
-        :attr:`Cluster.total <scheduling.cluster.Cluster.total>`) normalises them in RD_job (eq. 9).
+        :attr:`Cluster.total <scheduling.cost.cluster.Cluster.total>`) normalises them in RD_job (eq. 9).
         """
         jobs = scenario.jobs
         n, n_resources = len(jobs), len(scenario.resources)

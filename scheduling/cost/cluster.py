@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from .scenario import Scenario
+from ..scenario import Scenario
 
 EPS = 1e-9
 

@@ -19,7 +19,7 @@ Three methods solve it, chosen by ``PlacementContext.ilp_method``:
     ``need`` executors left over are covered by idle VMs, and identical idle VMs of one type are
     interchangeable. What remains is a bounded covering knapsack over VM types (type ``t``: holds
     ``k_t`` executors, costs ``P_t``, ``n_t`` idle), solved exactly by
-    :func:`scheduling.placement.knapsack.min_new_vm_cost`.
+    :func:`scheduling.cost.placement.knapsack.min_new_vm_cost`.
 ``"integer"``
     A PuLP model with an integer executor count per VM already on and, per VM type, integer counts
     of new VMs and of the executors on them (identical idle VMs aggregated), solved in-process by
@@ -51,8 +51,8 @@ import highspy
 import numpy as np
 import pulp
 
+from ...errors import SolverFailure, SolverTimeout
 from ..cluster import BoolArray, Cluster, FloatArray, IntArray, PlacementContext
-from ..errors import SolverFailure, SolverTimeout
 from .heuristics import Assignment, place_bfd, used_vms_in_bfd_order
 from .knapsack import min_new_vm_cost
 
@@ -83,7 +83,7 @@ def place_ilp(
     capacity for every resource (eqs. 3-4), on machines whose type the job may use. The method is
     ``ctx.ilp_method`` (``"knapsack"``, ``"integer"`` or ``"binary"``; see the module docstring).
     If the method reaches ``ctx.ilp_time_limit_s`` without proving optimality, the BFD placement
-    (:func:`~scheduling.placement.heuristics.place_bfd`) is returned instead, and
+    (:func:`~scheduling.cost.placement.heuristics.place_bfd`) is returned instead, and
     ``ctx.stats["ilp_fallbacks"]`` and an ``"ilp_fallback"`` event record it. Every call counts
     in ``ctx.stats["ilp_decisions"]``. The cluster is not changed.
 
@@ -111,7 +111,7 @@ def place_ilp(
     Job 1 (two 1-core executors) goes to VM-1; job 2 (two 2-core executors) then to VM-2.
 
     >>> import numpy as np
-    >>> from scheduling.cluster import Cluster, PlacementContext
+    >>> from scheduling.cost.cluster import Cluster, PlacementContext
     >>> from scheduling.scenario import parse_scenario
     >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [
     ...     {"name": f"vm{i}", "capacity": {"cpu": 2 * i}, "price_per_hour": i} for i in (1, 2, 3, 4)],
@@ -166,7 +166,7 @@ def exact_placement(
     Examples
     --------
     >>> import numpy as np
-    >>> from scheduling.cluster import Cluster
+    >>> from scheduling.cost.cluster import Cluster
     >>> from scheduling.scenario import parse_scenario
     >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [
     ...     {"name": "small", "capacity": {"cpu": 4}, "price_per_hour": 1.0, "count": 2},

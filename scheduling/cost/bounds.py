@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pulp
 
-from .scenario import Scenario
+from ..scenario import Scenario
 
 
 def work_resource_hours(scenario: Scenario) -> np.ndarray:

@@ -7,9 +7,9 @@ the placement allow (a VM emptied at ``t`` is off for every placement made at ``
 hourly price from the moment it is turned on until it is turned off (optionally rounded up to a
 billing granularity and a minimum billed period, and with a boot delay before executors start).
 
-The ordering (:mod:`scheduling.orderings`) decides which waiting job is tried next, the
-placement (:mod:`scheduling.placement`) where its executors go; the result document is built by
-:mod:`scheduling.result_builder` and read with :mod:`scheduling.result_document`.
+The ordering (:mod:`scheduling.cost.orderings`) decides which waiting job is tried next, the
+placement (:mod:`scheduling.cost.placement`) where its executors go; the result document is built by
+:mod:`scheduling.cost.result_builder` and read with :mod:`scheduling.cost.document`.
 
 >>> from scheduling.scenario import parse_scenario
 >>> scenario = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 16},
@@ -31,14 +31,14 @@ from typing import Any
 
 import numpy as np
 
+from ..scenario import Scenario, SimulationOptions
 from .bounds import lower_bound_cost
 from .cluster import Cluster, PlacementContext
+from .document import iter_jobs, vm_interval_cost
 from .job_table import JobTable
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
 from .result_builder import RunRecord, VmInterval, build_result_document
-from .result_document import iter_jobs, vm_interval_cost
-from .scenario import Scenario, SimulationOptions
 from .schedulers import SchedulerSpec, parse_scheduler
 from .timeline import TimelineRecorder
 
@@ -93,7 +93,7 @@ def simulate(
         A validated scenario (:func:`scheduling.parse_scenario`).
     scheduler : str
         ``<ordering>-<placement>`` or a named scheduler, with optional overrides
-        (see :mod:`scheduling.schedulers`).
+        (see :mod:`scheduling.cost.schedulers`).
     options : SimulationOptions or dict, optional
         Run options; defaults to the scenario's own ``options``.
     seed : int
@@ -102,7 +102,7 @@ def simulate(
     progress : callable, optional
         Called with the fraction done; an exception raised by it aborts the run.
     lower_bound : float, optional
-        A precomputed :func:`scheduling.bounds.lower_bound_cost` of ``scenario``. Without it the
+        A precomputed :func:`scheduling.cost.bounds.lower_bound_cost` of ``scenario``. Without it the
         bound is solved here (a small linear programme).
     path : str
         Where an invalid ``scheduler`` is reported (``schedulers[2]`` for the third of a

@@ -2,7 +2,7 @@
 
 The simulator hands over a :class:`RunRecord` (what happened: times, placements, on-intervals,
 timelines, placement delays); the functions here compute the summary, the cost breakdowns and
-the columnar per-job and per-interval detail that :mod:`scheduling.result_document` reads.
+the columnar per-job and per-interval detail that :mod:`scheduling.cost.document` reads.
 Each section of the document has its own function.
 
 >>> from scheduling import parse_scenario, simulate
@@ -21,11 +21,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..metrics import cost_by_hour, percentile
+from ..scenario import Scenario
 from .cluster import Cluster, FloatArray
+from .document import FORMAT, vm_interval_cost
 from .job_table import JobTable
-from .metrics import cost_by_hour, percentile
-from .result_document import FORMAT, vm_interval_cost
-from .scenario import Scenario
 from .schedulers import SchedulerSpec
 from .timeline import TimelineRecorder
 
@@ -163,7 +163,7 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
     """``jobs``: one column per field, placements as flat ``[machine, executors, ...]`` pairs.
 
     ``wait_s`` and ``completion_s`` are not stored: readers derive them
-    (:func:`scheduling.result_document.job_column`).
+    (:func:`scheduling.cost.document.job_column`).
     """
     scenario, jobs = record.scenario, record.jobs
     met_deadline: list[bool | None] = [

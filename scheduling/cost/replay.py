@@ -7,9 +7,9 @@ and the executors on them, the queue with its deadlines, the job counts, the cos
 and the utilisation. :class:`ReplayIndex` sorts the document's per-job and per-interval
 columns once (numpy), so that each further snapshot of a 10,000-job run is a few binary
 searches and takes milliseconds (``benchmarks/replay.py``). Per-job and per-interval detail
-is read only through :mod:`scheduling.result_document`, so both layouts work.
+is read only through :mod:`scheduling.cost.document`, so both layouts work.
 
-What "at ``t``" means, exactly as :mod:`scheduling.simulator` does it:
+What "at ``t``" means, exactly as :mod:`scheduling.cost.simulator` does it:
 
 * The snapshot is the state *after* everything that happens at ``t``: arrivals,
   completions, the scheduling pass and turning idle VMs off; the document's ``timeline``
@@ -22,7 +22,7 @@ What "at ``t``" means, exactly as :mod:`scheduling.simulator` does it:
   jobs placed and not finished, booting ones included, as the timeline's ``running_jobs``.
 * The queue holds the jobs arrived and not yet placed (``arrival_s <= t < placed_s``) in the
   order the document's ordering tries them, by the ordering's own rule
-  (:meth:`scheduling.orderings.Ordering.queue_order`, described in :data:`QUEUE_ORDERS`); an
+  (:meth:`scheduling.cost.orderings.Ordering.queue_order`, described in :data:`QUEUE_ORDERS`); an
   ordering this module does not know is listed by arrival and says so.
 * The cost so far is the billed cost accrued by ``t``: every VM interval closed by ``t``
   (``off_s <= t``) at its billed cost, and every VM on at ``t`` at its price for the time it
@@ -58,13 +58,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .charts._common import time_unit
-from .errors import ScenarioError
+from ..charts._common import time_unit
+from ..errors import ScenarioError
+from ..numbers import finite, integral
+from ..scenario import SimulationOptions
+from .document import job_column, machine_names, vm_interval_column
 from .job_table import rd_job
-from .numbers import finite, integral
 from .orderings import ORDERING_CLASSES, FifoOrdering, Ordering, QueueKeys
-from .result_document import job_column, machine_names, vm_interval_column
-from .scenario import SimulationOptions
 
 __all__ = ["QUEUE_LIMIT", "QUEUE_ORDERS", "ReplayIndex", "parse_instant", "replay_snapshot", "time_axis"]
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ScenarioError
+from ..errors import ScenarioError
+from ..scenario import SimulationOptions, option_fields, parse_overrides
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_DESCRIPTIONS, PLACEMENT_FUNCTIONS
-from .scenario import SimulationOptions, option_fields, parse_overrides
 
-#: Job orderings (:mod:`scheduling.orderings`) and executor placements (:mod:`scheduling.placement`).
+#: Job orderings (:mod:`scheduling.cost.orderings`) and executor placements
+#: (:mod:`scheduling.cost.placement`).
 ORDERINGS = tuple(ORDERING_CLASSES)
 PLACEMENTS = tuple(PLACEMENT_FUNCTIONS)
 

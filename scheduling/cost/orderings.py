@@ -16,11 +16,11 @@ the job whole and returns ``True`` or changes nothing and returns ``False``.
 Each ordering's order is one function of plain per-job arrays, :meth:`Ordering.queue_order`
 (arrival, absolute deadline, RD_job, demand: :class:`QueueKeys`) and the cluster's load: the
 simulator's queues follow it, and so does the replay of a result document
-(:mod:`scheduling.replay`), which has no simulator to ask.
+(:mod:`scheduling.cost.replay`), which has no simulator to ask.
 
 >>> import numpy as np
->>> from scheduling.cluster import Cluster
->>> from scheduling.job_table import JobTable
+>>> from scheduling.cost.cluster import Cluster
+>>> from scheduling.cost.job_table import JobTable
 >>> from scheduling.scenario import parse_scenario
 >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
 ...     "capacity": {"cpu": 4}, "price_per_hour": 1}], "jobs": [
@@ -45,9 +45,9 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..scenario import SimulationOptions
 from .cluster import Cluster, FloatArray, IntArray
 from .job_table import JobTable
-from .scenario import SimulationOptions
 
 __all__ = [
     "ORDERING_CLASSES",
@@ -72,7 +72,7 @@ class QueueKeys:
     deadline_s: FloatArray  # absolute (arrival + deadline); NaN for a job without a deadline
     demand: FloatArray  # (jobs, resources): one executor's demand
     executors: IntArray
-    rd_job: FloatArray  # RD_job, eq. 9 of paper 003 (scheduling.job_table.rd_job)
+    rd_job: FloatArray  # RD_job, eq. 9 of paper 003 (scheduling.cost.job_table.rd_job)
     total: FloatArray  # the cluster's capacity per resource
 
     @classmethod

@@ -4,9 +4,9 @@
 
 A policy reads the cluster and returns where the job's executors go, whole, or ``None`` when the
 job cannot be placed now; it never changes the cluster. ``bfd``, ``consolidate`` and ``spread``
-live in :mod:`~scheduling.placement.heuristics`; ``ilp`` (Algorithm 2 of paper 003) in
-:mod:`~scheduling.placement.exact`, on top of the covering knapsack of
-:mod:`~scheduling.placement.knapsack`.
+live in :mod:`~scheduling.cost.placement.heuristics`; ``ilp`` (Algorithm 2 of paper 003) in
+:mod:`~scheduling.cost.placement.exact`, on top of the covering knapsack of
+:mod:`~scheduling.cost.placement.knapsack`.
 
 >>> sorted(PLACEMENT_FUNCTIONS)
 ['bfd', 'consolidate', 'ilp', 'spread']
@@ -23,7 +23,7 @@ from .heuristics import Assignment, place_bfd, place_consolidate, place_spread
 def place_ilp(
     cluster: Cluster, demand: FloatArray, executors: int, allowed_types: BoolArray, ctx: PlacementContext
 ) -> Assignment | None:
-    """Exact placement (Algorithm 2 of paper 003); see :mod:`scheduling.placement.exact`."""
+    """Exact placement (Algorithm 2 of paper 003); see :mod:`scheduling.cost.placement.exact`."""
     from .exact import place_ilp as exact  # imported on first use: it loads the solvers
 
     return exact(cluster, demand, executors, allowed_types, ctx)
