@@ -129,7 +129,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     text = json.dumps({"scenario": scenario.name, "results": docs}, indent=None if args.compact else 1)
     _write(text, args.output)
     if args.html:
-        from .html_report import write_html_report  # plotly is imported only when asked for
+        from .cost.html import write_html_report  # plotly is imported only when asked for
 
         write_html_report(args.html, {n: r.to_dict() for n, r in results.items()}, title=scenario.name)
     if not args.quiet:
@@ -138,18 +138,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _table(docs: dict[str, dict[str, Any]]) -> str:
-    """The comparison table (:func:`scheduling.presenter.comparison_table`) as aligned text."""
-    from .presenter import comparison_table
+    """The comparison table (:func:`scheduling.tables.comparison_table`) as aligned text."""
+    from .cost.tables import COST_METRICS
+    from .tables import comparison_table, comparison_text
 
-    table = comparison_table(docs)
-    rows = [["scheduler", *table["variants"]]]
-    rows += [[row["label"], *(cell["shown"] for cell in row["cells"])] for row in table["rows"]]
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    lines = [
-        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
-        for r in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
+    return comparison_text(comparison_table(docs, metrics=COST_METRICS), corner="scheduler")
 
 
 def _fairness_output(args: argparse.Namespace, docs: dict[str, dict[str, Any]], title: str, doc: Any) -> None:
@@ -161,8 +154,8 @@ def _fairness_output(args: argparse.Namespace, docs: dict[str, dict[str, Any]], 
 
         write_fairness_html(args.html, docs, title=title)
     if not args.quiet:
-        from .fairness.present import allocation_framework_table, comparison_text, fairness_table, study_of
-        from .presenter import table_text
+        from .fairness.present import allocation_framework_table, fairness_table, study_of
+        from .tables import comparison_text, table_text
 
         blocks = [comparison_text(fairness_table(docs))]
         if docs and all(study_of(d) == "allocation" for d in docs.values()):

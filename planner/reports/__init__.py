@@ -15,7 +15,7 @@ A report is two steps, both pure (no database access):
    optional), ``results`` the result documents keyed by scheduler spec, ``baseline`` the
    run page's choice (``None``: the first), ``currency`` the team's symbol (display only).
    Another kind writes its own ``<kind>_report(meta, results, *, baseline, currency)`` with
-   its metric list (:mod:`scheduling.presenter`), its tables and its figures.
+   its metric list (:mod:`scheduling.tables`), its tables and its figures.
 
 2. **Every format lays it out**: :data:`FORMATS` maps ``"csv"``, ``"xlsx"``, ``"pdf"`` to a
    :class:`ReportFormat` whose ``build(content) -> bytes`` knows nothing of kinds::

@@ -17,8 +17,9 @@ from functools import partial
 from typing import Any
 
 from scheduling.charts import all_figures
+from scheduling.cost.tables import COST_METRICS
 from scheduling.numbers import integral
-from scheduling.presenter import comparison_table
+from scheduling.tables import comparison_table
 
 from .content import ReportContent
 from .tables import (
@@ -93,7 +94,9 @@ def cost_report(
     ValueError
         If ``baseline`` is not one of ``results``.
     """
-    comparison = comparison_table(results, baseline=baseline, currency=currency, detail=True)
+    comparison = comparison_table(
+        results, baseline=baseline, currency=currency, metrics=COST_METRICS, detail=True
+    )
     drawn = all_figures(results, currency=currency, only=figures) if results and figures else {}
     order = [*PDF_FIGURES, *(k for k in drawn if k not in PDF_FIGURES)]
     return ReportContent(

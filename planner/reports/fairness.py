@@ -26,7 +26,7 @@ from scheduling.fairness.present import (
     sharing_framework_rows,
     study_of,
 )
-from scheduling.presenter import Column, detail_table
+from scheduling.tables import Column, detail_table
 
 from .content import ReportContent
 from .tables import Cell, Table, detail_as_table, summary_table

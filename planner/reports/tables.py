@@ -5,14 +5,16 @@ document of ``SimulationResult.to_dict()``, see docs/results.md; per-job detail 
 :mod:`scheduling.cost.document`) and return :class:`Table` objects of plain cells
 (``str``, ``int``, ``float`` or ``None``). The CSV, XLSX and PDF writers only lay them out.
 
-Every column has a unit of :data:`scheduling.presenter.UNITS`: the writers take the
+Every column has a unit of :data:`scheduling.tables.UNITS`: the writers take the
 label's unit suffix (``Cost ($)``), the CSV precision and the XLSX number format from it.
 The summary table is not computed here: :func:`summary_table` lays out the presenter's
-comparison (:func:`scheduling.presenter.comparison_table`), savings included.
+comparison (:func:`scheduling.tables.comparison_table`), savings included.
 
->>> from scheduling.presenter import comparison_table
+>>> from scheduling.cost.tables import COST_METRICS
+>>> from scheduling.tables import comparison_table
 >>> r = {"total_cost": 8.0, "lower_bound_cost": 6.0, "gap_to_lower_bound": 1 / 3}
->>> t = summary_table(comparison_table({"fifo": {**r, "total_cost": 10.0}, "edf": r}, detail=True))
+>>> runs = {"fifo": {**r, "total_cost": 10.0}, "edf": r}
+>>> t = summary_table(comparison_table(runs, metrics=COST_METRICS, detail=True))
 >>> t.column("saving_pct").label, t.rows[1][t.index("saving_pct")], t.header()[t.index("saving")]
 ('Saving vs fifo', 20.0, 'Money saved vs fifo ($)')
 """
@@ -25,7 +27,7 @@ from typing import Any
 
 from scheduling.cost.document import iter_jobs, job_count
 from scheduling.numbers import finite, integral
-from scheduling.presenter import Cell, Column, Comparison, DetailTable, labelled
+from scheduling.tables import Cell, Column, Comparison, DetailTable, labelled
 
 __all__ = [
     "DANGEROUS_PREFIXES",
@@ -97,9 +99,9 @@ class Table:
 
 
 def detail_as_table(detail: DetailTable) -> Table:
-    """A library detail table (:func:`scheduling.presenter.detail_table`) as a report :class:`Table`.
+    """A library detail table (:func:`scheduling.tables.detail_table`) as a report :class:`Table`.
 
-    >>> from scheduling.presenter import detail_table
+    >>> from scheduling.tables import detail_table
     >>> t = detail_as_table(detail_table("u", "Units", [Column("n", "Held", "count")], [{"n": 3}]))
     >>> t.header(), t.rows
     (['Held'], [[3]])

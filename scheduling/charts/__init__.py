@@ -5,7 +5,7 @@ see docs/results.md; per-job and per-VM detail through :mod:`scheduling.cost.doc
 and returns ``{"data": [...], "layout": {...}}`` made of plain Python lists, floats, ints
 and strings, which passes ``json.dumps(fig, allow_nan=False)``. The run page draws them
 with Plotly.js, the CLI writes them into a standalone HTML file
-(:mod:`scheduling.html_report`) and the PDF report draws the very same dicts with
+(:mod:`scheduling.html`) and the PDF report draws the very same dicts with
 matplotlib (``planner.reports.plotly_mpl``): one definition of every chart.
 
 * Colours come from :mod:`scheduling.charts.palettes` (one colour-blind-safe palette per
@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
 
-from ..presenter import format_duration, format_money
+from ..tables import format_duration, format_money
 from ._common import Figure, Result, framework_colours, scheduler_colours
 from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
 from .downsample import downsample_linear, downsample_step, window_duration, window_mean_step

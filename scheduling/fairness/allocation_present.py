@@ -4,7 +4,7 @@ variant): its summary, the rows of its comparison table and its per-framework ta
 * :func:`allocation_summary`: the headline values of one document (what a run stores per
   variant), with :func:`stranded_totals` the stranded capacity per resource;
 * :func:`allocation_metrics` (:data:`ALLOCATION_METRICS` for the default resources): the rows
-  of the comparison table as :class:`scheduling.presenter.Metric` data;
+  of the comparison table as :class:`scheduling.tables.Metric` data;
 * per-framework detail (:func:`allocation_framework_rows` and its table
   :func:`allocation_framework_table`, :func:`allocation_cell_rows`,
   :func:`allocation_resource_rows`): plain row dicts, their columns declared by the
@@ -20,8 +20,8 @@ from typing import Any
 
 from ..numbers import finite, integral
 from ..numbers import section as _section
-from ..presenter import MISSING, Column, DetailTable, Headline, Metric, detail_table, show
 from ..scenario.limits import DEFAULT_RESOURCES
+from ..tables import MISSING, Column, DetailTable, Headline, Metric, detail_table, show
 from .present_common import (
     FRAMEWORK_ROWS_COMPACT,
     Doc,

@@ -1,6 +1,6 @@
 """A standalone HTML report of a fairness study (allocation or sharing), for the CLI.
 
-The page is the cost report's (:func:`scheduling.html_report.standalone_html`): offline,
+The page is the cost report's (:func:`scheduling.html.standalone_html`): offline,
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the study's comparison table
 (:func:`scheduling.fairness.present.fairness_table`), its per-framework tables (an allocation
@@ -30,9 +30,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..charts import allocation_figures, sharing_figures, variant_colours
-from ..html_report import comparison_html, detail_html, standalone_html, write_text_atomically
+from ..html import comparison_html, detail_html, standalone_html, write_text_atomically
 from ..numbers import integral
-from ..presenter import cell_text
+from ..tables import cell_text
 from .present import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,

@@ -13,21 +13,21 @@ shows, once:
   summary and in the whole document; the values it derives (stranded capacity in totals,
   the worst unfairness, the mean wait, mean utilisation) sit beside them.
 * :data:`ALLOCATION_METRICS` and :data:`SHARING_METRICS`: the rows of the comparison table
-  as :class:`scheduling.presenter.Metric` data, for the default resources (cpu, mem);
+  as :class:`scheduling.tables.Metric` data, for the default resources (cpu, mem);
   :func:`allocation_metrics` and :func:`sharing_metrics` build them for other resources and
   with a row per framework, and :func:`fairness_table` picks them from the summaries, so
   ``fairness_table(summaries)`` is the table of the CLI, the planner's page and the CSV,
-  XLSX and PDF reports (:func:`scheduling.presenter.comparison_table` underneath).
+  XLSX and PDF reports (:func:`scheduling.tables.comparison_table` underneath).
 * Per-framework detail (:func:`allocation_framework_rows`, :func:`allocation_cell_rows`,
   :func:`allocation_resource_rows`, :func:`sharing_framework_rows`): plain row dicts, their
-  columns declared by the ``*_COLUMNS`` tuples of :class:`scheduling.presenter.Column` (key,
-  label, unit of :data:`scheduling.presenter.UNITS`) for the reports.
+  columns declared by the ``*_COLUMNS`` tuples of :class:`scheduling.tables.Column` (key,
+  label, unit of :data:`scheduling.tables.UNITS`) for the reports.
 
 Each study's summary, metrics and tables live in :mod:`scheduling.fairness.allocation_present`
 and :mod:`scheduling.fairness.sharing_present` (what both read a document by, in
 :mod:`scheduling.fairness.present_common`); this module is their front door, re-exporting them,
 and holds what spans both studies: :func:`summary`, :func:`fairness_metrics`,
-:func:`fairness_table` and :func:`comparison_text`.
+:func:`fairness_table`; :func:`scheduling.tables.comparison_text` prints it.
 
 >>> doc = {"study": "allocation", "label": "rPS-DSF", "trials": 1, "resources": ["cpu", "mem"],
 ...        "machines": [{"id": "c1#1", "vm_type": "c1", "capacity": {"cpu": 100, "mem": 30}}],
@@ -48,8 +48,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..numbers import finite
-from ..presenter import Column, Comparison, Metric, comparison_table
 from ..scenario.limits import DEFAULT_RESOURCES
+from ..tables import Column, Comparison, Metric, comparison_table
 from .allocation_present import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_FRAMEWORK_COLUMNS,
@@ -90,7 +90,6 @@ __all__ = [
     "allocation_metrics",
     "allocation_resource_rows",
     "allocation_summary",
-    "comparison_text",
     "fairness_metrics",
     "fairness_table",
     "framework_names",
@@ -136,7 +135,7 @@ def fairness_metrics(summaries: Mapping[str, Doc]) -> tuple[Metric, ...]:
 def fairness_table(
     summaries: Mapping[str, Doc], *, baseline: str | None = None, currency: str = "$", detail: bool = False
 ) -> Comparison:
-    """The comparison table of a fairness study (:func:`scheduling.presenter.comparison_table`).
+    """The comparison table of a fairness study (:func:`scheduling.tables.comparison_table`).
 
     ``summaries``: per variant (column order), its summary (:func:`summary`) or its document
     (a document is summarised first). ``detail=True`` gives the files' full table.
@@ -149,24 +148,6 @@ def fairness_table(
     return comparison_table(
         heads, baseline=baseline, currency=currency, metrics=fairness_metrics(heads), detail=detail
     )
-
-
-def comparison_text(table: Comparison, *, corner: str = "variant") -> str:
-    """A comparison table as aligned plain text, for a terminal (the fairness subcommands).
-
-    >>> t = fairness_table({"rPS-DSF": {"study": "allocation", "total_tasks": 42.0, "trials": 1}})
-    >>> lines = comparison_text(t).splitlines()
-    >>> lines[0].split(), lines[1].rsplit(None, 1), len({len(line) for line in lines[:2]})
-    (['variant', 'rPS-DSF'], ['Tasks allocated', '42.0'], 1)
-    """
-    rows = [[corner, *table["variants"]]]
-    rows += [[row["label"], *(cell["shown"] for cell in row["cells"])] for row in table["rows"]]
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    lines = [
-        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
-        for r in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
 
 
 # --------------------------------------------------------------------------- per-framework tables

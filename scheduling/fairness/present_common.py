@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..numbers import finite
-from ..presenter import Headline, show
+from ..tables import Headline, show
 
 __all__ = ["FRAMEWORK_ROWS_COMPACT", "Doc", "framework_names", "resource_names", "study_of"]
 

@@ -4,7 +4,7 @@ summary, the rows of its comparison table and its per-framework table.
 * :func:`sharing_summary`: the headline values of one document (what a run stores per
   configuration), with :func:`mean_utilisation` the time-weighted mean of a timeline;
 * :func:`sharing_metrics` (:data:`SHARING_METRICS` for the default resources): the rows of the
-  comparison table as :class:`scheduling.presenter.Metric` data;
+  comparison table as :class:`scheduling.tables.Metric` data;
 * :func:`sharing_framework_rows`: one row per configuration and framework, its columns
   declared by :data:`SHARING_FRAMEWORK_COLUMNS`.
 
@@ -20,8 +20,8 @@ import numpy as np
 
 from ..numbers import finite
 from ..numbers import section as _section
-from ..presenter import MISSING, Column, Headline, Metric, show
 from ..scenario.limits import DEFAULT_RESOURCES
+from ..tables import MISSING, Column, Headline, Metric, show
 from .present_common import (
     FRAMEWORK_ROWS_COMPACT,
     Doc,

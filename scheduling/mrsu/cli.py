@@ -52,7 +52,7 @@ def _write(doc: Any, path: str | None, compact: bool) -> None:
 
 
 def _html(path: str, title: str, meta: str, figures: dict[str, Any]) -> None:
-    from ..html_report import standalone_html, write_text_atomically  # plotly only when asked for
+    from ..html import standalone_html, write_text_atomically  # plotly only when asked for
 
     write_text_atomically(path, standalone_html(title, meta, [], figures))
 
@@ -60,8 +60,7 @@ def _html(path: str, title: str, meta: str, figures: dict[str, Any]) -> None:
 def _print_tables(docs: dict[str, Any]) -> None:
     """On stderr, the tables the planner's page shows for these documents (their summaries):
     the comparison of the allocations, the unit of each, the advisor's tables."""
-    from ..fairness.present import comparison_text
-    from ..presenter import comparison_table, table_text
+    from ..tables import comparison_table, comparison_text, table_text
     from .present import MRSU_METRICS, mrsu_tables, result_summary
 
     summaries = {label: result_summary(doc) for label, doc in docs.items()}

@@ -3,9 +3,9 @@ detail tables, and one sweep document from single load points.
 
 Pure functions of the documents of :mod:`scheduling.mrsu` (``mrsu``, ``mrsu-advice`` and
 ``mrsu-sweep``), so the planner's page, its reports and the command line read the same
-figures the same way. Every detail table is declared once, as :class:`scheduling.presenter.Column`
+figures the same way. Every detail table is declared once, as :class:`scheduling.tables.Column`
 tuples (``*_COLUMNS``) beside the function that makes its rows; :func:`mrsu_tables` lays them
-out (:func:`scheduling.presenter.detail_table`) from documents (reports, CLI) or from the
+out (:func:`scheduling.tables.detail_table`) from documents (reports, CLI) or from the
 summaries a run stores (the page).
 
 >>> doc = {"study": "mrsu", "mrsu": {"cpu": 5, "mem": 4}, "units_available": 12,
@@ -24,7 +24,7 @@ from typing import Any
 
 from ..charts.mrsu import METHOD_LABELS
 from ..numbers import finite
-from ..presenter import Column, DetailTable, Metric, detail_table
+from ..tables import Column, DetailTable, Metric, detail_table
 from .sweep import METRICS
 
 __all__ = [

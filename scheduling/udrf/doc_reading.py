@@ -13,7 +13,7 @@ from typing import Any
 
 from ..numbers import finite
 from ..numbers import section as _section
-from ..presenter import show
+from ..tables import show
 
 __all__ = ["OFFLINE", "ONLINE", "POLICY_LABELS", "Doc", "policies_of", "policy_label"]
 
@@ -47,7 +47,7 @@ def per_policy_columns(
 ) -> tuple[Any, ...]:
     """``lead`` columns, then each measure ``(key, label, unit)`` once per policy, side by side:
     ``<key>:<policy>`` labelled ``<label> (<policy's label>)``."""
-    from ..presenter import Column
+    from ..tables import Column
 
     cols = list(lead)
     for what, label, unit in measures:

@@ -1,6 +1,6 @@
 """A standalone HTML report of a UDRF study (paper 004), for ``python -m scheduling udrf --html``.
 
-The page is the cost report's (:func:`scheduling.html_report.standalone_html`): offline,
+The page is the cost report's (:func:`scheduling.html.standalone_html`): offline,
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the comparison table UDRF against DRF
 (:func:`scheduling.udrf.present.udrf_table`), the detail tables of
@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..charts.udrf import policy_colours, udrf_figures
-from ..html_report import (
+from ..html import (
     MAX_DETAIL_ROWS,
     comparison_html,
     detail_html,

@@ -16,7 +16,7 @@ from typing import Any
 from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
-from ..presenter import Column, show
+from ..tables import Column, show
 from .doc_reading import Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 
 __all__ = [

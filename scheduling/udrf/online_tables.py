@@ -20,7 +20,7 @@ import numpy as np
 from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
-from ..presenter import Column
+from ..tables import Column
 from .doc_reading import ONLINE, Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 from .online import OnlineResult, compare
 

@@ -7,7 +7,7 @@ its CSV, XLSX and PDF reports and the CLI's HTML page read the same numbers the 
 
 * :func:`udrf_summary`: what a run stores per document (a few hundred bytes per policy);
 * :func:`policy_headlines` and :func:`udrf_table`: the comparison table, one column per policy
-  (UDRF, DRF), its rows :func:`udrf_metrics` (:class:`scheduling.presenter.Metric` data);
+  (UDRF, DRF), its rows :func:`udrf_metrics` (:class:`scheduling.tables.Metric` data);
 * :func:`udrf_tables`: the detail tables, from the row functions with their column
   declarations (``(key, label, unit)``, as :mod:`scheduling.fairness.present`) of
   :mod:`scheduling.udrf.offline_tables` (per user UDRF against DRF (:func:`user_rows`), per job
@@ -39,17 +39,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..fairness.present import comparison_text
 from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
-from ..presenter import (
+from ..tables import (
     MISSING,
     Column,
     Comparison,
     DetailTable,
     Metric,
     comparison_table,
+    comparison_text,
     detail_table,
     show,
     table_text,

@@ -46,8 +46,9 @@ from scheduling.charts import (
 )
 from scheduling.charts.palettes import GREY, LOWER_BOUND, PALETTES, UNUSED, colours
 from scheduling.cost.document import to_columnar
-from scheduling.html_report import render_html_report, write_html_report
-from scheduling.presenter import comparison_table
+from scheduling.cost.html import render_html_report, write_html_report
+from scheduling.cost.tables import COST_METRICS
+from scheduling.tables import comparison_table
 
 EVIL = "<script>alert(1)</script>"
 T = [0.0, 100.0, 200.0, 400.0, 600.0, 700.0]
@@ -624,7 +625,7 @@ def test_html_report_is_standalone_one_div_per_figure(results: dict[str, Any], t
 
 def test_html_report_table_is_the_presenters(results: dict[str, Any]) -> None:
     doc = render_html_report(results, title="t", baseline="fifo-spread", currency="€")
-    table = comparison_table(results, baseline="fifo-spread", currency="€")
+    table = comparison_table(results, baseline="fifo-spread", currency="€", metrics=COST_METRICS)
     for row in table["rows"]:
         assert f'<th scope="row">{row["label"]}</th>' in doc
         for cell in row["cells"]:

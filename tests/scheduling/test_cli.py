@@ -151,7 +151,7 @@ def test_html_report(tmp_path):
     # --brief trims the JSON only: the page still draws the timelines.
     assert "timeline" not in json.loads((tmp_path / "r.json").read_text())["results"]["edf-bfd"]
     from scheduling import compare, load_scenario_json
-    from scheduling.html_report import render_html_report
+    from scheduling.cost.html import render_html_report
 
     full = compare(
         load_scenario_json((ROOT / "examples" / "paper003-light.json").read_text()),

@@ -1,4 +1,4 @@
-"""The one presenter of a run's comparison table (scheduling.presenter), on hand-worked numbers.
+"""The cost comparison's table (scheduling.cost.tables on scheduling.tables), on hand-worked numbers.
 
 Three schedulers of one scenario, costs a = 10.00, b = 8.00, c = 12.50:
 * against b, a saves 8 - 10 = -2.00 (-25 %) and c saves 8 - 12.5 = -4.50 (-56.25 %);
@@ -13,20 +13,9 @@ from typing import Any
 
 import pytest
 
-from scheduling import compare, parse_scenario
-from scheduling.presenter import (
-    COST_METRICS,
-    UNITS,
-    Metric,
-    best_variant,
-    cheapest,
-    comparison_table,
-    file_value,
-    format_money,
-    headline,
-    headline_keys,
-    labelled,
-)
+from scheduling import compare, parse_scenario, tables
+from scheduling.cost.tables import COST_METRICS, cheapest, headline
+from scheduling.tables import UNITS, Comparison, file_value, format_money, labelled
 
 A = {
     "total_cost": 10.0, "lower_bound_cost": 8.0, "gap_to_lower_bound": 0.25, "makespan_s": 3600.0,
@@ -40,6 +29,20 @@ B = {**A, "total_cost": 8.0, "gap_to_lower_bound": 0.0, "deadline_met": 4, "dead
 C = {**A, "total_cost": 12.5, "gap_to_lower_bound": 0.5625, "deadline_met": 1, "deadline_missed": 3,
      "deadline_miss_pct": 75.0, "deadline_violation_eq12_pct": 300.0}
 RUN = {"a": A, "b": B, "c": C}
+
+
+# The shared table's functions with the cost comparison's rows, as the CLI, the run page and the
+# reports call them.
+def comparison_table(summaries: Any, **options: Any) -> Comparison:
+    return tables.comparison_table(summaries, metrics=COST_METRICS, **options)
+
+
+def best_variant(summaries: Any, key: str, **options: Any) -> Any:
+    return tables.best_variant(summaries, key, metrics=COST_METRICS, **options)
+
+
+def headline_keys() -> tuple[str, ...]:
+    return tables.headline_keys(COST_METRICS)
 
 
 def _rows(table: Any) -> dict[str, Any]:
@@ -160,17 +163,6 @@ def test_cheapest_for_the_run_list() -> None:
     assert cheapest(tie, currency="£") == {"variant": "p", "value": 3.0, "shown": "£3.00"}
     with pytest.raises(ValueError, match="no metric"):
         best_variant(RUN, "nope")
-
-
-def test_another_kind_of_run_brings_its_own_metrics() -> None:
-    fairness = (
-        Metric("unfairness", "Unfairness area", "count", ("unfairness_area",),
-               lambda h, _b: h.get("unfairness_area"), "lower"),
-    )
-    table = comparison_table({"drf": {"unfairness_area": 12.0}, "tsf": {"unfairness_area": 30.0}},
-                             metrics=fairness)
-    assert [(r["key"], r["best"]) for r in table["rows"]] == [("unfairness", ["drf"])]
-    assert headline({"unfairness_area": 1.0, "total_cost": 5.0}, fairness) == {"unfairness_area": 1.0}
 
 
 def test_the_cli_summary_is_the_presenters() -> None:

@@ -33,7 +33,7 @@ from scheduling.fairness.allocation import (
 from scheduling.fairness.model import fairness_problem
 from scheduling.fairness.present import allocation_framework_table, allocation_summary, fairness_table
 from scheduling.numbers import finite, seed_error
-from scheduling.presenter import show
+from scheduling.tables import show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 

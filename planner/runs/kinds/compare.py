@@ -21,8 +21,9 @@ from scheduling import (
     simulate,
 )
 from scheduling.charts import all_figures, gantt_figure, gantt_page_size, scheduler_colours
+from scheduling.cost.tables import COST_METRICS, cheapest, headline
 from scheduling.numbers import seed_error
-from scheduling.presenter import cheapest, comparison_table, headline
+from scheduling.tables import comparison_table
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
@@ -155,7 +156,7 @@ class CompareKind(RunKind):
         self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], baseline: str | None,
         currency: str,
     ) -> dict[str, Any]:
-        return dict(comparison_table(summaries, baseline=baseline, currency=currency))
+        return dict(comparison_table(summaries, baseline=baseline, currency=currency, metrics=COST_METRICS))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
         best = cheapest(summaries, currency=currency)

@@ -36,7 +36,7 @@ from scheduling.mrsu.advisor import parse_unit
 from scheduling.mrsu.present import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
 from scheduling.mrsu.setups import PAPER_SWEEP
 from scheduling.numbers import finite
-from scheduling.presenter import comparison_table, show
+from scheduling.tables import comparison_table, show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 

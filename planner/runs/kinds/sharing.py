@@ -28,7 +28,7 @@ from scheduling.charts import sharing_figures, variant_colours
 from scheduling.fairness.filling import POLICIES, SERVER_SELECTIONS, server_selection
 from scheduling.fairness.present import fairness_table, sharing_summary
 from scheduling.numbers import finite
-from scheduling.presenter import show
+from scheduling.tables import show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 from .allocation import check_seed

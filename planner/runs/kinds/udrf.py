@@ -28,7 +28,7 @@ from planner.reports.tables import detail_as_table, summary_table
 from scheduling import Scenario, ScenarioError
 from scheduling.charts.udrf import policy_colours, udrf_figures
 from scheduling.numbers import finite
-from scheduling.presenter import show
+from scheduling.tables import show
 from scheduling.udrf.doc_reading import policy_label
 from scheduling.udrf.model import UdrfProblem
 from scheduling.udrf.offline_doc import offline_document

@@ -36,7 +36,7 @@ from scheduling.fairness.present import (
     sharing_summary,
     summary,
 )
-from scheduling.presenter import UNITS, comparison_table, file_value, headline, table_text
+from scheduling.tables import UNITS, comparison_table, file_value, headline, table_text
 from tests.scheduling.fairness.fairness_documents import (
     EVIL,
     allocation_docs,

@@ -10,8 +10,8 @@ import pytest
 
 from scheduling.mrsu import mrsu_result, parse_mrsu_input, present, scenario_problem
 from scheduling.mrsu.cli import main
-from scheduling.presenter import table_text
 from scheduling.scenario import parse_scenario
+from scheduling.tables import table_text
 from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
 
 # capacity 8 cpu, 8 mem; equal priorities.

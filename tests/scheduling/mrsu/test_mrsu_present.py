@@ -10,8 +10,8 @@ import pytest
 
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, present, scenario_problem
 from scheduling.mrsu.cli import main
-from scheduling.presenter import UNITS, Column, table_text
 from scheduling.scenario import parse_scenario
+from scheduling.tables import UNITS, Column, table_text
 from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
 
 ROOT = Path(__file__).resolve().parents[3]

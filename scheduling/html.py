@@ -1,22 +1,19 @@
-"""A standalone HTML report of simulation results: comparison table and every chart.
+"""Every paper's standalone HTML page: its tables and its figures, offline, in one file.
 
-The table comes from :func:`scheduling.presenter.comparison_table` and the charts from
-:func:`scheduling.charts.all_figures`, as on the run page; buttons switch the timelines
-between their readable default, full detail and small multiples.
+:func:`standalone_html` lays out a title, a meta line, sections (the tables of
+:func:`comparison_html` and :func:`detail_html`) and every figure; :func:`write_text_atomically`
+writes it. Each paper's page builds on it: the cost comparison's
+(:mod:`scheduling.cost.html`), the fairness studies' (:mod:`scheduling.fairness.html`), UDRF's
+(:mod:`scheduling.udrf.html`) and MRSU's (its ``--html`` options).
 
 The file works offline: plotly.js is inlined from the installed ``plotly`` package and
-the figures are embedded as JSON. Every user-supplied string (title, scheduler, VM type,
+the figures are embedded as JSON. Every user-supplied string (title, variant, VM type,
 framework and job names) is escaped: with :func:`html.escape` in the page, and with
 ``<``, ``>`` and ``&`` written as ``\\u003c``, ``\\u003e`` and ``\\u0026`` in the embedded
 JSON, so no name can close the ``<script>`` element.
 
->>> import tempfile, pathlib
->>> r = {"scheduler": "edf-bfd", "resources": ["cpu"], "total_cost": 0.5, "jobs": [],
-...      "timeline": {"t": [0.0, 60.0], "utilisation": {"cpu": [0.5, 0.0]}}}
->>> with tempfile.TemporaryDirectory() as d:
-...     path = pathlib.Path(d, "report.html")
-...     write_html_report(path, {"edf-bfd": r}, title="<tiny>")
-...     "&lt;tiny&gt;" in path.read_text(encoding="utf-8")
+>>> page = standalone_html("<tiny>", "one figure", [], {"f": {"data": [], "layout": {}}})
+>>> "<h1>&lt;tiny&gt;</h1>" in page and 'data-figure="f"' in page
 True
 """
 
@@ -29,25 +26,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .charts import VIEWS, all_figures, scheduler_colours
-from .charts._common import Figure, Result
-from .numbers import finite, integral
-from .presenter import Comparison, DetailTable, comparison_table
+from .charts._common import Figure
+from .tables import Comparison, DetailTable
 
 __all__ = [
     "MAX_DETAIL_ROWS",
     "comparison_html",
     "detail_html",
-    "render_html_report",
     "standalone_html",
-    "write_html_report",
     "write_text_atomically",
 ]
 
 #: A detail table (:func:`detail_html`) is written up to this many rows (a note says when it is cut).
 MAX_DETAIL_ROWS = 2000
-
-_VIEW_LABELS = {"raw": "Full detail", "multiples": "Small multiples"}
 
 _CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif;
@@ -125,7 +116,7 @@ def detail_html(table: DetailTable, *, max_rows: int = MAX_DETAIL_ROWS) -> str:
     """A library detail table as an HTML table (the cells as the presenter shows them, escaped);
     at most ``max_rows`` rows, with a note when it is cut.
 
-    >>> from scheduling.presenter import Column, detail_table
+    >>> from scheduling.tables import Column, detail_table
     >>> detail_html(detail_table("u", "Users", [Column("u", "User")], [{"u": "<a>"}])).splitlines()[1]
     '<tr><td>&lt;a&gt;</td></tr>'
     """
@@ -143,29 +134,6 @@ def detail_html(table: DetailTable, *, max_rows: int = MAX_DETAIL_ROWS) -> str:
         + "\n</tbody></table>"
         + "".join(f'<p class="note">{html.escape(n)}</p>' for n in notes)
     )
-
-
-def _summary_table(results: Mapping[str, Result], baseline: str | None, currency: str) -> str:
-    table = comparison_table(results, baseline=baseline, currency=currency)
-    return comparison_html(table, scheduler_colours(results))
-
-
-def _meta(results: Mapping[str, Result]) -> str:
-    first = next(iter(results.values()), {})
-    jobs = integral(first.get("jobs_total")) or 0
-    vm_types = ", ".join(
-        f"{html.escape(str(vt.get('name')))} ×{integral(vt.get('count')) or 0}"
-        f" at {finite(vt.get('price_per_hour')) or 0:g}/h"
-        for vt in first.get("vm_types") or []
-    )
-    parts = [
-        f"{len(results)} scheduler(s)",
-        f"{jobs:,} jobs",
-        f"seed {html.escape(str(first.get('seed', 0)))}",
-    ]
-    if vm_types:
-        parts.append(f"VM types: {vm_types}")
-    return " · ".join(parts)
 
 
 def standalone_html(
@@ -217,60 +185,9 @@ def standalone_html(
     )
 
 
-def render_html_report(
-    results: Mapping[str, Result],
-    title: str = "Cluster what-if report",
-    *,
-    baseline: str | None = None,
-    currency: str = "$",
-    max_points: int | None = None,
-    max_jobs: int | None = None,
-) -> str:
-    """The report as one HTML string (see :func:`write_html_report`)."""
-    figures = all_figures(results, max_points=max_points, max_jobs=max_jobs, currency=currency)
-    views = (("", "Readable"), *((v, _VIEW_LABELS[v]) for v in VIEWS))
-    return standalone_html(
-        title, _meta(results), [("Comparison", _summary_table(results, baseline, currency))], figures,
-        views=views,
-    )
-
-
 def write_text_atomically(path: str | os.PathLike[str], document: str) -> None:
     """Write ``document`` (UTF-8) to ``path``, replacing it atomically."""
     target = Path(path)
     tmp = target.with_name(f".{target.name}.tmp")
     tmp.write_text(document, encoding="utf-8")
     os.replace(tmp, target)
-
-
-def write_html_report(
-    path: str | os.PathLike[str],
-    results: Mapping[str, Result],
-    title: str = "Cluster what-if report",
-    *,
-    baseline: str | None = None,
-    currency: str = "$",
-    max_points: int | None = None,
-    max_jobs: int | None = None,
-) -> None:
-    """Write ONE standalone HTML file with the comparison table and every figure.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file to write (UTF-8); it is replaced atomically.
-    results : mapping of str to dict
-        Result documents keyed by scheduler spec.
-    title : str
-        Page title, typically the scenario's name (escaped).
-    baseline : str, optional
-        Scheduler the saving row is measured against; the first one by default.
-    currency : str, default "$"
-        Symbol shown with money (display only).
-    max_points, max_jobs : int, optional
-        Passed to :func:`scheduling.charts.all_figures`.
-    """
-    document = render_html_report(
-        results, title, baseline=baseline, currency=currency, max_points=max_points, max_jobs=max_jobs
-    )
-    write_text_atomically(path, document)

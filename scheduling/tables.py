@@ -1,14 +1,17 @@
-"""The comparison table of a run: one presenter for the page, the CLI, the HTML report and every file.
+"""Document to rows: the comparison table and the detail tables of every paper's results.
 
-A run compares *variants* (for a cost run, scheduler specs). Each variant has a result
-document (docs/results.md) or, on the run page, only its stored *headline*: the few numbers
-the table reads (:func:`headline`). :func:`comparison_table` turns the headlines into rows,
-one per :class:`Metric`, each with the raw value and the shown text per variant, which
-direction is better and which variant is best. Savings are computed here, on read, against
-whichever baseline the caller names; nothing stores a saving.
+One module for the run page, the CLI, the standalone HTML pages and every file (CSV, XLSX, PDF).
+A run compares *variants* (scheduler specs of a cost comparison, policies of a fairness study,
+MRSU compositions, ...). Each variant has a result document (docs/results.md) or, on the run
+page, only its stored *headline*: the few numbers the table reads (:func:`headline`).
+:func:`comparison_table` turns the headlines into rows, one per :class:`Metric`, each with the
+raw value and the shown text per variant, which direction is better and which variant is best.
+Savings are computed here, on read, against whichever baseline the caller names; nothing stores
+a saving.
 
-Metric definitions are data: :data:`COST_METRICS` is the list of a cost run; another kind of
-run (fairness, MRSU) defines its own list of :class:`Metric` and reuses the machinery.
+Metric definitions are data: each paper declares its list of :class:`Metric` beside its
+documents (the cost engine's :data:`scheduling.cost.tables.COST_METRICS`, the fairness
+studies', MRSU's, UDRF's) and passes it in; the machinery here reads no paper's document.
 Units are defined once (:data:`UNITS`): how a value is shown on a page, how a file labels
 its column and how many decimals a file keeps (cents for money, whole seconds for times).
 Money is shown with the currency symbol passed in (display only: numbers are never
@@ -18,21 +21,12 @@ Detail tables (a run's per-window, per-application, per-VM-type rows) are declar
 way: a tuple of :class:`Column` (the row dicts' key, a label, a unit of :data:`UNITS`) next
 to the function that makes the row dicts; :func:`detail_table` lays them out once, with the
 raw cells files write and the text a page or a terminal shows (:func:`cell_text`,
-:func:`table_text`).
+:func:`table_text`, :func:`comparison_text`).
 
->>> a = {"total_cost": 10.0, "deadline_jobs": 4, "deadline_met": 2, "deadline_missed": 2,
-...      "deadline_miss_pct": 50.0, "deadline_violation_eq12_pct": 100.0}
->>> b = {**a, "total_cost": 7.5}
->>> table = comparison_table({"fifo": a, "edf": b}, baseline="fifo", currency="€")
->>> rows = {row["key"]: row for row in table["rows"]}
->>> [(c["variant"], c["shown"], c["best"]) for c in rows["total_cost"]["cells"]]
-[('fifo', '€10.00', False), ('edf', '€7.50', True)]
->>> [c["shown"] for c in rows["saving_pct"]["cells"]], rows["saving_pct"]["label"]
-(['baseline', '+25.0%'], 'Saving vs fifo')
->>> rows["deadline_violation_eq12"]["cells"][0]["shown"]
-'1.00 (2 missed ÷ 2 met)'
->>> cheapest({"fifo": a, "edf": b})
-{'variant': 'edf', 'value': 7.5, 'shown': '$7.50'}
+>>> tasks = Metric("tasks", "Tasks", "tasks", ("tasks",), lambda h, _base: h.get("tasks"), "higher")
+>>> table = comparison_table({"drf": {"tasks": 19.0}, "tsf": {"tasks": 21.0}}, metrics=[tasks])
+>>> [(c["variant"], c["shown"], c["best"]) for c in table["rows"][0]["cells"]]
+[('drf', '19.0', False), ('tsf', '21.0', True)]
 """
 
 from __future__ import annotations
@@ -42,12 +36,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, TypedDict
 
-from .numbers import finite, integral
+from .numbers import finite
 
 __all__ = [
-    "COST_METRICS",
     "MISSING",
     "UNITS",
+    "BestVariant",
     "Better",
     "Cell",
     "Column",
@@ -56,12 +50,13 @@ __all__ = [
     "ComparisonRow",
     "DetailColumn",
     "DetailTable",
+    "Headline",
     "Metric",
     "Unit",
     "best_variant",
     "cell_text",
-    "cheapest",
     "comparison_table",
+    "comparison_text",
     "detail_table",
     "file_value",
     "format_duration",
@@ -250,115 +245,22 @@ class Metric:
     paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-def _field(key: str) -> Callable[[Headline, Headline | None], float | None]:
-    return lambda h, _base: finite(h.get(key))
-
-
-def _saving(h: Headline, base: Headline | None) -> float | None:
-    cost = finite(h.get("total_cost"))
-    base_cost = finite(base.get("total_cost")) if base is not None else None
-    return None if cost is None or base_cost is None else base_cost - cost
-
-
-def _saving_pct(h: Headline, base: Headline | None) -> float | None:
-    saving = _saving(h, base)
-    base_cost = finite(base.get("total_cost")) if base is not None else None
-    return None if saving is None or not base_cost else saving / base_cost * 100.0
-
-
-def _gap_pct(h: Headline, _base: Headline | None) -> float | None:
-    gap = finite(h.get("gap_to_lower_bound"))
-    return None if gap is None else gap * 100.0
-
-
-def _eq12(h: Headline, _base: Headline | None) -> float | None:
-    # eq. 12 of paper 003: theta_d = theta_m / theta_s (missed / met), a ratio; the document
-    # stores it x 100 as the paper prints it.
-    pct = finite(h.get("deadline_violation_eq12_pct"))
-    return None if pct is None else pct / 100.0
-
-
-def _misses_text(value: float | None, h: Headline, _currency: str) -> str:
-    jobs = integral(h.get("deadline_jobs"))
-    if not jobs:
-        return "no deadlines"
-    missed = integral(h.get("deadline_missed")) or 0
-    return f"{missed:,} / {jobs:,} ({show(value, 'percent')})"
-
-
-def _eq12_text(value: float | None, h: Headline, _currency: str) -> str:
-    if not integral(h.get("deadline_jobs")):
-        return "no deadlines"
-    missed, met = integral(h.get("deadline_missed")), integral(h.get("deadline_met"))
-    counts = f"{missed:,} missed ÷ {met:,} met" if missed is not None and met is not None else ""
-    if value is None:
-        return f"{MISSING} (none met)" if met == 0 else MISSING
-    return f"{show(value, 'ratio')} ({counts})" if counts else show(value, "ratio")
-
-
-def _fallbacks(h: Headline, _base: Headline | None) -> float | None:
-    return finite(h.get("ilp_fallbacks")) if h.get("ilp_decisions") is not None else None
-
-
-def _fallbacks_text(value: float | None, h: Headline, _currency: str) -> str:
-    if value is None:
-        return MISSING
-    return f"{int(value):,} / {integral(h.get('ilp_decisions')) or 0:,} decisions"
-
-
-#: The rows of a cost comparison, in display order.
-COST_METRICS: tuple[Metric, ...] = (
-    Metric("total_cost", "Total cost", "money", ("total_cost",), _field("total_cost"), "lower"),
-    Metric("saving", "Money saved vs {baseline}", "money", ("total_cost",), _saving, "higher",
-           note="Saving: the baseline's total cost minus this one's (negative: it costs more).",
-           relative=True, detail=True),
-    Metric("saving_pct", "Saving vs {baseline}", "percent", ("total_cost",), _saving_pct, "higher",
-           note="Saving: in % of the baseline's total cost (negative: it costs more).", relative=True),
-    Metric("lower_bound_cost", "Lower bound", "money", ("lower_bound_cost",), _field("lower_bound_cost"),
-           detail=True),
-    Metric("gap_to_lower_bound_pct", "Gap to lower bound", "percent", ("gap_to_lower_bound",), _gap_pct,
-           "lower", note="Gap to the lower bound: how far above the cost no scheduler can beat."),
-    Metric("makespan_s", "Makespan", "seconds", ("makespan_s",), _field("makespan_s"), "lower"),
-    Metric("jobs_total", "Jobs", "count", ("jobs_total",), _field("jobs_total"), detail=True),
-    Metric("deadline_jobs", "Jobs with a deadline", "count", ("deadline_jobs",), _field("deadline_jobs"),
-           detail=True),
-    Metric("deadline_missed", "Deadlines missed", "count", ("deadline_missed",), _field("deadline_missed"),
-           "lower", detail=True),
-    Metric("deadline_miss_pct", "Deadline misses (missed / with deadline)", "percent",
-           ("deadline_miss_pct", "deadline_jobs", "deadline_missed"), _field("deadline_miss_pct"), "lower",
-           text=_misses_text),
-    Metric("deadline_violation_eq12", "Deadline violation θd, eq. 12 (missed ÷ met)", "ratio",
-           ("deadline_violation_eq12_pct", "deadline_jobs", "deadline_missed", "deadline_met"), _eq12,
-           "lower", text=_eq12_text,
-           note="θd (paper 003, eq. 12) divides deadlines missed by deadlines met, not by jobs with a "
-                "deadline: 0.5 is one miss for every two met; above 1, more are missed than met."),
-    Metric("mean_completion_s", "Mean completion time", "seconds", ("mean_completion_s",),
-           _field("mean_completion_s"), "lower"),
-    Metric("median_completion_s", "Median completion time", "seconds", ("median_completion_s",),
-           _field("median_completion_s"), "lower", detail=True),
-    Metric("p95_completion_s", "95th percentile completion time", "seconds", ("p95_completion_s",),
-           _field("p95_completion_s"), "lower", detail=True),
-    Metric("mean_wait_s", "Mean wait", "seconds", ("mean_wait_s",), _field("mean_wait_s"), "lower"),
-    Metric("ilp_fallbacks", "ILP fallbacks", "count", ("ilp_fallbacks", "ilp_decisions"), _fallbacks,
-           "lower", text=_fallbacks_text,
-           paths={"ilp_fallbacks": ("ilp", "fallbacks"), "ilp_decisions": ("ilp", "decisions")}),
-)
-
-
-def headline_keys(metrics: Sequence[Metric] = COST_METRICS) -> tuple[str, ...]:
+def headline_keys(metrics: Sequence[Metric]) -> tuple[str, ...]:
     """Every key the metrics read, in order: what a stored headline summary must keep."""
     return tuple(dict.fromkeys(key for m in metrics for key in m.reads))
 
 
-def headline(doc: Mapping[str, Any], metrics: Sequence[Metric] = COST_METRICS) -> dict[str, Any]:
+def headline(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> dict[str, Any]:
     """The headline summary of a result document: exactly the keys the metrics read.
 
     Store this per variant (a few hundred bytes) and build the table from it without loading
     the document. A headline given back returns unchanged, so callers may pass either.
 
-    >>> headline({"total_cost": 1.5, "ilp": {"decisions": 4, "fallbacks": 1}, "jobs": []})["ilp_fallbacks"]
-    1
-    >>> h = headline({"total_cost": 1.5}); headline(h) == h and h["ilp_decisions"] is None
+    >>> jobs = Metric("jobs", "Jobs", "count", ("jobs",), lambda h, _base: h.get("jobs"),
+    ...               paths={"jobs": ("totals", "jobs")})
+    >>> headline({"totals": {"jobs": 4}, "users": []}, [jobs])
+    {'jobs': 4}
+    >>> headline({"jobs": 4}, [jobs]) == {"jobs": 4}
     True
     """
     out: dict[str, Any] = {}
@@ -438,7 +340,7 @@ def comparison_table(
     *,
     baseline: str | None = None,
     currency: str = "$",
-    metrics: Sequence[Metric] = COST_METRICS,
+    metrics: Sequence[Metric],
     detail: bool = False,
 ) -> Comparison:
     """The comparison table of a run: one row per metric, one cell per variant.
@@ -452,8 +354,9 @@ def comparison_table(
         The variant savings are measured against; the first one by default.
     currency : str, default "$"
         Symbol shown with money (display only).
-    metrics : sequence of Metric, default COST_METRICS
-        The rows, in order (another kind of run passes its own).
+    metrics : sequence of Metric
+        The rows, in order: the paper's own list (a cost comparison passes
+        :data:`scheduling.cost.tables.COST_METRICS`).
     detail : bool, default False
         Include the metrics marked ``detail`` (the files' full table); the compact table
         (run page, CLI, HTML report) leaves them out.
@@ -472,7 +375,9 @@ def comparison_table(
 
     Examples
     --------
-    >>> t = comparison_table({"a": {"makespan_s": 60.0}, "b": {"makespan_s": 60.04}})
+    >>> makespan = Metric("makespan_s", "Makespan", "seconds", ("makespan_s",),
+    ...                   lambda h, _base: h.get("makespan_s"), "lower")
+    >>> t = comparison_table({"a": {"makespan_s": 60.0}, "b": {"makespan_s": 60.04}}, metrics=[makespan])
     >>> row = next(r for r in t["rows"] if r["key"] == "makespan_s")
     >>> [c["shown"] for c in row["cells"]], row["best"]  # the same text: no best
     (['1 min 00 s', '1 min 00 s'], [])
@@ -530,14 +435,16 @@ def best_variant(
     key: str,
     *,
     currency: str = "$",
-    metrics: Sequence[Metric] = COST_METRICS,
+    metrics: Sequence[Metric],
 ) -> BestVariant | None:
     """The variant with the best value of the metric ``key`` (the first on a tie), or ``None``.
 
     Reads only the headline summaries, so a run list can call it per run. ``None`` when no
     variant has a value or the metric has no better direction.
 
-    >>> best_variant({"a": {"makespan_s": 90.0}, "b": {"makespan_s": 60.0}}, "makespan_s")
+    >>> makespan = Metric("makespan_s", "Makespan", "seconds", ("makespan_s",),
+    ...                   lambda h, _base: h.get("makespan_s"), "lower")
+    >>> best_variant({"a": {"makespan_s": 90.0}, "b": {"makespan_s": 60.0}}, "makespan_s", metrics=[makespan])
     {'variant': 'b', 'value': 60.0, 'shown': '1 min 00 s'}
     """
     metric = next((m for m in metrics if m.key == key), None)
@@ -553,15 +460,6 @@ def best_variant(
     target = pick(x for _, x in numbers)
     variant = next(v for v, x in numbers if x == target)
     return {"variant": variant, "value": target, "shown": show(target, metric.unit, currency)}
-
-
-def cheapest(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$") -> BestVariant | None:
-    """The variant with the lowest total cost (for the run list), or ``None``.
-
-    >>> cheapest({"a": {"total_cost": 2.0}, "b": {"total_cost": None}}, currency="€")
-    {'variant': 'a', 'value': 2.0, 'shown': '€2.00'}
-    """
-    return best_variant(summaries, "total_cost", currency=currency)
 
 
 # --------------------------------------------------------------------------- detail tables
@@ -695,3 +593,23 @@ def table_text(table: DetailTable) -> str:
         out.append("  ".join(cells).rstrip())
     out.extend(table["notes"])
     return "\n".join(out)
+
+
+def comparison_text(table: Comparison, *, corner: str = "variant") -> str:
+    """A comparison table as aligned plain text, for a terminal (every paper's subcommands).
+
+    >>> tasks = Metric("total_tasks", "Tasks allocated", "tasks", ("total_tasks",),
+    ...                lambda h, _base: h.get("total_tasks"), "higher")
+    >>> t = comparison_table({"rPS-DSF": {"total_tasks": 42.0}}, metrics=[tasks])
+    >>> lines = comparison_text(t).splitlines()
+    >>> lines[0].split(), lines[1].rsplit(None, 1), len({len(line) for line in lines[:2]})
+    (['variant', 'rPS-DSF'], ['Tasks allocated', '42.0'], 1)
+    """
+    rows = [[corner, *table["variants"]]]
+    rows += [[row["label"], *(cell["shown"] for cell in row["cells"])] for row in table["rows"]]
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    lines = [
+        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:], strict=True))])
+        for r in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
