@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .charts._common import Figure
+from .charts import Figure
 from .tables import Comparison, DetailTable
 
 __all__ = [
@@ -149,7 +149,7 @@ def standalone_html(
 
     ``meta`` and each section's body are HTML (escape what they hold); ``title`` and the
     sections' headings are text. The figures (``<key>`` and ``<key>@<view>`` as
-    :func:`scheduling.charts.all_figures` keys them) are embedded as JSON and drawn with the
+    :func:`scheduling.cost.charts.all_figures` keys them) are embedded as JSON and drawn with the
     inlined plotly.js; each ``(view, label)`` of ``views`` is a button that redraws every
     chart in that view where it has one (``""``: the defaults).
     """

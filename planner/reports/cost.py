@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping
 from functools import partial
 from typing import Any
 
-from scheduling.charts import all_figures
+from scheduling.cost.charts import all_figures
 from scheduling.cost.tables import COST_METRICS
 from scheduling.numbers import integral
 from scheduling.tables import comparison_table
@@ -86,7 +86,7 @@ def cost_report(
     currency : str, default "$"
         The team's currency symbol (display only).
     figures : collection of str, default: the PDF's
-        Keys of :func:`scheduling.charts.all_figures` to draw (``fairness:``: every
+        Keys of :func:`scheduling.cost.charts.all_figures` to draw (``fairness:``: every
         scheduler's); the CSV needs none, the XLSX :data:`SHEET_CHARTS`.
 
     Raises

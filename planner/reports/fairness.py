@@ -5,7 +5,7 @@ Everything comes from the library: the comparison table is
 :func:`scheduling.fairness.allocation_present.allocation_framework_table` (the run page's and the CLI's
 table), the other detail tables are its row functions (``allocation_cell_rows`` ...) with
 their column declarations, and the figures are
-:func:`scheduling.charts.allocation_figures` or :func:`scheduling.charts.sharing_figures`.
+:func:`scheduling.fairness.charts.allocation_figures` or :func:`scheduling.fairness.charts.sharing_figures`.
 This module only lays them out as :class:`~planner.reports.tables.Table` objects.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scheduling.charts import allocation_figures, sharing_figures
+from scheduling.fairness.charts import allocation_figures, sharing_figures
 from scheduling.fairness.present import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,

@@ -17,7 +17,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from planner.teams.selectors import team_ids_of
-from scheduling.charts._common import timeline_end
+from scheduling.charts import timeline_end
 from scheduling.cost.replay import ReplayIndex, time_axis
 
 from .models import Run, RunPart, RunResult

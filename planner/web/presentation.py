@@ -10,13 +10,8 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scheduling.charts import (
-    active_vms_figure,
-    cumulative_cost_figure,
-    format_money,
-    scheduler_colours,
-    utilisation_figure,
-)
+from scheduling.charts import format_money, scheduler_colours, utilisation_figure
+from scheduling.cost.charts import active_vms_figure, cumulative_cost_figure
 from scheduling.numbers import finite
 from scheduling.tables import show
 
@@ -29,7 +24,7 @@ __all__ = [
 
 
 def escaped(name: str) -> str:
-    """A name as the figures write it (:func:`scheduling.charts._common.text`)."""
+    """A name as the figures write it (:func:`scheduling.charts.text`)."""
     return html.escape(str(name), quote=False)
 
 

@@ -2,7 +2,7 @@
 
 The table comes from :func:`scheduling.tables.comparison_table` with
 :data:`scheduling.cost.tables.COST_METRICS` and the charts from
-:func:`scheduling.charts.all_figures`, as on the run page; buttons switch the timelines
+:func:`scheduling.cost.charts.all_figures`, as on the run page; buttons switch the timelines
 between their readable default, full detail and small multiples. The page is every paper's
 (:func:`scheduling.html.standalone_html`): offline, every user-supplied string escaped.
 
@@ -22,11 +22,11 @@ import html
 import os
 from collections.abc import Mapping
 
-from ..charts import VIEWS, all_figures, scheduler_colours
-from ..charts._common import Result
+from ..charts import VIEWS, Result, scheduler_colours
 from ..html import comparison_html, standalone_html, write_text_atomically
 from ..numbers import finite, integral
 from ..tables import comparison_table
+from .charts import all_figures
 from .tables import COST_METRICS
 
 __all__ = ["render_html_report", "write_html_report"]
@@ -100,7 +100,7 @@ def write_html_report(
     currency : str, default "$"
         Symbol shown with money (display only).
     max_points, max_jobs : int, optional
-        Passed to :func:`scheduling.charts.all_figures`.
+        Passed to :func:`scheduling.cost.charts.all_figures`.
     """
     document = render_html_report(
         results, title, baseline=baseline, currency=currency, max_points=max_points, max_jobs=max_jobs

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..charts._common import time_unit
+from ..charts import time_unit
 from ..errors import ScenarioError
 from ..numbers import finite, integral
 from ..scenario import SimulationOptions

@@ -94,7 +94,7 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
     if not args.quiet:
         _print_tables({f"{args.composition}-{args.mode}": doc})
     if args.html:
-        from ..charts.mrsu import mrsu_figures
+        from .charts import mrsu_figures
 
         _html(
             args.html,
@@ -127,7 +127,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     )
     _write(doc, args.output, args.compact)
     if args.html:
-        from ..charts.mrsu import sweep_figures
+        from .charts import sweep_figures
 
         _html(
             args.html,

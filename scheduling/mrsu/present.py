@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..charts.mrsu import METHOD_LABELS
 from ..numbers import finite
 from ..tables import Column, DetailTable, Metric, detail_table
+from .charts import METHOD_LABELS
 from .sweep import METRICS
 
 __all__ = [

@@ -4,7 +4,7 @@ The page is the cost report's (:func:`scheduling.html.standalone_html`): offline
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the comparison table UDRF against DRF
 (:func:`scheduling.udrf.present.udrf_table`), the detail tables of
-:func:`scheduling.udrf.present.udrf_tables` and every figure of :func:`scheduling.charts.udrf.udrf_figures`,
+:func:`scheduling.udrf.present.udrf_tables` and every figure of :func:`scheduling.udrf.charts.udrf_figures`,
 from an offline document, an online one, or both.
 
 >>> import tempfile, pathlib
@@ -26,7 +26,6 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..charts.udrf import policy_colours, udrf_figures
 from ..html import (
     MAX_DETAIL_ROWS,
     comparison_html,
@@ -34,6 +33,7 @@ from ..html import (
     standalone_html,
     write_text_atomically,
 )
+from .charts import policy_colours, udrf_figures
 from .doc_reading import ONLINE, policies_of, policy_label
 from .online_tables import combine_online
 from .present import udrf_table, udrf_tables

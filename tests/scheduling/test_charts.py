@@ -28,23 +28,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scheduling.charts import (
+    downsample_linear,
+    downsample_step,
+    figure_for,
+    scheduler_colours,
+    utilisation_figure,
+    window_mean_step,
+)
+from scheduling.charts.palettes import GREY, LOWER_BOUND, PALETTES, UNUSED, colours
+from scheduling.cost.charts import (
     active_vms_figure,
     all_figures,
     completion_figure,
     cost_breakdown_figure,
     cumulative_cost_figure,
     deadline_figure,
-    downsample_linear,
-    downsample_step,
     fairness_figure,
-    figure_for,
     gantt_figure,
     gantt_pages,
-    scheduler_colours,
-    utilisation_figure,
-    window_mean_step,
 )
-from scheduling.charts.palettes import GREY, LOWER_BOUND, PALETTES, UNUSED, colours
 from scheduling.cost.document import to_columnar
 from scheduling.cost.html import render_html_report, write_html_report
 from scheduling.cost.tables import COST_METRICS

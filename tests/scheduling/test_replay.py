@@ -388,7 +388,7 @@ def test_the_snapshot_refuses_a_bad_instant() -> None:
     ("end", "unit"), [(120, "s"), (179, "s"), (180, "min"), (10_799, "min"), (10_800, "h")]
 )
 def test_the_time_axis_uses_the_charts_units(end: float, unit: str) -> None:
-    from scheduling.charts._common import time_unit
+    from scheduling.charts import time_unit
 
     axis = time_axis(end)
     assert axis["unit"] == unit and (axis["divisor"], axis["unit"]) == time_unit(end)

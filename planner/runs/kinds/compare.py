@@ -20,7 +20,8 @@ from scheduling import (
     parse_scheduler,
     simulate,
 )
-from scheduling.charts import all_figures, gantt_figure, gantt_page_size, scheduler_colours
+from scheduling.charts import scheduler_colours
+from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size
 from scheduling.cost.tables import COST_METRICS, cheapest, headline
 from scheduling.numbers import seed_error
 from scheduling.tables import comparison_table

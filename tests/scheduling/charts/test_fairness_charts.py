@@ -16,24 +16,22 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from scheduling.charts import (
+from scheduling.charts import scheduler_colours, utilisation_figure, variant_colours
+from scheduling.charts.palettes import HEAT, PALETTES
+from scheduling.fairness.allocation_doc import allocation_document
+from scheduling.fairness.charts import (
     allocation_figures,
     allocation_heatmap_figure,
     allocation_totals_figure,
     outcomes_figure,
     running_tasks_figure,
-    scheduler_colours,
     share_timeline_figure,
     sharing_completion_figure,
     sharing_figures,
     sharing_utilisation_figure,
     stranded_figure,
     unfairness_figure,
-    utilisation_figure,
-    variant_colours,
 )
-from scheduling.charts.palettes import HEAT, PALETTES
-from scheduling.fairness.allocation_doc import allocation_document
 from scheduling.fairness.model import FairnessProblem
 from scheduling.metrics import fairness_summary
 from tests.scheduling.fairness.fairness_documents import (

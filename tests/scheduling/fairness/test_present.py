@@ -343,7 +343,7 @@ def _payload(page: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("study", ["allocation", "sharing"])
 def test_fairness_html_is_standalone_with_table_and_every_figure(study: str, tmp_path: Any) -> None:
-    from scheduling.charts import allocation_figures, sharing_figures
+    from scheduling.fairness.charts import allocation_figures, sharing_figures
 
     docs = allocation_docs() if study == "allocation" else sharing_docs()
     path = tmp_path / "f.html"

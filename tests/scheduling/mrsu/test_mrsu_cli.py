@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scheduling.charts.mrsu import mrsu_figures, sweep_figures
 from scheduling.errors import ScenarioError
 from scheduling.mrsu.advisor import mrsu_advise, parse_unit
+from scheduling.mrsu.charts import mrsu_figures, sweep_figures
 from scheduling.mrsu.cli import main
 from scheduling.scenario import parse_scenario
 

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from scheduling.charts.fairness import variant_colours
 from scheduling.charts.palettes import PALETTES
-from scheduling.charts.udrf import (
+from scheduling.fairness.charts import variant_colours
+from scheduling.scenario import load_scenario_json, parse_scenario
+from scheduling.udrf.charts import (
     MAX_TIMELINE_USERS,
     allocation_bars_figure,
     completion_cdf_figure,
@@ -27,7 +28,6 @@ from scheduling.charts.udrf import (
     waste_figure,
     wasted_timeline_figure,
 )
-from scheduling.scenario import load_scenario_json, parse_scenario
 from scheduling.udrf.html import render_udrf_html
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.online import online_document

@@ -8,9 +8,7 @@ from typing import Any, Literal, TypedDict
 
 import numpy as np
 
-from ..cost.document import iter_jobs, iter_vm_intervals, job_column
-from ..numbers import finite, integral
-from ._common import (
+from ...charts import (
     D3_NUM,
     Figure,
     Result,
@@ -20,17 +18,19 @@ from ._common import (
     base_layout,
     caption,
     clock,
+    colour_ticks,
+    downsample_step,
     fmt,
-    framework_colours,
     round_sig,
     scheduler_colours,
     stacked_rows,
     text,
     time_unit,
 )
-from .costs import colour_ticks
-from .downsample import downsample_step
-from .palettes import GREY, colours
+from ...charts.palettes import GREY, colours
+from ...numbers import finite, integral
+from ..document import iter_jobs, iter_vm_intervals, job_column
+from .names import framework_colours
 
 __all__ = [
     "GanttPage",

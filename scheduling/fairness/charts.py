@@ -6,14 +6,14 @@ document, docs/results.md) to plain Plotly figure dicts, like every chart of
 
 * a **framework** keeps its colour of the ``framework`` palette in every figure;
 * a **variant** of an allocation study and a **configuration** of a sharing study take the
-  ``scheduler`` palette (:func:`variant_colours`): they are the schedulers being compared
+  ``scheduler`` palette (:func:`scheduling.charts.variant_colours`): they are the schedulers being compared
   (paper 000's Table I calls its rows so), so the planner's swatches
   (:func:`~scheduling.charts.scheduler_colours`) match the charts;
 * allocations are drawn on the sequential :data:`~scheduling.charts.palettes.HEAT` scale.
 
 Figures of a study are built by :func:`allocation_figures` and :func:`sharing_figures`,
 keyed by stable names in display order (``<key>@<view>`` another view of ``<key>``), as
-:func:`scheduling.charts.all_figures` does for a cost comparison.
+:func:`scheduling.cost.charts.all_figures` does for a cost comparison.
 
 >>> doc = {"study": "allocation", "label": "rPS-DSF", "trials": 1, "resources": ["cpu"],
 ...        "machines": [{"id": "c1#1", "vm_type": "c1", "capacity": {"cpu": 100}}],
@@ -33,29 +33,32 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..fairness.present import framework_names, resource_names, stranded_totals
-from ..numbers import finite, integral
-from ..numbers import section as _section
-from ._common import (
+from ..charts import (
     D3_NUM,
+    FAIRNESS_CAPTION,
     Figure,
     axis,
     axis_key,
     axis_ref,
     base_layout,
     caption,
+    colour_ticks,
     fmt,
+    rgba,
     round_sig,
-    scheduler_colours,
     short_texts,
     stacked_rows,
+    step_trace,
     text,
     time_unit,
+    utilisation_figure,
+    variant_colours,
 )
-from .costs import colour_ticks
-from .downsample import downsample_step
-from .palettes import GREY, HEAT, LOWER_BOUND, colours
-from .timelines import FAIRNESS_CAPTION, _rgba, _step_trace, utilisation_figure
+from ..charts.downsample import downsample_step
+from ..charts.palettes import GREY, HEAT, LOWER_BOUND, colours
+from ..numbers import finite, integral
+from ..numbers import section as _section
+from .present import framework_names, resource_names, stranded_totals
 
 __all__ = [
     "HEATMAP_MAX_MACHINES",
@@ -72,7 +75,6 @@ __all__ = [
     "sharing_utilisation_figure",
     "stranded_figure",
     "unfairness_figure",
-    "variant_colours",
 ]
 
 #: A fairness document (allocation or sharing, docs/results.md).
@@ -83,15 +85,6 @@ ShareView = Literal["panels", "overlay"]
 HEATMAP_MAX_MACHINES = 60
 #: The heatmap writes its numbers in the cells up to this many cells.
 HEATMAP_MAX_TEXT_CELLS = 400
-
-
-def variant_colours(names: Iterable[str]) -> dict[str, str]:
-    """The colour of each variant or configuration: the ``scheduler`` palette's.
-
-    >>> variant_colours(["RRR-DRF", "rPS-DSF"]) == scheduler_colours(["RRR-DRF", "rPS-DSF"])
-    True
-    """
-    return scheduler_colours(names)
 
 
 def _frameworks(docs: Iterable[Doc]) -> list[str]:
@@ -458,22 +451,22 @@ def share_timeline_figure(doc: Doc, *, view: ShareView = "panels", max_points: i
         area_txt = "n/a" if area is None else f"{fmt(area)} share·s"
         if pct is not None:
             area_txt += f", {pct:.1f}%"
-        data.append(_step_trace(
+        data.append(step_trace(
             x, round_sig(ys["s"], 6), f"{label}: share", colour, legendgroup=label,
             hovertemplate=f"{label}: dominant share %{{y:.1%}}<extra></extra>", **refs,
         ) | {"line": {"shape": "hv", "color": colour, "width": 2.5}})
-        data.append(_step_trace(
+        data.append(step_trace(
             x, round_sig(ys["u"], 6), f"{label}: below fair share ({area_txt})", colour, legendgroup=label,
-            fill="tonexty", fillcolor=_rgba(colour, 0.35),
+            fill="tonexty", fillcolor=rgba(colour, 0.35),
             hovertemplate=(f"{label} below its fair share during contention; unfairness area {area_txt} "
                            "(share × seconds)<extra></extra>"), **refs,
         ) | {"line": {"shape": "hv", "color": colour, "width": 0}})
-        data.append(_step_trace(
+        data.append(step_trace(
             x, round_sig(ys["f"], 6), f"{label}: fair share", colour, legendgroup=label,
             hovertemplate=f"{label}: fair share %{{y:.1%}}<extra></extra>", **refs,
         ) | {"line": {"shape": "hv", "color": colour, "width": 1.5, "dash": "dash"}})
         if any_held:
-            data.append(_step_trace(
+            data.append(step_trace(
                 x, round_sig(ys["h"], 6), f"{label}: share with offers held", colour, legendgroup=label,
                 hovertemplate=f"{label}: share with its outstanding offers %{{y:.1%}}<extra></extra>", **refs,
             ) | {"line": {"shape": "hv", "color": colour, "width": 1.2, "dash": "dot"}})
@@ -531,12 +524,12 @@ def running_tasks_figure(docs: Mapping[str, Doc] | Doc, *, max_points: int = 200
         x = _scaled(kt, divisor)
         for k, fw in enumerate(names):
             name = text(fw)
-            data.append(_step_trace(
+            data.append(step_trace(
                 x, round_sig(ys[f"r{k}"]), name, fw_colours[fw], legendgroup=name, showlegend=row == 0,
                 hovertemplate=f"{name}: %{{y}} running<extra></extra>", **refs,
             ))
             if f"p{k}" in ys:
-                data.append(_step_trace(
+                data.append(step_trace(
                     x, round_sig(ys[f"p{k}"]), f"{name}: pending", fw_colours[fw], legendgroup=name,
                     showlegend=row == 0, visible="legendonly",
                     hovertemplate=f"{name}: %{{y}} pending<extra></extra>", **refs,
@@ -654,7 +647,7 @@ def sharing_figures(docs: Mapping[str, Doc], *, max_points: int | None = None) -
     * ``completion``.
 
     ``max_points``: points per timeline trace; by default 4,000 shared out between the
-    configurations (at least 400, at most 2,000), as :func:`scheduling.charts.all_figures`.
+    configurations (at least 400, at most 2,000), as :func:`scheduling.cost.charts.all_figures`.
 
     Raises
     ------

@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ._common import Figure, axis, base_layout, caption
-from .downsample import downsample_grid, downsample_linear
-from .palettes import HEAT, LOWER_BOUND, colours
+from ..charts import Figure, axis, base_layout, caption
+from ..charts.downsample import downsample_grid, downsample_linear
+from ..charts.palettes import HEAT, LOWER_BOUND, colours
 
 __all__ = [
     "ALLOCATION_MAX_COLS",

@@ -6,23 +6,23 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..numbers import finite
-from ._common import (
+from ...charts import (
     D3_NUM,
     Figure,
     Result,
     axis,
     base_layout,
+    colour_ticks,
     fmt,
     round_sig,
     scheduler_colours,
-    short_texts,
     text,
-    vm_type_names,
 )
-from .palettes import LOWER_BOUND, UNUSED, colours
+from ...charts.palettes import LOWER_BOUND, UNUSED, colours
+from ...numbers import finite
+from .names import vm_type_names
 
-__all__ = ["colour_ticks", "cost_breakdown_figure", "cost_by_framework_figure", "cost_by_hour_figure"]
+__all__ = ["cost_breakdown_figure", "cost_by_framework_figure", "cost_by_hour_figure"]
 
 UNUSED_CAPACITY = "(unused capacity)"
 
@@ -61,16 +61,6 @@ def _cost_bars_layout(
     )
     colour_ticks(layout, results)
     return layout
-
-
-def colour_ticks(layout: dict[str, Any], results: Mapping[str, Result]) -> None:
-    """Write each scheduler's x tick label in its colour, as in the line charts."""
-    colours_ = scheduler_colours(results)
-    shown = short_texts(results)
-    layout["xaxis"]["tickvals"] = [text(n) for n in results]
-    layout["xaxis"]["ticktext"] = [
-        f'<span style="color:{colours_[n]}"><b>{shown[str(n)]}</b></span>' for n in results
-    ]
 
 
 def _totals(results: Mapping[str, Result], names: list[str]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ online one, ``kind: udrf-online``; :mod:`scheduling.udrf.present`) to plain Plot
 dicts, like every chart of :mod:`scheduling.charts`. Colours follow the house palettes:
 
 * the **policies** UDRF and DRF are the variants being compared and take the ``scheduler``
-  palette (:func:`~scheduling.charts.fairness.variant_colours`, as every fairness study);
+  palette (:func:`~scheduling.charts.variant_colours`, as every fairness study);
 * **users** are the scenario's frameworks and keep their ``framework`` colour;
 * the **RDUCs** of the dependency graph take the ``rduc`` palette.
 
@@ -32,12 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..numbers import finite
-from ..numbers import listed as _list
-from ..numbers import section as _section
-from ..udrf.doc_reading import ONLINE, POLICY_LABELS, policies_of, policy_label
-from ..udrf.online_tables import combine_online
-from ._common import (
+from ..charts import (
     D3_NUM,
     Figure,
     axis,
@@ -47,13 +42,18 @@ from ._common import (
     caption,
     round_sig,
     stacked_rows,
+    step_trace,
     text,
+    variant_colours,
 )
-from ._common import time_unit as _time_unit
-from .downsample import downsample_step
-from .fairness import variant_colours
-from .palettes import GREY, LOWER_BOUND, colours
-from .timelines import _step_trace
+from ..charts import time_unit as _time_unit
+from ..charts.downsample import downsample_step
+from ..charts.palettes import GREY, LOWER_BOUND, colours
+from ..numbers import finite
+from ..numbers import listed as _list
+from ..numbers import section as _section
+from .doc_reading import ONLINE, POLICY_LABELS, policies_of, policy_label
+from .online_tables import combine_online
 
 __all__ = [
     "GRAPH_MAX_EDGES",
@@ -574,7 +574,7 @@ def share_timelines_figure(
         x = round_sig(np.asarray(kt) / divisor)
         for k, u in enumerate(names):
             data.append(
-                _step_trace(
+                step_trace(
                     x,
                     round_sig(ys[str(k)], 6),
                     text(u),
@@ -623,7 +623,7 @@ def wasted_timeline_figure(doc: Doc, *, max_points: int = 2000) -> Figure:
             )
             name = policy_label(p)
             data.append(
-                _step_trace(
+                step_trace(
                     round_sig(np.asarray(kt) / divisor),
                     round_sig(ys["w"]),
                     name,
