@@ -154,7 +154,7 @@ def _fairness_output(args: argparse.Namespace, docs: dict[str, dict[str, Any]], 
 
         write_fairness_html(args.html, docs, title=title)
     if not args.quiet:
-        from .fairness.present import allocation_framework_table, fairness_table, study_of
+        from .fairness.tables import allocation_framework_table, fairness_table, study_of
         from .tables import comparison_text, table_text
 
         blocks = [comparison_text(fairness_table(docs))]

@@ -91,8 +91,9 @@ def _json_for_script(value: Any) -> str:
 
 
 def comparison_html(table: Comparison, colours: Mapping[str, str]) -> str:
-    """The presenter's comparison table as an HTML table, each variant with its colour swatch,
-    the best cells marked, and the metrics' notes under it (every string escaped)."""
+    """A comparison table (:func:`scheduling.tables.comparison_table`) as an HTML table, each
+    variant with its colour swatch, the best cells marked, and the metrics' notes under it (every
+    string escaped)."""
     head = "".join(
         f'<th scope="col"><span class="swatch" style="background:{colours[n]}"></span>{html.escape(n)}</th>'
         for n in table["variants"]
@@ -113,8 +114,8 @@ def comparison_html(table: Comparison, colours: Mapping[str, str]) -> str:
 
 
 def detail_html(table: DetailTable, *, max_rows: int = MAX_DETAIL_ROWS) -> str:
-    """A library detail table as an HTML table (the cells as the presenter shows them, escaped);
-    at most ``max_rows`` rows, with a note when it is cut.
+    """A library detail table as an HTML table (the cells as :func:`scheduling.tables.cell_text`
+    shows them, escaped); at most ``max_rows`` rows, with a note when it is cut.
 
     >>> from scheduling.tables import Column, detail_table
     >>> detail_html(detail_table("u", "Users", [Column("u", "User")], [{"u": "<a>"}])).splitlines()[1]

@@ -5,7 +5,7 @@ The contract, for every kind of run
 A report is two steps, both pure (no database access):
 
 1. **The kind supplies the content**: a :class:`~planner.reports.content.ReportContent`
-   (title, description rows, the presenter's comparison table, the tables of every
+   (title, description rows, the library's comparison table, the tables of every
    format, the figures, which figures the XLSX charts natively, and a lazy records table).
    A cost comparison's is :func:`~planner.reports.cost.cost_report`::
 

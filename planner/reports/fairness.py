@@ -1,8 +1,8 @@
 """The report content of a fairness study (the allocation and sharing kinds' part of every format).
 
 Everything comes from the library: the comparison table is
-:func:`scheduling.fairness.present.fairness_table`, the criteria per framework are
-:func:`scheduling.fairness.allocation_present.allocation_framework_table` (the run page's and the CLI's
+:func:`scheduling.fairness.tables.fairness_table`, the criteria per framework are
+:func:`scheduling.fairness.allocation_tables.allocation_framework_table` (the run page's and the CLI's
 table), the other detail tables are its row functions (``allocation_cell_rows`` ...) with
 their column declarations, and the figures are
 :func:`scheduling.fairness.charts.allocation_figures` or :func:`scheduling.fairness.charts.sharing_figures`.
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scheduling.fairness.charts import allocation_figures, sharing_figures
-from scheduling.fairness.present import (
+from scheduling.fairness.tables import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,
     SHARING_FRAMEWORK_COLUMNS,

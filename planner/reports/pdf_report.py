@@ -2,7 +2,7 @@
 
 Pages (A4 landscape):
 
-1. the run's description and the comparison table of the presenter
+1. the run's description and the comparison table of the library
    (:func:`scheduling.tables.comparison_table`: the values as the run page shows them,
    one page per 6 variants), with the notes that explain its rows;
 2. one page per figure of ``content.figures``: the very Plotly figure dicts the run page

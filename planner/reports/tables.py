@@ -7,7 +7,7 @@ document of ``SimulationResult.to_dict()``, see docs/results.md; per-job detail 
 
 Every column has a unit of :data:`scheduling.tables.UNITS`: the writers take the
 label's unit suffix (``Cost ($)``), the CSV precision and the XLSX number format from it.
-The summary table is not computed here: :func:`summary_table` lays out the presenter's
+The summary table is not computed here: :func:`summary_table` lays out the library's
 comparison (:func:`scheduling.tables.comparison_table`), savings included.
 
 >>> from scheduling.cost.tables import COST_METRICS
@@ -152,7 +152,7 @@ def _vm_types(results: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
 
 
 def summary_table(comparison: Comparison, variant_label: str = "Scheduler") -> Table:
-    """The presenter's comparison laid out for files: one row per variant, one column per metric.
+    """The library's comparison table laid out for files: one row per variant, one column per metric.
 
     Cells are the raw values (files round them by unit); the baseline's own saving is the
     text ``baseline``. The rows' notes (what a saving, the gap or eq. 12 mean) become the

@@ -58,7 +58,7 @@ from ..charts.downsample import downsample_step
 from ..charts.palettes import GREY, HEAT, LOWER_BOUND, colours
 from ..numbers import finite, integral
 from ..numbers import section as _section
-from .present import framework_names, resource_names, stranded_totals
+from .tables import framework_names, resource_names, stranded_totals
 
 __all__ = [
     "HEATMAP_MAX_MACHINES",

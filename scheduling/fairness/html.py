@@ -3,8 +3,8 @@
 The page is the cost report's (:func:`scheduling.html.standalone_html`): offline,
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the study's comparison table
-(:func:`scheduling.fairness.present.fairness_table`), its per-framework tables (an allocation
-study's criteria: :func:`scheduling.fairness.allocation_present.allocation_framework_table`) and every
+(:func:`scheduling.fairness.tables.fairness_table`), its per-framework tables (an allocation
+study's criteria: :func:`scheduling.fairness.allocation_tables.allocation_framework_table`) and every
 figure of :func:`scheduling.fairness.charts.allocation_figures` or
 :func:`scheduling.fairness.charts.sharing_figures`; which study it is comes from the documents'
 ``study``.
@@ -34,7 +34,7 @@ from ..html import comparison_html, detail_html, standalone_html, write_text_ato
 from ..numbers import integral
 from ..tables import cell_text
 from .charts import allocation_figures, sharing_figures
-from .present import (
+from .tables import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,
     SHARING_FRAMEWORK_COLUMNS,

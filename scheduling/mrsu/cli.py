@@ -61,7 +61,7 @@ def _print_tables(docs: dict[str, Any]) -> None:
     """On stderr, the tables the planner's page shows for these documents (their summaries):
     the comparison of the allocations, the unit of each, the advisor's tables."""
     from ..tables import comparison_table, comparison_text, table_text
-    from .present import MRSU_METRICS, mrsu_tables, result_summary
+    from .tables import MRSU_METRICS, mrsu_tables, result_summary
 
     summaries = {label: result_summary(doc) for label, doc in docs.items()}
     allocations = {k: v for k, v in summaries.items() if v.get("study") == "mrsu"}

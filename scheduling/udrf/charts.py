@@ -1,7 +1,7 @@
 """Figures of a UDRF study (paper 004): the dependency graph, allocations, waste, and online runs.
 
 Pure functions from the UDRF documents (the offline document, ``kind: udrf-offline``, and the
-online one, ``kind: udrf-online``; :mod:`scheduling.udrf.present`) to plain Plotly figure
+online one, ``kind: udrf-online``; :mod:`scheduling.udrf.tables`) to plain Plotly figure
 dicts, like every chart of :mod:`scheduling.charts`. Colours follow the house palettes:
 
 * the **policies** UDRF and DRF are the variants being compared and take the ``scheduler``

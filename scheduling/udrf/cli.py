@@ -56,7 +56,7 @@ def cmd_udrf(args: argparse.Namespace) -> int:
 
         write_udrf_html(args.html, out, title=scenario.name)
     if not args.quiet:
-        from .present import udrf_text
+        from .tables import udrf_text
 
         print(udrf_text(out), file=sys.stderr)
     return 0

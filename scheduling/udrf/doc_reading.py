@@ -1,7 +1,7 @@
-"""How the UDRF presenters read a document (paper 004): its sections, its policies in column
+"""How the UDRF tables and charts read a document (paper 004): its sections, its policies in column
 order and the names they are shown by.
 
-Shared by :mod:`scheduling.udrf.present`, :mod:`scheduling.udrf.offline_tables`,
+Shared by :mod:`scheduling.udrf.tables`, :mod:`scheduling.udrf.offline_tables`,
 :mod:`scheduling.udrf.online_tables`, the UDRF charts and the planner's UDRF run kind; the
 readers never raise on a missing or malformed part, they read it as empty.
 """

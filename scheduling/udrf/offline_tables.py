@@ -1,11 +1,11 @@
 """The detail tables of an offline UDRF document (paper 004, ``kind: udrf-offline``): row
 functions with their column declarations (``(key, label, unit)``, as
-:mod:`scheduling.fairness.present`).
+:mod:`scheduling.fairness.tables`).
 
 Per user UDRF against DRF (:func:`user_rows`), per job (:func:`job_rows`), per machine class
 (:func:`class_rows`), the RDUCs (:func:`rduc_rows`) and the fairness properties of each
 allocation (:func:`property_rows`, each verdict in words by :func:`verdict_text`).
-:func:`scheduling.udrf.present.udrf_tables` assembles them.
+:func:`scheduling.udrf.tables.udrf_tables` assembles them.
 """
 
 from __future__ import annotations

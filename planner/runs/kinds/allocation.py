@@ -32,7 +32,7 @@ from scheduling.fairness.allocation import (
 )
 from scheduling.fairness.charts import allocation_figures
 from scheduling.fairness.model import fairness_problem
-from scheduling.fairness.present import allocation_framework_table, allocation_summary, fairness_table
+from scheduling.fairness.tables import allocation_framework_table, allocation_summary, fairness_table
 from scheduling.numbers import finite, seed_error
 from scheduling.tables import show
 

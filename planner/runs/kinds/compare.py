@@ -150,7 +150,7 @@ class CompareKind(RunKind):
         return [Variant(spec, result.to_dict())]
 
     def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
-        # Exactly what the presenter's cost metrics read; savings are computed on read.
+        # Exactly what the cost metrics (scheduling.cost.tables) read; savings are computed on read.
         return headline(document)
 
     def table(

@@ -13,7 +13,7 @@ Parts, each one library call:
   seeds. Variants ``sweep 50%``...; the figures join them into one sweep document (Figs. 3-5).
 
 Figures come from :mod:`scheduling.mrsu.charts`; summaries, the comparison table's metrics,
-the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.present`.
+the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.tables`.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from scheduling.charts import variant_colours
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.advisor import parse_unit
 from scheduling.mrsu.charts import mrsu_figures, sweep_figures
-from scheduling.mrsu.present import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
 from scheduling.mrsu.setups import PAPER_SWEEP
+from scheduling.mrsu.tables import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
 from scheduling.numbers import finite
 from scheduling.tables import comparison_table, show
 

@@ -27,7 +27,7 @@ from scheduling import Scenario, ScenarioError
 from scheduling.charts import variant_colours
 from scheduling.fairness.charts import sharing_figures
 from scheduling.fairness.filling import POLICIES, SERVER_SELECTIONS, server_selection
-from scheduling.fairness.present import fairness_table, sharing_summary
+from scheduling.fairness.tables import fairness_table, sharing_summary
 from scheduling.numbers import finite
 from scheduling.tables import show
 

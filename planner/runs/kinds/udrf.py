@@ -10,7 +10,7 @@ and options. Parts, each one library call:
   on the workers; :func:`scheduling.udrf.online_tables.combine_online` joins them again.
 
 Summaries, the comparison table (one column per policy) and the detail tables come from
-:mod:`scheduling.udrf.present`, the figures from :mod:`scheduling.udrf.charts`.
+:mod:`scheduling.udrf.tables`, the figures from :mod:`scheduling.udrf.charts`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from scheduling.udrf.doc_reading import policy_label
 from scheduling.udrf.model import UdrfProblem
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.online import check_online_options
-from scheduling.udrf.present import (
+from scheduling.udrf.tables import (
     policy_headlines,
     udrf_summary,
     udrf_table,

@@ -12,7 +12,7 @@ import pytest
 from scheduling import parse_scenario
 from scheduling.errors import ScenarioError
 from scheduling.fairness import ALLOCATION_VARIANTS, allocate, parse_allocation_variant
-from scheduling.fairness.present import allocation_framework_table, fairness_table
+from scheduling.fairness.tables import allocation_framework_table, fairness_table
 from scheduling.tables import table_text
 
 ROOT = Path(__file__).resolve().parents[3]

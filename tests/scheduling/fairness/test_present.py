@@ -15,7 +15,7 @@ import pytest
 
 from scheduling.fairness.allocation_doc import allocation_document
 from scheduling.fairness.html import render_fairness_html, write_fairness_html
-from scheduling.fairness.present import (
+from scheduling.fairness.tables import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_FRAMEWORK_COLUMNS,
     ALLOCATION_METRICS,

@@ -8,8 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, present, scenario_problem
+from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.cli import main
+from scheduling.mrsu.tables import (
+    ADVISOR_COLUMNS,
+    APPLICATION_COLUMNS,
+    DIMENSION_COLUMNS,
+    FRAMEWORK_COLUMNS,
+    SWEEP_COLUMNS,
+    UNIT_COLUMNS,
+    VM_TYPE_COLUMNS,
+    mrsu_tables,
+    result_summary,
+)
 from scheduling.scenario import parse_scenario
 from scheduling.tables import UNITS, Column, table_text
 from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
@@ -17,13 +28,13 @@ from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = json.loads((ROOT / "examples" / "mrsu" / "example.json").read_text())
 ALL_COLUMNS = {
-    "units": present.UNIT_COLUMNS,
-    "dimensions": present.DIMENSION_COLUMNS,
-    "applications": present.APPLICATION_COLUMNS,
-    "advisor": present.ADVISOR_COLUMNS,
-    "advisor_vm_types": present.VM_TYPE_COLUMNS,
-    "advisor_frameworks": present.FRAMEWORK_COLUMNS,
-    "sweep": present.SWEEP_COLUMNS,
+    "units": UNIT_COLUMNS,
+    "dimensions": DIMENSION_COLUMNS,
+    "applications": APPLICATION_COLUMNS,
+    "advisor": ADVISOR_COLUMNS,
+    "advisor_vm_types": VM_TYPE_COLUMNS,
+    "advisor_frameworks": FRAMEWORK_COLUMNS,
+    "sweep": SWEEP_COLUMNS,
 }
 
 
@@ -45,12 +56,12 @@ def docs() -> dict:
 def test_every_column_is_a_presenter_column_with_a_known_unit():
     for columns in ALL_COLUMNS.values():
         assert all(isinstance(c, Column) and c.unit in UNITS for c in columns)
-    units = {c.key: c.unit for c in present.SWEEP_COLUMNS}
+    units = {c.key: c.unit for c in SWEEP_COLUMNS}
     assert units["dissatisfied_pct"] == units["dissatisfied_apps_pct"] == units["load_pct"] == "percent"
 
 
 def test_the_files_tables_from_documents(docs):
-    tables = {t["key"]: t for t in present.mrsu_tables(docs, currency="€", detail=True)}
+    tables = {t["key"]: t for t in mrsu_tables(docs, currency="€", detail=True)}
     assert list(tables) == list(ALL_COLUMNS)
     for key, table in tables.items():
         assert [c["key"] for c in table["columns"]] == [c.key for c in ALL_COLUMNS[key]]
@@ -76,9 +87,9 @@ def test_the_files_tables_from_documents(docs):
 
 
 def test_the_page_reads_the_same_rows_from_the_summaries(docs):
-    summaries = json.loads(json.dumps({k: present.result_summary(v) for k, v in docs.items()}))
-    page = {t["key"]: t for t in present.mrsu_tables(summaries, currency="€")}
-    files = {t["key"]: t for t in present.mrsu_tables(docs, currency="€")}
+    summaries = json.loads(json.dumps({k: result_summary(v) for k, v in docs.items()}))
+    page = {t["key"]: t for t in mrsu_tables(summaries, currency="€")}
+    files = {t["key"]: t for t in mrsu_tables(docs, currency="€")}
     assert list(page) == ["units", "dimensions", "advisor", "advisor_vm_types", "advisor_frameworks"]
     # a summary keeps the first window: the files' first row of each allocation, shown alike
     first = {}
@@ -91,9 +102,9 @@ def test_the_page_reads_the_same_rows_from_the_summaries(docs):
 
 def test_a_summary_stored_before_the_first_window_was_kept_still_shows():
     doc = mrsu_result(parse_mrsu_input(EXAMPLE), composition="gcd", mode="ft")
-    summary = present.result_summary(doc)
+    summary = result_summary(doc)
     del summary["first_window"]
-    table = present.mrsu_tables({"gcd-ft": summary})[0]
+    table = mrsu_tables({"gcd-ft": summary})[0]
     assert table["shown"] == [["gcd-ft", "—", "cpu 2, mem 8, disk 100, net 500", "8", "1", "—"]]
 
 
@@ -103,7 +114,7 @@ def test_the_command_line_prints_the_pages_tables(capsys, tmp_path):
     assert main(["mrsu", str(path), "--mode", "id", "-o", str(tmp_path / "out.json")]) == 0
     err = capsys.readouterr().err
     doc = json.loads((tmp_path / "out.json").read_text())
-    units, dimensions = present.mrsu_tables({"gcd-id": present.result_summary(doc)})
+    units, dimensions = mrsu_tables({"gcd-id": result_summary(doc)})
     assert table_text(units) in err and table_text(dimensions) in err
     assert "Misallocation per dimension" in err
     assert "Application-slots not fully served" in err.splitlines()[4]

@@ -31,7 +31,8 @@ from scheduling.udrf.charts import (
 from scheduling.udrf.html import render_udrf_html
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.online import online_document
-from scheduling.udrf.present import (
+from scheduling.udrf.synthetic import synthetic_scenario
+from scheduling.udrf.tables import (
     combine_online,
     reduction_rows,
     udrf_summary,
@@ -39,7 +40,6 @@ from scheduling.udrf.present import (
     udrf_tables,
     user_rows,
 )
-from scheduling.udrf.synthetic import synthetic_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
 ONLINE = json.loads((ROOT / "tests" / "fixtures" / "udrf-online.json").read_text())

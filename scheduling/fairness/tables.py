@@ -1,4 +1,4 @@
-"""Presenting fairness studies: headline summaries, comparison rows and per-framework tables.
+"""The tables of fairness studies: headline summaries, comparison rows and per-framework tables.
 
 A fairness study compares *variants*: allocation policies of a static allocation study
 (paper 000, Section IV; one allocation document each) or configurations of an online
@@ -23,9 +23,9 @@ shows, once:
   columns declared by the ``*_COLUMNS`` tuples of :class:`scheduling.tables.Column` (key,
   label, unit of :data:`scheduling.tables.UNITS`) for the reports.
 
-Each study's summary, metrics and tables live in :mod:`scheduling.fairness.allocation_present`
-and :mod:`scheduling.fairness.sharing_present` (what both read a document by, in
-:mod:`scheduling.fairness.present_common`); this module is their front door, re-exporting them,
+Each study's summary, metrics and tables live in :mod:`scheduling.fairness.allocation_tables`
+and :mod:`scheduling.fairness.sharing_tables` (what both read a document by, in
+:mod:`scheduling.fairness.tables_common`); this module is their front door, re-exporting them,
 and holds what spans both studies: :func:`summary`, :func:`fairness_metrics`,
 :func:`fairness_table`; :func:`scheduling.tables.comparison_text` prints it.
 
@@ -50,7 +50,7 @@ from typing import Any
 from ..numbers import finite
 from ..scenario.limits import DEFAULT_RESOURCES
 from ..tables import Column, Comparison, Metric, comparison_table
-from .allocation_present import (
+from .allocation_tables import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_FRAMEWORK_COLUMNS,
     ALLOCATION_FRAMEWORK_NOTES,
@@ -64,8 +64,7 @@ from .allocation_present import (
     allocation_summary,
     stranded_totals,
 )
-from .present_common import FRAMEWORK_ROWS_COMPACT, Doc, _union, framework_names, resource_names, study_of
-from .sharing_present import (
+from .sharing_tables import (
     SHARING_FRAMEWORK_COLUMNS,
     SHARING_METRICS,
     mean_utilisation,
@@ -73,6 +72,7 @@ from .sharing_present import (
     sharing_metrics,
     sharing_summary,
 )
+from .tables_common import FRAMEWORK_ROWS_COMPACT, Doc, _union, framework_names, resource_names, study_of
 
 __all__ = [
     "ALLOCATION_CELL_COLUMNS",

@@ -1,4 +1,4 @@
-"""Presenting UDRF (paper 004): headlines per policy, the comparison table and the detail tables.
+"""The tables of UDRF (paper 004): headlines per policy, the comparison table and the detail tables.
 
 Pure functions of the offline document (:func:`scheduling.udrf.offline_doc.offline_document`,
 ``kind: udrf-offline``) and the online one (``kind: udrf-online``, one document with every
@@ -9,7 +9,7 @@ its CSV, XLSX and PDF reports and the CLI's HTML page read the same numbers the 
 * :func:`policy_headlines` and :func:`udrf_table`: the comparison table, one column per policy
   (UDRF, DRF), its rows :func:`udrf_metrics` (:class:`scheduling.tables.Metric` data);
 * :func:`udrf_tables`: the detail tables, from the row functions with their column
-  declarations (``(key, label, unit)``, as :mod:`scheduling.fairness.present`) of
+  declarations (``(key, label, unit)``, as :mod:`scheduling.fairness.tables`) of
   :mod:`scheduling.udrf.offline_tables` (per user UDRF against DRF (:func:`user_rows`), per job
   (:func:`job_rows`), per machine class (:func:`class_rows`), the RDUCs (:func:`rduc_rows`),
   the fairness properties) and of :mod:`scheduling.udrf.online_tables` (the online summary

@@ -1,4 +1,4 @@
-"""The MRSU study's presentation (paper 002): summaries, the comparison table's metrics, the
+"""The MRSU study's tables (paper 002): summaries, the comparison table's metrics, the
 detail tables, and one sweep document from single load points.
 
 Pure functions of the documents of :mod:`scheduling.mrsu` (``mrsu``, ``mrsu-advice`` and

@@ -1,4 +1,4 @@
-"""Presenting a static allocation study (paper 000, Section IV; one allocation document per
+"""The tables of a static allocation study (paper 000, Section IV; one allocation document per
 variant): its summary, the rows of its comparison table and its per-framework tables.
 
 * :func:`allocation_summary`: the headline values of one document (what a run stores per
@@ -10,7 +10,7 @@ variant): its summary, the rows of its comparison table and its per-framework ta
   :func:`allocation_resource_rows`): plain row dicts, their columns declared by the
   ``ALLOCATION_*_COLUMNS`` tuples.
 
-:mod:`scheduling.fairness.present` is the front door.
+:mod:`scheduling.fairness.tables` is the front door.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..numbers import finite, integral
 from ..numbers import section as _section
 from ..scenario.limits import DEFAULT_RESOURCES
 from ..tables import MISSING, Column, DetailTable, Headline, Metric, detail_table, show
-from .present_common import (
+from .tables_common import (
     FRAMEWORK_ROWS_COMPACT,
     Doc,
     _path,
@@ -199,7 +199,7 @@ def allocation_metrics(
 
     One row per resource for the allocated share and the stranded capacity, one row per
     framework for its tasks (in the compact table up to
-    :data:`~scheduling.fairness.present_common.FRAMEWORK_ROWS_COMPACT` frameworks), and the PF
+    :data:`~scheduling.fairness.tables_common.FRAMEWORK_ROWS_COMPACT` frameworks), and the PF
     inequality of eq. (9) when ``pf_inequality``. Values come from :func:`allocation_summary`
     (or the whole document, except the derived ones).
 

@@ -1,9 +1,9 @@
-"""What the allocation and the sharing presenters share (papers 000 and 001): reading a
+"""What the allocation and the sharing tables share (papers 000 and 001): reading a
 fairness document or summary (its study, frameworks, resources and sections) and the
 readers and texts of comparison-table metrics.
 
-:mod:`scheduling.fairness.allocation_present` and :mod:`scheduling.fairness.sharing_present`
-build on it; :mod:`scheduling.fairness.present` is the front door.
+:mod:`scheduling.fairness.allocation_tables` and :mod:`scheduling.fairness.sharing_tables`
+build on it; :mod:`scheduling.fairness.tables` is the front door.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Presenting an online sharing study (paper 001; one sharing document per configuration): its
+"""The tables of an online sharing study (paper 001; one sharing document per configuration): its
 summary, the rows of its comparison table and its per-framework table.
 
 * :func:`sharing_summary`: the headline values of one document (what a run stores per
@@ -8,7 +8,7 @@ summary, the rows of its comparison table and its per-framework table.
 * :func:`sharing_framework_rows`: one row per configuration and framework, its columns
   declared by :data:`SHARING_FRAMEWORK_COLUMNS`.
 
-:mod:`scheduling.fairness.present` is the front door.
+:mod:`scheduling.fairness.tables` is the front door.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..numbers import finite
 from ..numbers import section as _section
 from ..scenario.limits import DEFAULT_RESOURCES
 from ..tables import MISSING, Column, Headline, Metric, show
-from .present_common import (
+from .tables_common import (
     FRAMEWORK_ROWS_COMPACT,
     Doc,
     _path,
@@ -188,7 +188,7 @@ def sharing_metrics(
     """The rows of a sharing study's comparison table, in display order.
 
     The worst unfairness (and its framework), then each framework's (in the compact table up to
-    :data:`~scheduling.fairness.present_common.FRAMEWORK_ROWS_COMPACT` frameworks), the largest
+    :data:`~scheduling.fairness.tables_common.FRAMEWORK_ROWS_COMPACT` frameworks), the largest
     unfairness area, makespan, waits, mean utilisation per resource, tasks finished and offers
     declined. Values come from :func:`sharing_summary`; the per-framework ones read the same
     paths in the whole document.
