@@ -166,7 +166,7 @@ def test_cheapest_for_the_run_list() -> None:
 
 
 def test_the_cli_summary_is_the_presenters() -> None:
-    from scheduling.cli import _table
+    from scheduling.cost.cli import _table
 
     lines = _table({name: dict(h) for name, h in RUN.items()}).splitlines()
     assert lines[0].split() == ["scheduler", "a", "b", "c"]

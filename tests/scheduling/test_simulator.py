@@ -483,7 +483,7 @@ def test_progress_is_reported_and_can_abort():
 def test_library_does_not_import_django():
     # In a fresh interpreter: pytest-django has already imported Django into this one.
     code = (
-        "import sys, scheduling, scheduling.cli, scheduling.charts, scheduling.html, "
+        "import sys, scheduling, scheduling.cli, scheduling.charts, scheduling.html, scheduling.cost.html, "
         "scheduling.cost.placement.exact, scheduling.importers, scheduling.generators; "
         "bad = sorted(m for m in sys.modules "
         "if m.split('.')[0] in ('django', 'planner', 'rest_framework', 'celery')); "
