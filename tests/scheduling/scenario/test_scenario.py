@@ -18,8 +18,8 @@ from scheduling import (
 )
 from scheduling.importers import import_rm_csv
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "rm-simulator"
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DATA = Path(__file__).resolve().parents[4] / "shared" / "data" / "rm-simulator"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 ISSUE_EXAMPLE = {
     "name": "Light load on the paper's cluster",
