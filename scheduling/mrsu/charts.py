@@ -233,7 +233,7 @@ def allocation_figure(
     """Units allocated per application (rows) and slot (columns); ID mode shows the sum over dimensions.
 
     Past ``max_rows`` applications or ``max_cols`` slots, a cell is the mean over a block of
-    neighbouring applications and slots (:func:`~scheduling.charts.downsample_grid`), so a
+    neighbouring applications and slots (:func:`~scheduling.charts.downsample.downsample_grid`), so a
     1,000-application result draws at most ``max_rows`` rows; the hover names the block.
 
     >>> doc = {"composition": "gcd", "mode": "ft",
