@@ -4,7 +4,7 @@
 
 Simulates the paper-003 authors' 10,000-job workload (large-scale-workload_jobs_high_load.csv)
 on the paper's VM mix scaled x100 (1,400 VMs) with the five named schedulers, then measures
-the JSON of :func:`scheduling.charts.all_figures` (what /api/runs/<id>/figures/ serves; goal
+the JSON of :func:`scheduling.cost.charts.all_figures` (what /api/runs/<id>/figures/ serves; goal
 <= 2 MB), each figure's share of it, and the time and size of the CSV, XLSX and PDF reports.
 ``--tenants`` spreads the jobs over two frameworks (seeded), so that every scheduler also
 has its fairness charts. ``--save DIR`` also writes the result documents there for later
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scheduling import SCHEDULERS, compare, parse_scenario  # noqa: E402
-from scheduling.charts import all_figures  # noqa: E402
+from scheduling.cost.charts import all_figures  # noqa: E402
 from scheduling.importers import import_rm_csv  # noqa: E402
 from scheduling.presets import preset_vm_types  # noqa: E402
 

@@ -7,8 +7,8 @@ and a job shaped like one of the shipped workloads, plus jobs placed on the empt
 VM off, a run's first decision), and times one placement decision with each method on the same
 state:
 
-* ``bfd``: :func:`scheduling.placement.heuristics.place_bfd` (Algorithm 3);
-* ``knapsack``, ``integer``, ``binary``: :func:`scheduling.placement.exact.place_ilp` with that
+* ``bfd``: :func:`scheduling.cost.placement.heuristics.place_bfd` (Algorithm 3);
+* ``knapsack``, ``integer``, ``binary``: :func:`scheduling.cost.placement.exact.place_ilp` with that
   ``ilp_method`` (Algorithm 2; the binary one is the paper's own model, in CBC).
 
 It reports median, p90 and max milliseconds per decision, and whether each method reached the
@@ -37,9 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scheduling.cluster import Cluster, PlacementContext
-from scheduling.placement.exact import place_ilp
-from scheduling.placement.heuristics import place_bfd
+from scheduling.cost.cluster import Cluster, PlacementContext
+from scheduling.cost.placement.exact import place_ilp
+from scheduling.cost.placement.heuristics import place_bfd
 from scheduling.scenario import Scenario, parse_scenario
 
 DATA = Path("/work/shared/data/rm-simulator")

@@ -8,7 +8,7 @@ VM mix x100 (1,400 VMs), as benchmarks/web.py runs it, simulated with edf-bfd an
 fifo-consolidate; plus the same jobs on the paper's 14 VMs ("queue-heavy": up to about a
 thousand jobs wait at once), edf-bfd.
 
-1. Library (``scheduling.replay``): time to build a :class:`ReplayIndex` from the document
+1. Library (``scheduling.cost.replay``): time to build a :class:`ReplayIndex` from the document
    as the simulator writes it and from its columnar layout (``to_columnar``), then the time
    of ``snapshot(t)`` at 1,000 seeded random instants and at the busiest instant of the queue,
    and the snapshot's size as JSON.
@@ -39,10 +39,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scheduling import parse_scenario, simulate  # noqa: E402
+from scheduling.cost.document import to_columnar  # noqa: E402
+from scheduling.cost.replay import ReplayIndex  # noqa: E402
 from scheduling.importers import import_rm_csv  # noqa: E402
 from scheduling.presets import preset_vm_types  # noqa: E402
-from scheduling.replay import ReplayIndex  # noqa: E402
-from scheduling.result_document import to_columnar  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "rm-simulator"
 SEED = 7
@@ -64,7 +64,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def library(cases: list[tuple[str, int, str]]) -> None:
-    print("## Library: scheduling.replay\n")
+    print("## Library: scheduling.cost.replay\n")
     print("| case | VMs | scheduler | build ms (listed / columnar) | index MB | snapshot median ms | "
           "p95 ms | max ms | longest queue: jobs waiting, ms, JSON kB |")
     print("|---|---:|---|---|---:|---:|---:|---:|---|")

@@ -1,9 +1,36 @@
 """Cluster What-If Planner's scheduling library: scenarios, simulators and measures.
 
 Plain Python (numpy, PuLP, the standard library), never Django. See ``docs/results.md``.
+
+The front door of every paper: the scenario (:mod:`scheduling.scenario`) and errors every paper
+shares, and each paper package's entry points, re-exported from its own front door:
+
+* the cost engine (paper 003, :mod:`scheduling.cost`): :func:`simulate`, :func:`compare`,
+  :func:`lower_bound_cost`, :func:`parse_scheduler` and the schedulers' names;
+* the fairness engine (papers 000 and 001, :mod:`scheduling.fairness`): :func:`allocate`,
+  :func:`share`;
+* MRSU sizing (paper 002, :mod:`scheduling.mrsu`): :func:`mrsu_result`, :func:`mrsu_sweep`,
+  :func:`mrsu_advise`;
+* UDRF (paper 004, :mod:`scheduling.udrf`): :func:`offline_document`, :func:`online_document`.
+
+The cost engine and the scenario are imported with the package; the other papers' entry points
+on first use (``scheduling.allocate`` imports the fairness engine then), so that ``import
+scheduling`` costs no more than it did before they were exported here.
 """
 
-from .bounds import lower_bound_cost
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .cost import (
+    ORDERINGS,
+    PLACEMENTS,
+    SCHEDULERS,
+    SimulationResult,
+    compare,
+    lower_bound_cost,
+    parse_scheduler,
+    simulate,
+)
 from .errors import FieldError, ScenarioError, SchedulingError, SolverTimeout
 from .scenario import (
     DEFAULT_RESOURCES,
@@ -19,8 +46,34 @@ from .scenario import (
     parse_scenario,
     parse_workload,
 )
-from .schedulers import ORDERINGS, PLACEMENTS, SCHEDULERS, parse_scheduler
-from .simulator import SimulationResult, compare, simulate
+
+#: Entry points imported on first use, and the paper package each comes from.
+_ON_FIRST_USE = {
+    "allocate": "scheduling.fairness",
+    "share": "scheduling.fairness",
+    "mrsu_advise": "scheduling.mrsu",
+    "mrsu_result": "scheduling.mrsu",
+    "mrsu_sweep": "scheduling.mrsu",
+    "offline_document": "scheduling.udrf",
+    "online_document": "scheduling.udrf",
+}
+
+if TYPE_CHECKING:  # what the type checker sees: the names themselves, with their types
+    from .fairness import allocate, share
+    from .mrsu import mrsu_advise, mrsu_result, mrsu_sweep
+    from .udrf import offline_document, online_document
+else:  # at run time, the paper is imported when one of its names is first asked for (PEP 562)
+
+    def __getattr__(name: str) -> Any:
+        if name not in _ON_FIRST_USE:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(_ON_FIRST_USE[name]), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "DEFAULT_RESOURCES",
@@ -37,14 +90,21 @@ __all__ = [
     "SimulationResult",
     "SolverTimeout",
     "Workload",
+    "allocate",
     "compare",
     "load_scenario_json",
     "lower_bound_cost",
+    "mrsu_advise",
+    "mrsu_result",
+    "mrsu_sweep",
     "name_problem",
+    "offline_document",
+    "online_document",
     "option_fields",
     "parse_overrides",
     "parse_scenario",
     "parse_scheduler",
     "parse_workload",
+    "share",
     "simulate",
 ]

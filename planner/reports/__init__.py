@@ -5,7 +5,7 @@ The contract, for every kind of run
 A report is two steps, both pure (no database access):
 
 1. **The kind supplies the content**: a :class:`~planner.reports.content.ReportContent`
-   (title, description rows, the presenter's comparison table, the tables of every
+   (title, description rows, the library's comparison table, the tables of every
    format, the figures, which figures the XLSX charts natively, and a lazy records table).
    A cost comparison's is :func:`~planner.reports.cost.cost_report`::
 
@@ -15,7 +15,7 @@ A report is two steps, both pure (no database access):
    optional), ``results`` the result documents keyed by scheduler spec, ``baseline`` the
    run page's choice (``None``: the first), ``currency`` the team's symbol (display only).
    Another kind writes its own ``<kind>_report(meta, results, *, baseline, currency)`` with
-   its metric list (:mod:`scheduling.presenter`), its tables and its figures.
+   its metric list (:mod:`scheduling.tables`), its tables and its figures.
 
 2. **Every format lays it out**: :data:`FORMATS` maps ``"csv"``, ``"xlsx"``, ``"pdf"`` to a
    :class:`ReportFormat` whose ``build(content) -> bytes`` knows nothing of kinds::

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scheduling.presenter import Comparison
+from scheduling.tables import Comparison
 
 from .tables import Cell, Table
 
@@ -34,7 +34,7 @@ class ReportContent:
     details : list of (str, Cell)
         The run's description, label then value (run id, scenario, baseline, ...).
     comparison : Comparison
-        The presenter's table (:func:`scheduling.presenter.comparison_table`, with
+        The comparison table (:func:`scheduling.tables.comparison_table`, with
         ``detail=True``): the PDF's summary page, and the ``summary`` table of the files.
     tables : list of Table
         The tables of every format, in order; the first is the summary (files only: the

@@ -16,9 +16,10 @@ from collections.abc import Collection, Mapping
 from functools import partial
 from typing import Any
 
-from scheduling.charts import all_figures
+from scheduling.cost.charts import all_figures
+from scheduling.cost.tables import COST_METRICS
 from scheduling.numbers import integral
-from scheduling.presenter import comparison_table
+from scheduling.tables import comparison_table
 
 from .content import ReportContent
 from .tables import (
@@ -85,7 +86,7 @@ def cost_report(
     currency : str, default "$"
         The team's currency symbol (display only).
     figures : collection of str, default: the PDF's
-        Keys of :func:`scheduling.charts.all_figures` to draw (``fairness:``: every
+        Keys of :func:`scheduling.cost.charts.all_figures` to draw (``fairness:``: every
         scheduler's); the CSV needs none, the XLSX :data:`SHEET_CHARTS`.
 
     Raises
@@ -93,7 +94,9 @@ def cost_report(
     ValueError
         If ``baseline`` is not one of ``results``.
     """
-    comparison = comparison_table(results, baseline=baseline, currency=currency, detail=True)
+    comparison = comparison_table(
+        results, baseline=baseline, currency=currency, metrics=COST_METRICS, detail=True
+    )
     drawn = all_figures(results, currency=currency, only=figures) if results and figures else {}
     order = [*PDF_FIGURES, *(k for k in drawn if k not in PDF_FIGURES)]
     return ReportContent(

@@ -1,7 +1,7 @@
 """A report as one CSV file, sections one under the other.
 
 UTF-8 with a byte order mark so Excel detects the encoding. Numbers are rounded as the
-presenter's units say (:func:`scheduling.presenter.file_value`: cents for money, whole
+library's units say (:func:`scheduling.tables.file_value`: cents for money, whole
 seconds for times) and headers name their unit and the currency (``Total cost ($)``).
 Text that a spreadsheet could read as a formula (starting with ``=``, ``+``, ``-``, ``@``,
 tab, CR or LF) is prefixed with ``'``; numbers are written as numbers, so a negative
@@ -15,7 +15,7 @@ import io
 from collections.abc import Mapping
 from typing import Any
 
-from scheduling.presenter import file_value
+from scheduling.tables import file_value
 
 from .content import ReportContent
 from .cost import cost_report

@@ -1,11 +1,11 @@
 """The report content of a fairness study (the allocation and sharing kinds' part of every format).
 
 Everything comes from the library: the comparison table is
-:func:`scheduling.fairness.present.fairness_table`, the criteria per framework are
-:func:`scheduling.fairness.allocation_present.allocation_framework_table` (the run page's and the CLI's
+:func:`scheduling.fairness.tables.fairness_table`, the criteria per framework are
+:func:`scheduling.fairness.allocation_tables.allocation_framework_table` (the run page's and the CLI's
 table), the other detail tables are its row functions (``allocation_cell_rows`` ...) with
 their column declarations, and the figures are
-:func:`scheduling.charts.allocation_figures` or :func:`scheduling.charts.sharing_figures`.
+:func:`scheduling.fairness.charts.allocation_figures` or :func:`scheduling.fairness.charts.sharing_figures`.
 This module only lays them out as :class:`~planner.reports.tables.Table` objects.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scheduling.charts import allocation_figures, sharing_figures
-from scheduling.fairness.present import (
+from scheduling.fairness.charts import allocation_figures, sharing_figures
+from scheduling.fairness.tables import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,
     SHARING_FRAMEWORK_COLUMNS,
@@ -26,7 +26,7 @@ from scheduling.fairness.present import (
     sharing_framework_rows,
     study_of,
 )
-from scheduling.presenter import Column, detail_table
+from scheduling.tables import Column, detail_table
 
 from .content import ReportContent
 from .tables import Cell, Table, detail_as_table, summary_table

@@ -2,8 +2,8 @@
 
 Pages (A4 landscape):
 
-1. the run's description and the comparison table of the presenter
-   (:func:`scheduling.presenter.comparison_table`: the values as the run page shows them,
+1. the run's description and the comparison table of the library
+   (:func:`scheduling.tables.comparison_table`: the values as the run page shows them,
    one page per 6 variants), with the notes that explain its rows;
 2. one page per figure of ``content.figures``: the very Plotly figure dicts the run page
    draws (:mod:`scheduling.charts`), drawn by :mod:`planner.reports.plotly_mpl`, so series,
@@ -31,7 +31,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from scheduling.presenter import ComparisonRow
+from scheduling.tables import ComparisonRow
 
 from .content import ReportContent
 from .cost import cost_report

@@ -2,17 +2,19 @@
 
 Pure functions: they read a run's results (``dict[str, dict]``: scheduler spec -> the
 document of ``SimulationResult.to_dict()``, see docs/results.md; per-job detail through
-:mod:`scheduling.result_document`) and return :class:`Table` objects of plain cells
+:mod:`scheduling.cost.document`) and return :class:`Table` objects of plain cells
 (``str``, ``int``, ``float`` or ``None``). The CSV, XLSX and PDF writers only lay them out.
 
-Every column has a unit of :data:`scheduling.presenter.UNITS`: the writers take the
+Every column has a unit of :data:`scheduling.tables.UNITS`: the writers take the
 label's unit suffix (``Cost ($)``), the CSV precision and the XLSX number format from it.
-The summary table is not computed here: :func:`summary_table` lays out the presenter's
-comparison (:func:`scheduling.presenter.comparison_table`), savings included.
+The summary table is not computed here: :func:`summary_table` lays out the library's
+comparison (:func:`scheduling.tables.comparison_table`), savings included.
 
->>> from scheduling.presenter import comparison_table
+>>> from scheduling.cost.tables import COST_METRICS
+>>> from scheduling.tables import comparison_table
 >>> r = {"total_cost": 8.0, "lower_bound_cost": 6.0, "gap_to_lower_bound": 1 / 3}
->>> t = summary_table(comparison_table({"fifo": {**r, "total_cost": 10.0}, "edf": r}, detail=True))
+>>> runs = {"fifo": {**r, "total_cost": 10.0}, "edf": r}
+>>> t = summary_table(comparison_table(runs, metrics=COST_METRICS, detail=True))
 >>> t.column("saving_pct").label, t.rows[1][t.index("saving_pct")], t.header()[t.index("saving")]
 ('Saving vs fifo', 20.0, 'Money saved vs fifo ($)')
 """
@@ -23,9 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scheduling.cost.document import iter_jobs, job_count
 from scheduling.numbers import finite, integral
-from scheduling.presenter import Cell, Column, Comparison, DetailTable, labelled
-from scheduling.result_document import iter_jobs, job_count
+from scheduling.tables import Cell, Column, Comparison, DetailTable, labelled
 
 __all__ = [
     "DANGEROUS_PREFIXES",
@@ -97,9 +99,9 @@ class Table:
 
 
 def detail_as_table(detail: DetailTable) -> Table:
-    """A library detail table (:func:`scheduling.presenter.detail_table`) as a report :class:`Table`.
+    """A library detail table (:func:`scheduling.tables.detail_table`) as a report :class:`Table`.
 
-    >>> from scheduling.presenter import detail_table
+    >>> from scheduling.tables import detail_table
     >>> t = detail_as_table(detail_table("u", "Units", [Column("n", "Held", "count")], [{"n": 3}]))
     >>> t.header(), t.rows
     (['Held'], [[3]])
@@ -150,7 +152,7 @@ def _vm_types(results: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, float
 
 
 def summary_table(comparison: Comparison, variant_label: str = "Scheduler") -> Table:
-    """The presenter's comparison laid out for files: one row per variant, one column per metric.
+    """The library's comparison table laid out for files: one row per variant, one column per metric.
 
     Cells are the raw values (files round them by unit); the baseline's own saving is the
     text ``baseline``. The rows' notes (what a saving, the gap or eq. 12 mean) become the

@@ -6,7 +6,7 @@ per other table, the records (Jobs) and ``Chart data``, the numbers the charts d
 charts are drawn from the same figure dicts as the run page and the PDF
 (:mod:`scheduling.charts`: same series, same colours), so a forwarded file stands on its
 own. Numbers are stored as numbers with the number format of their unit
-(:data:`scheduling.presenter.UNITS`: money with 2 decimals, percentages as Excel
+(:data:`scheduling.tables.UNITS`: money with 2 decimals, percentages as Excel
 percentages), headers name their units, are bold and frozen, columns are sized to their
 content. Every text cell is stored as a string, never a formula, and text that could start
 a formula is prefixed with ``'`` as in the CSV report.
@@ -29,7 +29,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from scheduling.presenter import UNITS
+from scheduling.tables import UNITS
 
 from .content import Figure, ReportContent
 from .cost import SHEET_CHARTS, cost_report

@@ -16,7 +16,7 @@ from planner.core.apis import team_filter, validated
 from planner.core.errors import InputError
 from planner.core.pagination import paginated_response
 from planner.teams.selectors import team_or_default
-from scheduling.replay import parse_instant
+from scheduling.cost.replay import parse_instant
 
 from . import selectors, services
 from .kinds import get_kind
@@ -198,7 +198,7 @@ class RunReplayApi(APIView):
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
                 description=(
-                    "The cluster at `t` (`scheduling.replay`; per resource, values are keyed by "
+                    "The cluster at `t` (`scheduling.cost.replay`; per resource, values are keyed by "
                     "resource): `t_s`, `requested_t_s`, `clamped`, `end_s`, `scheduler`, `resources`; "
                     "`jobs` (counts: `total`, `not_arrived`, `queued`, `running` — placed and not "
                     "finished —, `booting`, `finished`); `vms`: each VM on (`vm`, `vm_type`, `on_s`, "

@@ -17,8 +17,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from planner.teams.selectors import team_ids_of
-from scheduling.charts._common import timeline_end
-from scheduling.replay import ReplayIndex, time_axis
+from scheduling.charts import timeline_end
+from scheduling.cost.replay import ReplayIndex, time_axis
 
 from .models import Run, RunPart, RunResult
 
@@ -129,7 +129,7 @@ def run_results_parts(*, run: Run, keys: tuple[str, ...] = TIMELINE_KEYS) -> dic
 
 # --------------------------------------------------------------------------- replay
 
-#: What a replay reads of a result document (``scheduling.replay``): never its timeline,
+#: What a replay reads of a result document (``scheduling.cost.replay``): never its timeline,
 #: fairness section or scheduling-delay samples.
 REPLAY_KEYS = (
     "format", "scheduler", "ordering", "options", "resources", "vm_types", "machines", "total_cost", "jobs",

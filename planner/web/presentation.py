@@ -10,15 +10,10 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scheduling import presenter
-from scheduling.charts import (
-    active_vms_figure,
-    cumulative_cost_figure,
-    format_money,
-    scheduler_colours,
-    utilisation_figure,
-)
+from scheduling.charts import format_money, scheduler_colours, utilisation_figure
+from scheduling.cost.charts import active_vms_figure, cumulative_cost_figure
 from scheduling.numbers import finite
+from scheduling.tables import show
 
 __all__ = [
     "cluster_totals",
@@ -29,7 +24,7 @@ __all__ = [
 
 
 def escaped(name: str) -> str:
-    """A name as the figures write it (:func:`scheduling.charts._common.text`)."""
+    """A name as the figures write it (:func:`scheduling.charts.text`)."""
     return html.escape(str(name), quote=False)
 
 
@@ -58,7 +53,7 @@ def cluster_totals(entries: Iterable[tuple[Mapping[str, Any], float, int]]) -> d
 
 # --------------------------------------------------------------------------- compare two runs
 
-#: (headline key, label, unit of :mod:`scheduling.presenter`) of the deltas table.
+#: (headline key, label, unit of :mod:`scheduling.tables`) of the deltas table.
 DELTA_METRICS: tuple[tuple[str, str, str], ...] = (
     ("total_cost", "Total cost", "money"),
     ("makespan_s", "Makespan", "seconds"),
@@ -73,7 +68,7 @@ def compare_deltas(
 ) -> list[dict[str, Any]]:
     """B − A (and %) of each headline metric, per scheduler present in either run.
 
-    Values are shown by the presenter's units (:func:`scheduling.presenter.show`).
+    Values are shown by the presenter's units (:func:`scheduling.tables.show`).
 
     >>> rows = compare_deltas({"edf-bfd": {"total_cost": 2.0}}, {"edf-bfd": {"total_cost": 1.5}})
     >>> [(r["label"], r["a"], r["b"], r["delta"], r["pct"]) for r in rows[0]["metrics"][:1]]
@@ -90,10 +85,10 @@ def compare_deltas(
             delta = vb - va if va is not None and vb is not None else None
             pct = delta / va * 100.0 if delta is not None and va else None
             metrics.append({
-                "key": key, "label": label, "a": presenter.show(va, unit, currency),
-                "b": presenter.show(vb, unit, currency),
-                "delta": presenter.show(delta, unit, currency, signed=True),
-                "pct": presenter.show(pct, "percent", signed=True),
+                "key": key, "label": label, "a": show(va, unit, currency),
+                "b": show(vb, unit, currency),
+                "delta": show(delta, unit, currency, signed=True),
+                "pct": show(pct, "percent", signed=True),
                 "trend": None if not delta else ("better" if delta < 0 else "worse"),
             })
         out.append({"scheduler": name, "in_a": a is not None, "in_b": b is not None, "metrics": metrics})

@@ -1,23 +1,31 @@
-"""Charts of simulation results, as plain Plotly figure dicts.
+"""What every paper's figures are made of: plain Plotly figure dicts, their views and helpers.
 
-Every function here is pure: it reads result documents (``SimulationResult.to_dict()``,
-see docs/results.md; per-job and per-VM detail through :mod:`scheduling.result_document`)
-and returns ``{"data": [...], "layout": {...}}`` made of plain Python lists, floats, ints
-and strings, which passes ``json.dumps(fig, allow_nan=False)``. The run page draws them
-with Plotly.js, the CLI writes them into a standalone HTML file
-(:mod:`scheduling.html_report`) and the PDF report draws the very same dicts with
-matplotlib (``planner.reports.plotly_mpl``): one definition of every chart.
+Every chart function of the library is pure: it reads result documents (docs/results.md) and
+returns ``{"data": [...], "layout": {...}}`` made of plain Python lists, floats, ints and
+strings, which passes ``json.dumps(fig, allow_nan=False)``. The run page draws them with
+Plotly.js, the CLI writes them into a standalone HTML file (:mod:`scheduling.html`) and the PDF
+report draws the very same dicts with matplotlib (``planner.reports.plotly_mpl``): one
+definition of every chart.
+
+Each paper draws its own documents: the cost comparison in :mod:`scheduling.cost.charts`
+(:func:`~scheduling.cost.charts.all_figures`), the fairness studies in
+:mod:`scheduling.fairness.charts`, UDRF in :mod:`scheduling.udrf.charts` and MRSU in
+:mod:`scheduling.mrsu.charts`. This package holds what they share, and papers import it from
+here:
 
 * Colours come from :mod:`scheduling.charts.palettes` (one colour-blind-safe palette per
-  kind of thing; a name keeps its colour everywhere).
+  kind of thing; a name keeps its colour everywhere); :func:`scheduler_colours` and
+  :func:`variant_colours` colour the variants a run compares.
 * Time axes pick their unit (s, min, h) from the span; timelines are downsampled on the
   server (:func:`downsample_step`, :func:`downsample_linear`) keeping peaks and troughs,
-  or smoothed on purpose (:func:`window_mean_step`) for the readable default view.
-* Fairness studies (papers 000 and 001) have their own figures, from the allocation and
-  sharing documents: :mod:`scheduling.charts.fairness` (:func:`allocation_figures`,
-  :func:`sharing_figures`).
+  or smoothed on purpose (:func:`window_mean_step`) for the readable default view; a figure
+  key ``<key>@<view>`` is another view (:data:`VIEWS`) of ``<key>`` (:func:`figure_for`).
+* Layout, axes and trace helpers (:mod:`scheduling.charts._common`,
+  :mod:`scheduling.charts.timelines`), and :func:`utilisation_figure`, which draws a cost
+  comparison's results and a sharing study's documents alike.
 * User-supplied strings (scenario, job, framework, VM type names) are HTML-escaped in
-  figure text: Plotly.js renders text as pseudo-HTML and decodes ``&lt;`` and friends.
+  figure text (:func:`text`): Plotly.js renders text as pseudo-HTML and decodes ``&lt;`` and
+  friends.
 
 >>> import json
 >>> r = {"scheduler": "edf-bfd", "resources": ["cpu"], "total_cost": 0.5,
@@ -32,71 +40,88 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from functools import partial
+from collections.abc import Mapping
 
-from ..presenter import format_duration, format_money
-from ._common import Figure, Result, framework_colours, scheduler_colours
-from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
-from .downsample import downsample_linear, downsample_step, window_duration, window_mean_step
-from .fairness import (
-    allocation_figures,
-    allocation_heatmap_figure,
-    allocation_totals_figure,
-    outcomes_figure,
-    running_tasks_figure,
-    share_timeline_figure,
-    sharing_completion_figure,
-    sharing_figures,
-    sharing_utilisation_figure,
-    stranded_figure,
-    unfairness_figure,
+from ..tables import format_duration, format_money
+from ._common import (
+    D3_NUM,
+    SHORT_LABEL,
+    Figure,
+    Result,
+    axis,
+    axis_key,
+    axis_ref,
+    base_layout,
+    caption,
+    clock,
+    colour_ticks,
+    fmt,
+    round_sig,
+    scheduler_colours,
+    short_text,
+    short_texts,
+    stacked_rows,
+    text,
+    time_unit,
+    timeline_end,
     variant_colours,
 )
-from .outcomes import JOBS_PER_PAGE, GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
+from .downsample import downsample_linear, downsample_step, window_duration, window_mean_step
 from .palettes import colours
-from .timelines import View, active_vms_figure, cumulative_cost_figure, fairness_figure, utilisation_figure
+from .timelines import (
+    DASHES,
+    FAIRNESS_CAPTION,
+    WINDOWS,
+    View,
+    aligned,
+    rgba,
+    scale_times,
+    step_trace,
+    utilisation_figure,
+    window_words,
+)
 
 __all__ = [
+    "D3_NUM",
+    "DASHES",
+    "FAIRNESS_CAPTION",
+    "SHORT_LABEL",
     "VIEWS",
+    "WINDOWS",
     "Figure",
-    "GanttPage",
+    "Result",
     "View",
-    "active_vms_figure",
-    "all_figures",
-    "allocation_figures",
-    "allocation_heatmap_figure",
-    "allocation_totals_figure",
+    "aligned",
+    "axis",
+    "axis_key",
+    "axis_ref",
+    "base_layout",
+    "caption",
+    "clock",
+    "colour_ticks",
     "colours",
-    "completion_figure",
-    "cost_breakdown_figure",
-    "cost_by_framework_figure",
-    "cost_by_hour_figure",
-    "cumulative_cost_figure",
-    "deadline_figure",
     "downsample_linear",
     "downsample_step",
-    "fairness_figure",
     "figure_for",
+    "fmt",
     "format_duration",
     "format_money",
-    "framework_colours",
-    "gantt_figure",
-    "gantt_page_size",
-    "gantt_pages",
-    "outcomes_figure",
-    "running_tasks_figure",
+    "rgba",
+    "round_sig",
+    "scale_times",
     "scheduler_colours",
-    "share_timeline_figure",
-    "sharing_completion_figure",
-    "sharing_figures",
-    "sharing_utilisation_figure",
-    "stranded_figure",
-    "unfairness_figure",
+    "short_text",
+    "short_texts",
+    "stacked_rows",
+    "step_trace",
+    "text",
+    "time_unit",
+    "timeline_end",
     "utilisation_figure",
     "variant_colours",
     "window_duration",
     "window_mean_step",
+    "window_words",
 ]
 
 #: The views a figure key may have besides its default, as ``<key>@<view>`` keys.
@@ -112,98 +137,3 @@ def figure_for(figures: Mapping[str, Figure], key: str, view: str | None = None)
     if view and f"{key}@{view}" in figures:
         return figures[f"{key}@{view}"]
     return figures.get(key)
-
-
-def gantt_page_size(schedulers: int) -> int:
-    """Jobs per Gantt page in a comparison of ``schedulers``: 1,000 shared out, 100 to 300.
-
-    The page :func:`all_figures` draws and every later page (:func:`gantt_figure` with
-    ``page=``) use it, so the pages of one chart follow each other.
-
-    >>> [gantt_page_size(n) for n in (1, 4, 5, 20)]
-    [300, 250, 200, 100]
-    """
-    return max(100, min(JOBS_PER_PAGE, 1000 // max(1, schedulers)))
-
-
-def all_figures(
-    results: Mapping[str, Result],
-    *,
-    max_points: int | None = None,
-    max_jobs: int | None = None,
-    currency: str = "$",
-    only: Collection[str] | None = None,
-) -> dict[str, Figure]:
-    """Every figure of a comparison, keyed by a stable name, in display order.
-
-    Keys (``<key>`` is the readable default, ``<key>@<view>`` another view of it):
-
-    * ``cumulative_cost`` (lines overlaid), ``cumulative_cost@multiples``;
-    * ``utilisation`` (of the whole cluster, step mean over windows), ``utilisation@raw``
-      (full detail), ``utilisation@multiples`` (one panel per scheduler);
-    * ``active_vms`` (total per scheduler, step mean over windows), ``active_vms@raw``,
-      ``active_vms@multiples`` (one panel per scheduler, stacked by VM type);
-    * ``cost_breakdown`` (per VM type), ``cost_by_framework``, ``cost_by_hour``, ``deadlines``,
-      ``completion``, ``completion@multiples``;
-    * ``fairness:<scheduler>`` (means over windows), ``fairness:<scheduler>@raw`` for each
-      result with a fairness section;
-    * ``gantt:<scheduler>``: the first page of each scheduler's Gantt chart
-      (:func:`gantt_figure` with ``page=`` draws the others; ``layout.meta`` says how many).
-
-    ``cumulative_cost@multiples``, ``utilisation@multiples`` and ``completion@multiples``
-    exist only for two schedulers or more; ``active_vms@multiples`` (the only view by VM
-    type) always does.
-
-    Parameters
-    ----------
-    results : mapping of str to dict
-        Result documents keyed by scheduler spec.
-    max_points : int, optional
-        Points per timeline trace after downsampling; by default 4,000 shared out between
-        the schedulers (at least 400, at most 2,000), which keeps a 10,000-job,
-        five-scheduler run near 1 MB of JSON (goal: under 2 MB).
-    max_jobs : int, optional
-        Jobs per Gantt page; by default 1,000 shared out (at least 100, at most 300).
-    currency : str, default "$"
-        Symbol of money axes (display only).
-    only : collection of str, optional
-        Build only these keys (``fairness:`` and ``gantt:`` stand for every scheduler's
-        default view).
-    """
-    n = max(1, len(results))
-    points = max_points or max(400, min(2000, 4000 // n))
-    jobs = max_jobs or gantt_page_size(n)
-    several = len(results) > 1
-    builders: dict[str, Callable[[], Figure]] = {
-        "cumulative_cost": lambda: cumulative_cost_figure(results, max_points=points, currency=currency),
-        "cumulative_cost@multiples": lambda: cumulative_cost_figure(
-            results, view="multiples", max_points=points, currency=currency),
-        "utilisation": lambda: utilisation_figure(results, view="mean"),
-        "utilisation@raw": lambda: utilisation_figure(results, view="raw", max_points=points),
-        "utilisation@multiples": lambda: utilisation_figure(results, view="multiples", max_points=points),
-        "active_vms": lambda: active_vms_figure(results, mode="total", view="mean"),
-        "active_vms@raw": lambda: active_vms_figure(results, mode="total", view="raw", max_points=points),
-        "active_vms@multiples": lambda: active_vms_figure(results, mode="stacked", max_points=points),
-        "cost_breakdown": lambda: cost_breakdown_figure(results, currency=currency),
-        "cost_by_framework": lambda: cost_by_framework_figure(results, currency=currency),
-        "cost_by_hour": lambda: cost_by_hour_figure(results, currency=currency),
-        "deadlines": lambda: deadline_figure(results),
-        "completion": lambda: completion_figure(results, max_points=points),
-        "completion@multiples": lambda: completion_figure(results, view="multiples", max_points=points),
-    }
-    for name, r in results.items():
-        if r.get("fairness"):
-            builders[f"fairness:{name}"] = partial(fairness_figure, r, view="mean")
-            builders[f"fairness:{name}@raw"] = partial(fairness_figure, r, max_points=points)
-    for name, r in results.items():
-        builders[f"gantt:{name}"] = partial(gantt_figure, r, jobs)
-    wanted = set(only) if only is not None else None
-    figures: dict[str, Figure] = {}
-    for key, build in builders.items():
-        if key.endswith("@multiples") and key != "active_vms@multiples" and not several:
-            continue
-        prefix = key.split(":", 1)[0] + ":" if ":" in key else None
-        if wanted is not None and key not in wanted and not (prefix in wanted and "@" not in key):
-            continue
-        figures[key] = build()
-    return figures

@@ -1,6 +1,7 @@
-"""Shared helpers of the chart builders: units, escaping, layout and JSON-safe numbers.
+"""Shared helpers of every paper's chart builders: units, escaping, layout, colours and JSON-safe numbers.
 
-Colours come from :mod:`scheduling.charts.palettes` only.
+Colours come from :mod:`scheduling.charts.palettes` only. Papers import these through
+:mod:`scheduling.charts`.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from typing import Any
 import numpy as np
 
 from ..numbers import finite
-from ..result_document import job_column
 from .palettes import colours
 
 #: A Plotly figure as plain JSON-ready data: ``{"data": [...], "layout": {...}}``.
 Figure = dict[str, Any]
-#: A result document, ``SimulationResult.to_dict()`` (see docs/results.md).
+#: A result document with a ``timeline`` (a cost comparison's ``SimulationResult.to_dict()``, a
+#: sharing study's document; see docs/results.md).
 Result = Mapping[str, Any]
 
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
@@ -33,30 +34,23 @@ def scheduler_colours(names: Iterable[str]) -> dict[str, str]:
     return colours("scheduler", names)
 
 
-def framework_names(result: Result) -> list[str]:
-    """The frameworks of a result (its jobs' and its fairness section's), sorted."""
-    names = {str(f if f is not None else "default") for f in job_column(result, "framework")}
-    fairness = result.get("fairness") or {}
-    names.update(str(f) for f in (fairness.get("frameworks") or {}))
-    return sorted(names)
+def variant_colours(names: Iterable[str]) -> dict[str, str]:
+    """The colour of each variant or configuration: the ``scheduler`` palette's.
+
+    >>> variant_colours(["RRR-DRF", "rPS-DSF"]) == scheduler_colours(["RRR-DRF", "rPS-DSF"])
+    True
+    """
+    return scheduler_colours(names)
 
 
-def framework_colours(result: Result) -> dict[str, str]:
-    """Colour of each framework of a result (the same in every figure and every run)."""
-    return colours("framework", framework_names(result))
-
-
-def vm_type_names(results: Mapping[str, Result]) -> list[str]:
-    """VM type names in the scenario's order, united over the results."""
-    names: dict[str, None] = {}
-    for r in results.values():
-        for vt in r.get("vm_types") or []:
-            names[str(vt["name"])] = None
-        for name in (r.get("cost_by_vm_type") or {}):
-            names[str(name)] = None
-        for name in ((r.get("timeline") or {}).get("active_vms") or {}):
-            names[str(name)] = None
-    return list(names)
+def colour_ticks(layout: dict[str, Any], results: Mapping[str, Result]) -> None:
+    """Write each scheduler's (each variant's) x tick label in its colour, as in the line charts."""
+    colours_ = scheduler_colours(results)
+    shown = short_texts(results)
+    layout["xaxis"]["tickvals"] = [text(n) for n in results]
+    layout["xaxis"]["ticktext"] = [
+        f'<span style="color:{colours_[n]}"><b>{shown[str(n)]}</b></span>' for n in results
+    ]
 
 
 def text(value: Any) -> str:

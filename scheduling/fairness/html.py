@@ -1,12 +1,12 @@
 """A standalone HTML report of a fairness study (allocation or sharing), for the CLI.
 
-The page is the cost report's (:func:`scheduling.html_report.standalone_html`): offline,
+The page is the cost report's (:func:`scheduling.html.standalone_html`): offline,
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the study's comparison table
-(:func:`scheduling.fairness.present.fairness_table`), its per-framework tables (an allocation
-study's criteria: :func:`scheduling.fairness.allocation_present.allocation_framework_table`) and every
-figure of :func:`scheduling.charts.allocation_figures` or
-:func:`scheduling.charts.sharing_figures`; which study it is comes from the documents'
+(:func:`scheduling.fairness.tables.fairness_table`), its per-framework tables (an allocation
+study's criteria: :func:`scheduling.fairness.allocation_tables.allocation_framework_table`) and every
+figure of :func:`scheduling.fairness.charts.allocation_figures` or
+:func:`scheduling.fairness.charts.sharing_figures`; which study it is comes from the documents'
 ``study``.
 
 >>> import tempfile, pathlib
@@ -29,11 +29,12 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..charts import allocation_figures, sharing_figures, variant_colours
-from ..html_report import comparison_html, detail_html, standalone_html, write_text_atomically
+from ..charts import variant_colours
+from ..html import comparison_html, detail_html, standalone_html, write_text_atomically
 from ..numbers import integral
-from ..presenter import cell_text
-from .present import (
+from ..tables import cell_text
+from .charts import allocation_figures, sharing_figures
+from .tables import (
     ALLOCATION_CELL_COLUMNS,
     ALLOCATION_RESOURCE_COLUMNS,
     SHARING_FRAMEWORK_COLUMNS,
@@ -147,7 +148,7 @@ def write_fairness_html(
     title : str
         Page title, typically the scenario's or the preset's name (escaped).
     max_points : int, optional
-        Points per timeline trace of a sharing study (:func:`scheduling.charts.sharing_figures`).
+        Points per timeline trace of a sharing study (:func:`scheduling.fairness.charts.sharing_figures`).
 
     Raises
     ------

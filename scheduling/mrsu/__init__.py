@@ -3,7 +3,8 @@
 One module per part (docs/mrsu.md): :mod:`.model` (input), :mod:`.compose` (GCD/MIN, FT/ID
 units), :mod:`.allocate` (weighted-fair MRSU, VM-static, optimal), :mod:`.metrics`
 (misallocation coefficient), :mod:`.workload` and :mod:`.sweep` (Figs. 3-5), :mod:`.advisor`
-(which unit for a planner scenario), :mod:`.document` (the result document), :mod:`.cli`.
+(which unit for a planner scenario), :mod:`.document` (the result document), :mod:`.tables`,
+:mod:`.charts` and :mod:`.cli` (its tables, figures and sub-commands), :mod:`.setups`.
 """
 
 from .advisor import mrsu_advise

@@ -1,6 +1,6 @@
 """Command line of the MRSU study: ``mrsu``, ``mrsu-sweep`` and ``mrsu-advise``.
 
-:func:`add_parsers` adds the three subcommands to ``python -m scheduling``'s subparsers; bad
+:func:`add_commands` adds the three subcommands to ``python -m scheduling``'s subparsers; bad
 input raises :class:`~scheduling.errors.ScenarioError` (field paths), which the main command
 line prints and exits 2 with. :func:`main` runs them on their own
 (``python -m scheduling.mrsu.cli mrsu INPUT.json``) with the same contract.
@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cli_support import Subparsers
 from ..errors import ScenarioError
 from .compose import COMPOSITIONS, MODES
 
-__all__ = ["add_parsers", "main"]
+__all__ = ["add_commands", "main"]
 
 _MAX_BYTES = 256 * 2**20
 
@@ -52,7 +53,7 @@ def _write(doc: Any, path: str | None, compact: bool) -> None:
 
 
 def _html(path: str, title: str, meta: str, figures: dict[str, Any]) -> None:
-    from ..html_report import standalone_html, write_text_atomically  # plotly only when asked for
+    from ..html import standalone_html, write_text_atomically  # plotly only when asked for
 
     write_text_atomically(path, standalone_html(title, meta, [], figures))
 
@@ -60,9 +61,8 @@ def _html(path: str, title: str, meta: str, figures: dict[str, Any]) -> None:
 def _print_tables(docs: dict[str, Any]) -> None:
     """On stderr, the tables the planner's page shows for these documents (their summaries):
     the comparison of the allocations, the unit of each, the advisor's tables."""
-    from ..fairness.present import comparison_text
-    from ..presenter import comparison_table, table_text
-    from .present import MRSU_METRICS, mrsu_tables, result_summary
+    from ..tables import comparison_table, comparison_text, table_text
+    from .tables import MRSU_METRICS, mrsu_tables, result_summary
 
     summaries = {label: result_summary(doc) for label, doc in docs.items()}
     allocations = {k: v for k, v in summaries.items() if v.get("study") == "mrsu"}
@@ -95,7 +95,7 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
     if not args.quiet:
         _print_tables({f"{args.composition}-{args.mode}": doc})
     if args.html:
-        from ..charts.mrsu import mrsu_figures
+        from .charts import mrsu_figures
 
         _html(
             args.html,
@@ -128,7 +128,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     )
     _write(doc, args.output, args.compact)
     if args.html:
-        from ..charts.mrsu import sweep_figures
+        from .charts import sweep_figures
 
         _html(
             args.html,
@@ -152,9 +152,9 @@ def cmd_advise(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_commands(subparsers: Subparsers) -> None:
     """Add ``mrsu``, ``mrsu-sweep`` and ``mrsu-advise`` to an ``argparse`` subparsers object."""
-    m = sub.add_parser("mrsu", help="MRSU composition and weighted-fair allocation (paper 002)")
+    m = subparsers.add_parser("mrsu", help="MRSU composition and weighted-fair allocation (paper 002)")
     m.add_argument(
         "input", metavar="INPUT.json", help="capacity and applications (docs/mrsu.md); - for stdin"
     )
@@ -170,7 +170,7 @@ def add_parsers(sub: Any) -> None:
     m.add_argument("--quiet", "-q", action="store_true", help="no tables on stderr")
     m.set_defaults(func=cmd_mrsu)
 
-    s = sub.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
+    s = subparsers.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
     s.add_argument(
         "--loads", nargs="+", metavar="LOAD",
         help="percentages of capacity, e.g. 50 80 110 (default 10 ... 125)",
@@ -189,7 +189,7 @@ def add_parsers(sub: Any) -> None:
     s.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     s.set_defaults(func=cmd_sweep)
 
-    a = sub.add_parser("mrsu-advise", help="which MRSU to sell or schedule a scenario's cluster in")
+    a = subparsers.add_parser("mrsu-advise", help="which MRSU to sell or schedule a scenario's cluster in")
     a.add_argument("scenario", metavar="SCENARIO.json")
     a.add_argument("--unit", metavar="cpu=1,mem=4", help="also price this unit")
     a.add_argument("--output", "-o")
@@ -200,7 +200,7 @@ def add_parsers(sub: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m scheduling.mrsu.cli")
-    add_parsers(p.add_subparsers(dest="command", required=True))
+    add_commands(p.add_subparsers(dest="command", required=True))
     args = p.parse_args(argv)
     try:
         return int(args.func(args))

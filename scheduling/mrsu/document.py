@@ -90,7 +90,7 @@ def mrsu_result(
     Every amount (``capacity``, ``mrsu``, the windows' ``mrsu``, ``over_allocated``) is in the
     problem's integers. ``base_units`` (dimension -> the amount one integer stands for, as
     :func:`~scheduling.mrsu.model.scenario_problem` returns it) is written into the document
-    so that a reader can convert (:func:`scheduling.mrsu.present.in_units`); without it each
+    so that a reader can convert (:func:`scheduling.mrsu.tables.in_units`); without it each
     integer is one of the dimension's own units.
     """
     r = mrsu_allocate(problem, composition=composition, mode=mode, slots_valid=slots_valid)

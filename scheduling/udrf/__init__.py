@@ -1,0 +1,28 @@
+"""UDRF (paper 004): users with multi-task jobs on machine classes, against DRF.
+
+* :mod:`~scheduling.udrf.model`: the arrays of a UDRF problem built from a scenario (version 3:
+  machine classes and users' complex jobs); :mod:`~scheduling.udrf.graph`: the user dependency
+  graph and its RDUCs;
+* :mod:`~scheduling.udrf.offline`: progressive filling of each RDUC (Fig. 3), and
+  :mod:`~scheduling.udrf.offline_doc`: :func:`offline_document`, UDRF against DRF on a scenario;
+* :mod:`~scheduling.udrf.online`: :func:`online_document`, the online algorithm (Fig. 5)
+  simulated with per-second decisions and a waiting queue;
+* :mod:`~scheduling.udrf.properties`: Pareto efficiency, envy-freeness, sharing incentive and
+  strategy-proofness checked on an allocation;
+* :mod:`~scheduling.udrf.synthetic`: seeded scenarios with the shape of the paper's trace;
+* :mod:`~scheduling.udrf.tables`, :mod:`~scheduling.udrf.charts`, :mod:`~scheduling.udrf.html`
+  and :mod:`~scheduling.udrf.cli`: the tables, figures, standalone page and sub-commands.
+"""
+
+from .model import UdrfProblem
+from .offline_doc import offline_document
+from .online import online_document
+from .synthetic import synthetic_document, synthetic_scenario
+
+__all__ = [
+    "UdrfProblem",
+    "offline_document",
+    "online_document",
+    "synthetic_document",
+    "synthetic_scenario",
+]

@@ -4,7 +4,8 @@ Prints JSON: ``{"offline": <offline document>}`` and, with ``--online``, ``"onli
 document>`` (``docs/results.md``); ``--compare-drf`` adds the DRF baseline to both. ``--html``
 writes a standalone page of the charts. Bad input raises
 :class:`~scheduling.errors.ScenarioError` with field paths; the main command line prints it and
-exits 2.
+exits 2. :func:`add_commands` adds ``udrf`` and ``udrf-generate`` to ``python -m scheduling``;
+inputs are read and outputs written as by every sub-command (:mod:`scheduling.cli_support`).
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import json
 import sys
 from typing import Any
 
+from ..cli_support import Subparsers, add_source_arguments, load_scenario, write_output
 from ..errors import FieldError, ScenarioError
 
-__all__ = ["add_parsers", "cmd_udrf", "cmd_udrf_generate"]
+__all__ = ["add_commands", "cmd_udrf", "cmd_udrf_generate"]
 
 
 def cmd_udrf(args: argparse.Namespace) -> int:
-    from ..cli import _load, _write  # one reader and one writer of files for every subcommand
     from .offline_doc import offline_document
     from .online import check_online_options
 
@@ -37,7 +38,7 @@ def cmd_udrf(args: argparse.Namespace) -> int:
                 errors.append(FieldError(flag, "goes with --online"))
     if errors:
         raise ScenarioError(errors)
-    scenario = _load(args)
+    scenario = load_scenario(args)
     out: dict[str, Any] = {"offline": offline_document(scenario, compare_drf=args.compare_drf)}
     if args.online:
         from .online import online_document
@@ -50,20 +51,19 @@ def cmd_udrf(args: argparse.Namespace) -> int:
             queue_capacity=args.queue if args.queue is not None else 100,
             seed=args.seed,
         )
-    _write(json.dumps(out, indent=None if args.compact else 1, allow_nan=False), args.output)
+    write_output(json.dumps(out, indent=None if args.compact else 1, allow_nan=False), args.output)
     if args.html:
         from .html import write_udrf_html  # plotly only when asked for
 
         write_udrf_html(args.html, out, title=scenario.name)
     if not args.quiet:
-        from .present import udrf_text
+        from .tables import udrf_text
 
         print(udrf_text(out), file=sys.stderr)
     return 0
 
 
 def cmd_udrf_generate(args: argparse.Namespace) -> int:
-    from ..cli import _write
     from ..scenario import parse_scenario
     from .synthetic import SYNTHETIC_LIMITS, check_synthetic, synthetic_document
 
@@ -77,15 +77,13 @@ def cmd_udrf_generate(args: argparse.Namespace) -> int:
     if args.name:
         doc["name"] = args.name
     parse_scenario(doc)  # the document it writes is valid, or this says why
-    _write(json.dumps(doc, indent=1, allow_nan=False), args.output)
+    write_output(json.dumps(doc, indent=1, allow_nan=False), args.output)
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_commands(subparsers: Subparsers) -> None:
     """Add ``udrf`` and ``udrf-generate`` to ``python -m scheduling``'s subcommands."""
-    from ..cli import _source_arguments
-
-    u = sub.add_parser(
+    u = subparsers.add_parser(
         "udrf",
         help="UDRF for users with multi-task jobs on machine classes, against DRF (paper 004)",
         description="Offline UDRF (paper 004 Fig. 3) on the scenario's users (frameworks with "
@@ -94,7 +92,7 @@ def add_parsers(sub: Any) -> None:
         "simulated with per-second decisions; --compare-drf adds DRF with every (machine class, "
         "resource) as a resource. Prints JSON (docs/results.md).",
     )
-    _source_arguments(u, metavar="SCENARIO")
+    add_source_arguments(u, metavar="SCENARIO")
     u.add_argument("--online", action="store_true", help="also simulate the online algorithm over time")
     u.add_argument("--compare-drf", action="store_true", help="also run the DRF baseline")
     u.add_argument("--interval", type=float, help="--online: seconds between decisions (default 1)")
@@ -107,7 +105,7 @@ def add_parsers(sub: Any) -> None:
     u.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     u.set_defaults(func=cmd_udrf)
 
-    g = sub.add_parser(
+    g = subparsers.add_parser(
         "udrf-generate",
         help="generate a synthetic UDRF scenario with paper 004's trace shape (seeded)",
         description="A version-3 scenario drawn as paper 004 §V describes its trace: users with several "

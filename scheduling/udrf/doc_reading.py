@@ -1,7 +1,7 @@
-"""How the UDRF presenters read a document (paper 004): its sections, its policies in column
+"""How the UDRF tables and charts read a document (paper 004): its sections, its policies in column
 order and the names they are shown by.
 
-Shared by :mod:`scheduling.udrf.present`, :mod:`scheduling.udrf.offline_tables`,
+Shared by :mod:`scheduling.udrf.tables`, :mod:`scheduling.udrf.offline_tables`,
 :mod:`scheduling.udrf.online_tables`, the UDRF charts and the planner's UDRF run kind; the
 readers never raise on a missing or malformed part, they read it as empty.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from ..numbers import finite
 from ..numbers import section as _section
-from ..presenter import show
+from ..tables import show
 
 __all__ = ["OFFLINE", "ONLINE", "POLICY_LABELS", "Doc", "policies_of", "policy_label"]
 
@@ -47,7 +47,7 @@ def per_policy_columns(
 ) -> tuple[Any, ...]:
     """``lead`` columns, then each measure ``(key, label, unit)`` once per policy, side by side:
     ``<key>:<policy>`` labelled ``<label> (<policy's label>)``."""
-    from ..presenter import Column
+    from ..tables import Column
 
     cols = list(lead)
     for what, label, unit in measures:

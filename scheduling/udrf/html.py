@@ -1,10 +1,10 @@
 """A standalone HTML report of a UDRF study (paper 004), for ``python -m scheduling udrf --html``.
 
-The page is the cost report's (:func:`scheduling.html_report.standalone_html`): offline,
+The page is the cost report's (:func:`scheduling.html.standalone_html`): offline,
 plotly.js inlined, figures embedded as JSON with ``<``, ``>`` and ``&`` escaped, every
 user-supplied string escaped. It holds the comparison table UDRF against DRF
-(:func:`scheduling.udrf.present.udrf_table`), the detail tables of
-:func:`scheduling.udrf.present.udrf_tables` and every figure of :func:`scheduling.charts.udrf.udrf_figures`,
+(:func:`scheduling.udrf.tables.udrf_table`), the detail tables of
+:func:`scheduling.udrf.tables.udrf_tables` and every figure of :func:`scheduling.udrf.charts.udrf_figures`,
 from an offline document, an online one, or both.
 
 >>> import tempfile, pathlib
@@ -26,17 +26,17 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..charts.udrf import policy_colours, udrf_figures
-from ..html_report import (
+from ..html import (
     MAX_DETAIL_ROWS,
     comparison_html,
     detail_html,
     standalone_html,
     write_text_atomically,
 )
+from .charts import policy_colours, udrf_figures
 from .doc_reading import ONLINE, policies_of, policy_label
 from .online_tables import combine_online
-from .present import udrf_table, udrf_tables
+from .tables import udrf_table, udrf_tables
 
 __all__ = ["MAX_ROWS", "detail_html", "render_udrf_html", "udrf_sections", "write_udrf_html"]
 
@@ -52,7 +52,7 @@ def _documents(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[Doc]:
 
 def udrf_sections(docs: Sequence[Doc] | Mapping[str, Doc]) -> list[tuple[str, str]]:
     """The report's sections as ``(heading, HTML)``: the comparison, then every detail table of
-    :func:`scheduling.udrf.present.udrf_tables` (per user, per job, per machine class, the
+    :func:`scheduling.udrf.tables.udrf_tables` (per user, per job, per machine class, the
     RDUCs, the online summary and the reductions)."""
     items = _documents(docs)
     offline = next((d for d in items if d.get("kind") == "udrf-offline"), None)

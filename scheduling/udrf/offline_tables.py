@@ -1,11 +1,11 @@
 """The detail tables of an offline UDRF document (paper 004, ``kind: udrf-offline``): row
 functions with their column declarations (``(key, label, unit)``, as
-:mod:`scheduling.fairness.present`).
+:mod:`scheduling.fairness.tables`).
 
 Per user UDRF against DRF (:func:`user_rows`), per job (:func:`job_rows`), per machine class
 (:func:`class_rows`), the RDUCs (:func:`rduc_rows`) and the fairness properties of each
 allocation (:func:`property_rows`, each verdict in words by :func:`verdict_text`).
-:func:`scheduling.udrf.present.udrf_tables` assembles them.
+:func:`scheduling.udrf.tables.udrf_tables` assembles them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
-from ..presenter import Column, show
+from ..tables import Column, show
 from .doc_reading import Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 
 __all__ = [

@@ -2,10 +2,10 @@
 
 :func:`combine_online` joins the online documents of single policies (a run's parts) into one;
 the row functions with their column declarations (``(key, label, unit)``, as
-:mod:`scheduling.fairness.present`) table the online summary per policy (:func:`online_rows`),
+:mod:`scheduling.fairness.tables`) table the online summary per policy (:func:`online_rows`),
 per user over the online run UDRF against DRF (:func:`online_user_rows`) and the
 completion-time reduction by the machine classes a job needs and by its runs
-(:func:`reduction_rows`, paper 004 Figs. 10b-c). :func:`scheduling.udrf.present.udrf_tables`
+(:func:`reduction_rows`, paper 004 Figs. 10b-c). :func:`scheduling.udrf.tables.udrf_tables`
 assembles them.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
-from ..presenter import Column
+from ..tables import Column
 from .doc_reading import ONLINE, Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 from .online import OnlineResult, compare
 

@@ -51,7 +51,7 @@
   }
 
   /* The figure to draw for a key in a view ("raw", "multiples"): the library builds every
-     view (scheduling.charts.all_figures keys "<key>@<view>"); a key without that view is
+     view (scheduling.cost.charts.all_figures keys "<key>@<view>"); a key without that view is
      drawn as it is. Nothing here computes data. */
   function figureFor(figures, key, view) {
     return (view && figures[key + "@" + view]) || figures[key];

@@ -3,7 +3,7 @@
 Playwright drives Debian's Chromium against the live server with the fixtures of
 ``test_browser.py`` (skipped without ``/usr/bin/chromium`` unless ``PLANNER_REQUIRE_BROWSER=1``;
 console errors and uncaught exceptions fail the test). What the page shows is checked against
-``scheduling.replay`` on the stored result.
+``scheduling.cost.replay`` on the stored result.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def wait_for_instant(tab: Any, variant: str, t: float) -> None:
 
 def check_against_library(tab: Any, run: Any, variant: str) -> dict[str, Any]:
     from scheduling.charts import format_money
-    from scheduling.replay import replay_snapshot
+    from scheduling.cost.replay import replay_snapshot
 
     view = shown(tab)
     snapshot = replay_snapshot(stored(run, variant), view["t"])

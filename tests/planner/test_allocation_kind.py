@@ -119,7 +119,7 @@ def test_the_csv_report_holds_the_library_tables(started: Run, api: Callable[[An
 
 def _criteria_table(run: Run) -> dict[str, Any]:
     """The library's table of every criterion per framework, from the run's stored summaries."""
-    from scheduling.fairness.present import allocation_framework_table
+    from scheduling.fairness.tables import allocation_framework_table
 
     summaries = {r.variant: r.summary for r in RunResult.objects.filter(run=run).order_by("position")}
     return dict(allocation_framework_table(summaries))

@@ -9,7 +9,7 @@ import pytest
 
 from planner.runs import services
 from planner.runs.models import Run
-from scheduling.charts import gantt_figure
+from scheduling.cost.charts import gantt_figure
 
 pytestmark = pytest.mark.django_db
 

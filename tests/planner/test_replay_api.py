@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from planner.runs import selectors, services
 from planner.runs.models import Run, RunResult
 from planner.teams.models import Team
-from scheduling.charts._common import time_unit, timeline_end
-from scheduling.replay import replay_snapshot
-from scheduling.result_document import to_columnar
+from scheduling.charts import time_unit, timeline_end
+from scheduling.cost.document import to_columnar
+from scheduling.cost.replay import replay_snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,7 @@ from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, V
 from planner.runs.models import Run, RunPart
 from scheduling import Scenario, lower_bound_cost
 from scheduling.numbers import finite
-from scheduling.presenter import Metric, comparison_table
+from scheduling.tables import Metric, comparison_table
 
 #: The kind's one row in the presenter's table: its own metric list, the presenter's machinery.
 LADDER_METRICS = (

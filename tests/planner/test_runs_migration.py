@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scheduling import parse_scenario, simulate
-from scheduling.result_document import iter_jobs, iter_vm_intervals, to_columnar
+from scheduling.cost.document import iter_jobs, iter_vm_intervals, to_columnar
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

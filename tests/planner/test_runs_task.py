@@ -68,8 +68,8 @@ def test_parts_never_solve_the_bound_again(
     def must_not_solve(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the lower bound was solved in a part")
 
-    monkeypatch.setattr("scheduling.simulator.lower_bound_cost", must_not_solve)
-    monkeypatch.setattr("scheduling.bounds.lower_bound_cost", must_not_solve)
+    monkeypatch.setattr("scheduling.cost.simulator.lower_bound_cost", must_not_solve)
+    monkeypatch.setattr("scheduling.cost.bounds.lower_bound_cost", must_not_solve)
     assert execute_run(run.pk) == "succeeded"
     for r in RunResult.objects.filter(run=run):
         assert r.result["lower_bound_cost"] == run.context["lower_bound_cost"]

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from scheduling import Scenario, parse_scenario
-from scheduling.cluster import Cluster
 
 
 @pytest.fixture
@@ -32,15 +31,5 @@ def scenario_of() -> Callable[..., Scenario]:
             jobs = [{"id": "j", "arrival_s": 0, "executors": 1, "executor": executor, "duration_s": 1}]
         doc["jobs"] = jobs
         return parse_scenario(doc)
-
-    return make
-
-
-@pytest.fixture
-def cluster_of(scenario_of: Callable[..., Scenario]) -> Callable[..., Cluster]:
-    """``cluster_of(vm_types, resources=None)``: the cluster of these VM types, every VM off."""
-
-    def make(vm_types: list[dict[str, Any]], resources: Sequence[str] | None = None) -> Cluster:
-        return Cluster(scenario_of(vm_types, resources=resources))
 
     return make

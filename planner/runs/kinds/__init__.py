@@ -150,14 +150,14 @@ class RunKind(abc.ABC):
     def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
         """The headline figures of one variant's document (stored as ``RunResult.summary``)."""
 
-    # ------------------------------------------------------------------ presenting
+    # ------------------------------------------------------------------ tables
 
     @abc.abstractmethod
     def table(
         self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], baseline: str | None,
         currency: str,
     ) -> dict[str, Any]:
-        """The comparison table of the variants' summaries (the library's presenter)."""
+        """The comparison table of the variants' summaries (the library's ``scheduling.tables``)."""
 
     def baseline(self, variants: Sequence[str], options: Mapping[str, Any], asked: str | None) -> str | None:
         """The variant savings are measured against: ``asked`` if it is one, else the run's choice."""

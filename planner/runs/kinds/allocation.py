@@ -22,7 +22,7 @@ from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
 from planner.reports.fairness import fairness_report
 from scheduling import Scenario, ScenarioError
-from scheduling.charts import allocation_figures, variant_colours
+from scheduling.charts import variant_colours
 from scheduling.fairness.allocation import (
     EXACT_POLICIES,
     Allocation,
@@ -30,10 +30,11 @@ from scheduling.fairness.allocation import (
     allocate,
     parse_allocation_variant,
 )
+from scheduling.fairness.charts import allocation_figures
 from scheduling.fairness.model import fairness_problem
-from scheduling.fairness.present import allocation_framework_table, allocation_summary, fairness_table
+from scheduling.fairness.tables import allocation_framework_table, allocation_summary, fairness_table
 from scheduling.numbers import finite, seed_error
-from scheduling.presenter import show
+from scheduling.tables import show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 

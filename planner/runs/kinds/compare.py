@@ -20,9 +20,11 @@ from scheduling import (
     parse_scheduler,
     simulate,
 )
-from scheduling.charts import all_figures, gantt_figure, gantt_page_size, scheduler_colours
+from scheduling.charts import scheduler_colours
+from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size
+from scheduling.cost.tables import COST_METRICS, cheapest, headline
 from scheduling.numbers import seed_error
-from scheduling.presenter import cheapest, comparison_table, headline
+from scheduling.tables import comparison_table
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 
@@ -148,14 +150,14 @@ class CompareKind(RunKind):
         return [Variant(spec, result.to_dict())]
 
     def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
-        # Exactly what the presenter's cost metrics read; savings are computed on read.
+        # Exactly what the cost metrics (scheduling.cost.tables) read; savings are computed on read.
         return headline(document)
 
     def table(
         self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], baseline: str | None,
         currency: str,
     ) -> dict[str, Any]:
-        return dict(comparison_table(summaries, baseline=baseline, currency=currency))
+        return dict(comparison_table(summaries, baseline=baseline, currency=currency, metrics=COST_METRICS))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
         best = cheapest(summaries, currency=currency)

@@ -12,8 +12,8 @@ Parts, each one library call:
   :func:`scheduling.mrsu.mrsu_sweep` of one load, reporting progress after every chunk of
   seeds. Variants ``sweep 50%``...; the figures join them into one sweep document (Figs. 3-5).
 
-Figures come from :mod:`scheduling.charts.mrsu`; summaries, the comparison table's metrics,
-the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.present`.
+Figures come from :mod:`scheduling.mrsu.charts`; summaries, the comparison table's metrics,
+the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.tables`.
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from planner.reports import FORMATS, ReportContent
 from planner.reports.tables import detail_as_table, summary_table
 from scheduling import Scenario, ScenarioError, parse_scenario
 from scheduling.charts import variant_colours
-from scheduling.charts.mrsu import mrsu_figures, sweep_figures
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.advisor import parse_unit
-from scheduling.mrsu.present import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
+from scheduling.mrsu.charts import mrsu_figures, sweep_figures
 from scheduling.mrsu.setups import PAPER_SWEEP
+from scheduling.mrsu.tables import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
 from scheduling.numbers import finite
-from scheduling.presenter import comparison_table, show
+from scheduling.tables import comparison_table, show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 

@@ -24,11 +24,12 @@ from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
 from planner.reports.fairness import fairness_report
 from scheduling import Scenario, ScenarioError
-from scheduling.charts import sharing_figures, variant_colours
+from scheduling.charts import variant_colours
+from scheduling.fairness.charts import sharing_figures
 from scheduling.fairness.filling import POLICIES, SERVER_SELECTIONS, server_selection
-from scheduling.fairness.present import fairness_table, sharing_summary
+from scheduling.fairness.tables import fairness_table, sharing_summary
 from scheduling.numbers import finite
-from scheduling.presenter import show
+from scheduling.tables import show
 
 from . import Headline, PartSpec, Progress, RunKind, RunPlan, Variant, register
 from .allocation import check_seed

@@ -10,7 +10,7 @@ and options. Parts, each one library call:
   on the workers; :func:`scheduling.udrf.online_tables.combine_online` joins them again.
 
 Summaries, the comparison table (one column per policy) and the detail tables come from
-:mod:`scheduling.udrf.present`, the figures from :mod:`scheduling.charts.udrf`.
+:mod:`scheduling.udrf.tables`, the figures from :mod:`scheduling.udrf.charts`.
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from planner.core.errors import FieldError, InputError
 from planner.reports import FORMATS, ReportContent
 from planner.reports.tables import detail_as_table, summary_table
 from scheduling import Scenario, ScenarioError
-from scheduling.charts.udrf import policy_colours, udrf_figures
 from scheduling.numbers import finite
-from scheduling.presenter import show
+from scheduling.tables import show
+from scheduling.udrf.charts import policy_colours, udrf_figures
 from scheduling.udrf.doc_reading import policy_label
 from scheduling.udrf.model import UdrfProblem
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.online import check_online_options
-from scheduling.udrf.present import (
+from scheduling.udrf.tables import (
     policy_headlines,
     udrf_summary,
     udrf_table,

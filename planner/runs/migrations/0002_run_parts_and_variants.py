@@ -4,7 +4,7 @@ Existing runs stay readable: every run gets one part per scheduler (finished run
 finished parts, unfinished runs queued parts that the reaper sends to a worker), the
 lower bound moves into the run's context, the summaries lose their stored saving (savings
 are computed on read against any baseline) and result documents move to the columnar
-layout of ``scheduling.result_document`` (format 2).
+layout of ``scheduling.cost.document`` (format 2).
 """
 
 import django.db.models.deletion
@@ -14,7 +14,7 @@ FINISHED = ("succeeded", "failed", "cancelled")
 
 
 def forwards(apps, schema_editor):
-    from scheduling.result_document import to_columnar
+    from scheduling.cost.document import to_columnar
 
     Run = apps.get_model("runs", "Run")
     RunPart = apps.get_model("runs", "RunPart")

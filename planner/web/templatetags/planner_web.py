@@ -82,7 +82,7 @@ def get_item(mapping: Any, key: Any) -> Any:
 
 @register.filter
 def detail_rows(table: Any) -> list[dict[str, Any]]:
-    """A library detail table's rows for a template (``scheduling.presenter.detail_table``):
+    """A library detail table's rows for a template (``scheduling.tables.detail_table``):
     each with ``key`` (its first cell), ``marked`` and ``cells`` (``text``, ``numeric``)."""
     columns = table.get("columns") or []
     numeric = [c.get("unit") != "text" for c in columns]

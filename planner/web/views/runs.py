@@ -35,9 +35,9 @@ from planner.runs.selectors import (
 from planner.runs.services import run_cancel, run_delete, run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError
-from scheduling.orderings import ORDERING_CLASSES
-from scheduling.placement import PLACEMENT_DESCRIPTIONS
-from scheduling.schedulers import describe_scheduler
+from scheduling.cost.orderings import ORDERING_CLASSES
+from scheduling.cost.placement import PLACEMENT_DESCRIPTIONS
+from scheduling.cost.schedulers import describe_scheduler
 
 from ..context import TeamRequest, follow_team, may_change, team_page
 from ..forms import RunForm, parse_json_document, read_upload

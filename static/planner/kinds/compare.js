@@ -1,6 +1,6 @@
 /* The results of a scheduler comparison: the baseline selector and the charts.
 
-   The table is rendered by the server for the chosen baseline (the presenter computes
+   The table is rendered by the server for the chosen baseline (scheduling.tables computes
    every saving); choosing another baseline fetches the page for it, swaps the table in,
    points the report downloads at it and keeps it in the URL, so a link shows what its
    sender saw. */

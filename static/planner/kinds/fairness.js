@@ -1,6 +1,6 @@
 /* The results of a fairness study (allocation or sharing): the library's figures, drawn.
 
-   Every figure comes from the server (scheduling.charts.allocation_figures and
+   Every figure comes from the server (scheduling.fairness.charts.allocation_figures and
    sharing_figures, cached on the run); the page only chooses which to draw where:
    a block with data-figure draws that key (in the chosen view, "<key>@<view>" when the
    library built one), data-prefix with data-layout="grid" draws every key of the prefix

@@ -1,7 +1,7 @@
 /* The replay card of a scheduler comparison: the cluster at the instant of a slider.
 
    Each instant is a snapshot the server builds from the stored result (GET
-   /api/runs/<id>/replay/<variant>/?t=<seconds>, scheduling.replay): nothing is simulated
+   /api/runs/<id>/replay/<variant>/?t=<seconds>, scheduling.cost.replay): nothing is simulated
    here. Times read in the unit of the run's charts (the answer's time_axis). A click on a
    point of any chart over time in #charts (an x axis titled "Time (<unit>)") moves the
    slider to that instant, and to the clicked scheduler when the trace is one. The charts

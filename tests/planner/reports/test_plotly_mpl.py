@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from planner.reports.plotly_mpl import draw_figure, plain_text
-from scheduling.charts import active_vms_figure, gantt_figure
+from scheduling.cost.charts import active_vms_figure, gantt_figure
 
 RECT = (0.1, 0.2, 0.8, 0.7)
 

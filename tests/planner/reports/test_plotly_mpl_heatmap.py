@@ -6,7 +6,7 @@ from matplotlib.collections import QuadMesh
 from matplotlib.figure import Figure
 
 from planner.reports.plotly_mpl import draw_figure
-from scheduling.charts import allocation_heatmap_figure
+from scheduling.fairness.charts import allocation_heatmap_figure
 from tests.scheduling.fairness.fairness_documents import rps_dsf
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from planner.reports import run_report_csv
 from planner.reports.tables import DANGEROUS_PREFIXES
-from scheduling.result_document import iter_jobs, job_count
+from scheduling.cost.document import iter_jobs, job_count
 
 SECTIONS = ("Summary", "Cost per VM type", "Cost per framework", "Cost per hour")
 

@@ -17,7 +17,8 @@ from matplotlib.table import Table
 
 from planner.reports import cost_report, run_report_pdf
 from planner.reports.pdf_report import _RC, CREATOR, build_pdf, pdf_page_count, pdf_pages
-from scheduling.charts import all_figures, scheduler_colours
+from scheduling.charts import scheduler_colours
+from scheduling.cost.charts import all_figures
 
 
 def _pages(data: bytes) -> int:

@@ -25,8 +25,9 @@ from planner.reports.tables import (
     summary_table,
     vm_type_table,
 )
-from scheduling.presenter import comparison_table
-from scheduling.result_document import iter_jobs, job_count, to_columnar
+from scheduling.cost.document import iter_jobs, job_count, to_columnar
+from scheduling.cost.tables import COST_METRICS
+from scheduling.tables import comparison_table
 
 
 def _by_scheduler(table: Any, key: str) -> dict[str, float]:
@@ -68,7 +69,9 @@ def test_summary_savings_against_the_baseline() -> None:
     # Hand-worked: costs 10, 8 and 12.5 against fifo-spread (10): savings 0, 2, -2.5,
     # i.e. 0 %, +20 % and -25 %; against edf-bfd (12.5): 2.5 (+20 %), 4.5 (+36 %), 0.
     results = _three((10.0, 8.0, 12.5))
-    table = summary_table(comparison_table(results, baseline="fifo-spread", detail=True))
+    table = summary_table(
+        comparison_table(results, baseline="fifo-spread", detail=True, metrics=COST_METRICS)
+    )
     assert table.values("scheduler") == list(results)
     assert table.values("total_cost") == [10.0, 8.0, 12.5]
     assert table.values("saving") == ["baseline", 2.0, -2.5]
@@ -78,13 +81,15 @@ def test_summary_savings_against_the_baseline() -> None:
     assert table.column("saving").label == "Money saved vs fifo-spread"
     assert table.header("€")[table.index("saving")] == "Money saved vs fifo-spread (€)"
     assert table.header()[table.index("saving_pct")] == "Saving vs fifo-spread (%)"
-    other = summary_table(comparison_table(results, baseline="edf-bfd", detail=True))
+    other = summary_table(comparison_table(results, baseline="edf-bfd", detail=True, metrics=COST_METRICS))
     assert other.values("saving") == [2.5, 4.5, "baseline"]
     assert other.values("saving_pct") == pytest.approx([20.0, 36.0, "baseline"])
 
 
 def test_summary_of_real_results(results: dict[str, dict[str, Any]]) -> None:
-    table = summary_table(comparison_table(results, baseline="fifo-spread", detail=True))
+    table = summary_table(
+        comparison_table(results, baseline="fifo-spread", detail=True, metrics=COST_METRICS)
+    )
     header = table.header()
     assert header[:2] == ["Scheduler", "Total cost ($)"] and "Makespan (s)" in header
     for row in table.rows:
@@ -109,7 +114,7 @@ def test_summary_negative_saving_and_ilp_fallbacks(results: dict[str, dict[str, 
         "fallback_jobs": ["a", "b"],
         "method": "knapsack",
     }
-    table = summary_table(comparison_table(res, baseline="edf-bfd", detail=True))
+    table = summary_table(comparison_table(res, baseline="edf-bfd", detail=True, metrics=COST_METRICS))
     savings: dict[Any, Any] = dict(zip(table.values("scheduler"), table.values("saving"), strict=True))
     assert savings["fifo-spread"] < 0  # costs more than the baseline
     assert savings["edf-bfd"] == "baseline"
@@ -180,7 +185,9 @@ def test_cost_report_content(results: dict[str, dict[str, Any]], meta: dict[str,
     content = cost_report(meta, results, baseline="morpheus", currency="€")
     assert [t.key for t in content.tables] == ["summary", "vm_types", "frameworks", "hours"]
     assert content.records is not None and content.records(5).key == "jobs"
-    assert content.comparison == comparison_table(results, baseline="morpheus", currency="€", detail=True)
+    assert content.comparison == comparison_table(
+        results, baseline="morpheus", currency="€", detail=True, metrics=COST_METRICS
+    )
     rows = dict(content.details)
     assert rows["Run"] == meta["run_name"]
     assert rows["Run id"] == 12

@@ -12,8 +12,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from planner.reports import run_report_xlsx
 from planner.reports.tables import neutralise, placement_text
-from scheduling.charts import all_figures
-from scheduling.result_document import iter_jobs, job_count
+from scheduling.cost.charts import all_figures
+from scheduling.cost.document import iter_jobs, job_count
 
 SHEETS = ["Summary", "Cost per VM type", "Cost per framework", "Cost per hour", "Jobs", "Chart data"]
 

@@ -12,8 +12,8 @@ import pytest
 from scheduling import parse_scenario
 from scheduling.errors import ScenarioError
 from scheduling.fairness import ALLOCATION_VARIANTS, allocate, parse_allocation_variant
-from scheduling.fairness.present import allocation_framework_table, fairness_table
-from scheduling.presenter import table_text
+from scheduling.fairness.tables import allocation_framework_table, fairness_table
+from scheduling.tables import table_text
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLE_I = ROOT / "examples" / "paper000-table1.json"

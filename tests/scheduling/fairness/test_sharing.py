@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scheduling.charts.fairness import sharing_figures
 from scheduling.errors import ScenarioError
+from scheduling.fairness.charts import sharing_figures
 from scheduling.fairness.html import render_fairness_html
-from scheduling.fairness.present import fairness_table, sharing_framework_rows, sharing_summary
 from scheduling.fairness.sharing import SHARING_MODES, SharingResult, share
+from scheduling.fairness.tables import fairness_table, sharing_framework_rows, sharing_summary
 from scheduling.scenario import parse_scenario
 
 UNIT = {"cpu": 1, "mem": 1}

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from scheduling.charts.downsample import block_groups, downsample_grid
-from scheduling.charts.mrsu import (
+from scheduling.mrsu import mrsu_result
+from scheduling.mrsu.charts import (
     ALLOCATION_MAX_COLS,
     ALLOCATION_MAX_ROWS,
     allocation_figure,
     mrsu_figures,
     snapshot_figure,
 )
-from scheduling.mrsu import mrsu_result
 from scheduling.mrsu.workload import synthetic_workload
 
 

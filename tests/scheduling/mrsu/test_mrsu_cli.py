@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scheduling.charts.mrsu import mrsu_figures, sweep_figures
 from scheduling.errors import ScenarioError
 from scheduling.mrsu.advisor import mrsu_advise, parse_unit
+from scheduling.mrsu.charts import mrsu_figures, sweep_figures
 from scheduling.mrsu.cli import main
 from scheduling.scenario import parse_scenario
 
@@ -156,7 +156,7 @@ def test_the_advisor_names_the_types_as_good_as_its_pick() -> None:
     """Paper 003's three VM types all hold 4 GB a core: for the unit (1 cpu, 4 GB) each strands
     nothing at $0.06 a unit, so the pick (the first) has the other two as good."""
     from scheduling.mrsu.advisor import mrsu_advise
-    from scheduling.mrsu.present import advisor_rows
+    from scheduling.mrsu.tables import advisor_rows
     from scheduling.scenario import load_scenario_json
 
     scenario = load_scenario_json((ROOT / "examples" / "paper003-light.json").read_text())

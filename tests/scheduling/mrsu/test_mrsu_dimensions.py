@@ -1,4 +1,4 @@
-"""The per-dimension table (present.DIMENSION_COLUMNS / dimension_rows): hand-worked figures on a
+"""The per-dimension table (mrsu.tables.DIMENSION_COLUMNS / dimension_rows): hand-worked figures on a
 two-application, two-slot input, and a scenario's amounts converted from its base units (a
 1.5-core executor makes the cpu base unit a tenth of a core)."""
 
@@ -8,10 +8,11 @@ import json
 
 import pytest
 
-from scheduling.mrsu import mrsu_result, parse_mrsu_input, present, scenario_problem
+from scheduling.mrsu import mrsu_result, parse_mrsu_input, scenario_problem
 from scheduling.mrsu.cli import main
-from scheduling.presenter import table_text
+from scheduling.mrsu.tables import DIMENSION_COLUMNS, DIMENSION_NOTE, mrsu_tables, result_summary
 from scheduling.scenario import parse_scenario
+from scheduling.tables import table_text
 from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
 
 # capacity 8 cpu, 8 mem; equal priorities.
@@ -84,7 +85,7 @@ def scenario_docs() -> dict:
 
 
 def _table(docs: dict) -> dict:
-    return {t["key"]: t for t in present.mrsu_tables(docs)}["dimensions"]
+    return {t["key"]: t for t in mrsu_tables(docs)}["dimensions"]
 
 
 def test_the_hand_worked_document(hand):
@@ -100,13 +101,13 @@ def test_the_hand_worked_document(hand):
 
 def test_the_hand_worked_table_from_the_document_and_from_its_summary(hand):
     table = _table({"gcd-ft": hand})
-    assert [c.key for c in present.DIMENSION_COLUMNS] == [c["key"] for c in table["columns"]]
+    assert [c.key for c in DIMENSION_COLUMNS] == [c["key"] for c in table["columns"]]
     assert [c["key"] for c in table["columns"]] == ["dimension", "allocation", "under", "over",
                                                     "short_pct", "over_allocated"]
     _close(_rows(table), HAND_ROWS)
     assert table["shown"][3] == ["mem", "gcd-ft", "0.08", "0.12", "25.0%", "1"]
-    assert table["notes"] == [present.DIMENSION_NOTE]
-    summary = json.loads(json.dumps(present.result_summary(hand)))  # as a run stores it
+    assert table["notes"] == [DIMENSION_NOTE]
+    summary = json.loads(json.dumps(result_summary(hand)))  # as a run stores it
     assert _table({"gcd-ft": summary}) == table
 
 
@@ -128,9 +129,9 @@ def test_without_baselines_only_the_units_rows():
 
 
 def test_a_summary_stored_before_it_kept_the_dimensions_shows_no_such_table(hand):
-    summary = present.result_summary(hand)
+    summary = result_summary(hand)
     del summary["by_dimension"]
-    assert [t["key"] for t in present.mrsu_tables({"gcd-ft": summary})] == ["units"]
+    assert [t["key"] for t in mrsu_tables({"gcd-ft": summary})] == ["units"]
 
 
 def test_a_scenarios_document_is_in_base_units_and_the_table_in_its_own(scenario_docs):
@@ -141,7 +142,7 @@ def test_a_scenarios_document_is_in_base_units_and_the_table_in_its_own(scenario
     assert mn["misallocation"]["over_allocated"] == {"cpu": 7.5, "mem": 6}
     assert gcd["misallocation"]["over_allocated"] == {"cpu": 0, "mem": 18}
     assert mn["baselines"]["vm-static"]["misallocation"]["over_allocated"] == {"cpu": 12.5, "mem": 4}
-    # the table: cores and GB, through present.in_units
+    # the table: cores and GB, through mrsu.tables.in_units
     table = _table(scenario_docs)
     amounts = {(r[0], r[1]): r[5] for r in _rows(table)}
     assert amounts == {
@@ -154,7 +155,7 @@ def test_a_scenarios_document_is_in_base_units_and_the_table_in_its_own(scenario
     assert over[("mem", "min-ft")] == pytest.approx(1.5 / 8)
     assert over[("cpu", "VM-static")] == over[("mem", "VM-static")] == 0.25  # 2 idle cells of 8
     # the unit table converts with the same function: 2 cores
-    units = {t["key"]: t for t in present.mrsu_tables(scenario_docs)}["units"]
+    units = {t["key"]: t for t in mrsu_tables(scenario_docs)}["units"]
     assert units["shown"][1][2] == "cpu 2, mem 8"
 
 
@@ -166,6 +167,6 @@ def test_the_command_line_shows_a_scenarios_amounts_in_its_units(capsys, tmp_pat
     err = capsys.readouterr().err
     doc = json.loads(out.read_text())
     assert doc["misallocation"]["over_allocated"] == {"cpu": 7.5, "mem": 6}
-    assert table_text(_table({"min-ft": present.result_summary(doc)})) in err
+    assert table_text(_table({"min-ft": result_summary(doc)})) in err
     cpu_row = next(line for line in err.splitlines() if line.startswith("cpu        min-ft"))
     assert cpu_row.split()[-1] == "0.75"

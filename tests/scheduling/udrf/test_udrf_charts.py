@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from scheduling.charts.fairness import variant_colours
 from scheduling.charts.palettes import PALETTES
-from scheduling.charts.udrf import (
+from scheduling.fairness.charts import variant_colours
+from scheduling.scenario import load_scenario_json, parse_scenario
+from scheduling.udrf.charts import (
     MAX_TIMELINE_USERS,
     allocation_bars_figure,
     completion_cdf_figure,
@@ -27,11 +28,11 @@ from scheduling.charts.udrf import (
     waste_figure,
     wasted_timeline_figure,
 )
-from scheduling.scenario import load_scenario_json, parse_scenario
 from scheduling.udrf.html import render_udrf_html
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.online import online_document
-from scheduling.udrf.present import (
+from scheduling.udrf.synthetic import synthetic_scenario
+from scheduling.udrf.tables import (
     combine_online,
     reduction_rows,
     udrf_summary,
@@ -39,7 +40,6 @@ from scheduling.udrf.present import (
     udrf_tables,
     user_rows,
 )
-from scheduling.udrf.synthetic import synthetic_scenario
 
 ROOT = Path(__file__).resolve().parents[3]
 ONLINE = json.loads((ROOT / "tests" / "fixtures" / "udrf-online.json").read_text())

@@ -1,0 +1,171 @@
+"""What every sub-command of ``python -m scheduling`` shares: inputs, outputs and exit codes.
+
+Each paper's ``cli.py`` (:mod:`scheduling.cost.cli`, :mod:`scheduling.fairness.cli`,
+:mod:`scheduling.mrsu.cli`, :mod:`scheduling.udrf.cli`) adds its sub-commands with one hook,
+``add_commands(subparsers)``, and builds them from these helpers, so that every command reads a
+scenario, writes its output and fails the same way:
+
+* :func:`add_source_arguments` and :func:`load_scenario`: the input file (``-`` for stdin) in
+  any importer's format (``--format``, or guessed from the file), on a preset cluster when it
+  brings none, validated; warnings go to stderr as ``warning: <path>: ...``;
+* :func:`write_output`: to a file or stdout;
+* :func:`run_command`: the exit code, 2 with the messages on stderr for invalid input
+  (:class:`~scheduling.errors.ScenarioError`, :class:`UsageError`), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from .errors import FieldError, ScenarioError
+from .importers import IMPORTERS, Imported, Importer, get_importer, guess_importer
+from .presets import VM_PRESETS, preset_vm_types
+from .scenario import LIMITS, Scenario, parse_overrides, parse_scenario
+
+__all__ = [
+    "Subparsers",
+    "UsageError",
+    "add_source_arguments",
+    "input_lines",
+    "load_scenario",
+    "read_input",
+    "run_command",
+    "scenario_of",
+    "warn",
+    "write_output",
+]
+
+
+class UsageError(Exception):
+    pass
+
+
+class Subparsers(Protocol):
+    """What a paper's ``add_commands`` receives: ``argparse``'s sub-parsers of the main parser."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+@contextmanager
+def input_lines(path: str) -> Iterator[TextIO]:
+    """The file (``-``: standard input) as text lines, read as they are needed."""
+    if path == "-":
+        yield sys.stdin
+        return
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"{path}: no such file")
+    if p.stat().st_size > LIMITS["document_bytes"]:
+        raise UsageError(f"{path}: larger than {int(LIMITS['document_bytes']) // 2**20} MB")
+    with p.open(encoding="utf-8", newline="") as f:
+        yield f
+
+
+def write_output(text: str, path: str | None) -> None:
+    """``text`` to the file ``path``, or to stdout (``None`` or ``-``) ending with a line break."""
+    if path in (None, "-"):
+        sys.stdout.write(text)
+        if not text.endswith("\n"):
+            sys.stdout.write("\n")
+    else:
+        Path(path).write_text(text, encoding="utf-8")
+
+
+def warn(warnings: Iterable[FieldError]) -> None:
+    """Each warning on stderr as ``warning: <path>: <message>``."""
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+
+
+def read_input(path: str, fmt: str | None, raw_options: Sequence[str]) -> tuple[Importer, Imported]:
+    """Read ``path`` with the importer ``fmt`` (or the one its type and first line suggest)."""
+    try:
+        with input_lines(path) as lines:
+            first = next(iter(lines), "")
+            if fmt is not None:
+                importer = get_importer(fmt, path="--format")
+            else:
+                guessed = guess_importer(path, first)
+                if guessed is None:
+                    formats = ", ".join(IMPORTERS)
+                    raise UsageError(f"{path}: cannot tell its format; give --format ({formats})")
+                importer = guessed
+            options = importer.parse_options(
+                parse_overrides(raw_options, importer.options, path="--option"), path="--option"
+            )
+            return importer, importer.read(itertools.chain([first], lines), options)
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+
+
+def scenario_of(imported: Imported, args: argparse.Namespace) -> tuple[dict[str, Any], Scenario]:
+    """The document of what was read, on the preset cluster when it brought none, validated.
+
+    Errors about imported jobs name the file's line and column.
+    """
+    doc = {"version": 1, **imported.document}
+    if "vm_types" not in doc:
+        doc["name"] = args.name or Path(args.source).stem or "Imported workload"
+        doc["vm_types"] = preset_vm_types(args.preset, scale=args.scale)
+    elif args.name:
+        doc["name"] = args.name
+    try:
+        scenario = parse_scenario(doc)
+    except ScenarioError as exc:
+        raise ScenarioError(imported.locate(exc.errors)) from None
+    warn(imported.locate(scenario.warnings))
+    return doc, scenario
+
+
+def load_scenario(args: argparse.Namespace) -> Scenario:
+    """The scenario of the command's source arguments (:func:`add_source_arguments`)."""
+    _, imported = read_input(args.source, args.format, [])
+    return scenario_of(imported, args)[1]
+
+
+def add_source_arguments(p: argparse.ArgumentParser, *, metavar: str = "FILE", options: str = "") -> None:
+    """The input file and how to read it: ``--format``, ``--preset``, ``--scale``, ``--name``, and
+    ``--option`` (with this help) when ``options`` is given."""
+    p.add_argument("source", metavar=metavar, help="the input file, - for stdin")
+    p.add_argument(
+        "--format", choices=list(IMPORTERS), help="the input's format (default: from its type and first line)"
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(VM_PRESETS),
+        default="paper-003",
+        help="the cluster of an input without one",
+    )
+    p.add_argument("--scale", type=int, default=1, help="multiply the preset's VM counts")
+    p.add_argument("--name", help="the scenario's name (default: the document's, or the file's)")
+    if options:
+        p.add_argument("--option", action="append", metavar="KEY=VALUE", help=options)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the parsed command (``args.func``) and return its exit status: 2 with every problem on
+    stderr for invalid input, 130 when interrupted, 141 when the reader of stdout went away."""
+    try:
+        return int(args.func(args))
+    except ScenarioError as exc:
+        for e in exc.errors:
+            print(f"error: {e}", file=sys.stderr)
+        return 2
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``... | head``): stop quietly, as Unix tools do, and keep Python
+        # from complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

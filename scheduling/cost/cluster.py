@@ -1,0 +1,201 @@
+"""The cluster's state during a simulation: which VMs are on and what is free on each.
+
+Arrays are indexed by machine (in listed order: ``<vm type>#<k>``) and by resource, in the
+scenario's resource order. Placement policies read this state and return an assignment;
+only the simulator changes it, through :meth:`Cluster.apply`, :meth:`Cluster.release` and
+:meth:`Cluster.turn_off`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..scenario import Scenario
+
+EPS = 1e-9
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+
+@dataclass
+class PlacementContext:
+    """What a placement policy may need besides the cluster: options, the job, a stats sink.
+
+    The simulator sets ``job_id`` before each placement call, so that what a policy records
+    (an ILP fallback) names the job it was placing.
+    """
+
+    rut: FloatArray  # RUT weight per resource (eq. 5 of paper 003)
+    ilp_time_limit_s: float = 10.0
+    ilp_method: str = "knapsack"
+    job_id: str | None = None  # the job being placed
+    stats: dict[str, float] = field(default_factory=dict)
+    spread_cursor: int = 0  # where round-robin placement resumes (the next machine index)
+    events: list[dict[str, object]] = field(default_factory=list)
+
+    def count(self, key: str, by: float = 1) -> None:
+        self.stats[key] = self.stats.get(key, 0) + by
+
+
+class Cluster:
+    """Mutable cluster state for one simulation run.
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> scenario = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 8},
+    ...                            "price_per_hour": 1, "count": 2}], "jobs": [{"id": "j",
+    ...                            "arrival_s": 0, "executors": 1, "executor": {"cpu": 1, "mem": 1},
+    ...                            "duration_s": 1}]})
+    >>> c = Cluster(scenario)
+    >>> c.names, c.fit_counts(np.arange(2), np.array([1.0, 3.0])).tolist()
+    (['a#1', 'a#2'], [2, 2])
+    """
+
+    def __init__(self, scenario: Scenario):
+        self.resources = scenario.resources
+        self.type_names = [t.name for t in scenario.vm_types]
+        self.type_capacity: FloatArray = np.array([t.capacity for t in scenario.vm_types], dtype=float)
+        self.type_price: FloatArray = np.array([t.price_per_hour for t in scenario.vm_types], dtype=float)
+        counts = [t.count for t in scenario.vm_types]
+        self.type_of: IntArray = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+        self.names = scenario.machine_names()
+        self.capacity: FloatArray = self.type_capacity[self.type_of].copy()
+        # Column-major: policies scan one resource over every machine at a time.
+        self.free: FloatArray = np.asfortranarray(self.capacity)
+        self.price: FloatArray = self.type_price[self.type_of].copy()
+        self.on: BoolArray = np.zeros(len(self.names), dtype=bool)
+        self.executors: IntArray = np.zeros(len(self.names), dtype=np.int64)
+        self.ready_at: FloatArray = np.zeros(len(self.names), dtype=float)
+        self.total: FloatArray = self.capacity.sum(axis=0)
+        # Off machines of each type, lowest index first: identical idle VMs are interchangeable,
+        # so policies reason per type and take the first one in listed order.
+        self._idle: list[list[int]] = [[] for _ in counts]
+        for v, t in enumerate(self.type_of.tolist()):
+            self._idle[t].append(v)  # already ascending, hence a valid heap
+        self.on_count_by_type: IntArray = np.zeros(len(counts), dtype=np.int64)
+        self._allowed_masks: dict[bytes, BoolArray] = {}
+        self._type_orders: dict[bytes, list[int]] = {}
+        self.used_total: FloatArray = np.zeros(len(self.resources), dtype=float)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def n_machines(self) -> int:
+        return len(self.names)
+
+    def idle_count(self, t: int) -> int:
+        return len(self._idle[t])
+
+    def idle_counts(self) -> IntArray:
+        return np.array([len(p) for p in self._idle], dtype=np.int64)
+
+    def idle_of_type(self, t: int, k: int) -> list[int]:
+        """The first ``k`` idle machines of type ``t`` in listed order."""
+        pool = self._idle[t]
+        if k <= 0 or not pool:
+            return []
+        if k == 1:
+            return [pool[0]]
+        return heapq.nsmallest(k, pool)  # leaves the pool untouched
+
+    def allowed_mask(self, allowed_types: BoolArray) -> BoolArray:
+        """Per machine: may a job restricted to ``allowed_types`` use it? (cached)"""
+        key = np.packbits(allowed_types).tobytes()
+        mask = self._allowed_masks.get(key)
+        if mask is None:
+            mask = self._allowed_masks[key] = allowed_types[self.type_of]
+        return mask
+
+    def fits_all(self, demand: FloatArray) -> FloatArray:
+        """Executors of ``demand`` that still fit on every machine (float array of integers)."""
+        pos = np.flatnonzero(demand > 0)
+        k: FloatArray = self.free[:, pos[0]] / demand[pos[0]]
+        for r in pos[1:]:
+            np.minimum(k, self.free[:, r] / demand[r], out=k)
+        k += EPS
+        np.floor(k, out=k)
+        return k
+
+    def fit_counts(self, idx: IntArray, demand: FloatArray) -> IntArray:
+        """Executors of ``demand`` that still fit on each machine in ``idx``."""
+        return _fits(self.free[idx], demand)
+
+    def type_fit_counts(self, demand: FloatArray) -> IntArray:
+        """Executors of ``demand`` an empty machine of each type holds."""
+        return _fits(self.type_capacity, demand)
+
+    def ra(self, amounts: FloatArray, rut: FloatArray) -> FloatArray:
+        """Resource Availability (eq. 8 of paper 003) of rows of per-resource amounts."""
+        ra: FloatArray = (amounts / np.where(self.total > 0, self.total, 1.0)) @ rut
+        return ra
+
+    def new_vm_type_order(self, rut: FloatArray) -> list[int]:
+        """BFD's order of VM types for new VMs (Algorithm 3 of paper 003, "the smallest VM").
+
+        Ascending RA (eq. 8) of the full capacity, then price, then listed order. It depends
+        only on the VM types and the RUT, so it is computed once per RUT.
+        """
+        key = np.asarray(rut, dtype=float).tobytes()
+        order = self._type_orders.get(key)
+        if order is None:
+            type_ra = self.ra(self.type_capacity, rut)
+            ranked = np.lexsort((np.arange(len(type_ra)), self.type_price, type_ra))
+            order = self._type_orders[key] = [int(t) for t in ranked]
+        return order
+
+    # ------------------------------------------------------------------ changes
+
+    def apply(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
+        """Start executors; returns the machines this turned on."""
+        turned_on = []
+        for v, k in assignment.items():
+            self.free[v] -= demand * k
+            if (self.free[v] < -EPS * np.maximum(1.0, self.capacity[v])).any():
+                raise AssertionError(f"capacity exceeded on {self.names[v]}")
+            self.executors[v] += k
+            if not self.on[v]:
+                self.on[v] = True
+                t = int(self.type_of[v])
+                pool = self._idle[t]
+                if pool[0] == v:
+                    heapq.heappop(pool)
+                else:
+                    pool.remove(v)
+                    heapq.heapify(pool)
+                self.on_count_by_type[t] += 1
+                turned_on.append(v)
+        self.used_total += demand * sum(assignment.values())
+        return turned_on
+
+    def release(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
+        """End executors; returns the machines left idle (the simulator turns them off)."""
+        idle = []
+        for v, k in assignment.items():
+            self.free[v] += demand * k
+            self.executors[v] -= k
+            if self.executors[v] == 0:
+                self.free[v] = self.capacity[v]  # drop floating-point residue
+                idle.append(v)
+        self.used_total -= demand * sum(assignment.values())
+        return idle
+
+    def turn_off(self, v: int) -> None:
+        if self.on[v] and self.executors[v] == 0:
+            self.on[v] = False
+            t = int(self.type_of[v])
+            heapq.heappush(self._idle[t], v)
+            self.on_count_by_type[t] -= 1
+
+
+def _fits(free: FloatArray, demand: FloatArray) -> IntArray:
+    pos = demand > 0
+    if free.ndim == 1:
+        free = free[None, :]
+    ratios = np.floor(free[:, pos] / demand[pos] + EPS)
+    fits: IntArray = np.maximum(ratios.min(axis=1), 0).astype(np.int64)
+    return fits

@@ -1,0 +1,95 @@
+"""A scenario's jobs and frameworks as arrays, the form the engine reads them in.
+
+Jobs keep their position in the scenario as their index everywhere in the engine (queues,
+placements, result columns).
+
+>>> import numpy as np
+>>> from scheduling.scenario import parse_scenario
+>>> scenario = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 16},
+...     "price_per_hour": 1, "count": 2}], "jobs": [{"id": "j", "arrival_s": 5, "executors": 2,
+...     "executor": {"cpu": 2, "mem": 4}, "duration_s": 60, "deadline_s": 100}]})
+>>> jobs = JobTable.from_scenario(scenario, rut=np.array([0.8, 0.2]), total=np.array([8.0, 32.0]))
+>>> jobs.ids, jobs.deadline_s, round(float(jobs.resource_demand[0]), 3)
+(['j'], [105.0], 0.45)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..scenario import Scenario
+from .cluster import BoolArray, FloatArray, IntArray
+
+__all__ = ["JobTable", "rd_job"]
+
+
+def rd_job(demand: FloatArray, executors: IntArray, total: FloatArray, rut: FloatArray) -> FloatArray:
+    """RD_job (eq. 9 of paper 003): each job's RUT-weighted demand over the cluster's capacity.
+
+    ``demand`` is one executor's demand per job and resource, ``executors`` the executors per
+    job, ``total`` the cluster's capacity per resource (a resource of none counts as 1) and
+    ``rut`` the RUT weight per resource. EDF's job queue orders jobs by it (Algorithm 1).
+
+    >>> rd_job(np.array([[2.0, 4.0]]), np.array([2]), np.array([8.0, 32.0]), np.array([0.8, 0.2])).tolist()
+    [0.45]
+    """
+    rd: FloatArray = (demand / np.where(total > 0, total, 1.0)) @ rut * executors
+    return rd
+
+
+@dataclass(frozen=True)
+class JobTable:
+    """Per job (index = position in the scenario) and per framework, what the engine needs."""
+
+    ids: list[str]
+    demand: FloatArray  # (jobs, resources): one executor's demand
+    executors: IntArray
+    arrival_s: FloatArray
+    duration_s: FloatArray
+    deadline_s: list[float | None]  # absolute (arrival + deadline), None without a deadline
+    framework: IntArray  # index into framework_names
+    framework_names: list[str]  # declared frameworks, then those only jobs name ("default")
+    framework_weight: FloatArray
+    framework_allowed: BoolArray  # (frameworks, VM types): may the framework use the type?
+    resource_demand: FloatArray  # RD_job, eq. 9 of paper 003
+
+    @property
+    def count(self) -> int:
+        return len(self.ids)
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario, *, rut: FloatArray, total: FloatArray) -> JobTable:
+        """Arrays of ``scenario``'s jobs.
+
+        ``rut`` weighs the resources and ``total`` (the cluster's capacity per resource,
+        :attr:`Cluster.total <scheduling.cost.cluster.Cluster.total>`) normalises them in RD_job (eq. 9).
+        """
+        jobs = scenario.jobs
+        n, n_resources = len(jobs), len(scenario.resources)
+        demand = np.array([j.executor for j in jobs], dtype=float).reshape(n, n_resources)
+        executors = np.array([j.executors for j in jobs], dtype=np.int64)
+        frameworks = scenario.framework_map()
+        names = list(frameworks)
+        index = {name: k for k, name in enumerate(names)}
+        type_names = [t.name for t in scenario.vm_types]
+        allowed = np.ones((len(names), len(type_names)), dtype=bool)
+        for k, name in enumerate(names):
+            allowed_types = frameworks[name].allowed_vm_types
+            if allowed_types is not None:
+                allowed[k] = [t in allowed_types for t in type_names]
+        resource_demand = rd_job(demand, executors, total, rut)
+        return cls(
+            ids=[j.id for j in jobs],
+            demand=demand,
+            executors=executors,
+            arrival_s=np.array([j.arrival_s for j in jobs], dtype=float),
+            duration_s=np.array([j.duration_s for j in jobs], dtype=float),
+            deadline_s=[j.absolute_deadline_s for j in jobs],
+            framework=np.array([index[j.framework] for j in jobs], dtype=np.int64),
+            framework_names=names,
+            framework_weight=np.array([frameworks[f].weight for f in names], dtype=float),
+            framework_allowed=allowed,
+            resource_demand=resource_demand,
+        )

@@ -1,0 +1,240 @@
+"""Building a cost run's result document (format 2, docs/results.md) from what a run recorded.
+
+The simulator hands over a :class:`RunRecord` (what happened: times, placements, on-intervals,
+timelines, placement delays); the functions here compute the summary, the cost breakdowns and
+the columnar per-job and per-interval detail that :mod:`scheduling.cost.document` reads.
+Each section of the document has its own function.
+
+>>> from scheduling import parse_scenario, simulate
+>>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
+...     "capacity": {"cpu": 4}, "price_per_hour": 3.6, "count": 2}], "jobs": [{"id": "a",
+...     "arrival_s": 0, "executors": 6, "executor": {"cpu": 1}, "duration_s": 100}]})
+>>> doc = simulate(scenario, scheduler="edf-bfd").to_dict()  # build_result_document(record)
+>>> doc["format"], doc["machines"]["name"], doc["jobs"]["placement"], doc["vm_intervals"]["machine"]
+(2, ['vm#1', 'vm#2'], [[0, 4, 1, 2]], [0, 1])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..metrics import cost_by_hour, percentile
+from ..scenario import Scenario
+from .cluster import Cluster, FloatArray
+from .document import FORMAT, vm_interval_cost
+from .job_table import JobTable
+from .schedulers import SchedulerSpec
+from .timeline import TimelineRecorder
+
+__all__ = ["DELAY_DECIMALS", "RunRecord", "VmInterval", "build_result_document"]
+
+#: Placement delays are wall-clock noise: samples are kept to the microsecond.
+DELAY_DECIMALS = 3
+
+#: Label of the bill no job's share covers, in ``cost_by_framework``.
+UNUSED_CAPACITY = "(unused capacity)"
+
+
+class VmInterval(NamedTuple):
+    """One VM on-interval: on at ``on_s``, off at ``off_s``, billed for ``billed_s`` seconds."""
+
+    machine: int
+    on_s: float
+    off_s: float
+    billed_s: float
+
+
+@dataclass
+class RunRecord:
+    """What one simulation run recorded; :func:`build_result_document` turns it into the document."""
+
+    scenario: Scenario
+    spec: SchedulerSpec
+    seed: int
+    lower_bound: float
+    cluster: Cluster
+    jobs: JobTable
+    rut: FloatArray
+    placed_s: FloatArray
+    start_s: FloatArray
+    finish_s: FloatArray
+    assignments: list[dict[int, int]]
+    intervals: list[VmInterval]
+    timeline: TimelineRecorder
+    delays_ms: list[float]
+    placement_stats: dict[str, float] = field(default_factory=dict)
+    placement_events: list[dict[str, object]] = field(default_factory=list)
+
+
+def build_result_document(record: RunRecord) -> dict[str, Any]:
+    """The JSON result document of one run (docs/results.md, format 2)."""
+    scenario, jobs = record.scenario, record.jobs
+    intervals = vm_interval_columns(record)
+    interval_costs = vm_interval_costs(record)
+    job_detail = job_columns(record)
+    total_cost = 0.0
+    for cost in interval_costs:  # in the order VMs were turned off, as the bill adds up
+        total_cost += cost
+    completion = record.finish_s - jobs.arrival_s
+    met = sum(1 for ok in job_detail["met_deadline"] if ok is True)
+    missed = sum(1 for ok in job_detail["met_deadline"] if ok is False)
+    deadline_jobs = met + missed
+    n = jobs.count
+    makespan = float(record.finish_s.max()) - float(jobs.arrival_s.min()) if n else 0.0
+    lower_bound = record.lower_bound
+    return {
+        "format": FORMAT,
+        "scheduler": record.spec.spec,
+        "ordering": record.spec.ordering,
+        "placement": record.spec.placement,
+        "options": record.spec.options.to_dict(),
+        "seed": record.seed,
+        "scenario_name": scenario.name,
+        "resources": list(scenario.resources),
+        "vm_types": [
+            {"name": t.name, "price_per_hour": t.price_per_hour, "count": t.count,
+             "capacity": dict(zip(scenario.resources, t.capacity, strict=True))}
+            for t in scenario.vm_types
+        ],
+        "total_cost": total_cost,
+        "lower_bound_cost": lower_bound,
+        "gap_to_lower_bound": (total_cost / lower_bound - 1.0) if lower_bound > 0 else None,
+        "makespan_s": makespan,
+        "jobs_total": n,
+        "deadline_jobs": deadline_jobs,
+        "deadline_met": met,
+        "deadline_missed": missed,
+        "deadline_miss_pct": 100.0 * missed / deadline_jobs if deadline_jobs else None,
+        "deadline_violation_eq12_pct": 100.0 * missed / met if met else None,  # eq. 12 of paper 003
+        "mean_completion_s": float(completion.mean()) if n else 0.0,
+        "median_completion_s": percentile(completion, 50),
+        "p95_completion_s": percentile(completion, 95),
+        "mean_wait_s": float((record.start_s - jobs.arrival_s).mean()) if n else 0.0,
+        **cost_breakdowns(record, intervals, interval_costs, job_detail["cost"], total_cost),
+        "machines": {"name": list(record.cluster.names), "vm_type": record.cluster.type_of.tolist()},
+        "jobs": job_detail,
+        "vm_intervals": intervals,
+        "timeline": record.timeline.timeline_section(),
+        "fairness": record.timeline.fairness_section(jobs.framework_weight),
+        "ilp": ilp_section(record),
+        "scheduling_delay": scheduling_delay_section(record.delays_ms),
+    }
+
+
+def vm_interval_columns(record: RunRecord) -> dict[str, list[Any]]:
+    """``vm_intervals``: one column per stored field; ``machine`` indexes ``machines``."""
+    return {
+        "machine": [interval.machine for interval in record.intervals],
+        "on_s": [interval.on_s for interval in record.intervals],
+        "off_s": [interval.off_s for interval in record.intervals],
+        "billed_s": [interval.billed_s for interval in record.intervals],
+    }
+
+
+def vm_interval_costs(record: RunRecord) -> list[float]:
+    """The cost of each on-interval (not stored: readers derive it with the same rule)."""
+    price = record.cluster.price
+    return [vm_interval_cost(iv.billed_s, float(price[iv.machine])) for iv in record.intervals]
+
+
+def job_costs(record: RunRecord) -> list[float]:
+    """What each job pays: for each VM it holds, the VM's price for the time it holds it,
+    times its share of the VM in the RUT-weighted unified form of eq. 8 (paper 003).
+
+    Shares of co-located jobs add up to at most 1, so the attributed costs never exceed the bill.
+    """
+    cluster, demand = record.cluster, record.jobs.demand
+    costs = []
+    for i, assignment in enumerate(record.assignments):
+        held = float(record.finish_s[i] - record.placed_s[i])
+        cost = 0.0
+        for v, k in assignment.items():
+            capacity = np.where(cluster.capacity[v] > 0, cluster.capacity[v], np.inf)
+            share = float((demand[i] * k / capacity) @ record.rut)
+            cost += float(cluster.price[v]) * held / 3600.0 * min(share, 1.0)
+        costs.append(cost)
+    return costs
+
+
+def job_columns(record: RunRecord) -> dict[str, Any]:
+    """``jobs``: one column per field, placements as flat ``[machine, executors, ...]`` pairs.
+
+    ``wait_s`` and ``completion_s`` are not stored: readers derive them
+    (:func:`scheduling.cost.document.job_column`).
+    """
+    scenario, jobs = record.scenario, record.jobs
+    met_deadline: list[bool | None] = [
+        None if deadline is None else bool(record.finish_s[i] <= deadline + 1e-9)
+        for i, deadline in enumerate(jobs.deadline_s)
+    ]
+    return {
+        "id": list(jobs.ids),
+        "framework": [job.framework for job in scenario.jobs],
+        "arrival_s": [job.arrival_s for job in scenario.jobs],
+        "placed_s": record.placed_s.tolist(),
+        "start_s": record.start_s.tolist(),
+        "finish_s": record.finish_s.tolist(),
+        "executors": [job.executors for job in scenario.jobs],
+        "executor": {r: [job.executor[k] for job in scenario.jobs] for k, r in enumerate(scenario.resources)},
+        "deadline_s": list(jobs.deadline_s),
+        "met_deadline": met_deadline,
+        "cost": job_costs(record),
+        "placement": [
+            [x for v, k in sorted(assignment.items()) for x in (v, k)] for assignment in record.assignments
+        ],
+    }
+
+
+def cost_breakdowns(
+    record: RunRecord,
+    intervals: dict[str, list[Any]],
+    interval_costs: list[float],
+    job_cost: list[float],
+    total_cost: float,
+) -> dict[str, Any]:
+    """VM-hours and cost per VM type, cost per framework (and unused capacity), cost per hour."""
+    cluster = record.cluster
+    vm_hours = dict.fromkeys(cluster.type_names, 0.0)
+    cost_by_type = dict.fromkeys(cluster.type_names, 0.0)
+    machines, billed_s = intervals["machine"], intervals["billed_s"]
+    for machine, billed, cost in zip(machines, billed_s, interval_costs, strict=True):
+        name = cluster.type_names[int(cluster.type_of[machine])]
+        vm_hours[name] += billed / 3600.0
+        cost_by_type[name] += cost
+    cost_by_framework = dict.fromkeys(record.jobs.framework_names, 0.0)
+    for k, cost in zip(record.jobs.framework.tolist(), job_cost, strict=True):
+        cost_by_framework[record.jobs.framework_names[k]] += cost
+    cost_by_framework[UNUSED_CAPACITY] = max(0.0, total_cost - sum(cost_by_framework.values()))
+    return {
+        "vm_hours_by_type": vm_hours,
+        "cost_by_vm_type": cost_by_type,
+        "cost_by_framework": cost_by_framework,
+        "cost_by_hour": cost_by_hour(intervals["on_s"], intervals["off_s"], billed_s, interval_costs),
+    }
+
+
+def ilp_section(record: RunRecord) -> dict[str, Any] | None:
+    """Decisions and fallbacks to BFD of the exact placement; ``None`` for other placements."""
+    if record.spec.placement != "ilp":
+        return None
+    return {
+        "decisions": int(record.placement_stats.get("ilp_decisions", 0)),
+        "fallbacks": int(record.placement_stats.get("ilp_fallbacks", 0)),
+        "fallback_jobs": [e.get("job") for e in record.placement_events if e.get("kind") == "ilp_fallback"],
+        "method": record.spec.options.ilp_method,
+    }
+
+
+def scheduling_delay_section(delays_ms: list[float]) -> dict[str, Any]:
+    """Wall-clock time of each placement call: summary figures, and samples to the microsecond."""
+    return {
+        "decisions": len(delays_ms),
+        "mean_ms": float(np.mean(delays_ms)) if delays_ms else 0.0,
+        "median_ms": percentile(delays_ms, 50),
+        "p99_ms": percentile(delays_ms, 99),
+        "max_ms": float(max(delays_ms)) if delays_ms else 0.0,
+        "samples_ms": [round(d, DELAY_DECIMALS) for d in delays_ms],
+    }

@@ -1,0 +1,433 @@
+"""Discrete-event simulation of a cloud cluster under one scheduler (paper 003).
+
+Events are job arrivals and executor completions. After all events at one instant, machines
+left without executors are turned off, and then a scheduling pass starts what the ordering and
+the placement allow (a VM emptied at ``t`` is off for every placement made at ``t``, as in paper
+003; if the pass turns it on again, that is a new on-interval). A VM is billed per second at its
+hourly price from the moment it is turned on until it is turned off (optionally rounded up to a
+billing granularity and a minimum billed period, and with a boot delay before executors start).
+
+The ordering (:mod:`scheduling.cost.orderings`) decides which waiting job is tried next, the
+placement (:mod:`scheduling.cost.placement`) where its executors go; the result document is built by
+:mod:`scheduling.cost.result_builder` and read with :mod:`scheduling.cost.document`.
+
+>>> from scheduling.scenario import parse_scenario
+>>> scenario = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 16},
+...     "price_per_hour": 3.6, "count": 2}], "jobs": [{"id": "j1", "arrival_s": 0,
+...     "executors": 2, "executor": {"cpu": 2, "mem": 4}, "duration_s": 100}]})
+>>> r = simulate(scenario, scheduler="edf-bfd")
+>>> r.total_cost, r.makespan_s, r.jobs[0]["placement"]
+(0.1, 100.0, {'a#1': 2})
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..scenario import Scenario, SimulationOptions
+from .bounds import lower_bound_cost
+from .cluster import Cluster, PlacementContext
+from .document import iter_jobs, vm_interval_cost
+from .job_table import JobTable
+from .orderings import ORDERING_CLASSES
+from .placement import PLACEMENT_FUNCTIONS
+from .result_builder import RunRecord, VmInterval, build_result_document
+from .schedulers import SchedulerSpec, parse_scheduler
+from .timeline import TimelineRecorder
+
+__all__ = ["Progress", "SimulationResult", "billed_seconds", "compare", "simulate"]
+
+Progress = Callable[[float], None]
+
+_COMPLETION, _ARRIVAL, _TICK = 0, 1, 2  # at one instant: free capacity before taking arrivals
+
+
+@dataclass
+class SimulationResult:
+    """The outcome of one simulation; :meth:`to_dict` is the JSON result document."""
+
+    scheduler: str
+    total_cost: float
+    lower_bound_cost: float
+    makespan_s: float
+    deadline_jobs: int
+    deadline_missed: int
+    mean_completion_s: float
+    document: dict[str, Any] = field(repr=False)
+
+    @property
+    def jobs(self) -> list[dict[str, Any]]:
+        """Every job as one dict (the fields of docs/results.md, derived ones included)."""
+        return list(iter_jobs(self.document))
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.document
+
+
+def simulate(
+    scenario: Scenario,
+    *,
+    scheduler: str,
+    options: SimulationOptions | dict[str, Any] | None = None,
+    seed: int = 0,
+    progress: Progress | None = None,
+    lower_bound: float | None = None,
+    path: str = "scheduler",
+) -> SimulationResult:
+    """Simulate ``scenario`` under one scheduler.
+
+    One scheduler of a comparison run on its own, with the comparison's ``lower_bound``, gives
+    the same result document as :func:`compare` (apart from the wall-clock
+    ``scheduling_delay``), so the schedulers of a comparison can run as separate tasks.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        A validated scenario (:func:`scheduling.parse_scenario`).
+    scheduler : str
+        ``<ordering>-<placement>`` or a named scheduler, with optional overrides
+        (see :mod:`scheduling.cost.schedulers`).
+    options : SimulationOptions or dict, optional
+        Run options; defaults to the scenario's own ``options``.
+    seed : int
+        Recorded in the result. The simulation itself breaks every tie by listed order, so
+        it is deterministic; the seed is kept so that randomised policies stay reproducible.
+    progress : callable, optional
+        Called with the fraction done; an exception raised by it aborts the run.
+    lower_bound : float, optional
+        A precomputed :func:`scheduling.cost.bounds.lower_bound_cost` of ``scenario``. Without it the
+        bound is solved here (a small linear programme).
+    path : str
+        Where an invalid ``scheduler`` is reported (``schedulers[2]`` for the third of a
+        comparison).
+
+    Returns
+    -------
+    SimulationResult
+        ``result.to_dict()`` is the result document of docs/results.md.
+
+    Raises
+    ------
+    ScenarioError
+        If ``scheduler`` or ``options`` is invalid (the message names ``path``).
+
+    Examples
+    --------
+    >>> from scheduling.scenario import parse_scenario
+    >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
+    ...     "capacity": {"cpu": 4}, "price_per_hour": 3.6}], "jobs": [{"id": "a", "arrival_s": 0,
+    ...     "executors": 1, "executor": {"cpu": 4}, "duration_s": 100}]})
+    >>> simulate(scenario, scheduler="fifo-spread").total_cost
+    0.1
+    """
+    base = _options(scenario, options)
+    spec = parse_scheduler(scheduler, resources=scenario.resources, base=base, path=path)
+    bound = lower_bound_cost(scenario) if lower_bound is None else lower_bound
+    return _Simulation(scenario, spec, seed, progress).run(bound)
+
+
+def compare(
+    scenario: Scenario,
+    *,
+    schedulers: Iterable[str],
+    options: SimulationOptions | dict[str, Any] | None = None,
+    seed: int = 0,
+    progress: Progress | None = None,
+    lower_bound: float | None = None,
+) -> dict[str, SimulationResult]:
+    """Simulate several schedulers on one scenario; results keyed by scheduler spec.
+
+    Every scheduler is parsed before any is simulated (an invalid one raises
+    :class:`~scheduling.errors.ScenarioError` naming ``schedulers[i]``), and the lower bound is
+    solved once unless ``lower_bound`` gives it. ``progress`` receives the fraction of the
+    whole comparison done.
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
+    ...     "capacity": {"cpu": 4}, "price_per_hour": 3.6, "count": 2}], "jobs": [{"id": "a",
+    ...     "arrival_s": 0, "executors": 2, "executor": {"cpu": 1}, "duration_s": 100}]})
+    >>> {name: r.total_cost for name, r in compare(scenario, schedulers=["fifo-spread", "edf-bfd"]).items()}
+    {'fifo-spread': 0.2, 'edf-bfd': 0.1}
+    """
+    base = _options(scenario, options)
+    specs = [
+        parse_scheduler(s, resources=scenario.resources, base=base, path=f"schedulers[{i}]")
+        for i, s in enumerate(schedulers)
+    ]
+    bound = lower_bound_cost(scenario) if lower_bound is None else lower_bound
+    out: dict[str, SimulationResult] = {}
+    for i, spec in enumerate(specs):
+
+        def part(fraction: float, i: int = i) -> None:
+            if progress is not None:
+                progress((i + fraction) / len(specs))
+
+        out[spec.spec] = _Simulation(scenario, spec, seed, part).run(bound)
+    return out
+
+
+def billed_seconds(on_s: float, off_s: float, options: SimulationOptions) -> float:
+    """Seconds billed for one on-interval: rounded up to the billing granularity, at least the
+    minimum billed period (both off by default: exact per-second billing, eq. 11 of paper 003).
+
+    >>> billed_seconds(0.0, 100.0, SimulationOptions(billing_granularity_s=60, min_billed_s=150))
+    150
+    """
+    seconds = off_s - on_s
+    granularity = options.billing_granularity_s
+    if granularity > 0:
+        seconds = math.ceil(seconds / granularity - 1e-9) * granularity
+    return max(seconds, options.min_billed_s)
+
+
+def _options(scenario: Scenario, options: SimulationOptions | dict[str, Any] | None) -> SimulationOptions:
+    if options is None:
+        return scenario.options
+    if isinstance(options, SimulationOptions):
+        return options
+    return SimulationOptions.from_dict(options, resources=scenario.resources, base=scenario.options)
+
+
+class _Simulation:
+    """One run: the event loop, the cluster's state, and the bill as it accrues."""
+
+    def __init__(self, scenario: Scenario, spec: SchedulerSpec, seed: int, progress: Progress | None):
+        self.scenario = scenario
+        self.spec = spec
+        self.options = spec.options
+        self.seed = seed
+        self.progress = progress
+        self.cluster = Cluster(scenario)
+        self.place = PLACEMENT_FUNCTIONS[spec.placement]
+        self.ctx = PlacementContext(
+            rut=np.array(self.options.rut_weights(scenario.resources), dtype=float),
+            ilp_time_limit_s=self.options.ilp_time_limit_s,
+            ilp_method=self.options.ilp_method,
+        )
+        self.jobs = JobTable.from_scenario(scenario, rut=self.ctx.rut, total=self.cluster.total)
+        self.ordering = ORDERING_CLASSES[spec.ordering](self.jobs, self.cluster, self.options)
+        n, n_resources = self.jobs.count, len(scenario.resources)
+        n_frameworks = len(self.jobs.framework_names)
+        # Run state
+        self.now = 0.0
+        self.start = np.full(n, np.nan)
+        self.finish = np.full(n, np.nan)
+        self.placed_at = np.full(n, np.nan)
+        self.assignment: list[dict[int, int] | None] = [None] * n
+        self.failed_version = np.full(n, -1, dtype=np.int64)
+        self.capacity_version = 0
+        self.delays_ms: list[float] = []
+        self.queued = 0
+        self.running = 0
+        # Accounting
+        self.on_since = np.full(self.cluster.n_machines, np.nan)
+        self.on_capacity = np.zeros(n_resources)
+        self.intervals: list[VmInterval] = []
+        self.released: set[int] = set()  # machines left without executors at this instant
+        self.cumulative_cost = 0.0
+        self.rate_per_hour = 0.0
+        self.last_t = 0.0
+        self.framework_usage = np.zeros((n_frameworks, n_resources))
+        self.framework_pending = np.zeros(n_frameworks, dtype=np.int64)
+        # Fairness is measured only when at least two frameworks have jobs (declaring one is
+        # not enough: a framework without jobs never shares the cluster).
+        shared = len(np.unique(self.jobs.framework)) >= 2
+        self.timeline = TimelineRecorder(
+            scenario.resources, self.cluster.type_names, self.jobs.framework_names, shared=shared
+        )
+
+    # ------------------------------------------------------------------ main loop
+
+    def run(self, lower_bound: float) -> SimulationResult:
+        events: list[tuple[float, int, int, int]] = []
+        seq = 0
+        for i in np.argsort(self.jobs.arrival_s, kind="stable"):
+            events.append((float(self.jobs.arrival_s[i]), _ARRIVAL, seq, int(i)))
+            seq += 1
+        heapq.heapify(events)
+        interval = self.options.scheduling_interval_s
+        tick_pending = False
+        done = 0
+        report_every = max(1, self.jobs.count // 100)
+        while events:
+            t = events[0][0]
+            self._advance(t)
+            ticked = False
+            while events and events[0][0] == t:
+                _, kind, _, i = heapq.heappop(events)
+                if kind == _ARRIVAL:
+                    self._arrive(i)
+                elif kind == _COMPLETION:
+                    self._complete(i)
+                    done += 1
+                    if self.progress is not None and done % report_every == 0:
+                        self.progress(done / self.jobs.count)
+                else:
+                    ticked, tick_pending = True, False
+            # A VM left without executors is off before the pass: BFD's "list of used VMs"
+            # (Algorithm 3 of paper 003) and the ILP's fixed y = 1 (Algorithm 2) cover only VMs
+            # that still run an executor. One the pass turns on again starts a new on-interval.
+            self._turn_off_idle(t)
+            # Event-driven passes by default; with an interval, passes only on its multiples
+            # (the paper's prototype polled every 10 s).
+            if interval <= 0 or ticked:
+                self.now = t
+                for i in self.ordering.schedule_pass(self._try_start):
+                    heapq.heappush(events, (float(self.finish[i]), _COMPLETION, seq, i))
+                    seq += 1
+            if interval > 0 and self.queued and not tick_pending:
+                nxt = t + interval if ticked else math.ceil(t / interval - 1e-12) * interval
+                heapq.heappush(events, (nxt, _TICK, seq, -1))
+                seq += 1
+                tick_pending = True
+            self._record(t)
+        if self.progress is not None:
+            self.progress(1.0)
+        return self._result(lower_bound)
+
+    # ------------------------------------------------------------------ jobs
+
+    def _arrive(self, i: int) -> None:
+        self.queued += 1
+        self.framework_pending[self.jobs.framework[i]] += 1
+        self.ordering.enqueue(i)
+
+    def _try_start(self, i: int) -> bool:
+        """Place job ``i`` whole at ``self.now`` and start it, or change nothing."""
+        # Free capacity only shrinks between releases, so a job that failed since the last
+        # release fails again; skipping it keeps long backlogs cheap.
+        if self.failed_version[i] == self.capacity_version:
+            return False
+        jobs, t = self.jobs, self.now
+        allowed = jobs.framework_allowed[jobs.framework[i]]
+        self.ctx.job_id = jobs.ids[i]
+        t0 = time.perf_counter()
+        assignment = self.place(self.cluster, jobs.demand[i], int(jobs.executors[i]), allowed, self.ctx)
+        self.delays_ms.append((time.perf_counter() - t0) * 1000.0)
+        if assignment is None:
+            self.failed_version[i] = self.capacity_version
+            return False
+        if sum(assignment.values()) != jobs.executors[i]:
+            raise AssertionError(f"placement of {jobs.ids[i]} is not whole")
+        for v in self.cluster.apply(assignment, jobs.demand[i]):
+            self.on_since[v] = t
+            self.cluster.ready_at[v] = t + self.options.boot_time_s
+            self.on_capacity += self.cluster.capacity[v]
+            self.rate_per_hour += float(self.cluster.price[v])
+        ready = max(float(self.cluster.ready_at[v]) for v in assignment)
+        self.assignment[i] = assignment
+        self.placed_at[i] = t
+        self.start[i] = max(t, ready)
+        self.finish[i] = self.start[i] + jobs.duration_s[i]
+        self.queued -= 1
+        self.running += 1
+        self.framework_usage[jobs.framework[i]] += jobs.demand[i] * jobs.executors[i]
+        return True
+
+    def _complete(self, i: int) -> None:
+        assignment = self.assignment[i]
+        assert assignment is not None
+        jobs = self.jobs
+        self.released.update(self.cluster.release(assignment, jobs.demand[i]))
+        self.capacity_version += 1
+        self.running -= 1
+        k = jobs.framework[i]
+        self.framework_pending[k] -= 1
+        self.framework_usage[k] -= jobs.demand[i] * jobs.executors[i]
+        self.framework_usage[k] = np.maximum(self.framework_usage[k], 0.0)
+
+    # ------------------------------------------------------------------ VMs and the bill
+
+    def _turn_off_idle(self, t: float) -> None:
+        cluster = self.cluster
+        idle = sorted(v for v in self.released if cluster.on[v] and cluster.executors[v] == 0)
+        self.released.clear()
+        for v in idle:
+            cluster.turn_off(v)
+            on = float(self.on_since[v])
+            billed = billed_seconds(on, t, self.options)
+            self.intervals.append(VmInterval(v, on, t, billed))
+            price = float(cluster.price[v])
+            # The bill accrues per second (_advance); rounding surcharges land at turn-off.
+            self.cumulative_cost += vm_interval_cost(billed, price) - vm_interval_cost(t - on, price)
+            self.on_capacity -= cluster.capacity[v]
+            self.rate_per_hour -= price
+            self.on_since[v] = np.nan
+
+    def _advance(self, t: float) -> None:
+        self.cumulative_cost += self.rate_per_hour * (t - self.last_t) / 3600.0
+        self.last_t = t
+
+    # ------------------------------------------------------------------ timelines and result
+
+    def _record(self, t: float) -> None:
+        cluster = self.cluster
+        total = np.where(cluster.total > 0, cluster.total, 1.0)
+        on_capacity = np.where(self.on_capacity > 1e-12, self.on_capacity, 1.0)
+        if self.timeline.shared:
+            dominant_share = (self.framework_usage / total).max(axis=1).tolist()
+            pending = self.framework_pending > 0
+            weight_sum = float(self.jobs.framework_weight[pending].sum())
+            weights = self.jobs.framework_weight
+            # The fair share (notes §5): weight over the weights of frameworks with pending work.
+            fair_share = (
+                np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
+            ).tolist()
+        else:
+            dominant_share, fair_share = [], []
+        self.timeline.record(
+            t,
+            utilisation=(cluster.used_total / total).tolist(),
+            utilisation_of_on=np.where(
+                self.on_capacity > 1e-12, cluster.used_total / on_capacity, 0.0
+            ).tolist(),
+            active_vms=cluster.on_count_by_type.tolist(),
+            cost_rate_per_hour=self.rate_per_hour,
+            cumulative_cost=self.cumulative_cost,
+            queued_jobs=self.queued,
+            running_jobs=self.running,
+            dominant_share=dominant_share,
+            fair_share=fair_share,
+        )
+
+    def _result(self, lower_bound: float) -> SimulationResult:
+        unplaced = [a is None for a in self.assignment]
+        if any(unplaced):  # validation makes every job placeable on an empty cluster
+            stuck = [self.jobs.ids[i] for i, missing in enumerate(unplaced) if missing][:5]
+            raise AssertionError(f"jobs never started: {stuck}")
+        record = RunRecord(
+            scenario=self.scenario,
+            spec=self.spec,
+            seed=self.seed,
+            lower_bound=lower_bound,
+            cluster=self.cluster,
+            jobs=self.jobs,
+            rut=self.ctx.rut,
+            placed_s=self.placed_at,
+            start_s=self.start,
+            finish_s=self.finish,
+            assignments=[a or {} for a in self.assignment],
+            intervals=self.intervals,
+            timeline=self.timeline,
+            delays_ms=self.delays_ms,
+            placement_stats=self.ctx.stats,
+            placement_events=self.ctx.events,
+        )
+        document = build_result_document(record)
+        return SimulationResult(
+            scheduler=self.spec.spec,
+            total_cost=document["total_cost"],
+            lower_bound_cost=lower_bound,
+            makespan_s=document["makespan_s"],
+            deadline_jobs=document["deadline_jobs"],
+            deadline_missed=document["deadline_missed"],
+            mean_completion_s=document["mean_completion_s"],
+            document=document,
+        )

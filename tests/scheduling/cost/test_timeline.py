@@ -1,0 +1,122 @@
+"""The timelines: one row per instant, rows that carry no information left out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scheduling import parse_scenario, simulate
+from scheduling.cost.timeline import RATE_DECIMALS, TimelineRecorder
+
+
+def row(
+    recorder: TimelineRecorder,
+    t: float,
+    *,
+    used: float,
+    active: int,
+    rate: float,
+    cost: float,
+    queued: int = 0,
+) -> None:
+    recorder.record(
+        t,
+        utilisation=[used],
+        utilisation_of_on=[used],
+        active_vms=[active],
+        cost_rate_per_hour=rate,
+        cumulative_cost=cost,
+        queued_jobs=queued,
+        running_jobs=active,
+        dominant_share=[],
+        fair_share=[],
+    )
+
+
+def one_vm() -> TimelineRecorder:
+    return TimelineRecorder(["cpu"], ["vm"], ["default"], shared=False)
+
+
+def test_a_second_row_at_the_same_instant_replaces_the_first() -> None:
+    recorder = one_vm()
+    row(recorder, 0.0, used=0.5, active=1, rate=3.6, cost=0.0)
+    row(recorder, 0.0, used=1.0, active=2, rate=7.2, cost=0.0)
+    assert recorder.timeline_section()["active_vms"] == {"vm": [2]}
+
+
+def test_rows_that_repeat_the_one_before_on_the_same_cost_line_are_left_out() -> None:
+    recorder = one_vm()
+    # A VM at $3.60/h ($0.001/s) from 0 s; polls at 10 s and 20 s change nothing; at 30 s a job
+    # starts; at 40 s nothing changes but a billing surcharge of $0.05 lands at 50 s.
+    row(recorder, 0.0, used=0.5, active=1, rate=3.6, cost=0.0, queued=1)
+    row(recorder, 10.0, used=0.5, active=1, rate=3.6, cost=0.01, queued=1)  # on the line: left out
+    row(recorder, 20.0, used=0.5, active=1, rate=3.6, cost=0.02, queued=1)  # on the line: left out
+    row(recorder, 30.0, used=1.0, active=1, rate=3.6, cost=0.03)  # a job started
+    row(recorder, 40.0, used=1.0, active=1, rate=3.6, cost=0.04)  # the cost jumps after it: kept
+    row(recorder, 50.0, used=1.0, active=1, rate=3.6, cost=0.10)  # surcharge: kept
+    row(recorder, 60.0, used=1.0, active=1, rate=3.6, cost=0.11)  # the last row: kept
+    assert recorder.informative_rows().tolist() == [True, False, False, True, True, True, True]
+    timeline = recorder.timeline_section()
+    assert timeline["t"] == [0.0, 30.0, 40.0, 50.0, 60.0]
+    assert timeline["utilisation"] == {"cpu": [0.5, 1.0, 1.0, 1.0, 1.0]}
+    assert timeline["queued_jobs"] == [1, 0, 0, 0, 0]
+    assert timeline["cumulative_cost"] == [0.0, 0.03, 0.04, 0.10, 0.11]
+    # The cost line through the kept rows passes through every left-out one.
+    assert np.interp([10.0, 20.0], timeline["t"], timeline["cumulative_cost"]) == pytest.approx([0.01, 0.02])
+
+
+def test_the_cost_rate_is_kept_to_a_billionth() -> None:
+    recorder = one_vm()
+    row(recorder, 0.0, used=0.5, active=3, rate=0.24 + 0.48 + 0.72 - 0.48, cost=0.0)  # 0.9599999999999999
+    row(recorder, 10.0, used=0.0, active=0, rate=0.0, cost=0.00266)
+    assert recorder.timeline_section()["cost_rate_per_hour"] == [0.96, 0.0]
+    assert RATE_DECIMALS == 9
+
+
+def test_fairness_figures_use_every_row_and_its_series_the_kept_ones() -> None:
+    recorder = TimelineRecorder(["cpu"], ["vm"], ["a", "b"], shared=True)
+    for t, share_a in ((0.0, 0.25), (10.0, 0.25), (20.0, 0.5), (30.0, 0.0)):
+        recorder.record(
+            t,
+            utilisation=[0.5],
+            utilisation_of_on=[0.5],
+            active_vms=[1],
+            cost_rate_per_hour=0.0,
+            cumulative_cost=0.0,
+            queued_jobs=0,
+            running_jobs=1,
+            dominant_share=[share_a, 0.25],
+            fair_share=[0.5, 0.5] if t < 30 else [0.0, 0.0],
+        )
+    fairness = recorder.fairness_section(np.ones(2))
+    assert fairness is not None
+    assert fairness["t"] == [0.0, 20.0, 30.0]
+    assert fairness["share"]["a"] == [0.25, 0.5, 0.0]
+    # Over the 30 s of contention a is 0.25 under its fair share (0.5) for 20 s: 5 share-seconds;
+    # it received 0.25 x 20 + 0.5 x 10 = 10 of 0.5 x 30 = 15 share-seconds.
+    assert fairness["frameworks"]["a"]["unfairness_area"] == pytest.approx(5.0)
+    assert fairness["frameworks"]["a"]["received_pct"] == pytest.approx(200 / 3)
+    assert TimelineRecorder(["cpu"], ["vm"], ["a", "b"], shared=False).fairness_section(np.ones(2)) is None
+
+
+def test_polling_passes_that_start_nothing_leave_no_rows() -> None:
+    # One 4-cpu VM; b waits for a behind 10-second polls: the polls at 20, 30, ... 90 s change
+    # nothing. Every row left is where a step series or the cost line changes.
+    scenario = parse_scenario(
+        {
+            "resources": ["cpu"],
+            "vm_types": [{"name": "vm", "capacity": {"cpu": 4}, "price_per_hour": 3.6}],
+            "jobs": [
+                {"id": "a", "arrival_s": 0, "executors": 1, "executor": {"cpu": 4}, "duration_s": 95},
+                {"id": "b", "arrival_s": 5, "executors": 1, "executor": {"cpu": 4}, "duration_s": 10},
+            ],
+        }
+    )
+    doc = simulate(scenario, scheduler="fifo-bfd", options={"scheduling_interval_s": 10}).to_dict()
+    timeline = doc["timeline"]
+    assert timeline["t"] == [0.0, 5.0, 95.0, 100.0, 110.0]
+    assert timeline["queued_jobs"] == [0, 1, 1, 0, 0]
+    assert timeline["running_jobs"] == [1, 1, 0, 1, 0]
+    assert timeline["active_vms"] == {"vm": [1, 1, 0, 1, 0]}
+    assert timeline["cumulative_cost"] == pytest.approx([0.0, 0.005, 0.095, 0.095, 0.105])
+    assert doc["total_cost"] == pytest.approx(0.105)
