@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from planner.catalogue import apis as catalogue
 from planner.core import apis as core
 from planner.runs import apis as runs
+from planner.runs.kinds import kind_urlpatterns
 from planner.scenarios import apis as scenarios
 from planner.teams import apis as teams
 
@@ -48,5 +49,6 @@ urlpatterns = [
     path("runs/<int:pk>/scenario/", runs.RunScenarioApi.as_view(), name="run-scenario"),
     path("runs/<int:pk>/results/<str:variant>/", runs.RunResultApi.as_view(), name="run-result"),
     path("runs/<int:pk>/report/<str:fmt>/", runs.RunReportApi.as_view(), name="run-report"),
-    path("runs/<int:pk>/replay/<str:variant>/", runs.RunReplayApi.as_view(), name="run-replay"),
+    # endpoints of one run kind (the comparison's replay), from each kind's api_urls.py
+    *kind_urlpatterns("api_urls"),
 ]

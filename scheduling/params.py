@@ -59,6 +59,8 @@ __all__ = [
     "read_params",
     "read_value",
     "seed_param",
+    "settings_rows",
+    "value_text",
 ]
 
 ParamKind = Literal[
@@ -241,6 +243,47 @@ def describe(p: Param) -> str:
         facts.append(f"default {default}")
     facts = [f for f in facts if f]
     return f"{p.help} ({'; '.join(facts)})" if facts else p.help
+
+
+def value_text(p: Param, value: Any) -> str:
+    """A stored value as a settings row shows it: ``30 s``, ``yes``, ``gcd, min``, ``a=1, b=2``.
+
+    >>> value_text(Param("t", "number", unit="s"), 30.0), value_text(Param("b", "boolean"), False)
+    ('30 s', 'no')
+    >>> value_text(Param("m", "choices", choices=("gcd", "min")), ["gcd", "min"])
+    'gcd, min'
+    """
+    if p.text is not None and not isinstance(value, str):
+        return p.text.format(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return f"{_number_text(value)} {p.unit}".strip() if p.unit not in ("slots",) else f"{value:g}"
+    if isinstance(value, list | tuple):
+        return ", ".join(value_text(p.item, v) if p.item is not None else str(v) for v in value)
+    if isinstance(value, Mapping):
+        fields = {f.name: f for f in p.fields}
+        return ", ".join(
+            f"{k}={value_text(fields[k], v) if k in fields else v}" for k, v in value.items() if v is not None
+        )
+    return str(value)
+
+
+def settings_rows(params: Sequence[Param], options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(label, text)`` of each declared parameter the stored ``options`` hold (a run's settings
+    on its page and in its reports); documents are left out (they are the run's input).
+
+    >>> settings_rows((Param("trials", "integer", "Trials"), Param("seed", "integer", "Seed")),
+    ...               {"trials": 20, "seed": None})
+    [('Trials', '20')]
+    """
+    rows = []
+    for p in params:
+        value = options.get(p.name)
+        if value is None or p.kind == "document":
+            continue
+        rows.append((p.label or p.name, value_text(p, value)))
+    return rows
 
 
 # --------------------------------------------------------------------------- reading

@@ -7,7 +7,7 @@ the content out; a kind of run supplies the content (for a cost comparison:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +15,7 @@ from scheduling.tables import Comparison
 
 from .tables import Cell, Table
 
-__all__ = ["ReportBody", "ReportContent", "report_content"]
+__all__ = ["ReportBody", "ReportContent", "pick_figures", "report_content"]
 
 #: A Plotly figure dict of :mod:`scheduling.charts`.
 Figure = dict[str, Any]
@@ -116,3 +116,21 @@ def report_content(
         currency=currency,
         keywords=", ".join(variants),
     )
+
+
+def pick_figures(figures: Mapping[str, Figure], wanted: Sequence[str]) -> dict[str, Figure]:
+    """The figures a report draws, in the order of ``wanted`` (keys, or prefixes ending ``:``:
+    ``heatmap:`` is every variant's heatmap); other views (``key@raw``) stay on the page.
+
+    >>> list(pick_figures({"heatmap:b": {}, "totals": {}, "heatmap:a": {}, "totals@raw": {}},
+    ...                   ("totals", "heatmap:")))
+    ['totals', 'heatmap:b', 'heatmap:a']
+    """
+    out: dict[str, Figure] = {}
+    for want in wanted:
+        for key, figure in figures.items():
+            if "@" in key:
+                continue
+            if key == want or (want.endswith(":") and key.startswith(want)):
+                out.setdefault(key, figure)
+    return out

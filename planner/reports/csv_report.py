@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
 from typing import Any
 
 from scheduling.tables import file_value
 
 from .content import ReportContent
-from .cost import cost_report
-from .tables import MAX_JOB_ROWS, Cell, Table, neutralise
+from .tables import Cell, Table, neutralise
 
-__all__ = ["build_csv", "run_report_csv"]
+__all__ = ["MAX_RECORD_ROWS", "build_csv"]
+
+#: At most this many rows of a kind's long per-item table (a comparison's jobs, all schedulers).
+MAX_RECORD_ROWS = 100_000
 
 TITLE = "Cluster What-If Planner - run report"
 
@@ -59,30 +60,9 @@ def build_csv(content: ReportContent, *, include_records: bool = False) -> bytes
         writer.writerow([_cell(label), _cell(value)])
     tables = list(content.tables)
     if include_records and content.records is not None:
-        tables.append(content.records(MAX_JOB_ROWS))
+        tables.append(content.records(MAX_RECORD_ROWS))
     for table in tables:
         writer.writerow([])
         _write_table(writer, table, content.currency)
     return buf.getvalue().encode("utf-8-sig")
 
-
-def run_report_csv(
-    meta: Mapping[str, Any],
-    results: Mapping[str, Mapping[str, Any]],
-    baseline: str | None,
-    *,
-    currency: str = "$",
-    include_jobs: bool = False,
-) -> bytes:
-    """A cost comparison's report as CSV: :func:`build_csv` of :func:`~planner.reports.cost.cost_report`.
-
-    Sections: the run's description, ``Summary``, ``Cost per VM type``, ``Cost per
-    framework``, ``Cost per hour`` and, with ``include_jobs``, ``Jobs``.
-
-    Raises
-    ------
-    ValueError
-        If ``baseline`` is not one of ``results``.
-    """
-    content = cost_report(meta, results, baseline=baseline, currency=currency, figures=())
-    return build_csv(content, include_records=include_jobs)

@@ -34,10 +34,9 @@ from matplotlib.figure import Figure
 from scheduling.tables import ComparisonRow
 
 from .content import ReportContent
-from .cost import cost_report
 from .plotly_mpl import draw_figure, plain_text
 
-__all__ = ["CREATOR", "build_pdf", "fit_text", "pdf_page_count", "pdf_pages", "run_report_pdf"]
+__all__ = ["CREATOR", "build_pdf", "fit_text", "pdf_page_count", "pdf_pages"]
 
 CREATOR = "Cluster What-If Planner"
 PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
@@ -278,19 +277,3 @@ def build_pdf(content: ReportContent) -> bytes:
                 pdf.savefig(fig)
     return buf.getvalue()
 
-
-def run_report_pdf(
-    meta: Mapping[str, Any],
-    results: Mapping[str, Mapping[str, Any]],
-    baseline: str | None,
-    *,
-    currency: str = "$",
-) -> bytes:
-    """A cost comparison's report as PDF: :func:`build_pdf` of :func:`~planner.reports.cost.cost_report`.
-
-    Raises
-    ------
-    ValueError
-        If ``baseline`` is not one of ``results``.
-    """
-    return build_pdf(cost_report(meta, results, baseline=baseline, currency=currency))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import io
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from openpyxl import Workbook
@@ -32,10 +31,9 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from scheduling.tables import UNITS
 
 from .content import Figure, ReportContent
-from .cost import SHEET_CHARTS, cost_report
 from .tables import Cell, Table, neutralise
 
-__all__ = ["CHART_DATA_SHEET", "build_xlsx", "number_format", "run_report_xlsx"]
+__all__ = ["CHART_DATA_SHEET", "build_xlsx", "number_format"]
 
 TITLE = "Cluster What-If Planner run report"
 CHART_DATA_SHEET = "Chart data"
@@ -324,26 +322,3 @@ def build_xlsx(content: ReportContent, *, max_records: int = XLSX_MAX_JOB_ROWS) 
     wb.save(buf)
     return buf.getvalue()
 
-
-def run_report_xlsx(
-    meta: Mapping[str, Any],
-    results: Mapping[str, Mapping[str, Any]],
-    baseline: str | None,
-    *,
-    currency: str = "$",
-    max_job_rows: int = XLSX_MAX_JOB_ROWS,
-) -> bytes:
-    """A cost comparison's report as XLSX: :func:`build_xlsx` of :func:`~planner.reports.cost.cost_report`.
-
-    Sheets: Summary (with charts of cost per VM type and utilisation), Cost per VM type, Cost
-    per framework, Cost per hour, Jobs (``max_job_rows`` rows of all schedulers together; the
-    sheet says when it is cut: 20,000 keep a 10,000-job, 5-scheduler run to a few seconds)
-    and Chart data.
-
-    Raises
-    ------
-    ValueError
-        If ``baseline`` is not one of ``results``.
-    """
-    content = cost_report(meta, results, baseline=baseline, currency=currency, figures=SHEET_CHARTS)
-    return build_xlsx(content, max_records=max_job_rows)

@@ -1,5 +1,6 @@
-"""Report downloads of a run, built by its kind from its results: one place for the web
-page's download links and the API."""
+"""Report downloads of a run: its kind's body in the one report shell (the run's header rows,
+its settings, the team's currency), laid out by the format; one place for the web page's
+download links and the API."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 from django.http import Http404
 from django.utils.text import slugify
 
-from planner.reports import FORMATS
+from planner.reports import FORMATS, report_content
 
 from .kinds import get_kind
 from .models import Run
@@ -52,9 +53,10 @@ def run_report(*, run: Run, fmt: str, baseline: str | None = None, currency: str
         "scenario_name": run.scenario_name,
         "created_at": run.created_at.isoformat(),
         "run_id": run.pk,
-        "status": run.status,
     }
     chosen = kind.baseline(list(results), run.options, baseline)
-    content = kind.report(meta=meta, results=results, options=run.options, baseline=chosen, currency=currency)
+    body = kind.report(results=results, options=run.options, baseline=chosen, currency=currency)
+    content = report_content(body, meta=meta, settings=kind.settings(run.options), currency=currency,
+                             variants=list(results))
     fmt_ = FORMATS[fmt]
     return Report(fmt_.build(content), fmt_.content_type, report_filename(run, fmt_.extension))

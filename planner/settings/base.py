@@ -41,6 +41,12 @@ INSTALLED_APPS = [
     "planner.runs",
     "planner.web",
     "planner.reports",
+    # The run kinds, one app each (planner/kinds/): the order is the pages' and the API's.
+    "planner.kinds.compare",
+    "planner.kinds.allocation",
+    "planner.kinds.sharing",
+    "planner.kinds.mrsu",
+    "planner.kinds.udrf",
 ]
 
 MIDDLEWARE = [
@@ -128,10 +134,10 @@ PLANNER_REAP_INTERVAL_S = env_int("PLANNER_REAP_INTERVAL_S", 30)
 # Private folders of the parts' solver files (removed when a part ends, or by the reaper
 # and a starting worker when their process died).
 PLANNER_WORK_DIR = os.environ.get("PLANNER_WORK_DIR", str(Path(tempfile.gettempdir()) / "planner-work"))
-# The schedulers a run compares when the request names none: paper 003's FIFO baseline
-# against its cost-aware EDF + best-fit-decreasing scheduler.
-PLANNER_DEFAULT_SCHEDULERS = ["fifo-consolidate", "edf-bfd"]
-PLANNER_MAX_SCHEDULERS_PER_RUN = 20
+# The most variants one run may list (a comparison's schedulers, an allocation study's
+# policies, a sharing study's configurations): each is a part of the run. The defaults of every
+# kind's parameters are the library's declarations (scheduling/<paper>/params.py).
+PLANNER_MAX_VARIANTS_PER_RUN = env_int("PLANNER_MAX_VARIANTS_PER_RUN", 20)
 
 REST_FRAMEWORK = {
     # Token first: an unauthenticated API request then gets 401 with a WWW-Authenticate

@@ -1,10 +1,16 @@
-"""The server-rendered pages (namespace ``web``). Sign-in is django.contrib.auth's, under /accounts/."""
+"""The server-rendered pages (namespace ``web``). Sign-in is django.contrib.auth's, under /accounts/.
+
+Each run kind's pages (its start page, and the comparison's side-by-side page) come from its
+own ``urls.py``, included by discovery (:func:`planner.runs.kinds.kind_urlpatterns`).
+"""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from .views import base, catalogue, clusters, compare, mrsu, runs, studies, teams, udrf, workloads
+from planner.runs.kinds import kind_urlpatterns
+
+from .views import base, catalogue, clusters, runs, teams, workloads
 
 app_name = "web"
 
@@ -38,16 +44,12 @@ urlpatterns = [
     path("workloads/<int:pk>/delete/", workloads.workload_remove, name="workload-delete"),
     # runs
     path("runs/", runs.run_index, name="runs"),
-    path("runs/new/", runs.run_new, name="run-new"),
-    path("runs/compare/", compare.run_compare, name="run-compare"),
-    path("runs/new/allocation/", studies.allocation_new, name="allocation-new"),
-    path("runs/new/sharing/", studies.sharing_new, name="sharing-new"),
-    path("runs/new/mrsu/", mrsu.mrsu_new, name="mrsu-new"),
-    path("runs/new/udrf/", udrf.udrf_new, name="udrf-new"),
     path("runs/<int:pk>/", runs.run_detail, name="run-detail"),
     path("runs/<int:pk>/cancel/", runs.run_cancel_view, name="run-cancel"),
     path("runs/<int:pk>/delete/", runs.run_remove, name="run-delete"),
     path("runs/<int:pk>/report.<str:fmt>", runs.run_report, name="run-report"),
     # assets
     path("vendor/plotly-<str:version>.min.js", base.plotly_js, name="plotly-js"),
+    # every run kind's pages
+    *kind_urlpatterns("urls"),
 ]

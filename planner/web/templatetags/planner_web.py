@@ -127,13 +127,32 @@ def plotly_src() -> str:
 
 
 @register.simple_tag
-def start_links(*, besides: str = "web:run-new") -> list[dict[str, str]]:
+def start_links(query: str = "") -> list[dict[str, str]]:
     """``[{"label", "url", "name"}]``: the start page of every registered run kind that has one,
-    except ``besides`` (a page the template links itself). Registry order."""
+    in the registry's order (the first is the primary action), with ``query`` appended."""
     from planner.runs.kinds import all_kinds
 
     return [
-        {"label": kind.label, "url": reverse(kind.new_run_url), "name": kind.new_run_url.split(":", 1)[-1]}
+        {"label": kind.label, "url": f"{reverse(kind.start_url)}{query}",
+         "name": kind.start_url.split(":", 1)[-1]}
         for kind in all_kinds()
-        if kind.new_run_url and kind.new_run_url != besides
+        if kind.start_url
     ]
+
+
+@register.simple_tag
+def kind_pages() -> list[dict[str, str]]:
+    """``[{"label", "url", "name"}]``: the kinds' other pages (the comparison's runs side by side)."""
+    from planner.runs.kinds import all_kinds
+
+    return [
+        {"label": label, "url": reverse(name), "name": name.split(":", 1)[-1]}
+        for kind in all_kinds()
+        for label, name in kind.pages
+    ]
+
+
+@register.simple_tag
+def start_query(key: str, pk: Any) -> str:
+    """``?cluster=3``: a start page's query that fills in a stored object."""
+    return f"?{key}={int(pk)}"

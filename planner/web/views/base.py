@@ -21,11 +21,11 @@ from planner.runs.selectors import run_list
 from planner.scenarios.selectors import cluster_list, workload_list
 from planner.teams.selectors import team_list
 from planner.teams.services import team_create
+from scheduling.scenario.totals import cluster_totals
 
 from ..context import SESSION_KEY, TeamRequest, switch_team, team_page
 from ..errors import attach_errors
 from ..forms import TeamForm
-from ..presentation import cluster_totals
 from .runs import with_headlines
 
 DASHBOARD_RUNS = 8

@@ -15,11 +15,11 @@ from planner.scenarios.models import Cluster
 from planner.scenarios.selectors import cluster_get, cluster_list
 from planner.scenarios.services import cluster_create, cluster_delete, cluster_update
 from scheduling import ScenarioError
+from scheduling.scenario.totals import cluster_totals
 
 from ..context import TeamRequest, follow_team, may_change, team_page
 from ..errors import attach_errors, split_rows
 from ..forms import CLUSTER_OPTIONS, MACHINE_CLASS_HELP, ClusterForm, entries_for_service, entry_rows
-from ..presentation import cluster_totals
 
 
 def _with_totals(cluster: Cluster) -> Cluster:

@@ -1,4 +1,4 @@
-"""Start pages of the fairness studies: an allocation study, a sharing study.
+"""The start-page machinery the MRSU and UDRF kinds still use (planner.web.start replaces it).
 
 Each page parses its form, calls ``run_start`` with the kind's parameters and shows the
 kind's field errors next to the fields. ``?preset=<key>`` fills the page with a paper's
@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
 
 from planner.core.errors import InputError
 from planner.runs.kinds import all_kinds
@@ -23,11 +22,11 @@ from planner.runs.selectors import run_with_scenario
 from planner.runs.services import run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import ScenarioError
+from scheduling.params import Preset
 
-from ..context import TeamRequest, team_page
+from ..context import TeamRequest
 from ..forms import parse_json_document, read_upload
-from ..study_forms import AllocationForm, SharingForm, StudySourceForm
-from ..study_presets import StudyPreset, study_presets
+from ..study_forms import StudySourceForm
 
 
 def study_choices(request: TeamRequest) -> tuple[list[Any], list[Any]]:
@@ -64,14 +63,15 @@ def study_start(request: TeamRequest, form: StudySourceForm, kind: str, clusters
         return None
 
 
-def _initial(request: TeamRequest, form: StudySourceForm, presets: list[StudyPreset]) -> tuple[Any, Any]:
+def _initial(request: TeamRequest, form: StudySourceForm, presets: list[Preset]) -> tuple[Any, Any]:
     """Fill an unbound form from ``?preset=``, ``?cluster=&workload=`` or ``?clone=``; returns
     (preset, cloned run)."""
     key = request.GET.get("preset")
     preset = next((p for p in presets if p.key == key), None) if key else None
     cloned = None
     if preset is not None:
-        form.initial_from_scenario(preset.scenario)
+        if preset.scenario is not None:
+            form.initial_from_scenario(preset.scenario)
         form.initial["name"] = preset.title
         form.fill(preset.params)
     for key in ("cluster", "workload"):  # "Start a new run" of a run on stored objects
@@ -86,7 +86,7 @@ def _initial(request: TeamRequest, form: StudySourceForm, presets: list[StudyPre
     return preset, cloned
 
 
-def study_page(request: TeamRequest, *, presets: list[StudyPreset], template: str, form: StudySourceForm,
+def study_page(request: TeamRequest, *, presets: list[Preset], template: str, form: StudySourceForm,
                kind: str, clusters: list[Any], workloads: list[Any], params: Any = None) -> HttpResponse:
     """A study's start page: start the run of a valid POST (and go to it), else show the form,
     filled from a preset, the stored objects of a run, or a cloned run."""
@@ -106,36 +106,3 @@ def study_page(request: TeamRequest, *, presets: list[StudyPreset], template: st
         "cloned_from": cloned,
         "has_sources": bool(clusters and workloads),
     }, status=400 if request.method == "POST" and errors else 200)
-
-
-@team_page
-@require_http_methods(["GET", "POST"])
-def allocation_new(request: TeamRequest) -> HttpResponse:
-    """A new allocation study (paper 000): policies side by side on one cluster."""
-    clusters, workloads = study_choices(request)
-    if request.method == "POST":
-        form = AllocationForm(request.POST, request.FILES, clusters=clusters, workloads=workloads)
-    else:
-        form = AllocationForm(clusters=clusters, workloads=workloads)
-    return study_page(request, presets=study_presets("allocation"), template="web/allocation_new.html",
-                      form=form, kind="allocation", clusters=clusters, workloads=workloads,
-                      params=lambda: form.params())
-
-
-@team_page
-@require_http_methods(["GET", "POST"])
-def sharing_new(request: TeamRequest) -> HttpResponse:
-    """A new sharing study (paper 001): configurations of the offer cycle side by side."""
-    if not _registered("sharing"):
-        raise Http404("This planner's library has no sharing engine.")
-    from planner.runs.kinds.sharing import SHARING_MODES
-
-    clusters, workloads = study_choices(request)
-    modes = tuple(SHARING_MODES)
-    if request.method == "POST":
-        form = SharingForm(request.POST, request.FILES, clusters=clusters, workloads=workloads, modes=modes)
-    else:
-        form = SharingForm(clusters=clusters, workloads=workloads, modes=modes)
-    return study_page(request, presets=study_presets("sharing"), template="web/sharing_new.html",
-                      form=form, kind="sharing", clusters=clusters, workloads=workloads,
-                      params=lambda: form.params())

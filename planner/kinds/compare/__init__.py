@@ -1,0 +1,1 @@
+"""The Scheduler comparison (paper 003) run kind: everything that is this kind's."""

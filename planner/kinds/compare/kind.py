@@ -1,0 +1,146 @@
+"""The scheduler comparison (paper 003): one part per scheduler, the lower bound once per run."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.urls import reverse
+
+from planner.reports import FORMATS, ReportBody
+from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
+from scheduling import Scenario, lower_bound_cost, simulate
+from scheduling.charts import scheduler_colours
+from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size
+from scheduling.cost.params import COMPARISON_PARAMS, comparison_run
+from scheduling.cost.tables import COST_METRICS, cheapest, headline
+from scheduling.tables import comparison_table
+
+from .report import comparison_report
+
+logger = logging.getLogger(__name__)
+
+
+class CompareKind(RunKind):
+    """Simulate several schedulers on one scenario and compare their cost, deadlines and fairness."""
+
+    key = "compare"
+    label = "Scheduler comparison"
+    variant_name = "scheduler"
+    params = COMPARISON_PARAMS
+    results_template = "kinds/compare/results.html"
+    scripts = ("planner/charts.js", "planner/kinds/compare/results.js", "planner/kinds/compare/replay.js")
+    report_formats = tuple(FORMATS)
+    start_url = "web:compare-start"
+    pages = (("Compare runs", "web:compare-side-by-side"),)
+
+    def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+        options = comparison_run(params, scenario=scenario,
+                                 max_variants=settings.PLANNER_MAX_VARIANTS_PER_RUN)
+        specs: list[str] = options["schedulers"]
+        name = f"{scenario.name if scenario else 'scenario'}: {' vs '.join(specs)}"
+        return RunPlan(options, [PartSpec(spec, {"scheduler": spec}) for spec in specs], name)
+
+    def prepare(self, scenario: Scenario, options: Mapping[str, Any]) -> dict[str, Any]:
+        # The bound depends on the scenario alone (bounds.py): solve its small LP once, not per part.
+        return {"lower_bound_cost": lower_bound_cost(scenario)}
+
+    def execute(
+        self,
+        scenario: Scenario,
+        options: Mapping[str, Any],
+        context: Mapping[str, Any],
+        payload: Mapping[str, Any],
+        *,
+        progress: Progress,
+    ) -> list[Variant]:
+        spec = str(payload["scheduler"])
+        bound = context.get("lower_bound_cost")
+        result = simulate(
+            scenario,
+            scheduler=spec,
+            options=options.get("options"),
+            seed=int(options.get("seed") or 0),
+            progress=progress,
+            lower_bound=float(bound) if isinstance(bound, (int, float)) else None,
+        )
+        return [Variant(spec, result.to_dict())]
+
+    def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        # Exactly what the cost metrics (scheduling.cost.tables) read; savings are computed on read.
+        return headline(document)
+
+    def table(
+        self, summaries: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], baseline: str | None,
+        currency: str,
+    ) -> dict[str, Any]:
+        return dict(comparison_table(summaries, baseline=baseline, currency=currency, metrics=COST_METRICS))
+
+    def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
+        best = cheapest(summaries, currency=currency)
+        return None if best is None else Headline(best["shown"], f"cheapest: {best['variant']}")
+
+    def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
+        figures = all_figures(dict(results), currency=currency)
+        json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
+        return dict(figures)
+
+    def figure_page(
+        self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], variants: Sequence[str],
+        currency: str,
+    ) -> dict[str, Any] | None:
+        name, _, variant = key.partition(":")
+        if name != "gantt" or variant not in variants:
+            return None
+        # The same page size as the first page, cached with the run's figures.
+        return gantt_figure(load(variant), gantt_page_size(len(variants)), page=page)
+
+    def report(
+        self,
+        *,
+        results: Mapping[str, Mapping[str, Any]],
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> ReportBody:
+        return comparison_report(results, baseline=baseline, currency=currency)
+
+    def settings(self, options: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        return [
+            ("Schedulers", ", ".join(options.get("schedulers") or [])),
+            ("Options", options_text(options.get("options"))),
+            ("Seed", int(options.get("seed") or 0)),
+        ]
+
+    def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
+                     currency: str) -> dict[str, Any]:
+        variants: Sequence[str] = list(summaries)
+        return {
+            "colours": scheduler_colours(variants),
+            "plotly": True,
+            "actions": (
+                [{"label": "Compare with…", "url": f"{reverse('web:compare-side-by-side')}?b={run.pk}"}]
+                if run.status == "succeeded"
+                else []
+            ),
+        }
+
+    def api_fields(self, run: Any) -> dict[str, Any]:
+        return {
+            "schedulers": list(run.options.get("schedulers") or []),
+            "baseline": run.options.get("baseline"),
+            "seed": int(run.options.get("seed") or 0),
+            "options": run.options.get("options"),
+        }
+
+
+def options_text(options: Mapping[str, Any] | None) -> str:
+    """``key=value, ...`` of a run's option overrides, or that it used the scenario's own."""
+    if not options:
+        return "the scenario's own"
+    return ", ".join(f"{key}={value}" for key, value in options.items())
+
+

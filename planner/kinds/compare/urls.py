@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("runs/new/", views.start, name="compare-start"),
+    path("runs/compare/", views.side_by_side, name="compare-side-by-side"),
+]

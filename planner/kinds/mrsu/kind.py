@@ -1,0 +1,225 @@
+"""MRSU sizing (paper 002): the multi-resource schedulable unit of a scenario or an MRSU input.
+
+Parts, each one library call:
+
+* ``allocate`` (one per composition x mode): :func:`scheduling.mrsu.mrsu_result` of the
+  requirements, from the run's scenario (:func:`scheduling.mrsu.scenario_problem`) or from
+  an MRSU input document (``input``, :func:`scheduling.mrsu.parse_mrsu_input`). Variant
+  ``gcd-ft``, ``min-id``...
+* ``advise`` (requirements from the scenario only): :func:`scheduling.mrsu.mrsu_advise` of
+  the scenario, with the unit the user typed. Variant ``advisor``.
+* ``sweep`` (optional, one per load point, so the sweep fans out over workers):
+  :func:`scheduling.mrsu.mrsu_sweep` of one load, reporting progress after every chunk of
+  seeds. Variants ``sweep 50%``...; the figures join them into one sweep document (Figs. 3-5).
+
+Figures come from :mod:`scheduling.mrsu.charts`; summaries, the comparison table's metrics,
+the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.tables`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from planner.reports import FORMATS, ReportBody
+from planner.reports.tables import detail_as_table, summary_table
+from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
+from scheduling import Scenario
+from scheduling.charts import variant_colours
+from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
+from scheduling.mrsu.charts import mrsu_figures, sweep_figures
+from scheduling.mrsu.params import MRSU_PARAMS, mrsu_run, recorded_scenario
+from scheduling.mrsu.tables import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
+from scheduling.numbers import finite
+from scheduling.tables import comparison_table, show
+
+__all__ = ["MrsuKind"]
+
+ADVISOR = "advisor"
+
+
+def sweep_label(load: float) -> str:
+    return f"sweep {round(100 * load, 6):g}%"
+
+
+def _allocations(summaries: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    return {k: v for k, v in summaries.items() if v.get("study") == "mrsu"}
+
+
+class MrsuKind(RunKind):
+    """Compose the MRSU of some requirements, allocate it, measure the misallocation; sweep; advise."""
+
+    key = "mrsu"
+    label = "MRSU sizing"
+    variant_name = "unit"
+    params = MRSU_PARAMS
+    results_template = "kinds/mrsu/results.html"
+    scripts = ("planner/charts.js", "planner/variant_charts.js")
+    report_formats = tuple(FORMATS)
+    start_url = "web:mrsu-start"
+
+    def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
+        doc = params.get("input")
+        if params.get("requirements", "input") == "input" and isinstance(doc, Mapping):
+            return recorded_scenario(params)
+        return None
+
+    def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+        options = mrsu_run(params, scenario=scenario)
+        parts = [
+            PartSpec(f"{c}-{m}", {"step": "allocate", "composition": c, "mode": m})
+            for c in options["compositions"]
+            for m in options["modes"]
+        ]
+        if options["requirements"] == "scenario":
+            parts.append(PartSpec(ADVISOR, {"step": "advise"}))
+        for i, load in enumerate((options["sweep"] or {}).get("loads") or []):
+            parts.append(PartSpec(sweep_label(load), {"step": "sweep", "load": i}))
+        what = (options["input"] or {}).get("name") if options["requirements"] == "input" else None
+        name = f"{what or (scenario.name if scenario else 'scenario')}: MRSU sizing"
+        return RunPlan(options, parts, name)
+
+    def execute(
+        self,
+        scenario: Scenario,
+        options: Mapping[str, Any],
+        context: Mapping[str, Any],
+        payload: Mapping[str, Any],
+        *,
+        progress: Progress,
+    ) -> list[Variant]:
+        step = payload["step"]
+        if step == "allocate":
+            base_units = None
+            if options["requirements"] == "input":
+                problem = parse_mrsu_input(options["input"])
+            else:
+                problem, base_units = scenario_problem(scenario, slots=int(options["slots"]))
+            progress(0.0)
+            doc = mrsu_result(
+                problem,
+                composition=payload["composition"],
+                mode=payload["mode"],
+                slots_valid=options.get("slots_valid"),
+                base_units=base_units,
+            )
+            return [Variant(f"{payload['composition']}-{payload['mode']}", doc)]
+        if step == "advise":
+            return [Variant(ADVISOR, mrsu_advise(scenario, unit=options.get("unit")))]
+        sweep = options["sweep"]
+        load = sweep["loads"][int(payload["load"])]
+        doc = mrsu_sweep(
+            loads=[load],
+            seeds=sweep["seeds"],
+            applications=sweep["applications"],
+            slots=sweep["slots"],
+            seed=sweep["seed"],
+            spread=sweep["spread"],
+            slots_valid=sweep["slots_valid"],
+            progress=progress,
+        )
+        return [Variant(sweep_label(load), doc)]
+
+    def summary(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        return result_summary(document)
+
+    def baseline(self, variants: Sequence[str], options: Mapping[str, Any], asked: str | None) -> str | None:
+        units = [v for v in variants if v != ADVISOR and not v.startswith("sweep ")]
+        return super().baseline(units, options, asked)
+
+    def table(
+        self,
+        summaries: Mapping[str, Mapping[str, Any]],
+        *,
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> dict[str, Any]:
+        return dict(
+            comparison_table(
+                _allocations(summaries), baseline=baseline, currency=currency, metrics=MRSU_METRICS
+            )
+        )
+
+    def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
+        advice = summaries.get(ADVISOR)
+        if advice and advice.get("recommended"):
+            row = next((r for r in advice.get("candidates") or [] if r["recommended"]), None)
+            if row:
+                return Headline(row["mrsu"], f"recommended unit ({advice['recommended']})")
+        known = [(finite(s.get("under")), k) for k, s in _allocations(summaries).items()]
+        known = [(v, k) for v, k in known if v is not None]
+        if not known:
+            return None
+        value, label = min(known)
+        return Headline(show(value, "ratio"), f"least under-allocation: {label}")
+
+    def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
+        figures: dict[str, Any] = {}
+        for label, doc in results.items():
+            if doc.get("study") == "mrsu":
+                for key, fig in mrsu_figures(doc).items():
+                    figures[f"{key}:{label}"] = fig
+        sweep = combine_sweeps(list(results.values()))
+        if sweep is not None:
+            figures.update(sweep_figures(sweep))
+        json.dumps(figures, allow_nan=False)
+        return figures or None
+
+    def report(
+        self,
+        *,
+        results: Mapping[str, Mapping[str, Any]],
+        options: Mapping[str, Any],
+        baseline: str | None,
+        currency: str,
+    ) -> ReportBody:
+        allocations = {k: v for k, v in results.items() if v.get("study") == "mrsu"}
+        comparison = comparison_table(
+            {k: result_summary(v) for k, v in allocations.items()},
+            baseline=baseline,
+            currency=currency,
+            metrics=MRSU_METRICS,
+            detail=True,
+        )
+        tables = [summary_table(comparison, "Unit")]
+        tables += [detail_as_table(t) for t in mrsu_tables(results, currency=currency, detail=True)]
+        figures = self.figures(results, currency=currency) or {}
+        return ReportBody(
+            subtitle="MRSU sizing (paper 002)",
+            comparison=comparison,
+            tables=tables,
+            figures={k: v for k, v in figures.items() if not k.startswith("snapshot:")},
+        )
+
+    def settings(self, options: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        return [
+            ("Requirements", options.get("requirements")),
+            ("Compositions", ", ".join(options.get("compositions") or [])),
+            ("Modes", ", ".join(options.get("modes") or [])),
+            ("Validity interval T", options.get("slots_valid") or "whole horizon"),
+        ]
+
+    def page_context(
+        self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str
+    ) -> dict[str, Any]:
+        allocations = _allocations(summaries)
+        tables = {t["key"]: t for t in mrsu_tables(summaries, currency=currency)}
+        options = run.options or {}
+        return {
+            "colours": variant_colours(list(allocations)),
+            "plotly": True,
+            "what": "Misallocation of each unit (composition-mode) on the same requirements.",
+            "units_table": tables.get("units"),
+            "dimensions_table": tables.get("dimensions"),
+            "advisor_tables": [tables[k] for k in ("advisor", "advisor_vm_types", "advisor_frameworks")
+                               if k in tables],
+            "sweep": options.get("sweep"),
+        }
+
+    def api_fields(self, run: Any) -> dict[str, Any]:
+        return {"requirements": (run.options or {}).get("requirements")}
+
+
+
