@@ -23,13 +23,16 @@ def _camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("-", "_").replace(".", "_").split("_"))
 
 
-def param_serializer_field(p: Param, *, component: str = "") -> serializers.Field:
-    """The serializer field of one parameter (optional, with its declared default and help)."""
-    common: dict[str, Any] = {"required": False, "help_text": describe(p) or None, "label": p.label or None}
-    if p.default is not None and p.kind not in ("object", "document"):
-        common["default"] = p.default
+def param_serializer_field(p: Param, *, component: str = "", item: bool = False) -> serializers.Field:
+    """The serializer field of one parameter (optional, with its declared default and help); an
+    ``item`` of a list or mapping is required and not null."""
+    common: dict[str, Any] = {"help_text": describe(p) or None, "label": p.label or None}
+    if item:
+        common["required"] = True
+    elif p.default is not None and p.kind not in ("object", "document"):
+        common.update(required=False, default=p.default)
     else:
-        common["allow_null"] = True
+        common.update(required=False, allow_null=True)
     if p.kind == "integer":
         return serializers.IntegerField(
             min_value=None if p.minimum is None else int(p.minimum),
@@ -50,16 +53,15 @@ def param_serializer_field(p: Param, *, component: str = "") -> serializers.Fiel
         return serializers.CharField(max_length=p.max_chars, allow_blank=True, **common)
     if p.kind == "list":
         assert p.item is not None
-        child = param_serializer_field(p.item, component=f"{component}{_camel(p.name)}")
-        child.required = True
+        child = param_serializer_field(p.item, component=f"{component}{_camel(p.name)}", item=True)
         return serializers.ListField(child=child, min_length=p.min_items or None, max_length=p.max_items,
                                      **common)
     if p.kind == "object":
         nested = params_serializer(f"{component}{_camel(p.name)}", p.fields)
-        return nested(**{k: v for k, v in common.items() if k != "default"})
+        return nested(**{k: v for k, v in common.items() if k not in ("default", "label")})
     if p.kind == "mapping":
         assert p.item is not None
-        child = param_serializer_field(p.item, component=f"{component}{_camel(p.name)}")
+        child = param_serializer_field(p.item, component=f"{component}{_camel(p.name)}", item=True)
         return serializers.DictField(child=child, **common)
     return serializers.JSONField(**common)
 

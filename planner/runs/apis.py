@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.utils.http import content_disposition_header
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,7 +21,13 @@ from . import selectors, services
 from .kinds import get_kind
 from .models import Run
 from .reporting import run_report
-from .serializers import RunCreateSerializer, RunFiguresSerializer, RunOutputSerializer, RunProgressSerializer
+from .serializers import (
+    RunCreateSerializer,
+    RunFiguresSerializer,
+    RunOutputSerializer,
+    RunProgressSerializer,
+    run_request_serializers,
+)
 
 
 class RunListApi(APIView):
@@ -46,7 +52,9 @@ class RunListApi(APIView):
         )
 
     @extend_schema(
-        request=RunCreateSerializer,
+        request=PolymorphicProxySerializer(
+            component_name="RunStart", serializers=run_request_serializers, resource_type_field_name="kind",
+        ),
         responses={201: RunOutputSerializer},
         tags=["runs"],
         summary="Queue a run (by default a scheduler comparison)",

@@ -10,32 +10,31 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from planner.core.fields import ScopedPrimaryKeyField
+from planner.core.param_serializers import params_serializer
 from planner.scenarios.selectors import cluster_list, workload_list
 from planner.teams.serializers import team_field
 
-from .kinds import get_kind
+from .kinds import all_kinds, get_kind
 from .models import Run, RunResult
 
 
-class RunCreateSerializer(serializers.Serializer):
-    """A run request: where the scenario comes from, the kind, and the kind's own parameters.
-
-    Every field that is not one of the generic ones below goes to the run's kind as its
-    parameters (``kinds.RunKind.plan``), which checks them; the comparison's are declared
-    here as well, for the API's documentation.
-    """
+class RunRequestSerializer(serializers.Serializer):
+    """The fields of a run request that every kind shares: where the scenario comes from, the
+    kind and the run's name. The kind's own parameters are declared by the kind (in the library)
+    and documented per kind (:func:`run_request_serializers`)."""
 
     GENERIC = ("team", "name", "kind", "cluster", "workload", "scenario")
 
     team = team_field(help_text="With an inline scenario: one of your teams (default: your first). "
                       "With a cluster: must be the cluster's team, or omitted.")
-    name = serializers.JSONField(required=False, allow_null=True, default=None)
+    name = serializers.JSONField(required=False, allow_null=True, default=None,
+                                 help_text="The run's name (default: the scenario and the variants).")
     # Any JSON value (the kind registry checks it); the stubs allow only an object as the default.
     kind = serializers.JSONField(
         required=False,
         default="compare",  # type: ignore[arg-type]
-        help_text='The kind of run: "compare" (a scheduler comparison), "allocation" (a static allocation '
-        'study, paper 000), "sharing" (an online sharing study, paper 001, when the library has its engine).',
+        help_text="The kind of run (default: compare, a scheduler comparison); the other fields are "
+        "its parameters.",
     )
     cluster = ScopedPrimaryKeyField(
         scope=lambda user: cluster_list(user=user), label_text="cluster", required=False, allow_null=True
@@ -45,35 +44,40 @@ class RunCreateSerializer(serializers.Serializer):
     )
     scenario = serializers.JSONField(
         required=False, allow_null=True, default=None,
-        help_text="A whole version-1 scenario document, instead of cluster + workload.",
+        help_text="A whole scenario document (docs/scenario.md), instead of cluster + workload.",
     )
-    schedulers = serializers.JSONField(
-        required=False,
-        help_text="Comparison: scheduler specs, e.g. "
-        '["fifo-consolidate", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"]; default fifo-consolidate and edf-bfd.',
-    )
-    options = serializers.JSONField(required=False, help_text="Comparison: SimulationOptions overrides.")
-    baseline = serializers.JSONField(required=False, help_text="Comparison: default the first scheduler.")
-    seed = serializers.JSONField(required=False, help_text="Comparison and allocation: default 0.")
-    variants = serializers.JSONField(
-        required=False,
-        help_text='Allocation: policy specs, e.g. ["drf/rrr", "psdsf/joint", "bf-drf", "pf/fractional"]; '
-        "a PF variant is every variant's reference of the PF inequality (eq. 9).",
-    )
-    trials = serializers.JSONField(required=False, help_text="Allocation: trials of the randomised policies.")
-    configurations = serializers.JSONField(
-        required=False,
-        help_text='Sharing: [{"label", "mode", "criterion", "servers", "allocation_interval_s", "seed", '
-        '"horizon_s", "overrides": {framework: {"offer_policy", "refuse_s", "hold_s"}}}, ...].',
-    )
+
+
+class RunCreateSerializer(RunRequestSerializer):
+    """A run request as the API reads it: the generic fields, and every other field as the
+    kind's parameters (``RunKind.plan`` reads them by the kind's declarations, with paths)."""
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         validated = super().to_internal_value(data)
         params = {k: validated.pop(k) for k in list(validated) if k not in self.GENERIC}
-        if isinstance(data, Mapping):  # undeclared fields: the kind reports them if unknown
+        if isinstance(data, Mapping):  # the kind's parameters: the kind reads them
             params.update({k: v for k, v in data.items() if k not in self.fields})
         validated["params"] = params
         return validated
+
+
+def _camel(key: str) -> str:
+    return "".join(part.capitalize() for part in key.replace("-", "_").split("_"))
+
+
+def run_request_serializers() -> dict[str, serializers.Serializer | type[serializers.Serializer]]:
+    """One request serializer per registered kind, for the OpenAPI schema: the generic fields and
+    the kind's declared parameters (types, ranges, choices, defaults, help), built from the
+    same declarations that check them (:mod:`planner.core.param_serializers`)."""
+    out: dict[str, serializers.Serializer | type[serializers.Serializer]] = {}
+    for kind in all_kinds():
+        base = type(f"{_camel(kind.key)}RunBase", (RunRequestSerializer,), {
+            "kind": serializers.ChoiceField(choices=[kind.key], help_text=f"{kind.key}: {kind.label}."),
+            "__module__": __name__,
+        })
+        out[kind.key] = params_serializer(f"{_camel(kind.key)}Run", kind.params, base=base,
+                                          doc=f"{kind.label}: {kind.__doc__ or ''}".strip())
+    return out
 
 
 _SENTINEL = 987654321

@@ -223,6 +223,19 @@ class ParamsForm(forms.Form):
 
     # ------------------------------------------------------------------ reading
 
+    def param_bound_fields(self) -> list[forms.BoundField]:
+        """The fields of the declared parameters (not the rows of a list of objects), in
+        declaration order: what a generic start page renders (``web/_param_fields.html``)."""
+        names: list[str] = []
+        for p in self.declared_params:
+            if p.name in self.param_rows:
+                continue
+            if p.kind == "object" and p.text is None:
+                names += [n for n in (p.name, *(f"{p.name}_{f.name}" for f in p.fields)) if n in self.fields]
+            else:
+                names.append(p.name)
+        return [self[name] for name in names]
+
     def used_rows(self, name: str) -> list[ParamRowForm]:
         return [row for row in self.param_rows.get(name, []) if row.used()]
 
