@@ -13,6 +13,7 @@ from .base import *  # noqa: F403
 DEBUG = False
 SECRET_KEY = "test-only-secret-key-not-used-anywhere-else-0123456789abcdef"
 ALLOWED_HOSTS = ["testserver", "localhost"]
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.planner.kinds.price_ladder"]  # noqa: F405  (the worked example)
 
 if os.environ.get("PLANNER_TEST_DATABASE", "").lower() == "postgres":
     DATABASES = {
