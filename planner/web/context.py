@@ -87,3 +87,10 @@ def switch_team(request: HttpRequest, team_id: Any) -> bool:
 def may_change(request: HttpRequest, obj: Any) -> bool:
     """Whether the user may change or delete ``obj`` (owners: anything; members: their own)."""
     return can_change(getattr(request, "role", None), request.user, getattr(obj, "created_by_id", None))
+
+
+def team_currency(request: HttpRequest) -> dict[str, str]:
+    """Template context: ``currency``, the symbol the current team shows money in (``$`` without
+    a team), so that every page labels prices as the run pages and reports do."""
+    team = getattr(request, "team", None)
+    return {"currency": str(getattr(team, "currency", None) or "$")}

@@ -161,7 +161,7 @@ class VMTypeForm(forms.Form):
     """
 
     name = forms.CharField(max_length=200, required=False)
-    price_per_hour = forms.FloatField(required=False, widget=NumberInput(), label="$/h")
+    price_per_hour = forms.FloatField(required=False, widget=NumberInput(), label="Price per hour")
     description = forms.CharField(max_length=10_000, required=False)
 
     def __init__(self, *args: Any, resources: list[str], form_id: str, **kwargs: Any):

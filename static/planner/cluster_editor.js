@@ -41,8 +41,10 @@
       }
     }
     document.querySelector(".js-total-vms").textContent = P.number(machines, 0);
-    document.querySelector(".js-total-price").textContent = "$" + P.money(price);
-    document.querySelector(".js-total-day").textContent = "$" + P.money(price * 24);
+    const total = document.querySelector(".js-total-price");
+    const currency = total.dataset.currency || "";  // the team's symbol, as the server shows money
+    total.textContent = currency + P.money(price);
+    document.querySelector(".js-total-day").textContent = currency + P.money(price * 24);
     const holder = document.getElementById("total-resources");
     holder.replaceChildren();
     const names = Array.from(new Set(["cpu", "mem", ...capacity.keys()]));

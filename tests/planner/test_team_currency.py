@@ -70,3 +70,15 @@ def test_the_run_list_shows_costs_in_the_team_currency(client: Any, owner: Any, 
     execute_run(run.pk)
     client.force_login(owner)
     assert "€0." in client.get(reverse("web:runs")).content.decode()
+
+
+def test_every_page_with_prices_shows_the_teams_currency(client: Any, owner: Any, team: Team, cluster: Any,
+                                                          workload: Any) -> None:
+    Team.objects.filter(pk=team.pk).update(currency="€")
+    client.force_login(owner)
+    for url in (reverse("web:catalogue"), reverse("web:clusters"), reverse("web:dashboard"),
+                reverse("web:cluster-edit", args=[cluster.pk])):
+        page = client.get(url).content.decode()
+        assert "€/h" in page and "$/h" not in page, url
+    edit = client.get(reverse("web:cluster-edit", args=[cluster.pk])).content.decode()
+    assert 'data-currency="€"' in edit and "€/day" in edit  # the editor's script writes totals with it

@@ -68,7 +68,7 @@ def _render(
         prefix="new", form_id="vm-form-new", resources=resources
     )
     new_form.fields["name"].widget.attrs["placeholder"] = "New VM type"
-    new_form.fields["price_per_hour"].widget.attrs["placeholder"] = "$/h"
+    new_form.fields["price_per_hour"].widget.attrs["placeholder"] = f"{request.team.currency or '$'}/h"
     return render(request, "web/catalogue.html", {
         "rows": rows,
         "resources": resources,
