@@ -9,7 +9,8 @@ __all__ = ["cluster_totals"]
 
 
 def cluster_totals(entries: Iterable[tuple[Mapping[str, Any], float, int]]) -> dict[str, Any]:
-    """VMs, capacity per resource and the price per hour with every VM on, of ``(capacity, price, count)`` rows.
+    """VMs, capacity per resource and the price per hour with every VM on, of ``(capacity, price,
+    count)`` rows.
 
     >>> cluster_totals([({"cpu": 4, "mem": 16}, 0.24, 6), ({"cpu": 8, "mem": 32}, 0.48, 5)])
     {'machines': 11, 'capacity': {'cpu': 64, 'mem': 256}, 'price_per_hour': 3.84}
