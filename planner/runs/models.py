@@ -2,14 +2,14 @@
 
 A run keeps its own copy of the scenario, so later edits of the catalogue, the cluster or
 the workload never change what an old run computed. What a run computes depends on its
-*kind* (``planner.runs.kinds``: a scheduler comparison, later fairness, MRSU, sweeps); the
-models are the same for every kind:
+*kind* (the registry ``planner.runs.kinds``; each kind is a package under ``planner/kinds/``);
+the models are the same for every kind:
 
 * :class:`Run` is the user's request and the truth about its outcome (status, error);
 * :class:`RunPart` is one unit of work, executed by its own Celery task with its own claim,
-  attempts, progress and lease (a scheduler of a comparison, a point of a sweep);
+  attempts, progress and lease (a scheduler of a comparison, a load point of an MRSU sweep);
 * :class:`RunResult` is one variant's result document (a scheduler's simulation, a policy's
-  allocation), written by the part that computed it.
+  allocation, a sharing configuration's timelines), written by the part that computed it.
 
 ``scenario``, ``figures``, ``context`` and ``RunResult.result`` can be megabytes: list
 queries defer them (see ``selectors.py``).
