@@ -8,7 +8,7 @@ else is derived from that declaration:
   defaults and collecting *every* problem with its path (``sweep.loads[2]: must be <= 10``)
   into one :class:`~scheduling.errors.ScenarioError`;
 * :func:`add_flags` and :func:`flag_values` turn the parameters that have a command-line
-  ``flag`` into ``argparse`` options and back;
+  ``flag`` into ``argparse`` options and back; :func:`read_flags` reads them, errors at the flag;
 * :func:`describe` is the one line of help a form, a flag and the API schema show;
 * the planner builds its form fields and its API serializer (so the OpenAPI schema) from the
   same objects (``planner.core.params``).
@@ -56,6 +56,7 @@ __all__ = [
     "flag_values",
     "param_named",
     "range_message",
+    "read_flags",
     "read_params",
     "read_value",
     "seed_param",
@@ -517,7 +518,8 @@ def add_flags(parser: argparse.ArgumentParser | Any, params: Sequence[Param]) ->
 
     Every option defaults to ``None`` (not given), so :func:`flag_values` passes on only what
     was typed and :func:`read_params` fills the declared defaults and checks the values.
-    A boolean is a switch; a ``choice`` lists its choices; a ``text`` form takes the text.
+    A boolean is a switch; a ``choice`` lists its choices; a ``text`` form takes the text (a
+    list's text form one or more words: ``--loads 50 80 110``).
     """
     for p in params:
         if p.flag is None:
@@ -532,6 +534,9 @@ def add_flags(parser: argparse.ArgumentParser | Any, params: Sequence[Param]) ->
         kwargs["type"] = _flag_type(p) or str
         if p.text is not None and p.text.example:
             kwargs["metavar"] = p.text.example
+        if p.kind == "list" and p.text is not None:
+            kwargs["nargs"] = "+"  # the words are joined again for the text form
+            kwargs["metavar"] = p.item.name.upper() if p.item is not None else None
         parser.add_argument(p.flag, **kwargs)
 
 
@@ -549,6 +554,8 @@ def flag_values(args: argparse.Namespace, params: Sequence[Param]) -> dict[str, 
         if value is None:
             continue
         if p.text is not None:
+            if isinstance(value, list):  # a list typed as several words (nargs="+")
+                value = " ".join(value)
             try:
                 value = p.text.parse(value, p.flag)
             except ScenarioError as exc:
@@ -558,3 +565,35 @@ def flag_values(args: argparse.Namespace, params: Sequence[Param]) -> dict[str, 
     if errors:
         raise ScenarioError(errors)
     return out
+
+
+def _at_flag(error: FieldError, params: Sequence[Param]) -> FieldError:
+    """An error of :func:`read_params` at the flag of the parameter its path starts with."""
+    for p in params:
+        below = error.path.startswith((f"{p.name}.", f"{p.name}["))
+        if p.flag is not None and (error.path == p.name or below):
+            return FieldError(p.flag + error.path[len(p.name):], error.message)
+    return error
+
+
+def read_flags(
+    args: argparse.Namespace, params: Sequence[Param], *, what: str = "the command"
+) -> dict[str, Any]:
+    """The values of the flags of ``params`` (:func:`add_flags`) read by their declarations,
+    defaults filled in; every problem is reported at its flag (``--seeds``, ``--loads[1]``).
+
+    >>> SEEDS = Param("seeds", "integer", "Seeds", default=100, minimum=1, maximum=1000, flag="--seeds")
+    >>> parser = argparse.ArgumentParser()
+    >>> add_flags(parser, (SEEDS,))
+    >>> read_flags(parser.parse_args([]), (SEEDS,)), read_flags(parser.parse_args(["--seeds", "3"]), (SEEDS,))
+    ({'seeds': 100}, {'seeds': 3})
+    >>> read_flags(parser.parse_args(["--seeds", "0"]), (SEEDS,))
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: --seeds: must be a whole number from 1 to 1,000
+    """
+    flagged = [p for p in params if p.flag is not None]
+    try:
+        return read_params(flagged, flag_values(args, flagged), what=what)
+    except ScenarioError as exc:
+        raise ScenarioError([_at_flag(e, flagged) for e in exc.errors]) from None

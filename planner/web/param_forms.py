@@ -67,8 +67,10 @@ class _TextForm(forms.CharField):
         assert self.param.text is not None
         try:
             return self.param.text.parse(text, self.param.name)
-        except ScenarioError as exc:
-            raise forms.ValidationError([e.message for e in exc.errors]) from None
+        except ScenarioError as exc:  # an item's error names the item (loads[1]: ...)
+            raise forms.ValidationError(
+                [e.message if e.path == self.param.name else str(e) for e in exc.errors]
+            ) from None
 
     def prepare_value(self, value: Any) -> Any:
         if value is None or isinstance(value, str):

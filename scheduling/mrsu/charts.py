@@ -24,6 +24,7 @@ import numpy as np
 from ..charts import Figure, axis, base_layout, caption
 from ..charts.downsample import downsample_grid, downsample_linear
 from ..charts.palettes import HEAT, LOWER_BOUND, colours
+from .sweep import combine_sweeps
 
 __all__ = [
     "ALLOCATION_MAX_COLS",
@@ -35,6 +36,7 @@ __all__ = [
     "dissatisfied_figure",
     "method_figure",
     "mrsu_figures",
+    "run_figures",
     "snapshot_figure",
     "sweep_figures",
 ]
@@ -283,3 +285,27 @@ def mrsu_figures(result: Doc) -> dict[str, Figure]:
     if snap is not None:
         out["snapshot"] = snap
     return out
+
+
+def run_figures(docs: Mapping[str, Doc]) -> dict[str, Figure]:
+    """Every figure of labelled documents side by side (an MRSU run's units, advice and sweep
+    parts): each MRSU result's figures keyed ``<figure>:<label>`` (``allocation:gcd-ft``), then
+    the sweep's (Figs. 3-5) of every sweep document joined in load order
+    (:func:`~scheduling.mrsu.sweep.combine_sweeps`). Other documents (the advisor's) have none.
+
+    >>> from scheduling.mrsu.sweep import mrsu_sweep
+    >>> docs = {f"sweep {p}%": mrsu_sweep(loads=[p / 100], seeds=1, applications=3, slots=2)
+    ...         for p in (80, 40)}
+    >>> figures = run_figures(docs)
+    >>> list(figures), figures["fig5"]["data"][0]["x"]
+    (['fig3-under', 'fig3-over', 'fig4-under', 'fig4-over', 'fig5'], [40.0, 80.0])
+    """
+    figures: dict[str, Figure] = {}
+    for label, doc in docs.items():
+        if doc.get("study") == "mrsu":
+            for key, figure in mrsu_figures(doc).items():
+                figures[f"{key}:{label}"] = figure
+    sweep = combine_sweeps(list(docs.values()))
+    if sweep is not None:
+        figures.update(sweep_figures(sweep))
+    return figures

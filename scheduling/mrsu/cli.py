@@ -4,11 +4,17 @@
 input raises :class:`~scheduling.errors.ScenarioError` (field paths), which the main command
 line prints and exits 2 with. :func:`main` runs them on their own
 (``python -m scheduling.mrsu.cli mrsu INPUT.json``) with the same contract.
+
+The flags that are a run's declared parameters (:mod:`scheduling.mrsu.params`: the sweep's,
+T, the slots, the advisor's unit) are derived from those declarations, with the help, the
+defaults and the checks a planner run has, and errors at the flag (``--seeds``, ``--loads[1]``);
+only their upper limits are the library's own, larger than a planner run's (:data:`SWEEP_FLAGS`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Sequence
@@ -17,9 +23,39 @@ from typing import Any
 
 from ..cli_support import Subparsers
 from ..errors import ScenarioError
+from ..params import Param, add_flags, param_named, read_flags
 from .compose import COMPOSITIONS, MODES
+from .model import LIMITS
+from .params import MRSU_PARAMS, SWEEP_PARAMS
 
-__all__ = ["add_commands", "main"]
+__all__ = ["MRSU_FLAGS", "SWEEP_FLAGS", "UNIT_FLAGS", "add_commands", "main"]
+
+
+#: ``mrsu``'s declared flags. A planner run caps the horizon and T at 1,000 slots (one part's
+#: time); the library cuts a scenario into up to ``LIMITS["slots"]`` slots and computes any T
+#: (one beyond the horizon is the whole horizon).
+MRSU_FLAGS: tuple[Param, ...] = (
+    dataclasses.replace(param_named(MRSU_PARAMS, "slots"), flag="--slots", maximum=LIMITS["slots"],
+                        help="Slots of the horizon when INPUT is a planner scenario."),
+    dataclasses.replace(param_named(MRSU_PARAMS, "slots_valid"), maximum=None),
+)
+#: The limits of :func:`~scheduling.mrsu.sweep.mrsu_sweep` (its own checks) where a planner run's
+#: are smaller (a run's parts must fit one worker's memory and time): 100,000 seeds, 10,000
+#: applications, slots and T, any number of loads (a load may repeat), any first seed >= 0.
+_SWEEP_LIMITS: dict[str, dict[str, Any]] = {
+    "loads": {"max_items": None, "unique": False},
+    "seeds": {"maximum": 100_000},
+    "applications": {"maximum": 10_000},
+    "slots": {"maximum": 10_000},
+    "seed": {"maximum": None},
+    "slots_valid": {"maximum": 10_000},
+}
+#: ``mrsu-sweep``'s flags: :data:`~scheduling.mrsu.params.SWEEP_PARAMS` with the library's limits.
+SWEEP_FLAGS: tuple[Param, ...] = tuple(
+    dataclasses.replace(p, **_SWEEP_LIMITS.get(p.name, {})) for p in SWEEP_PARAMS
+)
+#: ``mrsu-advise``'s ``--unit`` (read against the scenario's resources by the command).
+UNIT_FLAGS: tuple[Param, ...] = (param_named(MRSU_PARAMS, "unit"),)
 
 _MAX_BYTES = 256 * 2**20
 
@@ -77,19 +113,19 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
     from .document import mrsu_result
     from .model import parse_mrsu_input
 
-    if args.slots_valid is not None and args.slots_valid < 1:
-        raise ScenarioError.single("--slots-valid", "must be at least 1 slot")
+    flags = read_flags(args, MRSU_FLAGS, what="mrsu")
     raw = _read_json(args.input)
     base: dict[str, float] | None = None
     if isinstance(raw, dict) and "vm_types" in raw:  # a planner scenario: its frameworks' demand per slot
         from ..scenario import parse_scenario
         from .model import scenario_problem
 
-        problem, base = scenario_problem(parse_scenario(raw), slots=args.slots)
+        problem, base = scenario_problem(parse_scenario(raw), slots=flags["slots"])
     else:
         problem = parse_mrsu_input(raw)
     doc = mrsu_result(
-        problem, composition=args.composition, mode=args.mode, slots_valid=args.slots_valid, base_units=base
+        problem, composition=args.composition, mode=args.mode, slots_valid=flags["slots_valid"],
+        base_units=base,
     )
     _write(doc, args.output, args.compact)
     if not args.quiet:
@@ -107,7 +143,7 @@ def cmd_mrsu(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep import DEFAULT_LOADS, mrsu_sweep, parse_loads
+    from .sweep import mrsu_sweep
 
     def progress(fraction: float) -> None:
         if not args.quiet:
@@ -115,17 +151,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                 f"\rmrsu-sweep: {100 * fraction:5.1f} %", end="\n" if fraction >= 1 else "", file=sys.stderr
             )
 
-    doc = mrsu_sweep(
-        loads=parse_loads(args.loads, path="--loads") if args.loads else DEFAULT_LOADS,
-        seeds=args.seeds,
-        applications=args.applications,
-        slots=args.slots,
-        seed=args.seed,
-        slots_valid=args.slots_valid,
-        spread=args.spread,
-        workers=args.workers,
-        progress=progress,
-    )
+    sweep = read_flags(args, SWEEP_FLAGS, what="mrsu-sweep")
+    doc = mrsu_sweep(**sweep, workers=args.workers, progress=progress)
     _write(doc, args.output, args.compact)
     if args.html:
         from .charts import sweep_figures
@@ -143,8 +170,9 @@ def cmd_advise(args: argparse.Namespace) -> int:
     from ..scenario import parse_scenario
     from .advisor import mrsu_advise, parse_unit
 
+    typed = read_flags(args, UNIT_FLAGS, what="mrsu-advise")["unit"]
     scenario = parse_scenario(_read_json(args.scenario))
-    unit = parse_unit(args.unit, scenario.resources) if args.unit else None
+    unit = parse_unit(typed, scenario.resources, path="--unit") if typed else None
     advice = mrsu_advise(scenario, unit=unit)
     _write(advice, args.output, args.compact)
     if not args.quiet:
@@ -160,10 +188,7 @@ def add_commands(subparsers: Subparsers) -> None:
     )
     m.add_argument("--composition", choices=COMPOSITIONS, default="gcd")
     m.add_argument("--mode", choices=MODES, default="ft", help="full tuples or independent dimensions")
-    m.add_argument("--slots-valid", type=int, metavar="T", help="validity interval of the MRSU, in slots")
-    m.add_argument(
-        "--slots", type=int, default=30, help="slots of the horizon when INPUT is a planner scenario"
-    )
+    add_flags(m, MRSU_FLAGS)  # --slots, --slots-valid
     m.add_argument("--html", metavar="FILE", help="also write a standalone page of the figures")
     m.add_argument("--output", "-o")
     m.add_argument("--compact", action="store_true", help="JSON on one line")
@@ -171,17 +196,7 @@ def add_commands(subparsers: Subparsers) -> None:
     m.set_defaults(func=cmd_mrsu)
 
     s = subparsers.add_parser("mrsu-sweep", help="paper 002's Figs. 3-5: load x seeds x methods")
-    s.add_argument(
-        "--loads", nargs="+", metavar="LOAD",
-        help="percentages of capacity, e.g. 50 80 110 (default 10 ... 125)",
-    )
-    s.add_argument("--seeds", type=int, default=100)
-    s.add_argument("--applications", type=int, default=50)
-    s.add_argument("--slots", type=int, default=30)
-    s.add_argument("--slots-valid", type=int, metavar="T",
-                   help="validity interval of the MRSU, in slots")
-    s.add_argument("--spread", type=float, default=0.5, help="requirements uniform in mean x (1 +- spread)")
-    s.add_argument("--seed", type=int, default=0)
+    add_flags(s, SWEEP_FLAGS)  # --loads, --seeds, --applications, --slots, --seed, --spread, --slots-valid
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--html", metavar="FILE")
     s.add_argument("--output", "-o")
@@ -191,7 +206,7 @@ def add_commands(subparsers: Subparsers) -> None:
 
     a = subparsers.add_parser("mrsu-advise", help="which MRSU to sell or schedule a scenario's cluster in")
     a.add_argument("scenario", metavar="SCENARIO.json")
-    a.add_argument("--unit", metavar="cpu=1,mem=4", help="also price this unit")
+    add_flags(a, UNIT_FLAGS)  # --unit
     a.add_argument("--output", "-o")
     a.add_argument("--compact", action="store_true")
     a.add_argument("--quiet", "-q", action="store_true", help="no tables on stderr")

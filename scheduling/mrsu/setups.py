@@ -8,8 +8,8 @@ sweep's arguments (:func:`~scheduling.mrsu.sweep.mrsu_sweep` keywords). What the
 out (the load and seed of Fig. 2, the bounds of its uniform distributions) is chosen here and
 said in ``notes``; docs/reproductions.md compares our figures with the paper's claims.
 
-The planner's MRSU start page offers these set-ups as its presets; nothing about them is
-written there.
+The planner's MRSU start page offers these set-ups as its presets (:func:`presets`: each
+set-up's input document and a run's parameters); nothing about them is written there.
 
 >>> list(SETUPS)
 ['002-fig-2', '002-figs-3-5']
@@ -19,6 +19,8 @@ written there.
 ('Fig. 2', 10, 30)
 >>> SETUPS["002-figs-3-5"].sweep["seeds"], len(SETUPS["002-figs-3-5"].sweep["loads"])
 (100, 12)
+>>> [(p.key, p.title, p.scenario, sorted(p.params)) for p in presets()][:1]
+[('002-fig-2', 'Paper 002: Fig. 2 snapshot', None, ['compositions', 'input', 'modes', 'requirements'])]
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from ..params import Preset
 from .model import input_document
 from .sweep import DEFAULT_LOADS
 from .workload import synthetic_workload
 
-__all__ = ["PAPER_SWEEP", "SETUPS", "MrsuSetup"]
+__all__ = ["PAPER_SWEEP", "SETUPS", "MrsuSetup", "presets"]
 
 #: The paper's sweep (Section IV, Figs. 3-5): loads 10 % to 125 % of capacity, 100 seeds, 50
 #: applications, 30 slots; :func:`~scheduling.mrsu.sweep.mrsu_sweep`'s defaults.
@@ -69,6 +72,31 @@ class MrsuSetup:
         """The requirements as an MRSU input document (docs/mrsu.md), named after the figure."""
         problem = synthetic_workload(**self.workload)
         return input_document(problem, name=f"Paper 002, {self.figure}: {self.title}")
+
+    def run_params(self) -> dict[str, Any]:
+        """An MRSU run's parameters (:data:`~scheduling.mrsu.params.MRSU_PARAMS`) of this set-up:
+        its input document, compositions and modes, and its sweep if it has one."""
+        params: dict[str, Any] = {
+            "requirements": "input",
+            "input": self.input_document(),
+            "compositions": list(self.compositions),
+            "modes": list(self.modes),
+        }
+        if self.sweep is not None:
+            params["sweep"] = {k: list(v) if isinstance(v, tuple | list) else v
+                               for k, v in self.sweep.items()}
+        return params
+
+    def preset(self) -> Preset:
+        """The set-up as one click of a start page. Its scenario is ``None``: the input carries
+        its own (the run records the input's machine)."""
+        return Preset(
+            self.key,
+            f"Paper {self.paper}: {self.label or self.figure}",
+            f"{self.description} The paper: {self.paper_claim}",
+            None,
+            self.run_params(),
+        )
 
 
 #: Fig. 2's workload: "a sample data center with ten applications", "the number of dimensions is
@@ -109,3 +137,9 @@ SETUPS: dict[str, MrsuSetup] = {
         ),
     )
 }
+
+
+def presets() -> list[Preset]:
+    """The set-ups of :data:`SETUPS` as a start page's presets, in order (each draws its
+    requirements: cheap, ten applications x thirty slots)."""
+    return [s.preset() for s in SETUPS.values()]

@@ -35,6 +35,7 @@ __all__ = [
     "METHODS",
     "METRICS",
     "batch_mrsu",
+    "combine_sweeps",
     "merge_chunks",
     "mrsu_sweep",
     "seed_chunks",
@@ -359,3 +360,28 @@ def mrsu_sweep(
         "compositions": list(COMPOSITIONS),
         "curves": curves,
     }
+
+
+def combine_sweeps(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """One sweep document from sweep documents of single load points (in load order).
+
+    The curves are the concatenation of the parts' curves; everything else is the first part's.
+    """
+    parts = sorted((d for d in docs if d.get("study") == "mrsu-sweep"), key=lambda d: d["loads"][0])
+    if not parts:
+        return None
+    out = {k: v for k, v in parts[0].items() if k != "curves"}
+    out["loads"] = [x for d in parts for x in d["loads"]]
+    out["loads_pct"] = [x for d in parts for x in d["loads_pct"]]
+    curves: dict[str, Any] = {}
+    for comp, methods in parts[0]["curves"].items():
+        curves[comp] = {}
+        for method in methods:
+            curves[comp][method] = {
+                m: [x for d in parts for x in d["curves"][comp][method][m]] for m in METRICS
+            }
+            curves[comp][method]["std"] = {
+                m: [x for d in parts for x in d["curves"][comp][method]["std"][m]] for m in METRICS
+            }
+    out["curves"] = curves
+    return out

@@ -19,13 +19,13 @@ summaries a run stores (the page).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..numbers import finite
 from ..tables import Column, DetailTable, Metric, detail_table
 from .charts import METHOD_LABELS
-from .sweep import METRICS
+from .sweep import METRICS, combine_sweeps  # (combine_sweeps: here too, as it was)
 
 __all__ = [
     "ADVISOR_COLUMNS",
@@ -51,31 +51,6 @@ __all__ = [
 ]
 
 Doc = Mapping[str, Any]
-
-
-def combine_sweeps(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """One sweep document from sweep documents of single load points (in load order).
-
-    The curves are the concatenation of the parts' curves; everything else is the first part's.
-    """
-    parts = sorted((d for d in docs if d.get("study") == "mrsu-sweep"), key=lambda d: d["loads"][0])
-    if not parts:
-        return None
-    out = {k: v for k, v in parts[0].items() if k != "curves"}
-    out["loads"] = [x for d in parts for x in d["loads"]]
-    out["loads_pct"] = [x for d in parts for x in d["loads_pct"]]
-    curves: dict[str, Any] = {}
-    for comp, methods in parts[0]["curves"].items():
-        curves[comp] = {}
-        for method in methods:
-            curves[comp][method] = {
-                m: [x for d in parts for x in d["curves"][comp][method][m]] for m in METRICS
-            }
-            curves[comp][method]["std"] = {
-                m: [x for d in parts for x in d["curves"][comp][method]["std"][m]] for m in METRICS
-            }
-    out["curves"] = curves
-    return out
 
 
 # ------------------------------------------------------------------ the comparison table

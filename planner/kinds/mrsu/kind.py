@@ -12,8 +12,10 @@ Parts, each one library call:
   :func:`scheduling.mrsu.mrsu_sweep` of one load, reporting progress after every chunk of
   seeds. Variants ``sweep 50%``...; the figures join them into one sweep document (Figs. 3-5).
 
-Figures come from :mod:`scheduling.mrsu.charts`; summaries, the comparison table's metrics,
-the advisor's rows and the joining of sweep parts from :mod:`scheduling.mrsu.tables`.
+The parameters, their checks and the presets are the library's (:mod:`scheduling.mrsu.params`,
+:func:`scheduling.mrsu.setups.presets`); figures come from :mod:`scheduling.mrsu.charts`
+(:func:`~scheduling.mrsu.charts.run_figures`); summaries, the comparison table's metrics and
+the advisor's rows from :mod:`scheduling.mrsu.tables`; the report's content is :mod:`.report`'s.
 """
 
 from __future__ import annotations
@@ -23,16 +25,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from planner.reports import FORMATS, ReportBody
-from planner.reports.tables import detail_as_table, summary_table
 from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
 from scheduling import Scenario
 from scheduling.charts import variant_colours
 from scheduling.mrsu import mrsu_advise, mrsu_result, mrsu_sweep, parse_mrsu_input, scenario_problem
-from scheduling.mrsu.charts import mrsu_figures, sweep_figures
-from scheduling.mrsu.params import MRSU_PARAMS, mrsu_run, recorded_scenario
-from scheduling.mrsu.tables import MRSU_METRICS, combine_sweeps, mrsu_tables, result_summary
+from scheduling.mrsu.charts import run_figures
+from scheduling.mrsu.params import MRSU_PARAMS, mrsu_run, recorded_scenario, unit_text
+from scheduling.mrsu.setups import presets
+from scheduling.mrsu.tables import MRSU_METRICS, mrsu_tables, result_summary
 from scheduling.numbers import finite
+from scheduling.params import Preset, param_named
 from scheduling.tables import comparison_table, show
+
+from .report import mrsu_report
 
 __all__ = ["MrsuKind"]
 
@@ -60,8 +65,8 @@ class MrsuKind(RunKind):
     start_url = "web:mrsu-start"
 
     def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
-        doc = params.get("input")
-        if params.get("requirements", "input") == "input" and isinstance(doc, Mapping):
+        """A request on an MRSU input that names no scenario records the input's machine."""
+        if (params.get("requirements") or "input") == "input" and isinstance(params.get("input"), Mapping):
             return recorded_scenario(params)
         return None
 
@@ -156,15 +161,8 @@ class MrsuKind(RunKind):
         return Headline(show(value, "ratio"), f"least under-allocation: {label}")
 
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
-        figures: dict[str, Any] = {}
-        for label, doc in results.items():
-            if doc.get("study") == "mrsu":
-                for key, fig in mrsu_figures(doc).items():
-                    figures[f"{key}:{label}"] = fig
-        sweep = combine_sweeps(list(results.values()))
-        if sweep is not None:
-            figures.update(sweep_figures(sweep))
-        json.dumps(figures, allow_nan=False)
+        figures = run_figures(results)
+        json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
         return figures or None
 
     def report(
@@ -175,31 +173,21 @@ class MrsuKind(RunKind):
         baseline: str | None,
         currency: str,
     ) -> ReportBody:
-        allocations = {k: v for k, v in results.items() if v.get("study") == "mrsu"}
-        comparison = comparison_table(
-            {k: result_summary(v) for k, v in allocations.items()},
-            baseline=baseline,
-            currency=currency,
-            metrics=MRSU_METRICS,
-            detail=True,
-        )
-        tables = [summary_table(comparison, "Unit")]
-        tables += [detail_as_table(t) for t in mrsu_tables(results, currency=currency, detail=True)]
-        figures = self.figures(results, currency=currency) or {}
-        return ReportBody(
-            subtitle="MRSU sizing (paper 002)",
-            comparison=comparison,
-            tables=tables,
-            figures={k: v for k, v in figures.items() if not k.startswith("snapshot:")},
-        )
+        return mrsu_report(results, baseline=baseline, currency=currency)
 
     def settings(self, options: Mapping[str, Any]) -> list[tuple[str, Any]]:
-        return [
-            ("Requirements", options.get("requirements")),
-            ("Compositions", ", ".join(options.get("compositions") or [])),
-            ("Modes", ", ".join(options.get("modes") or [])),
-            ("Validity interval T", options.get("slots_valid") or "whole horizon"),
-        ]
+        """The declared parameters' rows, as they apply: an input has its own slots, T left
+        empty is the whole horizon, and the advisor's unit (a document) is shown as typed."""
+        shown = {**options, "slots_valid": options.get("slots_valid") or "whole horizon"}
+        if options.get("requirements") == "input":
+            shown.pop("slots", None)
+        rows = super().settings(shown)
+        if options.get("unit"):
+            rows.append((param_named(MRSU_PARAMS, "unit").label, unit_text(options["unit"])))
+        return rows
+
+    def presets(self) -> Sequence[Preset]:
+        return presets()
 
     def page_context(
         self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str

@@ -86,3 +86,29 @@ def test_small_results_are_drawn_whole():
     assert len(heat["x"]) == ALLOCATION_MAX_COLS and heat["x"][:2] == [0, 5]
     assert heat["z"][0][0] == pytest.approx(2.0)  # mean of slots 0-4
     assert heat["customdata"][0][0] == "0-4"
+
+
+def test_a_runs_figures_are_each_units_then_the_joined_sweep():
+    """run_figures: the figures of an MRSU run's documents (the planner's page and reports)."""
+    from scheduling.mrsu import mrsu_advise, mrsu_sweep
+    from scheduling.mrsu.charts import run_figures
+    from scheduling.scenario import parse_scenario
+
+    problem = synthetic_workload(load=0.5, applications=3, slots=4, seed=1)
+    docs = {
+        "gcd-ft": mrsu_result(problem, composition="gcd", mode="ft"),
+        "min-id": mrsu_result(problem, composition="min", mode="id"),
+        "sweep 100%": mrsu_sweep(loads=[1.0], seeds=1, applications=3, slots=2),
+        "sweep 50%": mrsu_sweep(loads=[0.5], seeds=1, applications=3, slots=2),
+    }
+    figures = run_figures(docs)
+    assert list(figures) == [
+        "allocation:gcd-ft", "snapshot:gcd-ft", "allocation:min-id", "snapshot:min-id",
+        "fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5",
+    ]
+    assert figures["fig5"]["data"][0]["x"] == [50.0, 100.0]  # the parts joined in load order
+    scenario = parse_scenario({"resources": ["cpu"], "vm_types": [
+        {"name": "m", "capacity": {"cpu": 4}, "price_per_hour": 1, "count": 1}],
+        "frameworks": [{"name": "f", "task_demand": {"cpu": 1}}], "jobs": []})
+    assert run_figures({"advisor": mrsu_advise(scenario)}) == {}  # the advice has no figures
+    json.dumps(figures, allow_nan=False)

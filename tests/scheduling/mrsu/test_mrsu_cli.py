@@ -103,10 +103,14 @@ def test_sweep_command(capsys):
     }
     code, _, err = run(capsys, "mrsu-sweep", "--loads", "x", "--quiet")
     assert code == 2 and "--loads" in err
-    for flags, path in ((["--slots-valid", "0"], "slots_valid"), (["--spread", "1.5"], "spread"),
-                        (["--loads", "0"], "--loads[0]")):
+    # every bad value exits 2 at its flag (the declared parameters' rule: scheduling.mrsu.params)
+    for flags, path in ((["--slots-valid", "0"], "--slots-valid"), (["--spread", "1.5"], "--spread"),
+                        (["--loads", "0"], "--loads[0]"), (["--seed", "-1"], "--seed"),
+                        (["--applications", "0"], "--applications")):
         code, _, err = run(capsys, "mrsu-sweep", *flags, "--seeds", "1", "--quiet")
         assert code == 2 and f"error: {path}: must be" in err, err
+    code, _, err = run(capsys, "mrsu-sweep", "--seeds", "100001", "--quiet")
+    assert code == 2 and "error: --seeds: must be a whole number from 1 to 100,000" in err
     # percentages only: 2.5 is 2.5 %, 2 is 2 % (no switch between fractions and percentages)
     code, out, _ = run(capsys, "mrsu-sweep", "--loads", "2", "2.5", "150%", "--seeds", "1", "--applications",
                        "3", "--slots", "2", "--quiet")
@@ -246,3 +250,31 @@ def test_mrsu_takes_a_planner_scenario(capsys):
     assert doc["base_units"] == {"cpu": 1.0, "mem": 1.0} and doc["slots"] == 10
     assert doc["capacity"] == {"cpu": 100, "mem": 400}
     assert list(doc["allocation"]) == ["default"]
+
+
+def test_the_sweeps_flags_are_its_declared_parameters_with_the_librarys_limits(capsys):
+    """``mrsu-sweep``'s flags are a planner run's sweep parameters (scheduling.mrsu.params): the same
+    help and defaults, but the library's larger limits: more seeds than a planner run takes, a load
+    listed twice, a first seed past 2**31."""
+    from scheduling.mrsu.cli import SWEEP_FLAGS
+    from scheduling.mrsu.params import SWEEP_PARAMS
+    from scheduling.params import describe
+
+    assert [p.flag for p in SWEEP_FLAGS] == [p.flag for p in SWEEP_PARAMS]
+    assert [p.default for p in SWEEP_FLAGS] == [p.default for p in SWEEP_PARAMS]
+    with pytest.raises(SystemExit):
+        main(["mrsu-sweep", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert " ".join(describe(SWEEP_FLAGS[1]).split()) in help_text  # --seeds
+    code, out, _ = run(capsys, "mrsu-sweep", "--seeds", "1001", "--loads", "50", "50", "--applications", "1",
+                       "--slots", "1", "--seed", str(2**31), "--quiet")
+    doc = json.loads(out)
+    assert code == 0 and doc["seeds"] == 1001 and doc["loads"] == [0.5, 0.5] and doc["seed"] == 2**31
+
+
+def test_mrsus_slot_flags_are_checked_at_the_flag(capsys):
+    # T beyond a planner run's 1,000 slots is the whole horizon; no slots at all is refused
+    code, out, _ = run(capsys, "mrsu", str(EXAMPLE), "--slots-valid", "5000", "--quiet")
+    assert code == 0 and json.loads(out)["slots_valid"] == 5000
+    code, _, err = run(capsys, "mrsu", str(EXAMPLE), "--slots", "0", "--quiet")
+    assert code == 2 and "error: --slots: must be a whole number from 1 to 10,000" in err

@@ -52,3 +52,26 @@ def test_fig_2_shows_what_the_paper_says():
     assert mine["under"] < vm["under"] / 4  # "very little"
     rho = [v for slots in mine["coefficients"].values() for slot in slots for v in slot]
     assert len(rho) == 1200 and sum(v == 0 for v in rho) > 0
+
+
+def test_the_presets_are_the_set_ups_and_each_is_a_valid_run() -> None:
+    """The planner's start page offers :func:`presets`: one per set-up, in order, its input
+    document and a run's parameters that start as they are (scheduling.mrsu.params)."""
+    from scheduling.mrsu.params import mrsu_run
+    from scheduling.mrsu.setups import presets
+
+    found = presets()
+    assert [p.key for p in found] == list(SETUPS)
+    for preset in found:
+        setup = SETUPS[preset.key]
+        assert preset.scenario is None  # the input carries its own: the run records its machine
+        assert setup.figure in preset.title and setup.paper_claim in preset.description
+        assert preset.params["input"] == setup.input_document()
+        options = mrsu_run(json.loads(json.dumps(preset.params)))  # as a form or the API sends them
+        assert options["requirements"] == "input" and options["input"] == setup.input_document()
+        assert options["compositions"] == ["gcd", "min"] and options["modes"] == ["ft", "id"]
+    fig2, sweep = found
+    assert "sweep" not in fig2.params and "Fig. 2" in fig2.title
+    assert sweep.params["sweep"] == {**PAPER_SWEEP} and "Figs. 3-5" in sweep.title
+    assert mrsu_run(sweep.params)["sweep"] == {**PAPER_SWEEP, "spread": 0.5, "slots_valid": None}
+    assert presets()[1].params["sweep"]["loads"] is not PAPER_SWEEP["loads"]  # never the shared list

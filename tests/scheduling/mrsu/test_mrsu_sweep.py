@@ -209,3 +209,15 @@ def test_stopping_in_a_load_point_allocates_no_further_chunk(monkeypatch):
 def test_the_paper_set_up_reports_ten_times_a_load_point():
     assert [len(c) for c in sweep_module.seed_chunks(range(100), 50, 30, 4)] == [10] * 10
     assert sweep_module.seed_chunks([5], 2000, 1000, 4) == [[5]]  # at least one seed a chunk
+
+
+def test_combine_sweeps_joins_load_points_in_order() -> None:
+    """A planner run computes one load point per part; the joined document is the whole sweep's."""
+    from scheduling.mrsu.sweep import combine_sweeps
+
+    a = mrsu_sweep(loads=[1.0], seeds=1, applications=3, slots=2)
+    b = mrsu_sweep(loads=[0.5], seeds=1, applications=3, slots=2)
+    both = mrsu_sweep(loads=[0.5, 1.0], seeds=1, applications=3, slots=2)
+    joined = combine_sweeps([a, b])
+    assert joined is not None and joined["curves"] == both["curves"] and joined["loads_pct"] == [50.0, 100.0]
+    assert combine_sweeps([{"study": "mrsu"}]) is None
