@@ -440,7 +440,10 @@ def range_message(p: Param) -> str:
 
 
 def _number(p: Param, value: Any, path: str, problems: Problems) -> float | int | None:
-    read = integral(value) if p.kind == "integer" else finite(value)
+    if p.kind == "integer" and isinstance(value, int) and not isinstance(value, bool):
+        read: float | int | None = value  # exact: through a float, a seed beyond 2**53 would change
+    else:
+        read = integral(value) if p.kind == "integer" else finite(value)
     low, high = p.minimum, p.maximum
     if read is None or (low is not None and (read <= low if p.exclusive_minimum else read < low)) or (
         high is not None and read > high
