@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
-from ..params import Param, read_params, seed_param
+from ..params import Param, param_named, read_params, seed_param
 from ..scenario import Scenario
 from .doc_reading import policy_label
 from .model import UdrfProblem
@@ -78,7 +78,8 @@ UDRF_PARAMS: tuple[Param, ...] = (
 
 def udrf_run(params: Mapping[str, Any], *, scenario: Scenario | None = None) -> dict[str, Any]:
     """A UDRF study's options, read by :data:`UDRF_PARAMS`, or every problem: the request's fields
-    (``interval_s``) and, with ``scenario``, the scenario's (``frameworks``: no user lists complex jobs).
+    (``interval_s``; ``baseline``, one of the policies compared, even when another field is
+    wrong) and, with ``scenario``, the scenario's (``frameworks``: no user lists complex jobs).
     """
     errors: list[FieldError] = []
     values: dict[str, Any] | None = None
@@ -86,6 +87,20 @@ def udrf_run(params: Mapping[str, Any], *, scenario: Scenario | None = None) -> 
         values = read_params(UDRF_PARAMS, params, what="a UDRF study")
     except ScenarioError as exc:
         errors.extend(exc.errors)
+    given = params if isinstance(params, Mapping) else {}
+    if values is not None:
+        compare, baseline = values["compare_drf"], values["baseline"]
+    else:  # what can still be said of the baseline
+        compare = given.get("compare_drf")
+        if not isinstance(compare, bool):
+            compare = param_named(UDRF_PARAMS, "compare_drf").default
+        baseline = given.get("baseline") if isinstance(given.get("baseline"), str) else None
+    policies = ["udrf", "drf"] if compare else ["udrf"]
+    labels = [policy_label(p) for p in policies]
+    if baseline in (None, ""):
+        baseline = labels[-1]
+    elif baseline not in labels:
+        errors.append(FieldError("baseline", f"must be one of {', '.join(labels)}"))
     if scenario is not None:
         try:
             UdrfProblem.from_scenario(scenario)  # say now when no user has complex jobs
@@ -93,13 +108,6 @@ def udrf_run(params: Mapping[str, Any], *, scenario: Scenario | None = None) -> 
             errors.extend(exc.errors)
     if values is None or errors:
         raise ScenarioError(errors)
-    policies = ["udrf", "drf"] if values["compare_drf"] else ["udrf"]
-    labels = [policy_label(p) for p in policies]
-    baseline = values["baseline"]
-    if baseline is None:
-        baseline = labels[-1]
-    elif baseline not in labels:
-        raise ScenarioError([FieldError("baseline", f"must be one of {', '.join(labels)}")])
     return {
         "online": values["online"],
         "compare_drf": values["compare_drf"],

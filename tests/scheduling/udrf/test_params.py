@@ -151,3 +151,17 @@ def test_a_large_seed_is_kept_exactly() -> None:
     assert udrf_run({"seed": 2**60 + 1})["seed"] == 2**60 + 1
     assert udrf_run({"seed": 2**63 - 1})["seed"] == 2**63 - 1
     assert online.check_online_options(interval_s=1, horizon_s=None, queue_capacity=1, seed=2**63 - 1) == []
+
+
+def test_the_baseline_is_checked_beside_the_other_fields() -> None:
+    """One response says every problem: a baseline that is no policy, with a bad interval."""
+    with pytest.raises(ScenarioError) as exc:
+        udrf_run({"interval_s": 0, "baseline": "FIFO"})
+    assert _paths(exc) == {"interval_s": "must be a number of seconds in (0, 3600]",
+                           "baseline": "must be one of UDRF, DRF"}
+    with pytest.raises(ScenarioError) as exc:
+        udrf_run({"seed": -1, "compare_drf": False, "baseline": "DRF"})
+    assert set(_paths(exc)) == {"seed", "baseline"}
+    with pytest.raises(ScenarioError) as exc:
+        udrf_run({"baseline": 3})
+    assert _paths(exc) == {"baseline": "must be text"}
