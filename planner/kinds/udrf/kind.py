@@ -11,12 +11,13 @@ and options. Parts, each one library call:
 
 Summaries, the comparison table (one column per policy) and the detail tables come from
 :mod:`scheduling.udrf.tables`, the figures from :mod:`scheduling.udrf.charts`; the report's
-content is :func:`.report.udrf_report`, the parameters the library's
-(:mod:`scheduling.udrf.params`).
+content is :func:`.report.udrf_report`, the parameters and presets the library's
+(:mod:`scheduling.udrf.params`, :mod:`scheduling.udrf.setups`).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from collections.abc import Mapping, Sequence
@@ -26,12 +27,13 @@ from planner.reports import FORMATS, ReportBody
 from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
 from scheduling import Scenario
 from scheduling.numbers import finite
-from scheduling.params import value_text
+from scheduling.params import Preset, value_text
 from scheduling.tables import show
 from scheduling.udrf.charts import policy_colours, udrf_figures
 from scheduling.udrf.doc_reading import policy_label
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.params import ONLINE_PARAMS, UDRF_PARAMS, udrf_run
+from scheduling.udrf.setups import presets
 from scheduling.udrf.tables import policy_headlines, udrf_summary, udrf_table, udrf_tables
 
 from .report import udrf_report
@@ -43,6 +45,13 @@ ONLINE_MODULE = "scheduling.udrf.online"
 OFFLINE = "offline"
 #: Rows of each detail table on the run page (the reports have them all).
 PAGE_ROWS = 50
+
+
+@functools.cache
+def _presets() -> tuple[Preset, ...]:
+    """The library's presets, drawn once per process (the synthetic trace takes a third of a
+    second); the start page only reads them."""
+    return tuple(presets())
 
 
 class UdrfKind(RunKind):
@@ -156,6 +165,9 @@ class UdrfKind(RunKind):
                 elif value is not None:
                     rows.append((p.label, value_text(p, value)))
         return rows
+
+    def presets(self) -> Sequence[Preset]:
+        return _presets()
 
     def page_context(
         self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str
