@@ -441,7 +441,10 @@ def range_message(p: Param) -> str:
 
 
 def _number(p: Param, value: Any, path: str, problems: Problems) -> float | int | None:
-    read = integral(value) if p.kind == "integer" else finite(value)
+    if p.kind == "integer" and isinstance(value, int) and not isinstance(value, bool):
+        read: float | int | None = value  # exact: through a float, a seed beyond 2**53 would change
+    else:
+        read = integral(value) if p.kind == "integer" else finite(value)
     low, high = p.minimum, p.maximum
     if read is None or (low is not None and (read <= low if p.exclusive_minimum else read < low)) or (
         high is not None and read > high
@@ -534,6 +537,8 @@ def add_flags(parser: argparse.ArgumentParser | Any, params: Sequence[Param]) ->
         kwargs["type"] = _flag_type(p) or str
         if p.text is not None and p.text.example:
             kwargs["metavar"] = p.text.example
+        else:  # what argparse shows for the flag alone (--interval INTERVAL), not the parameter's name
+            kwargs["metavar"] = p.flag.lstrip("-").replace("-", "_").upper()
         if p.kind == "list" and p.text is not None:
             kwargs["nargs"] = "+"  # the words are joined again for the text form
             kwargs["metavar"] = p.item.name.upper() if p.item is not None else None

@@ -10,6 +10,9 @@
 * :mod:`~scheduling.udrf.properties`: Pareto efficiency, envy-freeness, sharing incentive and
   strategy-proofness checked on an allocation;
 * :mod:`~scheduling.udrf.synthetic`: seeded scenarios with the shape of the paper's trace;
+* :mod:`~scheduling.udrf.params`: the study's parameters, declared once (the planner's fields
+  and checks, the command line's flags, the online simulation's rule);
+  :mod:`~scheduling.udrf.setups`: the paper's Fig. 1 and the start page's presets;
 * :mod:`~scheduling.udrf.tables`, :mod:`~scheduling.udrf.charts`, :mod:`~scheduling.udrf.html`
   and :mod:`~scheduling.udrf.cli`: the tables, figures, standalone page and sub-commands.
 """

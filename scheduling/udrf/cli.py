@@ -11,45 +11,65 @@ inputs are read and outputs written as by every sub-command (:mod:`scheduling.cl
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any
 
 from ..cli_support import Subparsers, add_source_arguments, load_scenario, write_output
 from ..errors import FieldError, ScenarioError
+from ..params import Param, add_flags, flag_values, read_params
+from .params import UDRF_PARAMS
 
 __all__ = ["add_commands", "cmd_udrf", "cmd_udrf_generate"]
 
 
-def cmd_udrf(args: argparse.Namespace) -> int:
-    from .offline_doc import offline_document
-    from .online import check_online_options
+def _udrf_flags() -> tuple[Param, ...]:
+    """The ``udrf`` command's options: the planner's declarations (:data:`UDRF_PARAMS`) that
+    have a flag. ``--compare-drf`` is a switch, off unless given, where a planner run compares
+    with DRF unless told not to: the same parameter with the command line's default."""
+    params = tuple(p for p in UDRF_PARAMS if p.flag is not None)
+    # The command line's --compare-drf stays off by default (people script it), the planner's on.
+    return tuple(dataclasses.replace(p, default=False) if p.name == "compare_drf" else p for p in params)
 
-    errors = check_online_options(
-        interval_s=1.0 if args.interval is None else args.interval, horizon_s=args.horizon,
-        queue_capacity=100 if args.queue is None else args.queue, seed=args.seed,
-        paths={"interval_s": "--interval", "horizon_s": "--horizon", "queue_capacity": "--queue",
-               "seed": "--seed"},
-    )
-    if not args.online:
-        online_only = (("--interval", args.interval), ("--horizon", args.horizon), ("--queue", args.queue))
-        for flag, value in online_only:
-            if value is not None:
-                errors.append(FieldError(flag, "goes with --online"))
+
+def _read_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The options typed, read by their declarations; every error names its flag (``--interval``),
+    and an online option without ``--online`` says so."""
+    params = _udrf_flags()
+    flag_of = {p.name: str(p.flag) for p in params}
+    given = flag_values(args, params)
+    errors: list[FieldError] = []
+    options: dict[str, Any] = {}
+    try:
+        options = read_params(params, given, what="udrf")
+    except ScenarioError as exc:
+        errors += [FieldError(flag_of.get(e.path, e.path), e.message) for e in exc.errors]
+    if not given.get("online"):
+        errors += [FieldError(flag_of[k], "goes with --online")
+                   for k in ("interval_s", "horizon_s", "queue_capacity") if k in given]
     if errors:
         raise ScenarioError(errors)
+    return options
+
+
+def cmd_udrf(args: argparse.Namespace) -> int:
+    from .offline_doc import offline_document
+
+    options = _read_flags(args)
+    compare_drf = bool(options["compare_drf"])
     scenario = load_scenario(args)
-    out: dict[str, Any] = {"offline": offline_document(scenario, compare_drf=args.compare_drf)}
-    if args.online:
+    out: dict[str, Any] = {"offline": offline_document(scenario, compare_drf=compare_drf)}
+    if options["online"]:
         from .online import online_document
 
         out["online"] = online_document(
             scenario,
-            policies=("udrf", "drf") if args.compare_drf else ("udrf",),
-            interval_s=args.interval if args.interval is not None else 1.0,
-            horizon_s=args.horizon,
-            queue_capacity=args.queue if args.queue is not None else 100,
-            seed=args.seed,
+            policies=("udrf", "drf") if compare_drf else ("udrf",),
+            interval_s=options["interval_s"],
+            horizon_s=options["horizon_s"],
+            queue_capacity=options["queue_capacity"],
+            seed=options["seed"],
         )
     write_output(json.dumps(out, indent=None if args.compact else 1, allow_nan=False), args.output)
     if args.html:
@@ -93,12 +113,8 @@ def add_commands(subparsers: Subparsers) -> None:
         "resource) as a resource. Prints JSON (docs/results.md).",
     )
     add_source_arguments(u, metavar="SCENARIO")
-    u.add_argument("--online", action="store_true", help="also simulate the online algorithm over time")
-    u.add_argument("--compare-drf", action="store_true", help="also run the DRF baseline")
-    u.add_argument("--interval", type=float, help="--online: seconds between decisions (default 1)")
-    u.add_argument("--horizon", type=float, help="--online: stop at this time (default: all jobs done)")
-    u.add_argument("--queue", type=int, help="--online: waiting-queue capacity in jobs (default 100)")
-    u.add_argument("--seed", type=int, default=0, help="--online: seed of the tie-breaking order")
+    # --online, --compare-drf, --interval, --horizon, --queue, --seed: from the declarations
+    add_flags(u, _udrf_flags())
     u.add_argument("--html", metavar="FILE", help="also write a standalone page of the charts")
     u.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
     u.add_argument("--compact", action="store_true", help="JSON without indentation")

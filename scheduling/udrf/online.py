@@ -62,54 +62,38 @@ import numpy as np
 
 from ..charts.downsample import window_mean_step
 from ..errors import FieldError, ScenarioError
-from ..numbers import seed_error
 from ..scenario import Scenario
 from .graph import rducs
 from .model import UdrfProblem
+from .params import ONLINE_LIMITS, read_online_options
 
 __all__ = [
     "ONLINE_LIMITS", "ONLINE_POLICIES", "RUNS_BUCKETS", "OnlineResult", "check_online_options", "compare",
     "online_document", "simulate",
 ]
 
-#: The largest online options (a planner run's, the command line's and a library caller's).
-ONLINE_LIMITS = {
-    "interval_s": 3600.0, "horizon_s": 30 * 86400.0, "queue_capacity": 100_000,
-}
-
-
 def check_online_options(
     *, interval_s: Any, horizon_s: Any, queue_capacity: Any, seed: Any, paths: dict[str, str] | None = None
 ) -> list[FieldError]:
     """The errors of the online simulation's options, each on its path (``paths`` renames
-    them: the command line's ``--interval``); one rule for every caller.
+    them: the command line's ``--interval``): :data:`~scheduling.udrf.params.ONLINE_PARAMS`
+    read by :func:`~scheduling.udrf.params.read_online_options`, one rule for every caller.
+    ``None`` is an option's default.
 
     >>> for e in check_online_options(interval_s=float("inf"), horizon_s=None, queue_capacity=0,
     ...                               seed=-1, paths={"interval_s": "--interval"}):
     ...     print(e)
     --interval: must be a number of seconds in (0, 3600]
     queue_capacity: must be a whole number from 1 to 100,000
-    seed: must be an integer between 0 and 2**63 - 1
+    seed: must be a whole number from 0 to 9,223,372,036,854,775,807
     """
-    at = paths or {}
-    errors = []
-    for key, value in (("interval_s", interval_s), ("horizon_s", horizon_s)):
-        if key == "horizon_s" and value is None:
-            continue
-        top = ONLINE_LIMITS[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not (
-            math.isfinite(value) and 0 < value <= top
-        ):
-            errors.append(FieldError(at.get(key, key), f"must be a number of seconds in (0, {top:g}]"))
-    top_queue = int(ONLINE_LIMITS["queue_capacity"])
-    if isinstance(queue_capacity, bool) or not isinstance(queue_capacity, int) or not (
-        1 <= queue_capacity <= top_queue
-    ):
-        errors.append(FieldError(at.get("queue_capacity", "queue_capacity"),
-                                 f"must be a whole number from 1 to {top_queue:,}"))
-    if seed_error(seed) is not None:
-        errors.append(FieldError(at.get("seed", "seed"), str(seed_error(seed))))
-    return errors
+    try:
+        read_online_options({"interval_s": interval_s, "horizon_s": horizon_s,
+                             "queue_capacity": queue_capacity, "seed": seed}, paths=paths)
+    except ScenarioError as exc:
+        return exc.errors
+    return []
+
 
 #: The online policies, with their labels.
 ONLINE_POLICIES = {"udrf": "UDRF (online, Fig. 5)", "drf": "DRF (classes as resources, bundles)"}
@@ -708,10 +692,10 @@ def online_document(
     """
     if max_points < 2:
         raise ValueError(f"max_points must be >= 2, got {max_points}")
-    errors = check_online_options(interval_s=interval_s, horizon_s=horizon_s, queue_capacity=queue_capacity,
-                                  seed=seed)
-    if errors:
-        raise ScenarioError(errors)
+    options = read_online_options({"interval_s": interval_s, "horizon_s": horizon_s,
+                                   "queue_capacity": queue_capacity, "seed": seed})
+    interval_s, horizon_s = options["interval_s"], options["horizon_s"]
+    queue_capacity, seed = options["queue_capacity"], options["seed"]
     problem = UdrfProblem.from_scenario(scenario)
     k = len(problem.kinds)
     results = {name: simulate(problem, policy=name, interval_s=interval_s, horizon_s=horizon_s,

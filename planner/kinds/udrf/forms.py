@@ -1,18 +1,21 @@
-"""The start page form of a UDRF study (paper 004).
+"""The start page form of a UDRF study (paper 004): the shared start page's form
+(:class:`~planner.web.start.StartForm`) with a third source of the scenario.
 
-The scenario is entered through the page (machine classes with a count and a capacity per
-resource; users' jobs, each with its tasks one per line, runs, duration and arrival), pasted
-or uploaded as a version-3 scenario JSON document, or made of a stored cluster (classes from
-its entries' machine-class labels; an unlabelled VM type is a class of its own) and workload
-(its frameworks' complex jobs). The form only parses and type-checks; the library (through
-``run_start``) decides what is valid, and its field errors, with the library's paths
-(``vm_types[1].capacity.cpu``, ``frameworks[0].complex_jobs[2].tasks[0].demand``), come back
-onto the row and field that caused them.
+The run's parameters (online, compare with DRF, the online options) are fields built from the
+library's declarations (:data:`scheduling.udrf.params.UDRF_PARAMS`). The scenario is entered
+through the page (machine classes with a count and a capacity per resource; users' jobs, each
+with its tasks one per line, runs, duration and arrival: :meth:`UdrfForm.entered_scenario`
+builds the version-3 document), pasted or uploaded as a version-3 scenario JSON document, or
+made of a stored cluster (classes from its entries' machine-class labels; an unlabelled VM type
+is a class of its own) and workload (its frameworks' complex jobs). The form only parses and
+type-checks; the library (through ``run_start``) decides what is valid, and its field errors,
+with the library's paths (``vm_types[1].capacity.cpu``,
+``frameworks[0].complex_jobs[2].tasks[0].demand``, ``interval_s``), come back onto the row and
+field that caused them.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -20,8 +23,8 @@ from typing import Any
 from django import forms
 
 from planner.core.errors import field_errors
-from planner.web.forms import NumberInput
-from planner.web.study_forms import StudySourceForm
+from planner.web.param_forms import NumberInput
+from planner.web.start import StartForm
 
 __all__ = ["ClassRowForm", "JobRowForm", "UdrfForm", "parse_amounts", "parse_tasks", "tasks_text"]
 
@@ -174,8 +177,9 @@ _JOB_FIELDS = {
 _CLASS_FIELDS = {"name": "name", "machine_class": "name", "count": "count", "capacity": "capacity"}
 
 
-class UdrfForm(StudySourceForm):
-    """A UDRF study: the scenario (entered or a document) and the options of the run."""
+class UdrfForm(StartForm):
+    """A UDRF study: the scenario (entered as rows, a document, or stored objects) and the run's
+    declared parameters."""
 
     SOURCES = [
         ("forms", "Machine classes and jobs, entered here"),
@@ -185,89 +189,83 @@ class UdrfForm(StudySourceForm):
     #: Empty rows shown below the filled ones.
     SPARE_CLASSES = 3
     SPARE_JOBS = 4
+    #: The most rows of each table a request may send.
+    MAX_ROWS = 500
 
     source = forms.ChoiceField(choices=SOURCES, initial="forms", widget=forms.RadioSelect)
     scenario_name = forms.CharField(
         required=False, max_length=100, initial="UDRF study", label="Scenario name"
     )
     resources = forms.CharField(initial="cpu, mem", help_text="The resource kinds, separated by commas.")
-    compare_drf = forms.BooleanField(
-        required=False, initial=True, label="Compare with DRF (classes as resources)"
-    )
-    online = forms.BooleanField(
-        required=False, label="Simulate online too (paper 004 Fig. 5: jobs arrive, run and leave)"
-    )
-    interval_s = forms.FloatField(initial=1.0, widget=NumberInput, label="Decision interval (s)")
-    horizon_s = forms.FloatField(
-        required=False, widget=NumberInput, label="Horizon (s)", help_text="Empty: until every job is done."
-    )
-    queue_capacity = forms.IntegerField(
-        initial=100,
-        min_value=1,
-        widget=NumberInput,
-        label="Waiting queue",
-        help_text="Jobs waiting at most (the paper's 100).",
-    )
-    seed = forms.IntegerField(initial=0, min_value=0, max_value=2**63 - 1)
-
-    DIRECT = ("name", "online", "compare_drf", "interval_s", "horizon_s", "queue_capacity", "seed")
 
     def __init__(self, *args: Any, **kwargs: Any):
-        kwargs.setdefault("clusters", [])
-        kwargs.setdefault("workloads", [])
         super().__init__(*args, **kwargs)
         self.fields["document"].help_text = (
             "Version 3: vm_types with a machine_class, frameworks (users) with complex_jobs "
             "(docs/scenario.md)."
         )
         data = args[0] if args else kwargs.get("data")
-        self.class_rows = self._rows(ClassRowForm, "m", data, self.SPARE_CLASSES + 3)
-        self.job_rows = self._rows(JobRowForm, "j", data, self.SPARE_JOBS + 6)
+        self.class_rows: list[ClassRowForm] = self._rows(ClassRowForm, "m", data, self.SPARE_CLASSES + 3)
+        self.job_rows: list[JobRowForm] = self._rows(JobRowForm, "j", data, self.SPARE_JOBS + 6)
         self._class_of: list[ClassRowForm] = []  # vm_types[i] -> its row
         self._job_of: dict[tuple[int, int], JobRowForm] = {}  # (framework, job) -> its row
         self._user_of: list[JobRowForm] = []  # frameworks[f] -> its first row
 
-    @staticmethod
-    def _rows(cls: type[forms.Form], prefix: str, data: Any, default: int) -> list[Any]:
+    @classmethod
+    def _rows(cls, row: type[Any], prefix: str, data: Any, default: int) -> list[Any]:
+        """The rows a request sent (every ``<prefix><k>-`` it has, up to :attr:`MAX_ROWS`), or
+        ``default`` empty ones."""
         count = default
         if data is not None:
             used = [int(m.group(1)) for key in data for m in [re.match(rf"^{prefix}(\d+)-", key)] if m]
             count = max(count, max(used, default=-1) + 1)
-        return [cls(data, prefix=f"{prefix}{k}") for k in range(min(count, 500))]
+        return [row(data, prefix=f"{prefix}{k}") for k in range(min(count, cls.MAX_ROWS))]
 
-    def _grow(self, rows: list[Any], cls: type[forms.Form], prefix: str, n: int) -> list[Any]:
-        return rows + [cls(prefix=f"{prefix}{k}") for k in range(len(rows), n)]
+    @staticmethod
+    def _grow(rows: list[Any], row: type[Any], prefix: str, n: int) -> list[Any]:
+        return rows + [row(prefix=f"{prefix}{k}") for k in range(len(rows), n)]
+
+    def _all_rows(self) -> list[ClassRowForm | JobRowForm]:
+        return [*self.class_rows, *self.job_rows]
+
+    def _entered(self) -> bool:
+        return self.cleaned_data.get("source") == "forms"
 
     # ------------------------------------------------------------------ reading
 
     def is_valid(self) -> bool:
         valid = super().is_valid()
-        if self.cleaned_data.get("source") != "forms":
+        if not self._entered():
             return valid
-        rows = [r.is_valid() for r in [*self.class_rows, *self.job_rows] if r.used()]
+        rows = [r.is_valid() for r in self._all_rows() if r.used()]
         return valid and all(rows)
 
+    def needs_document(self) -> bool:
+        return not self._entered()
+
     def clean(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        if data.get("source") != "forms":
-            return super().clean()
-        if not any(r.used() for r in self.class_rows):
-            self.add_error(None, "Enter at least one machine class.")
-        if not any(r.used() for r in self.job_rows):
-            self.add_error(None, "Enter at least one job.")
+        data = super().clean()
+        if self._entered():
+            if not any(r.used() for r in self.class_rows):
+                self.add_error(None, "Enter at least one machine class.")
+            if not any(r.used() for r in self.job_rows):
+                self.add_error(None, "Enter at least one job.")
         return data
 
     def resource_list(self) -> list[str]:
         return [r.strip() for r in (self.cleaned_data.get("resources") or "").split(",") if r.strip()]
 
-    def scenario(self) -> dict[str, Any]:
-        """The version-3 scenario the rows describe (call after :meth:`is_valid`)."""
+    def entered_scenario(self) -> dict[str, Any] | None:
+        """The version-3 scenario the rows describe, when the rows are the source (call after
+        :meth:`is_valid`); it remembers which row made which VM type and job, for the errors."""
+        if not self._entered():
+            return None
         vm_types = []
         self._class_of = []
-        for row in self.class_rows:
-            if not row.used():
+        for class_row in self.class_rows:
+            if not class_row.used():
                 continue
-            d = row.cleaned_data
+            d = class_row.cleaned_data
             name = d.get("name") or ""
             vm_types.append(
                 {
@@ -278,7 +276,7 @@ class UdrfForm(StudySourceForm):
                     "count": d.get("count") or 1,
                 }
             )
-            self._class_of.append(row)
+            self._class_of.append(class_row)
         frameworks: list[dict[str, Any]] = []
         index: dict[str, int] = {}
         self._job_of, self._user_of = {}, []
@@ -306,23 +304,18 @@ class UdrfForm(StudySourceForm):
             "frameworks": frameworks,
         }
 
-    def params(self) -> dict[str, Any]:
-        d = self.cleaned_data
-        out: dict[str, Any] = {
-            "online": bool(d.get("online")),
-            "compare_drf": bool(d.get("compare_drf")),
-            "seed": d.get("seed") or 0,
-        }
-        for key in ("interval_s", "horizon_s", "queue_capacity"):
-            if d.get(key) is not None:
-                out[key] = d[key]
-        return out
-
     # ------------------------------------------------------------------ errors
 
     def place_error(self, path: str, message: str, text: str) -> bool:
-        if self.cleaned_data.get("source") != "forms":
+        """The declared parameters' errors on their fields; with the rows as the source, the
+        scenario's on the row (and cell) that made the VM type or job of ``path``."""
+        if super().place_error(path, message, text):
+            return True
+        if not self._entered():
             return False
+        return self._place_row_error(path, message, text)
+
+    def _place_row_error(self, path: str, message: str, text: str) -> bool:
         m = _JOB.match(path)
         if m and (int(m.group(1)), int(m.group(2))) in self._job_of:
             row = self._job_of[(int(m.group(1)), int(m.group(2)))]
@@ -366,13 +359,11 @@ class UdrfForm(StudySourceForm):
             return True
         return False
 
-    def entered_scenario(self) -> dict[str, Any] | None:
-        return self.scenario() if self.cleaned_data.get("source") == "forms" else None
-
     def add_service_errors(self, exc: BaseException) -> None:
-        if self.cleaned_data.get("source") != "forms":
+        if not self._entered():
             super().add_service_errors(exc)  # the document, or the stored workload and cluster
             return
+        # The rows first: ``name`` is then the scenario's (the run's name cannot be wrong).
         for e in field_errors(exc):
             if self.place_error(e.path, e.message, str(e)):
                 continue
@@ -383,13 +374,13 @@ class UdrfForm(StudySourceForm):
 
     @property
     def has_row_errors(self) -> bool:
-        return any(r.errors for r in [*self.class_rows, *self.job_rows])
+        return super().has_row_errors or any(r.errors for r in self._all_rows())
 
     # ------------------------------------------------------------------ filling
 
     def initial_from_scenario(self, scenario: Mapping[str, Any]) -> None:
         """Fill the document and, when each machine class is one VM type, the rows."""
-        self.initial.update(source="document", document=json.dumps(scenario, indent=1))
+        super().initial_from_scenario(scenario)
         vm_types = [v for v in scenario.get("vm_types") or [] if isinstance(v, Mapping)]
         classes: dict[str, list[Mapping[str, Any]]] = {}
         for v in vm_types:
@@ -401,8 +392,8 @@ class UdrfForm(StudySourceForm):
         ]
         jobs = [(f, j) for f in users for j in f.get("complex_jobs") or [] if isinstance(j, Mapping)]
         self.class_rows = self._grow([], ClassRowForm, "m", len(classes) + self.SPARE_CLASSES)
-        for row, (name, (v,)) in zip(self.class_rows, classes.items(), strict=False):
-            row.initial = {
+        for class_row, (name, (v,)) in zip(self.class_rows, classes.items(), strict=False):
+            class_row.initial = {
                 "name": name,
                 "count": v.get("count", 1),
                 "capacity": _amounts_text(v.get("capacity")),
@@ -420,9 +411,3 @@ class UdrfForm(StudySourceForm):
             scenario_name=scenario.get("name") or "",
             resources=", ".join(str(r) for r in scenario.get("resources") or ["cpu", "mem"]),
         )
-
-    def fill(self, params: Mapping[str, Any]) -> None:
-        """Start from a preset's (or an earlier run's) options."""
-        for key in ("online", "compare_drf", "interval_s", "horizon_s", "queue_capacity", "seed"):
-            if params.get(key) is not None:
-                self.initial[key] = params[key]

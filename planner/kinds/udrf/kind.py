@@ -10,32 +10,33 @@ and options. Parts, each one library call:
   on the workers; :func:`scheduling.udrf.online_tables.combine_online` joins them again.
 
 Summaries, the comparison table (one column per policy) and the detail tables come from
-:mod:`scheduling.udrf.tables`, the figures from :mod:`scheduling.udrf.charts`.
+:mod:`scheduling.udrf.tables`, the figures from :mod:`scheduling.udrf.charts`; the report's
+content is :func:`.report.udrf_report`, the parameters and presets the library's
+(:mod:`scheduling.udrf.params`, :mod:`scheduling.udrf.setups`).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from planner.reports import FORMATS, ReportBody
-from planner.reports.tables import detail_as_table, summary_table
 from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
 from scheduling import Scenario
 from scheduling.numbers import finite
+from scheduling.params import Preset, value_text
 from scheduling.tables import show
 from scheduling.udrf.charts import policy_colours, udrf_figures
 from scheduling.udrf.doc_reading import policy_label
 from scheduling.udrf.offline_doc import offline_document
-from scheduling.udrf.params import UDRF_PARAMS, udrf_run
-from scheduling.udrf.tables import (
-    policy_headlines,
-    udrf_summary,
-    udrf_table,
-    udrf_tables,
-)
+from scheduling.udrf.params import ONLINE_PARAMS, UDRF_PARAMS, udrf_run
+from scheduling.udrf.setups import presets
+from scheduling.udrf.tables import policy_headlines, udrf_summary, udrf_table, udrf_tables
+
+from .report import udrf_report
 
 __all__ = ["ONLINE_MODULE", "UdrfKind"]
 
@@ -44,6 +45,13 @@ ONLINE_MODULE = "scheduling.udrf.online"
 OFFLINE = "offline"
 #: Rows of each detail table on the run page (the reports have them all).
 PAGE_ROWS = 50
+
+
+@functools.cache
+def _presets() -> tuple[Preset, ...]:
+    """The library's presets, drawn once per process (the synthetic trace takes a third of a
+    second); the start page only reads them."""
+    return tuple(presets())
 
 
 class UdrfKind(RunKind):
@@ -139,31 +147,27 @@ class UdrfKind(RunKind):
         baseline: str | None,
         currency: str,
     ) -> ReportBody:
-        comparison = udrf_table(results, baseline=baseline, currency=currency, detail=True)
-        tables = [summary_table(comparison, "Policy")]
-        tables += [detail_as_table(t) for t in udrf_tables(results, currency=currency, detail=True)]
-        return ReportBody(
-            subtitle="UDRF study (paper 004)",
-            comparison=comparison,
-            tables=tables,
-            figures=self.figures(results, currency=currency) or {},
-        )
+        return udrf_report(results, baseline=baseline, currency=currency)
 
     def settings(self, options: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """The policies, whether online, and the online options when it is (by their declared
+        labels and units)."""
         policies = list(options.get("policies") or ["udrf", "drf"])
         rows: list[tuple[str, Any]] = [
             ("Policies", ", ".join(policy_label(p) for p in policies)),
             ("Online", "yes" if options.get("online") else "no"),
         ]
         if options.get("online"):
-            horizon = options.get("horizon_s")
-            rows += [
-                ("Decision interval", f"{options.get('interval_s'):g} s"),
-                ("Horizon", f"{horizon:g} s" if horizon else "until every job is done"),
-                ("Waiting queue", options.get("queue_capacity")),
-                ("Seed", options.get("seed")),
-            ]
+            for p in ONLINE_PARAMS:
+                value = options.get(p.name)
+                if p.name == "horizon_s" and not value:
+                    rows.append((p.label, "until every job is done"))
+                elif value is not None:
+                    rows.append((p.label, value_text(p, value)))
         return rows
+
+    def presets(self) -> Sequence[Preset]:
+        return _presets()
 
     def page_context(
         self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None, currency: str

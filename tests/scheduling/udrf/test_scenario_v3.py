@@ -131,7 +131,7 @@ def test_cli_refuses_bad_input_with_paths(tmp_path: Path, capsys: pytest.Capture
     err = capsys.readouterr().err
     assert "error: --interval: must be a number of seconds in (0, 3600]" in err
     assert "error: --horizon: must be a number of seconds in (0, 2.592e+06]" in err
-    assert "error: --seed: must be an integer between 0 and 2**63 - 1" in err
+    assert "error: --seed: must be a whole number from 0 to 9,223,372,036,854,775,807" in err
 
 
 def test_cli_udrf_generate_writes_a_valid_seeded_trace(
