@@ -492,6 +492,9 @@ def _list(p: Param, value: Any, path: str, problems: Problems, max_variants: int
     out: list[Any] = []
     for i, item in enumerate(value):
         where = f"{path}[{i}]"
+        if item is None and p.item.default is None:  # a list's null is no value (not "the default")
+            problems.add(where, "must not be null")
+            continue
         before = _count(problems)
         read = _read(p.item, item, where, problems, max_variants)
         if _count(problems) > before:
