@@ -535,6 +535,8 @@ def add_flags(parser: argparse.ArgumentParser | Any, params: Sequence[Param]) ->
         kwargs["type"] = _flag_type(p) or str
         if p.text is not None and p.text.example:
             kwargs["metavar"] = p.text.example
+        elif "choices" not in kwargs:  # --interval INTERVAL (not its parameter's name)
+            kwargs["metavar"] = p.flag.lstrip("-").replace("-", "_").upper()
         parser.add_argument(p.flag, **kwargs)
 
 
