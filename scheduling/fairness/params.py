@@ -201,7 +201,7 @@ CONFIGURATION_PARAMS: tuple[Param, ...] = (
     Param("allocation_interval_s", "number", "Allocation interval", "Seconds between allocation decisions "
           "(Mesos: 1).", unit="s", default=1.0, minimum=0, exclusive_minimum=True, flag="--interval"),
     seed_param("The seed of the agents' random order and the queues' draws."),
-    Param("horizon_s", "number", "Horizon", "Stop the simulation here (empty: when every task is done).",
+    Param("horizon_s", "number", "Horizon", "Stop the simulation here (default: when every task is done).",
           unit="s", minimum=0, exclusive_minimum=True, flag="--horizon"),
     Param("overrides", "mapping", "Per framework", "The offer cycle's settings of some frameworks: "
           "framework: offer_policy=…, refuse_s=…, hold_s=…; frameworks separated by ';'.", default={},
