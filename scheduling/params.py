@@ -219,6 +219,8 @@ def _default_text(p: Param) -> str:
     value = p.default
     if value is None or p.kind in ("object", "document"):
         return ""
+    if p.item is not None and p.item.kind == "object":  # objects have no one-line text: the help says
+        return ""
     if p.text is not None:
         return p.text.format(value)
     if isinstance(value, bool):
