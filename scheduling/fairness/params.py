@@ -211,7 +211,8 @@ CONFIGURATION_PARAMS: tuple[Param, ...] = (
 
 SHARING_PARAMS: tuple[Param, ...] = (
     Param("configurations", "list", "Configurations", "Configurations of the offer cycle or of characterized "
-          "allocation, side by side: one column of the results each.", default=[{}],
+          "allocation, side by side: one column of the results each (default: one, every field at its "
+          "default).", default=[{}],
           # a null configuration is every default
           item=Param("configuration", "object", default={}, fields=CONFIGURATION_PARAMS),
           min_items=1, variants=True),
