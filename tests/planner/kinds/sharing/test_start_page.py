@@ -80,6 +80,7 @@ def test_the_page_shows_every_field_of_every_row(owner_client: Client) -> None:
     assert 'name="configurations0-allocation_interval_s" value="1.0"' in page
     assert 'placeholder="scylla: refuse_s=5, offer_policy=first-fit"' in page
     assert "Seconds between allocation decisions (Mesos: 1). (s; &gt; 0; default 1)" in page
+    assert "planner/kinds/sharing/start.css" in page  # the rows' help under the first row only
 
 
 def test_the_page_starts_configurations_side_by_side(
