@@ -220,6 +220,8 @@ def _default_text(p: Param) -> str:
     value = p.default
     if value is None or p.kind in ("object", "document"):
         return ""
+    if p.item is not None and p.item.kind == "object":  # objects have no one-line text: the help says
+        return ""
     if p.text is not None:
         return p.text.format(value)
     if isinstance(value, bool):
@@ -496,6 +498,9 @@ def _list(p: Param, value: Any, path: str, problems: Problems, max_variants: int
     out: list[Any] = []
     for i, item in enumerate(value):
         where = f"{path}[{i}]"
+        if item is None and p.item.default is None:  # a list's null is no value (not "the default")
+            problems.add(where, "must not be null")
+            continue
         before = _count(problems)
         read = _read(p.item, item, where, problems, max_variants)
         if _count(problems) > before:
@@ -537,7 +542,7 @@ def add_flags(parser: argparse.ArgumentParser | Any, params: Sequence[Param]) ->
         kwargs["type"] = _flag_type(p) or str
         if p.text is not None and p.text.example:
             kwargs["metavar"] = p.text.example
-        else:  # what argparse shows for the flag alone (--interval INTERVAL), not the parameter's name
+        elif "choices" not in kwargs:  # --interval INTERVAL (not its parameter's name)
             kwargs["metavar"] = p.flag.lstrip("-").replace("-", "_").upper()
         if p.kind == "list" and p.text is not None:
             kwargs["nargs"] = "+"  # the words are joined again for the text form

@@ -109,17 +109,18 @@ def param_field(p: Param) -> forms.Field:
         initial = p.text.format(p.default) if p.default is not None else None
         return _TextForm(p, initial=initial, widget=forms.TextInput(attrs=attrs), **common)
     if p.kind == "integer":
-        return forms.IntegerField(
-            initial=p.default, widget=NumberInput(), localize=False,
-            min_value=None if p.minimum is None else int(p.minimum),
-            max_value=None if p.maximum is None else int(p.maximum), **common,
-        )
+        # The bounds are the browser's hints only: the declaration checks them (through the
+        # kind), so a page says every problem at once, in the API's words.
+        bounds = {k: int(v) for k, v in (("min", p.minimum), ("max", p.maximum)) if v is not None}
+        return forms.IntegerField(initial=p.default, widget=NumberInput(bounds), localize=False, **common)
     if p.kind == "number":
         return forms.FloatField(initial=p.default, widget=NumberInput(), localize=False, **common)
     if p.kind == "boolean":
         return forms.BooleanField(initial=bool(p.default), **common)
     if p.kind == "choice":
-        return forms.ChoiceField(choices=p.labelled_choices(), initial=p.default, **common)
+        # An optional choice (no default) can be left to the library: an empty first choice.
+        empty = [("", "default")] if p.default is None else []
+        return forms.ChoiceField(choices=[*empty, *p.labelled_choices()], initial=p.default, **common)
     if _boxes(p):
         return forms.MultipleChoiceField(
             choices=p.labelled_choices(), initial=list(p.default or []), widget=forms.CheckboxSelectMultiple,
@@ -302,7 +303,7 @@ class ParamsForm(forms.Form):
         if p.name in self.param_rows:
             rows = self.used_rows(p.name)
             if not rest or not isinstance(rest[0], int) or rest[0] >= len(rows):
-                self.add_error(None, text if rest else message)
+                self.add_error(None, text)  # "configurations: must not be empty"
                 return True
             row, below = rows[rest[0]], rest[1:]
             if below and isinstance(below[0], str) and below[0] in row.fields:
@@ -321,7 +322,10 @@ class ParamsForm(forms.Form):
                 self.add_error(None, text)
             return True
         if _boxes(p) and rest and isinstance(rest[0], int):
-            given = list(self.param_values().get(p.name) or [])
+            # the values as sent, read once: an error placed takes its field out of cleaned_data
+            if not hasattr(self, "_sent_values"):
+                self._sent_values = self.param_values()
+            given = list(self._sent_values.get(p.name) or [])
             more = _path_text(rest[1:])
             item = given[rest[0]] if rest[0] < len(given) else None
             where = f"{item}{'.' + more if more else ''}" if item is not None else _path_text(rest)

@@ -5,6 +5,12 @@ exact optimisation), ``share`` the sharing document of an online sharing run (do
 both print their comparison table on stderr unless ``--quiet`` and write a standalone page with
 ``--html``. Inputs are read, and errors reported, as by every sub-command
 (:mod:`scheduling.cli_support`).
+
+The options that are a study's declared parameters (``allocate``'s ``--trials`` and ``--seed``,
+``share``'s ``--mode``, ``--criterion``, ``--servers``, ``--interval``, ``--seed`` and
+``--horizon``: :mod:`scheduling.fairness.params`) are built from their declarations
+(:func:`scheduling.params.add_flags`), so their help, ranges and defaults are the planner's,
+and read by them, each problem naming its flag (``--interval: must be a number of seconds > 0``).
 """
 
 from __future__ import annotations
@@ -18,11 +24,48 @@ from typing import Any
 
 from ..cli_support import Subparsers, UsageError, add_source_arguments, load_scenario, write_output
 from ..errors import FieldError, ScenarioError
+from ..params import Param, add_flags, flag_values, param_named, read_params, read_value
 from .allocation import EXACT_POLICIES, allocate
 from .filling import POLICIES, SERVER_SELECTIONS
-from .sharing import SHARING_MODES, share
+from .params import ALLOCATION_PARAMS, CONFIGURATION_PARAMS
+from .sharing import share
 
 __all__ = ["add_commands", "cmd_allocate", "cmd_share"]
+
+
+#: ``allocate``'s options that are an allocation study's declared parameters.
+ALLOCATE_FLAGS: tuple[Param, ...] = tuple(p for p in ALLOCATION_PARAMS if p.flag is not None)
+#: ``share``'s options that are a sharing configuration's declared parameters.
+SHARE_FLAGS: tuple[Param, ...] = tuple(p for p in CONFIGURATION_PARAMS if p.flag is not None)
+#: ``--set``: a configuration's overrides, written FRAMEWORK.KEY=VALUE.
+_OVERRIDES = param_named(CONFIGURATION_PARAMS, "overrides")
+
+
+def _flagged(errors: Sequence[FieldError], flags: dict[str, str]) -> list[FieldError]:
+    """``errors`` with each parameter's path spelled as its option: ``--interval``, and
+    ``--set scylla.refuse_s`` for ``overrides.scylla.refuse_s``."""
+    out = []
+    for e in errors:
+        path = next(
+            (f"{flag} {e.path[len(name) + 1:]}".rstrip() for name, flag in flags.items()
+             if e.path == name or e.path.startswith(name + ".")),
+            e.path,
+        )
+        out.append(FieldError(path, e.message))
+    return out
+
+
+def _flag_names(params: Sequence[Param]) -> dict[str, str]:
+    return {p.name: p.flag for p in params if p.flag is not None}
+
+
+def _read_flags(args: argparse.Namespace, params: Sequence[Param]) -> tuple[dict[str, Any], list[FieldError]]:
+    """The declared parameters given on the command line (the declared defaults for the others),
+    and their problems, each naming its option."""
+    try:
+        return read_params(params, flag_values(args, params)), []
+    except ScenarioError as exc:
+        return {}, _flagged(exc.errors, _flag_names(params))
 
 
 def _fairness_output(args: argparse.Namespace, docs: dict[str, dict[str, Any]], title: str, doc: Any) -> None:
@@ -46,17 +89,20 @@ def _fairness_output(args: argparse.Namespace, docs: dict[str, dict[str, Any]], 
 def cmd_allocate(args: argparse.Namespace) -> int:
     scenario = load_scenario(args)
     policy = args.exact or args.policy
-    if args.exact and (args.servers or args.trials != 1):
+    if args.exact and (args.servers or args.trials not in (None, 1)):
         raise UsageError(f"--exact {args.exact} takes neither --servers nor --trials (it is deterministic)")
     if not args.exact and (args.integer or args.tolerance is not None):
         raise UsageError("--integer and --tolerance go with --exact (progressive filling is whole tasks)")
+    values, errors = _read_flags(args, ALLOCATE_FLAGS)
+    if errors:
+        raise ScenarioError(errors)
     reference = allocate(scenario, policy="pf", integer=args.integer) if args.pf_inequality else None
     allocation = allocate(
         scenario,
         policy=policy,
         servers=args.servers,
-        trials=args.trials,
-        seed=args.seed,
+        trials=values["trials"],
+        seed=values["seed"],
         integer=args.integer if args.exact else None,
         tolerance=args.tolerance,
         pf_reference=reference,
@@ -95,37 +141,30 @@ def _overrides(items: Sequence[str], names: Sequence[str]) -> dict[str, dict[str
 
 def cmd_share(args: argparse.Namespace) -> int:
     scenario = load_scenario(args)
+    values, errors = _read_flags(args, SHARE_FLAGS)
+    flags = {**_flag_names(SHARE_FLAGS), "overrides": "--set"}
+    overrides: dict[str, dict[str, Any]] = {}
+    try:  # what --set writes, read by the overrides' declaration: reported with the other options'
+        overrides = _overrides(args.set or [], [f.name for f in scenario.frameworks])
+        read_value(_OVERRIDES, overrides, "overrides")
+    except ScenarioError as exc:
+        errors.extend(_flagged(exc.errors, flags))
+    if errors:
+        raise ScenarioError(errors)
     try:
         result = share(
             scenario,
-            mode=args.mode,
-            criterion=args.criterion,
-            servers=args.servers,
-            allocation_interval_s=args.interval,
-            seed=args.seed,
-            overrides=_overrides(args.set or [], [f.name for f in scenario.frameworks]),
-            horizon_s=args.horizon,
+            mode=values["mode"],
+            criterion=values["criterion"],
+            servers=values["servers"],
+            allocation_interval_s=values["allocation_interval_s"],
+            seed=values["seed"],
+            overrides=overrides,
+            horizon_s=values["horizon_s"],
             label=args.label,
         )
     except ScenarioError as exc:  # the library's names of the options, as this command spells them
-        spelled = {"overrides": "--set", "allocation_interval_s": "--interval", "horizon_s": "--horizon",
-                   "seed": "--seed"}
-        raise ScenarioError(
-            [
-                FieldError(
-                    next(
-                        (
-                            f"{flag} {e.path[len(key) + 1 :]}".rstrip()
-                            for key, flag in spelled.items()
-                            if e.path == key or e.path.startswith(key + ".")
-                        ),
-                        e.path,
-                    ),
-                    e.message,
-                )
-                for e in exc.errors
-            ]
-        ) from None
+        raise ScenarioError(_flagged(exc.errors, flags)) from None
     doc = result.to_dict()
     _fairness_output(args, {doc["label"]: doc}, scenario.name, doc)
     if doc.get("stopped"):
@@ -150,8 +189,7 @@ def add_commands(subparsers: Subparsers) -> None:
                      help="U-MMF of tasks, of DRF's dominant share or of TSF's share (water-filling "
                      "LPs), or PF (cutting planes); solved by HiGHS")
     a.add_argument("--servers", choices=SERVER_SELECTIONS, help="server selection (default rrr)")
-    a.add_argument("--trials", type=int, default=1, help="repetitions with their own random choices")
-    a.add_argument("--seed", type=int, default=0)
+    add_flags(a, ALLOCATE_FLAGS)  # --trials, --seed
     a.add_argument("--integer", action="store_true", help="--exact: whole tasks (default fractional)")
     a.add_argument("--tolerance", type=float, help="--exact pf: relative error of the log approximation")
     a.add_argument(
@@ -175,19 +213,7 @@ def add_commands(subparsers: Subparsers) -> None:
         "the fair share, unfairness, makespan and completion per framework.",
     )
     add_source_arguments(sh, metavar="SCENARIO")
-    sh.add_argument("--mode", choices=SHARING_MODES, default="offers")
-    sh.add_argument(
-        "--criterion",
-        choices=POLICIES,
-        default="drf",
-        help="characterized mode: the fairness criterion (offers are always DRF-sorted, as in Mesos)",
-    )
-    sh.add_argument(
-        "--servers", choices=SERVER_SELECTIONS, help="characterized mode: server selection"
-    )
-    sh.add_argument("--interval", type=float, default=1.0, help="allocation interval in seconds (Mesos: 1)")
-    sh.add_argument("--horizon", type=float, help="stop the simulation at this time (seconds)")
-    sh.add_argument("--seed", type=int, default=0)
+    add_flags(sh, SHARE_FLAGS)  # --mode, --criterion, --servers, --interval, --seed, --horizon
     sh.add_argument(
         "--set",
         action="append",

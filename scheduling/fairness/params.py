@@ -15,12 +15,14 @@ and the command line's flags are built from the same declarations.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
-from ..params import Param, TextForm, read_params, seed_param
+from ..params import Param, TextForm, read_params, read_value, seed_param
 from ..scenario import OFFER_POLICIES, Scenario
 from .allocation import ALLOCATION_VARIANTS, parse_allocation_variant
 from .filling import MAX_TRIALS, POLICIES, SERVER_SELECTIONS, server_selection
@@ -76,7 +78,21 @@ def allocation_run(
     """An allocation study's options, read by :data:`ALLOCATION_PARAMS`, or every problem.
 
     Errors name the request's fields (``variants[2]: unknown policy 'drx' ...``, ``trials``,
-    ``seed``), and with ``scenario`` its frameworks (``frameworks[1].task_demand``).
+    ``seed``, ``baseline``), and with ``scenario`` its frameworks (``frameworks[1].task_demand``).
+    The options are what a run stores: the variants' specs and labels, trials, seed, the
+    baseline's label and the PF reference of eq. (9) of paper 000.
+
+    >>> allocation_run({"variants": ["drf", "bf-drf"], "baseline": "bf-drf"})["baseline"]
+    'BF-DRF'
+    >>> allocation_run({"variants": ["drf", "drf/rrr"], "baseline": "tsf/rrr", "trials": 0})
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: variants[1]: 'drf/rrr' is listed twice
+    trials: must be a whole number from 1 to 100,000
+    >>> allocation_run({"variants": ["drf"], "baseline": "tsf/rrr"})
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: baseline: must be one of the run's variants
     """
     errors: list[FieldError] = []
     try:
@@ -89,7 +105,7 @@ def allocation_run(
             fairness_problem(scenario)  # every framework needs a task demand: say so now
         except ScenarioError as exc:
             errors.extend(exc.errors)
-    if values is None or errors:
+    if values is None:
         raise ScenarioError(errors)
     parsed = [parse_allocation_variant(spec, path="variants") for spec in values["variants"]]
     labels = [v.label for v in parsed]
@@ -99,8 +115,10 @@ def allocation_run(
     else:
         match = next((v.label for v in parsed if baseline in (v.spec, v.label)), None)
         if match is None:
-            raise ScenarioError([FieldError("baseline", "must be one of the run's variants")])
+            errors.append(FieldError("baseline", "must be one of the run's variants"))
         baseline = match
+    if errors:
+        raise ScenarioError(errors)
     # The reference of eq. (9): the fractional PF optimum when the run has it, else the integer one.
     pf = [v.spec for v in parsed if v.policy == "pf"]
     return {
@@ -183,18 +201,21 @@ CONFIGURATION_PARAMS: tuple[Param, ...] = (
     Param("allocation_interval_s", "number", "Allocation interval", "Seconds between allocation decisions "
           "(Mesos: 1).", unit="s", default=1.0, minimum=0, exclusive_minimum=True, flag="--interval"),
     seed_param("The seed of the agents' random order and the queues' draws."),
-    Param("horizon_s", "number", "Horizon", "Stop the simulation here (empty: when every task is done).",
+    Param("horizon_s", "number", "Horizon", "Stop the simulation here (default: when every task is done).",
           unit="s", minimum=0, exclusive_minimum=True, flag="--horizon"),
     Param("overrides", "mapping", "Per framework", "The offer cycle's settings of some frameworks: "
           "framework: offer_policy=…, refuse_s=…, hold_s=…; frameworks separated by ';'.", default={},
-          item=Param("override", "object", fields=OVERRIDE_PARAMS),
+          item=Param("override", "object", default={}, fields=OVERRIDE_PARAMS),  # null: no override
           text=TextForm(parse_overrides, overrides_text, "scylla: refuse_s=5, offer_policy=first-fit")),
 )
 
 SHARING_PARAMS: tuple[Param, ...] = (
     Param("configurations", "list", "Configurations", "Configurations of the offer cycle or of characterized "
-          "allocation, side by side: one column of the results each.", default=[{}],
-          item=Param("configuration", "object", fields=CONFIGURATION_PARAMS), min_items=1, variants=True),
+          "allocation, side by side: one column of the results each (default: one, every field at its "
+          "default).", default=[{}],
+          # a null configuration is every default
+          item=Param("configuration", "object", default={}, fields=CONFIGURATION_PARAMS),
+          min_items=1, variants=True),
     Param("baseline", "text", "Baseline", "The label of the configuration the others are compared with "
           "(default: the first)."),
 )
@@ -227,28 +248,37 @@ def configuration_text(c: Mapping[str, Any]) -> str:
     return text
 
 
-def _configuration(c: dict[str, Any], path: str, frameworks: Sequence[str] | None,
-                   errors: list[FieldError]) -> dict[str, Any]:
-    if c["mode"] == "offers":
-        # The offer cycle (notes §4) sorts frameworks by DRF and visits agents in random order:
-        # share() refuses anything else, so say it before the run is queued.
-        if c["criterion"] != "drf":
-            errors.append(FieldError(f"{path}.criterion",
-                                     "the offer cycle sorts frameworks by DRF (criterion drf)"))
-        if c["servers"] not in (None, "rrr"):
-            errors.append(FieldError(f"{path}.servers",
-                                     "the offer cycle visits the agents in random order (rrr)"))
-    else:
-        try:
-            server_selection(c["criterion"], c["servers"])
-        except ScenarioError as exc:
-            errors.extend(FieldError(f"{path}.{e.path}" if e.path else path, e.message) for e in exc.errors)
+def _rules(c: Mapping[str, Any], named: Sequence[str], path: str, frameworks: Sequence[str] | None,
+           errors: list[FieldError]) -> None:
+    """The rules between a configuration's fields, on those of ``c`` that read well (``named``:
+    the frameworks its overrides name); each problem is appended to ``errors`` under ``path``."""
+    if all(k in c for k in ("mode", "criterion", "servers")):
+        if c["mode"] == "offers":
+            # The offer cycle (notes §4) sorts frameworks by DRF and visits agents in random order:
+            # share() refuses anything else, so say it before the run is queued.
+            if c["criterion"] != "drf":
+                errors.append(FieldError(f"{path}.criterion",
+                                         "the offer cycle sorts frameworks by DRF (criterion drf)"))
+            if c["servers"] not in (None, "rrr"):
+                errors.append(FieldError(f"{path}.servers",
+                                         "the offer cycle visits the agents in random order (rrr)"))
+        else:
+            try:
+                server_selection(c["criterion"], c["servers"])
+            except ScenarioError as exc:
+                errors.extend(FieldError(f"{path}.{e.path}" if e.path else path, e.message)
+                              for e in exc.errors)
+    if frameworks is not None:
+        known = ", ".join(frameworks)
+        errors.extend(FieldError(f"{path}.overrides.{fw}", f"is not a framework of the scenario ({known})")
+                      for fw in named if fw not in frameworks)
+
+
+def _stored(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A configuration read by :data:`CONFIGURATION_PARAMS` as a run stores it: the overrides
+    that set something, and a label (what it changes when it has none)."""
     overrides: dict[str, dict[str, Any]] = {}
     for fw, o in c["overrides"].items():
-        if frameworks is not None and fw not in frameworks:
-            errors.append(FieldError(f"{path}.overrides.{fw}",
-                                     f"is not a framework of the scenario ({', '.join(frameworks)})"))
-            continue
         given = {k: v for k, v in o.items() if v is not None}
         if given:
             overrides[fw] = given
@@ -262,27 +292,87 @@ def _configuration(c: dict[str, Any], path: str, frameworks: Sequence[str] | Non
     return config
 
 
+def _label(c: Mapping[str, Any]) -> str | None:
+    """The label of a configuration some of whose fields did not read (``None``: not known)."""
+    if "label" not in c:
+        return None
+    label = (c["label"] or "").strip()
+    if label or any(f.name not in c for f in CONFIGURATION_PARAMS):
+        return label or None
+    return str(_stored(c)["label"])
+
+
+def _partly_read(raw: Any, path: str) -> tuple[dict[str, Any], list[str]]:
+    """The fields of a configuration that did not read as a whole, each that reads by itself,
+    and the frameworks its overrides name (their problems are reported already)."""
+    raw = {} if raw is None else raw
+    if not isinstance(raw, Mapping):
+        return {}, []
+    out: dict[str, Any] = {}
+    for f in CONFIGURATION_PARAMS:
+        with suppress(ScenarioError):
+            out[f.name] = read_value(f, raw.get(f.name), f"{path}.{f.name}")
+    overrides = raw.get("overrides")
+    return out, [str(k) for k in overrides] if isinstance(overrides, Mapping) else []
+
+
+_CONFIGURATION_PATH = re.compile(r"^configurations\[(\d+)\]")
+
+
+def _in_request_order(error: FieldError) -> float:
+    """Errors of configuration ``i`` in ``i``'s order (stable: its own fields' first), after
+    the request's other fields and before the baseline."""
+    m = _CONFIGURATION_PATH.match(error.path)
+    if m is not None:
+        return int(m.group(1))
+    return math.inf if error.path == "baseline" else -1
+
+
 def sharing_run(
     params: Mapping[str, Any], *, scenario: Scenario | None = None, max_variants: int | None = None
 ) -> dict[str, Any]:
     """A sharing study's options, read by :data:`SHARING_PARAMS`, or every problem (paths such as
-    ``configurations[1].overrides.scylla.refuse_s``)."""
-    values = read_params(SHARING_PARAMS, params, what="a sharing study", max_variants=max_variants)
-    frameworks = [f.name for f in scenario.frameworks] if scenario is not None else None
+    ``configurations[1].overrides.scylla.refuse_s``).
+
+    Beyond each field's declaration, the rules between them: the offer cycle sorts by DRF and
+    visits agents in random order (``criterion``, ``servers``), characterized allocation's
+    server selection must suit its criterion, an override names a framework of ``scenario``,
+    no two configurations share a label, and the baseline is one of the labels. They are
+    checked on every field that reads well, so that one answer says every problem.
+
+    >>> sharing_run({"configurations": [{"label": "a"}, {"label": "a", "criterion": "tsf", "seed": -1}]})
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: configurations[1].seed: must be a whole number from 0 to \
+9,223,372,036,854,775,807
+    configurations[1].criterion: the offer cycle sorts frameworks by DRF (criterion drf)
+    configurations[1].label: 'a' names two configurations: give each its own label
+    """
     errors: list[FieldError] = []
-    configs: list[dict[str, Any]] = []
-    for i, raw in enumerate(values["configurations"]):
-        config = _configuration(raw, f"configurations[{i}]", frameworks, errors)
-        if any(c["label"] == config["label"] for c in configs):
-            errors.append(FieldError(f"configurations[{i}].label", f"{config['label']!r} names two "
+    try:
+        values = read_params(SHARING_PARAMS, params, what="a sharing study", max_variants=max_variants)
+        items = [(c, list(c["overrides"])) for c in values["configurations"]]
+    except ScenarioError as exc:
+        errors.extend(exc.errors)
+        values = None
+        raw = params.get("configurations") if isinstance(params, Mapping) else None
+        if not isinstance(raw, list) or any(e.path == "configurations" for e in exc.errors):
+            raw = []  # the list itself is wrong: its items are not read
+        items = [_partly_read(c, f"configurations[{i}]") for i, c in enumerate(raw)]
+    frameworks = [f.name for f in scenario.frameworks] if scenario is not None else None
+    labels: list[str] = []
+    for i, (c, named) in enumerate(items):
+        _rules(c, named, f"configurations[{i}]", frameworks, errors)
+        label = _label(c)
+        if label is not None and label in labels:
+            errors.append(FieldError(f"configurations[{i}].label", f"{label!r} names two "
                                      "configurations: give each its own label"))
-        configs.append(config)
-    labels = [c["label"] for c in configs]
-    baseline = values["baseline"]
-    if baseline is None:
-        baseline = labels[0]
-    elif baseline not in labels:
-        errors.append(FieldError("baseline", "must be the label of one of the run's configurations"))
-    if errors:
-        raise ScenarioError(errors)
-    return {"configurations": configs, "baseline": baseline}
+        labels.append(label or "")
+    baseline = None
+    if values is not None:
+        baseline = values["baseline"] if values["baseline"] is not None else labels[0]
+        if baseline not in labels:
+            errors.append(FieldError("baseline", "must be the label of one of the run's configurations"))
+    if errors or values is None:
+        raise ScenarioError(sorted(errors, key=_in_request_order))
+    return {"configurations": [_stored(c) for c, _ in items], "baseline": baseline}

@@ -136,6 +136,6 @@ def test_cli_allocate_bad_input_exits_2_with_paths(tmp_path):
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     assert "frameworks[0].task_demand.cpu" in out.stderr
     out = run("allocate", str(TABLE_I), "--policy", "drf", "--trials", "0")
-    assert out.returncode == 2 and "trials: must be an integer" in out.stderr
+    assert out.returncode == 2 and "--trials: must be a whole number from 1 to 100,000" in out.stderr
     out = run("allocate", str(TABLE_I), "--policy", "bf-drf", "--servers", "joint")
     assert out.returncode == 2 and "servers:" in out.stderr

@@ -66,7 +66,7 @@ def test_bad_options_exit_2_naming_the_option():
     assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
     assert "--set[1]: unknown framework 'nobody'" in out.stderr
     out = run(str(EXAMPLE), "--set", "scylla.refuse_s=x", "--interval", "0")
-    assert "--set scylla.refuse_s: must be a number >= 0" in out.stderr
-    assert "--interval: must be a number > 0" in out.stderr
+    assert "--set scylla.refuse_s: must be a number of seconds >= 0" in out.stderr
+    assert "--interval: must be a number of seconds > 0" in out.stderr
     out = run(str(EXAMPLE), "--set", "refuse_s")
     assert out.returncode == 2 and "write FRAMEWORK.KEY=VALUE" in out.stderr
