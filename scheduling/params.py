@@ -272,20 +272,25 @@ def value_text(p: Param, value: Any) -> str:
     return str(value)
 
 
-def settings_rows(params: Sequence[Param], options: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """``(label, text)`` of each declared parameter the stored ``options`` hold (a run's settings
-    on its page and in its reports); documents are left out (they are the run's input).
+def settings_rows(params: Sequence[Param], options: Mapping[str, Any]) -> list[tuple[str, str | int | float]]:
+    """``(label, value)`` of each declared parameter the stored ``options`` hold (a run's settings
+    on its page and in its reports): a number without a unit stays a number (a spreadsheet's
+    cell), anything else is its text (:func:`value_text`); documents are left out (they are the
+    run's input).
 
-    >>> settings_rows((Param("trials", "integer", "Trials"), Param("seed", "integer", "Seed")),
-    ...               {"trials": 20, "seed": None})
-    [('Trials', '20')]
+    >>> settings_rows((Param("trials", "integer", "Trials"), Param("seed", "integer", "Seed"),
+    ...                Param("interval_s", "number", "Interval", unit="s")),
+    ...               {"trials": 20, "seed": None, "interval_s": 1.0})
+    [('Trials', 20), ('Interval', '1 s')]
     """
-    rows = []
+    rows: list[tuple[str, str | int | float]] = []
     for p in params:
         value = options.get(p.name)
         if value is None or p.kind == "document":
             continue
-        rows.append((p.label or p.name, value_text(p, value)))
+        plain = p.kind in ("integer", "number") and not p.unit and isinstance(value, int | float)
+        shown = value if plain and not isinstance(value, bool) else value_text(p, value)
+        rows.append((p.label or p.name, shown))
     return rows
 
 

@@ -65,7 +65,7 @@ def test_the_shell_adds_the_header_and_the_settings(started: Run) -> None:
     assert content.subtitle == "Cluster What-If Planner - static allocation study (paper 000)"
     assert content.details == [
         ("Run", started.name), ("Run id", started.pk), ("Scenario", "Table I"), ("Created at", "today"),
-        ("Policies", "drf/rrr, tsf/rrr, psdsf/rrr, rpsdsf/joint, bf-drf"), ("Trials", "20"), ("Seed", "7"),
+        ("Policies", "drf/rrr, tsf/rrr, psdsf/rrr, rpsdsf/joint, bf-drf"), ("Trials", 20), ("Seed", 7),
         ("Baseline", "DRF (rrr)"), ("PF reference (eq. 9)", "none"),
     ]
     assert content.currency == "€" and content.keywords == ", ".join(LABELS)

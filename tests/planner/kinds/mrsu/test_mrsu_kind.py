@@ -66,7 +66,7 @@ def test_the_settings_are_the_declared_parameters_as_they_apply(input_run: Run) 
     scenario_run = {**input_run.options, "requirements": "scenario", "input": None, "sweep": None,
                     "slots_valid": 2, "unit": {"cpu": 1.0, "mem": 4.0}}
     rows = dict(kind.settings(scenario_run))
-    assert rows["Slots"] == "30" and rows["Validity interval T"] == "2"
+    assert rows["Slots"] == 30 and rows["Validity interval T"] == "2"
     assert rows["Your unit (advisor)"] == "cpu=1,mem=4"
     assert "Run the paper's sweep too (Figs. 3-5)" not in rows
 

@@ -52,7 +52,7 @@ def test_the_fields_are_the_declared_parameters(client: Any, owner: Any, team: A
     form = client.get(URL).context["form"]
     seeds = param_named(SWEEP_PARAMS, "seeds")
     assert form.fields["sweep_seeds"].help_text == describe(seeds)
-    assert form.fields["sweep_seeds"].max_value == 1000 and form["sweep_seeds"].value() == 100
+    assert form.fields["sweep_seeds"].widget.attrs["max"] == 1000 and form["sweep_seeds"].value() == 100
     assert form["sweep_loads"].value() == "10 20 30 40 50 60 70 80 90 100 110 125"
     assert form.fields["slots_valid"].help_text == describe(param_named(MRSU_PARAMS, "slots_valid"))
     assert form["compositions"].value() == ["gcd", "min"] and form["modes"].value() == ["ft", "id"]
