@@ -121,8 +121,8 @@ def runs_in_threads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[threading.
     """
     from django.db import connection
 
+    from planner.kinds.compare import kind as compare_kind
     from planner.runs import execution, services
-    from planner.runs.kinds import compare as compare_kind
 
     threads: list[threading.Thread] = []
 

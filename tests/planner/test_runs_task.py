@@ -16,8 +16,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import OperationalError
 from django.utils import timezone
 
+from planner.kinds.compare import kind as compare_kind
 from planner.runs import execution, services
-from planner.runs.kinds import compare as compare_kind
 from planner.runs.models import Run, RunPart, RunResult
 from planner.runs.tasks import retry_countdown, run_part_execute
 from planner.teams.models import Team
