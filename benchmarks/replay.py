@@ -117,7 +117,7 @@ def endpoint(schedulers: list[str], requests: int) -> None:
     try:
         from django.contrib.auth import get_user_model
 
-        from planner.runs import selectors
+        from planner.kinds.compare import selectors
         from planner.runs.execution import part_execute_now
         from planner.runs.models import Run, RunPart, RunResult
         from planner.runs.services import run_start

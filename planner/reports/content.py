@@ -1,8 +1,8 @@
 """What a report holds, whatever the kind of run: :class:`ReportContent`.
 
 Every format (CSV, XLSX, PDF) is ``build(content: ReportContent) -> bytes`` and only lays
-the content out; a kind of run supplies the content (for a cost comparison:
-:func:`planner.reports.cost.cost_report`). Pure data, no database access.
+the content out; a kind of run supplies its body (``RunKind.report``) and the one shell,
+:func:`report_content`, adds the rest. Pure data, no database access.
 """
 
 from __future__ import annotations

@@ -201,12 +201,17 @@ class ParamsForm(forms.Form):
     Subclasses (or callers) pass the declarations to :meth:`add_params`; an object parameter
     is flattened into ``<object>_<field>`` fields, preceded by a box ``<object>`` when the
     object is optional (its default is ``None``); a list of objects becomes :attr:`ROWS` rows.
+    A subclass that shows a parameter its own way names it in :attr:`OWN_PARAMS`.
     """
 
     ROWS = 6
+    #: Parameters the subclass shows itself (no field here), and reads, fills and places the
+    #: errors of in its own methods: the comparison's run options, one RUT weight per resource.
+    OWN_PARAMS: tuple[str, ...] = ()
 
     def add_params(self, params: Sequence[Param], *, rows_data: Any = None) -> None:
-        self.declared_params: tuple[Param, ...] = tuple(params)
+        self.declared_params: tuple[Param, ...] = tuple(p for p in params if p.name not in self.OWN_PARAMS)
+        params = self.declared_params
         self.param_rows: dict[str, list[ParamRowForm]] = {}
         for p in params:
             if _rows(p):

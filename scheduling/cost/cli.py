@@ -3,7 +3,9 @@
 Prints ``{"scenario": NAME, "results": {SCHEDULER: <result document>}}`` (docs/results.md) and,
 unless ``--quiet``, the comparison table on stderr; ``--html`` writes a standalone page of the
 charts. Inputs are read, and errors reported, as by every sub-command
-(:mod:`scheduling.cli_support`).
+(:mod:`scheduling.cli_support`). The flags of the comparison's declared parameters
+(:data:`~scheduling.cost.params.COMPARISON_PARAMS`) are derived from the declaration where
+``argparse`` can say what it says (``--seed``).
 """
 
 from __future__ import annotations
@@ -14,11 +16,19 @@ import sys
 from typing import Any
 
 from ..cli_support import Subparsers, add_source_arguments, load_scenario, write_output
+from ..params import add_flags, flag_values, param_named, read_params
 from ..scenario import Scenario, SimulationOptions, option_fields, parse_overrides
+from .params import COMPARISON_PARAMS
 from .schedulers import SCHEDULERS
 from .simulator import compare
 
 __all__ = ["add_commands", "cmd_simulate"]
+
+#: The comparison's parameters that are flags of ``simulate``, as declared (``--seed``). The
+#: schedulers (``--scheduler``, repeatable, each spec one item) and the options (``--option``,
+#: repeatable ``key=value`` text) stay written out below: ``add_flags`` makes one option of one
+#: value per parameter, and neither is that.
+FLAGS = (param_named(COMPARISON_PARAMS, "seed"),)
 
 
 def _options(args: argparse.Namespace, scenario: Scenario) -> SimulationOptions:
@@ -32,7 +42,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     scenario = load_scenario(args)
     options = _options(args, scenario)
     schedulers = args.scheduler or ["edf-bfd"]
-    results = compare(scenario, schedulers=schedulers, options=options, seed=args.seed)
+    seed = read_params(FLAGS, flag_values(args, FLAGS), what="simulate")["seed"]
+    results = compare(scenario, schedulers=schedulers, options=options, seed=seed)
     docs = {name: r.to_dict() for name, r in results.items()}
     if args.brief:  # copies: the HTML report below still draws from the full results
         docs = {
@@ -75,7 +86,7 @@ def add_commands(subparsers: Subparsers) -> None:
         metavar="NAME",
         help=f"repeatable; named ({', '.join(SCHEDULERS)}) or <ordering>-<placement>[:key=value,...]",
     )
-    s.add_argument("--seed", type=int, default=0)
+    add_flags(s, FLAGS)
     s.add_argument("--html", metavar="FILE", help="also write a standalone page of Plotly charts")
     s.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
     s.add_argument(

@@ -1,10 +1,17 @@
-"""The cost comparison's table (paper 003): its metrics and the headline a run stores per scheduler.
+"""The cost comparison's tables (paper 003): its metrics, the headline a run stores per scheduler,
+two runs side by side, and the detail rows of its reports.
 
-:data:`COST_METRICS` are the rows of a cost comparison, as :class:`scheduling.tables.Metric`
-data; :func:`headline` keeps what they read of a result document (a few hundred bytes per
-scheduler), and :func:`scheduling.tables.comparison_table` with ``metrics=COST_METRICS`` lays
-them out for the CLI, the HTML page, the run page and every report. :func:`cheapest` is the run
-list's one line.
+* :data:`COST_METRICS` are the rows of a cost comparison, as :class:`scheduling.tables.Metric`
+  data; :func:`headline` keeps what they read of a result document (a few hundred bytes per
+  scheduler), and :func:`scheduling.tables.comparison_table` with ``metrics=COST_METRICS`` lays
+  them out for the CLI, the HTML page, the run page and every report. :func:`cheapest` is the
+  run list's one line.
+* :func:`side_by_side_deltas`: B − A of the headline metrics :data:`SIDE_BY_SIDE_METRICS` of two
+  runs, per scheduler (the figures are :func:`scheduling.cost.charts.side_by_side_figures`).
+* Detail rows, their columns declared by the ``*_COLUMNS`` tuples (:func:`scheduling.tables.detail_table`
+  lays them out): cost per VM type (:func:`vm_type_rows`), per framework (:func:`framework_rows`),
+  per hour (:func:`hourly_rows`), and one row per job (:func:`job_rows`, capped and shared
+  fairly between the schedulers).
 
 >>> from scheduling.tables import comparison_table
 >>> a = {"total_cost": 10.0, "deadline_jobs": 4, "deadline_met": 2, "deadline_missed": 2,
@@ -24,14 +31,48 @@ list's one line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..numbers import finite, integral
-from ..tables import MISSING, BestVariant, Headline, Metric, best_variant, show
+from ..tables import (
+    MISSING,
+    BestVariant,
+    Column,
+    DetailTable,
+    Headline,
+    Metric,
+    best_variant,
+    detail_table,
+    show,
+)
 from ..tables import headline as metrics_headline
+from .document import iter_jobs, job_count
 
-__all__ = ["COST_METRICS", "cheapest", "headline"]
+__all__ = [
+    "COST_METRICS",
+    "FRAMEWORK_COLUMNS",
+    "FRAMEWORK_NOTES",
+    "HOURLY_NOTES",
+    "JOB_COLUMNS",
+    "MAX_JOB_ROWS",
+    "SIDE_BY_SIDE_METRICS",
+    "UNUSED_CAPACITY",
+    "VM_TYPE_COLUMNS",
+    "cheapest",
+    "framework_rows",
+    "framework_table",
+    "headline",
+    "hourly_columns",
+    "hourly_rows",
+    "hourly_table",
+    "job_rows",
+    "jobs_listed",
+    "placement_text",
+    "side_by_side_deltas",
+    "vm_type_rows",
+    "vm_type_table",
+]
 
 
 def _field(key: str) -> Callable[[Headline, Headline | None], float | None]:
@@ -150,3 +191,309 @@ def cheapest(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$")
     {'variant': 'a', 'value': 2.0, 'shown': '€2.00'}
     """
     return best_variant(summaries, "total_cost", currency=currency, metrics=COST_METRICS)
+
+
+# --------------------------------------------------------------------------- two runs side by side
+
+#: The headline metrics two runs are compared by, B − A of each (keys of :data:`COST_METRICS`,
+#: whose labels, units and better direction they keep).
+SIDE_BY_SIDE_METRICS: tuple[str, ...] = ("total_cost", "makespan_s", "deadline_missed", "mean_completion_s")
+
+
+def _metric(key: str) -> Metric:
+    return next(m for m in COST_METRICS if m.key == key)
+
+
+def side_by_side_deltas(
+    summaries_a: Mapping[str, Headline], summaries_b: Mapping[str, Headline], *, currency: str = "$",
+) -> list[dict[str, Any]]:
+    """B − A (and %) of each of :data:`SIDE_BY_SIDE_METRICS`, per scheduler of either run.
+
+    Parameters
+    ----------
+    summaries_a, summaries_b : mapping of str to headline
+        Each run's headlines (:func:`headline`) or result documents, keyed by scheduler spec.
+    currency : str, default "$"
+        Symbol of money (display only).
+
+    Returns
+    -------
+    list of dict
+        One per scheduler, run A's first: ``scheduler``, ``in_a``, ``in_b`` and ``metrics``,
+        each ``key``, ``label``, ``a``, ``b``, ``delta`` (signed), ``pct`` (of A) as shown by
+        :func:`scheduling.tables.show`, and ``trend``: ``better``, ``worse`` or ``None`` (no change).
+
+    Examples
+    --------
+    >>> rows = side_by_side_deltas({"edf-bfd": {"total_cost": 2.0}}, {"edf-bfd": {"total_cost": 1.5}})
+    >>> [(r["label"], r["a"], r["b"], r["delta"], r["pct"], r["trend"]) for r in rows[0]["metrics"][:1]]
+    [('Total cost', '$2.00', '$1.50', '−$0.5000', '−25.0%', 'better')]
+    """
+    metrics = [_metric(key) for key in SIDE_BY_SIDE_METRICS]
+    names = list(dict.fromkeys([*summaries_a, *summaries_b]))
+    out = []
+    for name in names:
+        a, b = summaries_a.get(name), summaries_b.get(name)
+        cells = []
+        for m in metrics:
+            va = m.value(a, None) if a is not None else None
+            vb = m.value(b, None) if b is not None else None
+            delta = vb - va if va is not None and vb is not None else None
+            pct = delta / va * 100.0 if delta is not None and va else None
+            improved = delta is not None and (delta < 0) == (m.better == "lower")
+            cells.append({
+                "key": m.key, "label": m.label,
+                "a": show(va, m.unit, currency), "b": show(vb, m.unit, currency),
+                "delta": show(delta, m.unit, currency, signed=True), "pct": show(pct, "percent", signed=True),
+                "trend": None if not delta else ("better" if improved else "worse"),
+            })
+        out.append({"scheduler": name, "in_a": a is not None, "in_b": b is not None, "metrics": cells})
+    return out
+
+
+# --------------------------------------------------------------------------- detail rows of a report
+
+#: The label of the cost no job pays: capacity billed while no executor used it.
+UNUSED_CAPACITY = "(unused capacity)"
+#: At most this many job rows (all schedulers together) in :func:`job_rows` by default.
+MAX_JOB_ROWS = 100_000
+
+#: Columns of :func:`vm_type_rows`.
+VM_TYPE_COLUMNS: tuple[Column, ...] = (
+    Column("scheduler", "Scheduler"),
+    Column("vm_type", "VM type"),
+    Column("price_per_hour", "Price per hour", "price"),
+    Column("count", "Machines", "count"),
+    Column("vm_hours", "VM-hours", "hours"),
+    Column("cost", "Cost", "money"),
+    Column("share_pct", "Share of scheduler's cost", "percent"),
+)
+#: Columns of :func:`framework_rows`.
+FRAMEWORK_COLUMNS: tuple[Column, ...] = (
+    Column("scheduler", "Scheduler"),
+    Column("framework", "Framework"),
+    Column("cost", "Cost", "money"),
+    Column("share_pct", "Share of scheduler's cost", "percent"),
+)
+#: What :func:`framework_table` says under its rows.
+FRAMEWORK_NOTES: tuple[str, ...] = (
+    "Each job pays its dominant share of the VMs it uses; the rest is unused capacity.",
+)
+#: What :func:`hourly_table` says under its rows.
+HOURLY_NOTES: tuple[str, ...] = ("Hour 0 starts at the scenario's start.",)
+#: Columns of :func:`job_rows`.
+JOB_COLUMNS: tuple[Column, ...] = (
+    Column("scheduler", "Scheduler"),
+    Column("job", "Job"),
+    Column("framework", "Framework"),
+    Column("arrival_s", "Arrival", "seconds"),
+    Column("start_s", "Start", "seconds"),
+    Column("finish_s", "Finish", "seconds"),
+    Column("wait_s", "Wait", "seconds"),
+    Column("completion_s", "Completion", "seconds"),
+    Column("executors", "Executors", "count"),
+    Column("deadline_s", "Deadline", "seconds"),
+    Column("met_deadline", "Met deadline"),
+    Column("cost", "Cost", "money"),
+    Column("placement", "Placement"),
+)
+
+Results = Mapping[str, Mapping[str, Any]]
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _sequence(value: Any) -> Sequence[Any]:
+    return value if isinstance(value, list | tuple) else ()
+
+
+def _pct(part: float | None, whole: float | None) -> float | None:
+    if part is None or whole is None or whole == 0:
+        return None
+    return part / whole * 100.0
+
+
+def _vm_types(results: Results) -> list[tuple[str, float | None, int | None]]:
+    """Every VM type of the run, ``(name, price per hour, count)``, in scenario order."""
+    seen: dict[str, tuple[str, float | None, int | None]] = {}
+    for r in results.values():
+        for vt in _sequence(r.get("vm_types")):
+            vt = _mapping(vt)
+            name = vt.get("name")
+            if isinstance(name, str) and name not in seen:
+                seen[name] = (name, finite(vt.get("price_per_hour")), integral(vt.get("count")))
+    for r in results.values():
+        for key in (*_mapping(r.get("cost_by_vm_type")), *_mapping(r.get("vm_hours_by_type"))):
+            if isinstance(key, str) and key not in seen:
+                seen[key] = (key, None, None)
+    return list(seen.values())
+
+
+def vm_type_rows(results: Results) -> list[dict[str, Any]]:
+    """One row per (scheduler, VM type): VM-hours billed and their cost (:data:`VM_TYPE_COLUMNS`).
+
+    Every VM type of the scenario appears (0 when unused), so a scheduler's costs sum to
+    its total cost.
+
+    >>> doc = {"vm_types": [{"name": "s", "price_per_hour": 0.5, "count": 2}, {"name": "l"}],
+    ...        "total_cost": 2.0, "cost_by_vm_type": {"s": 2.0}, "vm_hours_by_type": {"s": 4.0}}
+    >>> [(r["vm_type"], r["vm_hours"], r["cost"], r["share_pct"]) for r in vm_type_rows({"edf": doc})]
+    [('s', 4.0, 2.0, 100.0), ('l', 0.0, 0.0, 0.0)]
+    """
+    types = _vm_types(results)
+    rows: list[dict[str, Any]] = []
+    for spec, r in results.items():
+        costs = _mapping(r.get("cost_by_vm_type"))
+        hours = _mapping(r.get("vm_hours_by_type"))
+        total = finite(r.get("total_cost"))
+        for name, price, count in types:
+            cost = finite(costs.get(name, 0.0))
+            rows.append({
+                "scheduler": spec, "vm_type": name, "price_per_hour": price, "count": count,
+                "vm_hours": finite(hours.get(name, 0.0)), "cost": cost, "share_pct": _pct(cost, total),
+            })
+    return rows
+
+
+def framework_rows(results: Results) -> list[dict[str, Any]]:
+    """One row per (scheduler, framework) of ``cost_by_framework``, unused capacity last
+    (:data:`FRAMEWORK_COLUMNS`).
+
+    Each job pays, per VM it uses, price x duration x its dominant share of that VM; the
+    rest of the bill is the :data:`UNUSED_CAPACITY` line, so the rows sum to the total cost.
+
+    >>> doc = {"total_cost": 4.0, "cost_by_framework": {"(unused capacity)": 1.0, "etl": 3.0}}
+    >>> [(r["framework"], r["share_pct"]) for r in framework_rows({"edf": doc})]
+    [('etl', 75.0), ('(unused capacity)', 25.0)]
+    """
+    names: list[str] = []
+    for r in results.values():
+        for key in _mapping(r.get("cost_by_framework")):
+            if isinstance(key, str) and key not in names and key != UNUSED_CAPACITY:
+                names.append(key)
+    if any(UNUSED_CAPACITY in _mapping(r.get("cost_by_framework")) for r in results.values()):
+        names.append(UNUSED_CAPACITY)
+    rows: list[dict[str, Any]] = []
+    for spec, r in results.items():
+        costs = _mapping(r.get("cost_by_framework"))
+        total = finite(r.get("total_cost"))
+        for name in names:
+            cost = finite(costs.get(name, 0.0))
+            rows.append({"scheduler": spec, "framework": name, "cost": cost, "share_pct": _pct(cost, total)})
+    return rows
+
+
+def hourly_columns(schedulers: Iterable[str]) -> tuple[Column, ...]:
+    """Columns of :func:`hourly_rows`: the hour, when it starts, then one cost per scheduler
+    (key ``cost:<scheduler>``, labelled with the scheduler)."""
+    return (Column("hour", "Hour", "count"), Column("from_s", "From", "seconds"),
+            *(Column(f"cost:{spec}", spec, "money") for spec in schedulers))
+
+
+def hourly_rows(results: Results) -> list[dict[str, Any]]:
+    """Billed cost falling in each hour of the timeline: one row per hour, one cost per scheduler
+    (:func:`hourly_columns`). Hours past a scheduler's last billed hour cost 0.
+
+    >>> hourly_rows({"a": {"cost_by_hour": [1.0, 0.5]}, "b": {"cost_by_hour": [2.0]}})[1]
+    {'hour': 1, 'from_s': 3600.0, 'cost:a': 0.5, 'cost:b': 0.0}
+    """
+    series = {spec: [finite(v) for v in _sequence(r.get("cost_by_hour"))] for spec, r in results.items()}
+    n = max((len(s) for s in series.values()), default=0)
+    rows: list[dict[str, Any]] = []
+    for h in range(n):
+        costs = {f"cost:{spec}": s[h] if h < len(s) else 0.0 for spec, s in series.items()}
+        rows.append({"hour": h, "from_s": h * 3600.0, **costs})
+    return rows
+
+
+def placement_text(placement: Any) -> str:
+    """A job's placement as text: ``m1.large#1 x2; m1.large#2 x1``.
+
+    >>> placement_text({"m1.large#1": 2, "m1.large#2": 1})
+    'm1.large#1 x2; m1.large#2 x1'
+    """
+    return "; ".join(f"{vm} x{n}" for vm, n in _mapping(placement).items())
+
+
+def _job_count(r: Mapping[str, Any]) -> int:
+    jobs = r.get("jobs")
+    return job_count(r) if isinstance(jobs, Mapping | list | tuple) else 0
+
+
+def jobs_listed(results: Results) -> int:
+    """How many job rows :func:`job_rows` gives without a cap: every scheduler's jobs."""
+    return sum(_job_count(r) for r in results.values())
+
+
+def _quotas(results: Results, max_rows: int) -> dict[str, int]:
+    """Rows per scheduler under a cap of ``max_rows``: shared fairly (smallest first, leftovers
+    passed on), so that every scheduler's first jobs can be compared side by side."""
+    counts = {spec: _job_count(r) for spec, r in results.items()}
+    quota: dict[str, int] = {}
+    left = max_rows
+    for k, spec in enumerate(sorted(counts, key=counts.__getitem__)):
+        quota[spec] = min(counts[spec], left // (len(counts) - k))
+        left -= quota[spec]
+    return quota
+
+
+def job_rows(results: Results, max_rows: int = MAX_JOB_ROWS) -> list[dict[str, Any]]:
+    """One row per (scheduler, job) with its times, deadline outcome, cost and placement
+    (:data:`JOB_COLUMNS`), reading documents of either format (docs/results.md).
+
+    At most ``max_rows`` rows, shared fairly between the schedulers (each keeps its first
+    jobs; :func:`jobs_listed` says how many there are in all). Costs one dict per job shown.
+
+    >>> doc = {"jobs": [{"id": "a", "arrival_s": 0, "start_s": 5, "met_deadline": True,
+    ...                  "placement": {"s#1": 2}}, {"id": "b"}, {"id": "c"}]}
+    >>> rows = job_rows({"fifo": doc, "edf": doc}, max_rows=3)
+    >>> [(r["scheduler"], r["job"]) for r in rows], rows[0]["met_deadline"], rows[0]["placement"]
+    ([('fifo', 'a'), ('edf', 'a'), ('edf', 'b')], 'yes', 's#1 x2')
+    """
+    quota = _quotas(results, max_rows)
+    rows: list[dict[str, Any]] = []
+    for spec, r in results.items():
+        if not quota[spec]:
+            continue
+        for job in iter_jobs(r, 0, quota[spec]):
+            j = _mapping(job)
+            met = j.get("met_deadline")
+            rows.append({
+                "scheduler": spec,
+                "job": str(j.get("id", "")),
+                "framework": str(j.get("framework", "")),
+                "arrival_s": finite(j.get("arrival_s")),
+                "start_s": finite(j.get("start_s")),
+                "finish_s": finite(j.get("finish_s")),
+                "wait_s": finite(j.get("wait_s")),
+                "completion_s": finite(j.get("completion_s")),
+                "executors": integral(j.get("executors")),
+                "deadline_s": finite(j.get("deadline_s")),
+                "met_deadline": "yes" if met is True else "no" if met is False else "",
+                "cost": finite(j.get("cost")),
+                "placement": placement_text(j.get("placement")),
+            })
+    return rows
+
+
+# --------------------------------------------------------------------------- the detail tables
+
+
+def vm_type_table(results: Results, *, currency: str = "$") -> DetailTable:
+    """The "Cost per VM type" table: :func:`vm_type_rows` laid out by :data:`VM_TYPE_COLUMNS`."""
+    return detail_table("vm_types", "Cost per VM type", VM_TYPE_COLUMNS, vm_type_rows(results),
+                        currency=currency)
+
+
+def framework_table(results: Results, *, currency: str = "$") -> DetailTable:
+    """The "Cost per framework" table: :func:`framework_rows` laid out by :data:`FRAMEWORK_COLUMNS`."""
+    return detail_table("frameworks", "Cost per framework", FRAMEWORK_COLUMNS, framework_rows(results),
+                        currency=currency, notes=FRAMEWORK_NOTES)
+
+
+def hourly_table(results: Results, *, currency: str = "$") -> DetailTable:
+    """The "Cost per hour" table: :func:`hourly_rows` laid out by :func:`hourly_columns`."""
+    return detail_table("hours", "Cost per hour", hourly_columns(results), hourly_rows(results),
+                        currency=currency, notes=HOURLY_NOTES)

@@ -64,11 +64,6 @@ def test_the_snapshot_does_not_follow_later_catalogue_edits(
     assert Run.objects.get(pk=run.pk).scenario["vm_types"][0]["price_per_hour"] == 0.24
 
 
-def test_default_schedulers(team: Team, owner: Any, scenario_doc: dict[str, Any], settings: Any) -> None:
-    run = services.run_start(user=owner, team=team, scenario=scenario_doc)
-    assert run.options["schedulers"] == settings.PLANNER_DEFAULT_SCHEDULERS
-
-
 def test_unknown_scheduler_is_reported_by_position(
     team: Team, owner: Any, scenario_doc: dict[str, Any]
 ) -> None:

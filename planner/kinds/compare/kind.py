@@ -1,9 +1,13 @@
-"""The scheduler comparison (paper 003): one part per scheduler, the lower bound once per run."""
+"""The scheduler comparison (paper 003): one part per scheduler, the lower bound once per run.
+
+Its parameters, their checks and defaults are the library's (:mod:`scheduling.cost.params`), its
+tables and figures too (:mod:`scheduling.cost.tables`, :mod:`scheduling.cost.charts`); the
+report content is laid out in :mod:`.report`, the pages are :mod:`.views`.
+"""
 
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -20,8 +24,6 @@ from scheduling.cost.tables import COST_METRICS, cheapest, headline
 from scheduling.tables import comparison_table
 
 from .report import comparison_report
-
-logger = logging.getLogger(__name__)
 
 
 class CompareKind(RunKind):
@@ -109,10 +111,14 @@ class CompareKind(RunKind):
         return comparison_report(results, baseline=baseline, currency=currency)
 
     def settings(self, options: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """The schedulers, the run options they override (or that the scenario's own were used)
+        and the seed, labelled as declared. The baseline is not a setting here: the run page and
+        the reports show the one chosen there."""
+        label = {p.name: p.label for p in self.params}
         return [
-            ("Schedulers", ", ".join(options.get("schedulers") or [])),
-            ("Options", options_text(options.get("options"))),
-            ("Seed", int(options.get("seed") or 0)),
+            (label["schedulers"], ", ".join(options.get("schedulers") or [])),
+            (label["options"], options_text(options.get("options"))),
+            (label["seed"], int(options.get("seed") or 0)),
         ]
 
     def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
@@ -137,10 +143,27 @@ class CompareKind(RunKind):
         }
 
 
+def _override(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:g}" if isinstance(value, int | float) else str(value)
+
+
 def options_text(options: Mapping[str, Any] | None) -> str:
-    """``key=value, ...`` of a run's option overrides, or that it used the scenario's own."""
+    """A run's option overrides as ``key=value`` overrides are written (a scheduler spec's,
+    the command line's ``--option``), or that it used the scenario's own.
+
+    >>> options_text({"rut": {"cpu": 0.6, "mem": 0.4}, "boot_time_s": 30.0, "edf_backfill": True})
+    'rut.cpu=0.6, rut.mem=0.4, boot_time_s=30, edf_backfill=yes'
+    >>> options_text(None)
+    "the scenario's own"
+    """
     if not options:
         return "the scenario's own"
-    return ", ".join(f"{key}={value}" for key, value in options.items())
-
-
+    items: list[str] = []
+    for key, value in options.items():
+        if isinstance(value, Mapping):  # per resource: rut.cpu=0.6
+            items.extend(f"{key}.{name}={_override(v)}" for name, v in value.items())
+        else:
+            items.append(f"{key}={_override(value)}")
+    return ", ".join(items)

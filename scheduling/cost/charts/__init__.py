@@ -5,7 +5,8 @@ per-job and per-VM detail through :mod:`scheduling.cost.document`), built from t
 helpers of :mod:`scheduling.charts`: money (:mod:`~scheduling.cost.charts.costs`), outcomes
 (:mod:`~scheduling.cost.charts.outcomes`: the Gantt chart, completion times, deadlines) and
 timelines (:mod:`~scheduling.cost.charts.timelines`: active VMs, cumulative cost, fairness;
-utilisation is every paper's, :func:`scheduling.charts.utilisation_figure`).
+utilisation is every paper's, :func:`scheduling.charts.utilisation_figure`), and two
+comparisons' timelines overlaid (:mod:`~scheduling.cost.charts.side_by_side`).
 :func:`all_figures` builds every figure of a comparison, keyed by a stable name in display
 order, for the run page, the HTML page (:mod:`scheduling.cost.html`) and the reports.
 """
@@ -19,6 +20,7 @@ from ...charts import Figure, Result, utilisation_figure
 from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
 from .names import framework_colours
 from .outcomes import JOBS_PER_PAGE, GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
+from .side_by_side import side_by_side_figures
 from .timelines import active_vms_figure, cumulative_cost_figure, fairness_figure
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "gantt_figure",
     "gantt_page_size",
     "gantt_pages",
+    "side_by_side_figures",
 ]
 
 

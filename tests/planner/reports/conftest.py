@@ -1,4 +1,5 @@
-"""Fixtures of the report tests: real results of a small scenario with hostile names.
+"""Fixtures of the report tests: real results of a small scenario with hostile names, and
+``report``: a scheduler comparison's report content, the sample content of the formats' tests.
 
 Tests reach the constants through the ``names`` fixture (never ``from conftest import``:
 another directory's conftest module could shadow this one).
@@ -6,12 +7,13 @@ another directory's conftest module could shadow this one).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from planner.reports import ReportContent, report_content
 from scheduling import compare, parse_scenario
 
 #: Names a spreadsheet would run as formulas if written raw.
@@ -89,3 +91,23 @@ def meta() -> dict[str, Any]:
         "created_at": "2026-11-22T10:00:00Z",
         "run_id": 12,
     }
+
+
+@pytest.fixture(scope="session")
+def report() -> Callable[..., ReportContent]:
+    """``report(meta, results, baseline=None, *, currency="$", figures=<the PDF's>)``: a scheduler
+    comparison's content in the one report shell, as a run's download builds it (its kind's
+    body, the header rows of ``meta``, the kind's settings rows, the currency)."""
+    from planner.kinds.compare.report import PDF_FIGURES, comparison_report
+    from planner.runs.kinds import get_kind
+
+    def make(
+        meta: Mapping[str, Any], results: Mapping[str, Mapping[str, Any]], baseline: str | None = None, *,
+        currency: str = "$", figures: Collection[str] = (*PDF_FIGURES, "fairness:"),
+    ) -> ReportContent:
+        options = {"schedulers": list(results), "baseline": baseline, "seed": 0, "options": None}
+        body = comparison_report(results, baseline=baseline, currency=currency, figures=figures)
+        return report_content(body, meta=meta, settings=get_kind("compare").settings(options) or [],
+                              currency=currency, variants=list(results))
+
+    return make

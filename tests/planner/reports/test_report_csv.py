@@ -9,11 +9,20 @@ from typing import Any
 
 import pytest
 
-from planner.reports import run_report_csv
+from planner.reports import build_csv
 from planner.reports.tables import DANGEROUS_PREFIXES
 from scheduling.cost.document import iter_jobs, job_count
 
 SECTIONS = ("Summary", "Cost per VM type", "Cost per framework", "Cost per hour")
+
+
+def report_csv(
+    report: Any, meta: Any, results: Any, baseline: str | None, *, currency: str = "$",
+    include_jobs: bool = False,
+) -> bytes:
+    """A comparison's report as CSV, as a download builds it (no figures: the CSV draws none)."""
+    content = report(meta, results, baseline, currency=currency, figures=())
+    return build_csv(content, include_records=include_jobs)
 
 
 def _parse(data: bytes) -> list[list[str]]:
@@ -41,8 +50,10 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def test_sections_and_totals(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
-    rows = _parse(run_report_csv(meta, results, "fifo-spread"))
+def test_sections_and_totals(
+    results: dict[str, dict[str, Any]], meta: dict[str, Any], report: Any
+) -> None:
+    rows = _parse(report_csv(report, meta, results, "fifo-spread"))
     for title in SECTIONS:
         assert [title] in rows
     header, summary = _section(rows, "Summary")
@@ -73,9 +84,9 @@ def test_sections_and_totals(results: dict[str, dict[str, Any]], meta: dict[str,
 
 
 def test_injection_is_neutralised(
-    results: dict[str, dict[str, Any]], meta: dict[str, Any], names: Any
+    results: dict[str, dict[str, Any]], meta: dict[str, Any], report: Any, names: Any
 ) -> None:
-    data = run_report_csv({**meta, "run_name": names.run}, results, None, include_jobs=True)
+    data = report_csv(report, {**meta, "run_name": names.run}, results, None, include_jobs=True)
     rows = _parse(data)
     cells = [c for r in rows for c in r]
     for evil in names.evil:
@@ -87,10 +98,12 @@ def test_injection_is_neutralised(
             assert _is_number(c), repr(c)
 
 
-def test_numbers_stay_numbers(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
+def test_numbers_stay_numbers(
+    results: dict[str, dict[str, Any]], meta: dict[str, Any], report: Any
+) -> None:
     # Against the cheapest baseline every other scheduler has a negative saving.
     cheapest = min(results, key=lambda k: results[k]["total_cost"])
-    data = run_report_csv(meta, results, cheapest)
+    data = report_csv(report, meta, results, cheapest)
     header, summary = _section(_parse(data), "Summary")
     saving = header.index(f"Money saved vs {cheapest} ($)")
     negatives = [r[saving] for r in summary if r[0] == "fifo-spread"]
@@ -105,8 +118,10 @@ def test_numbers_stay_numbers(results: dict[str, dict[str, Any]], meta: dict[str
             assert r[saving] == "baseline" and r[header.index(f"Saving vs {cheapest} (%)")] == "baseline"
 
 
-def test_sensible_precision_and_currency(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
-    data = run_report_csv(meta, results, None, currency="€", include_jobs=True)
+def test_sensible_precision_and_currency(
+    results: dict[str, dict[str, Any]], meta: dict[str, Any], report: Any
+) -> None:
+    data = report_csv(report, meta, results, None, currency="€", include_jobs=True)
     rows = _parse(data)
     header, summary = _section(rows, "Summary")
     assert header[1] == "Total cost (€)" and "Lower bound (€)" in header
@@ -125,8 +140,10 @@ def test_sensible_precision_and_currency(results: dict[str, dict[str, Any]], met
     ] in rows
 
 
-def test_jobs_section(results: dict[str, dict[str, Any]], meta: dict[str, Any], names: Any) -> None:
-    rows = _parse(run_report_csv(meta, results, None, include_jobs=True))
+def test_jobs_section(
+    results: dict[str, dict[str, Any]], meta: dict[str, Any], report: Any, names: Any
+) -> None:
+    rows = _parse(report_csv(report, meta, results, None, include_jobs=True))
     header, jobs = _section(rows, "Jobs")
     assert len(jobs) == sum(job_count(r) for r in results.values())
     assert jobs[0][header.index("Job")] == "'" + names.job

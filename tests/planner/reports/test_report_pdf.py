@@ -15,7 +15,6 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.table import Table
 
-from planner.reports import cost_report, run_report_pdf
 from planner.reports.pdf_report import _RC, CREATOR, build_pdf, pdf_page_count, pdf_pages
 from scheduling.charts import scheduler_colours
 from scheduling.cost.charts import all_figures
@@ -29,8 +28,8 @@ META = {"run_name": "Nightly what-if run", "scenario_name": "tiny", "created_at"
 
 
 @pytest.fixture(scope="module")
-def pdf(results: dict[str, dict[str, Any]]) -> bytes:
-    return run_report_pdf(META, results, "fifo-spread")
+def pdf(results: dict[str, dict[str, Any]], report: Any) -> bytes:
+    return build_pdf(report(META, results, "fifo-spread"))
 
 
 def _table_texts(page: Figure) -> dict[str, list[str]]:
@@ -47,10 +46,10 @@ def _table_texts(page: Figure) -> dict[str, list[str]]:
     return rows
 
 
-def test_pdf_pages_and_metadata(pdf: bytes, results: dict[str, dict[str, Any]]) -> None:
+def test_pdf_pages_and_metadata(pdf: bytes, results: dict[str, dict[str, Any]], report: Any) -> None:
     assert pdf.startswith(b"%PDF")
     assert pdf.rstrip().endswith(b"%%EOF")
-    content = cost_report(META, results, baseline="fifo-spread")
+    content = report(META, results, "fifo-spread")
     # The summary, then one page per figure: the page's figures and each scheduler's fairness.
     assert _pages(pdf) == pdf_page_count(content) == 1 + len(content.figures)
     assert [k for k in content.figures if k.startswith("fairness:")] == [f"fairness:{s}" for s in results]
@@ -59,12 +58,12 @@ def test_pdf_pages_and_metadata(pdf: bytes, results: dict[str, dict[str, Any]]) 
     assert b"/CreationDate" not in pdf
 
 
-def test_pdf_is_deterministic(pdf: bytes, results: dict[str, dict[str, Any]]) -> None:
-    assert run_report_pdf(META, results, "fifo-spread") == pdf
+def test_pdf_is_deterministic(pdf: bytes, results: dict[str, dict[str, Any]], report: Any) -> None:
+    assert build_pdf(report(META, results, "fifo-spread")) == pdf
 
 
 def test_more_schedulers_add_summary_pages(
-    run_schedulers: Callable[[list[str]], dict[str, dict[str, Any]]],
+    run_schedulers: Callable[[list[str]], dict[str, dict[str, Any]]], report: Any,
 ) -> None:
     specs = [
         "fifo-spread",
@@ -76,27 +75,27 @@ def test_more_schedulers_add_summary_pages(
         "morpheus",
     ]
     res = run_schedulers(specs)
-    content = cost_report({"run_name": "seven"}, res)
+    content = report({"run_name": "seven"}, res)
     data = build_pdf(content)
     # 7 schedulers: 2 summary pages.
     assert _pages(data) == pdf_page_count(content) == 2 + len(content.figures)
 
 
-def test_hostile_text_renders(results: dict[str, dict[str, Any]], names: Any) -> None:
+def test_hostile_text_renders(results: dict[str, dict[str, Any]], names: Any, report: Any) -> None:
     res = copy.deepcopy(results)
     for r in res.values():  # "$" would start matplotlib mathtext; unbalanced it fails to parse
         r["cost_by_framework"] = {f"cost ${k} ^_{{": v for k, v in r["cost_by_framework"].items()}
     meta = {"run_name": "a $b_{c ^ $", "scenario_name": names.scenario, "created_at": names.run}
-    data = run_report_pdf(meta, res, None)
-    assert _pages(data) == pdf_page_count(cost_report(meta, res))
+    data = build_pdf(report(meta, res, None))
+    assert _pages(data) == pdf_page_count(report(meta, res))
 
 
-def test_empty_run_is_one_page() -> None:
-    data = run_report_pdf({"run_name": "empty"}, {}, None)
-    assert data.startswith(b"%PDF") and _pages(data) == 1 == pdf_page_count(cost_report({}, {}))
+def test_empty_run_is_one_page(report: Any) -> None:
+    data = build_pdf(report({"run_name": "empty"}, {}, None))
+    assert data.startswith(b"%PDF") and _pages(data) == 1 == pdf_page_count(report({}, {}))
 
 
-def test_long_timeline_renders(results: dict[str, dict[str, Any]]) -> None:
+def test_long_timeline_renders(results: dict[str, dict[str, Any]], report: Any) -> None:
     # A 20,000-point timeline, as a 10,000-job run has.
     res = copy.deepcopy({"edf-bfd": results["edf-bfd"]})
     tl = res["edf-bfd"]["timeline"]
@@ -107,13 +106,13 @@ def test_long_timeline_renders(results: dict[str, dict[str, Any]]) -> None:
     tl["utilisation_of_on"] = {k: rng.random(n).tolist() for k in tl["utilisation_of_on"]}
     tl["active_vms"] = {k: rng.integers(0, 3, n).tolist() for k in tl["active_vms"]}
     tl["cumulative_cost"] = np.linspace(0, res["edf-bfd"]["total_cost"], n).tolist()
-    content = cost_report({"run_name": "long"}, res)
+    content = report({"run_name": "long"}, res)
     assert _pages(build_pdf(content)) == pdf_page_count(content)
 
 
-def test_long_run_name_stays_on_the_page(results: dict[str, dict[str, Any]]) -> None:
+def test_long_run_name_stays_on_the_page(results: dict[str, dict[str, Any]], report: Any) -> None:
     name = "Nightly what-if of the high-load workload on the enlarged cluster, " * 6
-    content = cost_report({"run_name": name}, results, figures=())
+    content = report({"run_name": name}, results, figures=())
     with rc_context(_RC):
         page = pdf_pages(content)[0]
         renderer = FigureCanvasAgg(page).get_renderer()
@@ -125,8 +124,8 @@ def test_long_run_name_stays_on_the_page(results: dict[str, dict[str, Any]]) -> 
         assert title.startswith("Run report: Nightly") and "\n" in title
 
 
-def test_summary_table_is_the_presenters(results: dict[str, dict[str, Any]]) -> None:
-    content = cost_report({"run_name": "t"}, results, baseline="morpheus", currency="€")
+def test_summary_table_is_the_presenters(results: dict[str, dict[str, Any]], report: Any) -> None:
+    content = report({"run_name": "t"}, results, "morpheus", currency="€")
     with rc_context(_RC):
         rows = _table_texts(pdf_pages(content)[0])
     # Units in labels match the values: no "(s)" label, durations read as durations.
@@ -149,8 +148,8 @@ def _lines(page: Figure) -> list[tuple[str, list[float]]]:
     ]
 
 
-def test_pdf_draws_the_pages_figures(results: dict[str, dict[str, Any]]) -> None:
-    content = cost_report({"run_name": "t"}, results)
+def test_pdf_draws_the_pages_figures(results: dict[str, dict[str, Any]], report: Any) -> None:
+    content = report({"run_name": "t"}, results)
     figures = all_figures(results)
     keys = list(content.figures)
     with rc_context(_RC):

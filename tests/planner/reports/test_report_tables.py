@@ -1,4 +1,5 @@
-"""The cost tables shared by the CSV, XLSX and PDF reports, and the report contract."""
+"""The tables every report format lays out (neutralised text, the summary of the library's comparison)
+and the formats' contract, on a scheduler comparison's content as the sample."""
 
 from __future__ import annotations
 
@@ -7,35 +8,10 @@ from typing import Any, cast
 
 import pytest
 
-from planner.reports import (
-    FORMATS,
-    REPORT_FORMATS,
-    cost_report,
-    run_report_csv,
-    run_report_pdf,
-    run_report_xlsx,
-)
-from planner.reports.tables import (
-    UNUSED_CAPACITY,
-    framework_table,
-    hourly_table,
-    jobs_table,
-    neutralise,
-    placement_text,
-    summary_table,
-    vm_type_table,
-)
-from scheduling.cost.document import iter_jobs, job_count, to_columnar
+from planner.reports import FORMATS
+from planner.reports.tables import neutralise, summary_table
 from scheduling.cost.tables import COST_METRICS
 from scheduling.tables import comparison_table
-
-
-def _by_scheduler(table: Any, key: str) -> dict[str, float]:
-    sums: dict[str, float] = {}
-    i, j = table.index("scheduler"), table.index(key)
-    for row in table.rows:
-        sums[row[i]] = sums.get(row[i], 0.0) + row[j]
-    return sums
 
 
 @pytest.mark.parametrize(
@@ -121,107 +97,15 @@ def test_summary_negative_saving_and_ilp_fallbacks(results: dict[str, dict[str, 
     assert table.values("ilp_fallbacks") == [None, None, 2]
 
 
-def test_baseline_defaults_to_the_first_and_must_exist(results: dict[str, dict[str, Any]]) -> None:
-    assert cost_report({}, results, figures=()).comparison["baseline"] == "fifo-spread"
-    assert dict(cost_report({}, results, baseline="morpheus", figures=()).details)["Baseline"] == "morpheus"
-    with pytest.raises(ValueError, match="nope"):
-        cost_report({}, results, baseline="nope")
-    for fn in (run_report_csv, run_report_xlsx, run_report_pdf):
-        with pytest.raises(ValueError):
-            fn({}, results, "nope")
-
-
-def test_vm_type_costs_sum_to_total_cost(results: dict[str, dict[str, Any]], names: Any) -> None:
-    table = vm_type_table(results)
-    assert {row[1] for row in table.rows} == {"small", names.vm}
-    for spec, total in _by_scheduler(table, "cost").items():
-        assert total == pytest.approx(results[spec]["total_cost"])
-    rows: list[list[Any]] = table.rows
-    for row in rows:
-        r = results[row[0]]
-        assert row[table.index("vm_hours")] == pytest.approx(r["vm_hours_by_type"].get(row[1], 0.0))
-    shares = _by_scheduler(table, "share_pct")
-    assert all(v == pytest.approx(100.0) for v in shares.values())
-
-
-def test_framework_costs_include_unused_capacity(results: dict[str, dict[str, Any]], names: Any) -> None:
-    table = framework_table(results)
-    fws = [row[1] for row in table.rows if row[0] == "edf-bfd"]
-    assert fws == [*names.frameworks, UNUSED_CAPACITY]
-    for spec, total in _by_scheduler(table, "cost").items():
-        assert total == pytest.approx(results[spec]["total_cost"])
-
-
-def test_hourly_costs(results: dict[str, dict[str, Any]]) -> None:
-    table = hourly_table(results)
-    hours = max(len(r["cost_by_hour"]) for r in results.values())
-    assert hours >= 2
-    assert table.values("hour") == list(range(hours))
-    assert table.values("from_s") == [h * 3600.0 for h in range(hours)]
-    for spec, r in results.items():
-        column = cast(list[float], table.values(f"cost:{spec}"))
-        assert column[: len(r["cost_by_hour"])] == r["cost_by_hour"]
-        assert sum(column) == pytest.approx(r["total_cost"])
-
-
-def test_jobs_table_and_cap(results: dict[str, dict[str, Any]], names: Any) -> None:
-    table = jobs_table(results)
-    assert jobs_table({k: to_columnar(r) for k, r in results.items()}).rows == table.rows  # format 2 too
-    assert len(table.rows) == sum(job_count(r) for r in results.values())
-    assert not table.notes
-    first = table.rows[0]
-    job = next(iter_jobs(results["fifo-spread"]))
-    assert first[table.index("job")] == job["id"] == names.job
-    assert first[table.index("cost")] == job["cost"]
-    assert first[table.index("placement")] == placement_text(job["placement"])
-    assert set(table.values("met_deadline")) == {"yes", "no"}
-    capped = jobs_table(results, max_rows=7)
-    assert len(capped.rows) == 7
-    assert 2 <= len(results) <= 7 and {row[0] for row in capped.rows} == set(results)  # shared fairly
-    assert capped.notes and "7" in capped.notes[0]
-
-
-def test_cost_report_content(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
-    content = cost_report(meta, results, baseline="morpheus", currency="€")
-    assert [t.key for t in content.tables] == ["summary", "vm_types", "frameworks", "hours"]
-    assert content.records is not None and content.records(5).key == "jobs"
-    assert content.comparison == comparison_table(
-        results, baseline="morpheus", currency="€", detail=True, metrics=COST_METRICS
-    )
-    rows = dict(content.details)
-    assert rows["Run"] == meta["run_name"]
-    assert rows["Run id"] == 12
-    assert rows["Baseline"] == "morpheus"
-    assert rows["Schedulers"] == "fifo-spread, morpheus, edf-bfd"
-    assert "€" in str(rows["Units"])
-    # Without a scenario name in meta, the results' own name is used.
-    assert (
-        dict(cost_report({}, results, figures=()).details)["Scenario"] == results["edf-bfd"]["scenario_name"]
-    )
-    # The PDF draws the page's own figures, the XLSX charts two of them natively.
-    assert list(content.figures)[:3] == ["cumulative_cost", "cost_by_hour", "utilisation"]
-    assert "fairness:edf-bfd" in content.figures and content.sheet_charts == ("cost_breakdown", "utilisation")
-
-
-def test_tables_tolerate_missing_and_junk_fields() -> None:
-    junk: dict[str, dict[str, Any]] = {
-        "a": {"total_cost": float("nan"), "cost_by_vm_type": {"x": "1"}, "jobs": [{}, {"id": 3}]},
-        "b": {},
-    }
-    content = cost_report({}, junk, figures=())
-    assert content.records is not None
-    for table in [*content.tables, content.records(100)]:
-        for row in table.rows:
-            assert len(row) == len(table.columns)
-    assert content.tables[0].rows[0][1] is None
-
-
-def test_report_formats(results: dict[str, dict[str, Any]], meta: dict[str, Any]) -> None:
-    assert set(REPORT_FORMATS) == set(FORMATS) == {"csv", "xlsx", "pdf"}
+def test_report_formats(results: dict[str, dict[str, Any]], meta: dict[str, Any], report: Any) -> None:
+    assert set(FORMATS) == {"csv", "xlsx", "pdf"}
     magic = {"csv": b"\xef\xbb\xbf", "xlsx": b"PK", "pdf": b"%PDF"}
-    content = cost_report(meta, results)
-    for name, (fn, content_type, ext) in REPORT_FORMATS.items():
-        assert ext == FORMATS[name].extension == f".{name}"
-        assert "/" in content_type and content_type == FORMATS[name].content_type
-        assert fn(meta, results, None).startswith(magic[name])
-        assert FORMATS[name].build(content).startswith(magic[name])
+    content = report(meta, results)
+    for name, fmt in FORMATS.items():
+        assert fmt.extension == f".{name}" and "/" in fmt.content_type
+        assert fmt.build(content).startswith(magic[name])
+
+
+def test_summary_table_lays_out_any_variants_name(results: dict[str, dict[str, Any]]) -> None:
+    table = summary_table(comparison_table(results, detail=True, metrics=COST_METRICS), "Policy")
+    assert table.header()[0] == "Policy" and table.values("scheduler") == list(results)

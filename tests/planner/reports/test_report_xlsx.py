@@ -10,10 +10,12 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
-from planner.reports import run_report_xlsx
-from planner.reports.tables import neutralise, placement_text
+from planner.kinds.compare.report import SHEET_CHARTS
+from planner.reports import build_xlsx
+from planner.reports.tables import neutralise
 from scheduling.cost.charts import all_figures
 from scheduling.cost.document import iter_jobs, job_count
+from scheduling.cost.tables import placement_text
 
 SHEETS = ["Summary", "Cost per VM type", "Cost per framework", "Cost per hour", "Jobs", "Chart data"]
 
@@ -37,9 +39,10 @@ def _records(ws: Worksheet, first: str = "Scheduler") -> tuple[list[str], list[t
 
 
 @pytest.fixture(scope="module")
-def workbook_bytes(results: dict[str, dict[str, Any]], names: Any) -> bytes:
+def workbook_bytes(results: dict[str, dict[str, Any]], names: Any, report: Any) -> bytes:
     meta = {"run_name": names.run, "scenario_name": names.scenario, "created_at": "2026-11-22", "run_id": 7}
-    return run_report_xlsx(meta, results, "fifo-spread")
+    # As a download builds it: the figures the XLSX charts natively.
+    return build_xlsx(report(meta, results, "fifo-spread", figures=SHEET_CHARTS))
 
 
 def test_sheets_and_values(workbook_bytes: bytes, results: dict[str, dict[str, Any]]) -> None:
@@ -124,8 +127,8 @@ def test_no_formulas_and_strings_neutralised(workbook_bytes: bytes, names: Any) 
                 assert b"<f>" not in z.read(name) and b"<f " not in z.read(name)
 
 
-def test_jobs_cap(results: dict[str, dict[str, Any]]) -> None:
-    wb = load_workbook(io.BytesIO(run_report_xlsx({}, results, None, max_job_rows=5)))
+def test_jobs_cap(results: dict[str, dict[str, Any]], report: Any) -> None:
+    wb = load_workbook(io.BytesIO(build_xlsx(report({}, results, None, figures=SHEET_CHARTS), max_records=5)))
     _, rows = _records(wb["Jobs"])
     assert len(rows) == 5
     assert any("Truncated" in str(c.value) for row in wb["Jobs"].iter_rows(max_row=3) for c in row)

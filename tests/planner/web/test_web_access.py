@@ -40,7 +40,7 @@ def object_urls(cluster: Cluster, workload: Workload, run: Run, vm_type: VMType)
 
 LIST_PAGES = [
     "web:dashboard", "web:catalogue", "web:clusters", "web:cluster-new", "web:workloads", "web:workload-new",
-    "web:scenario-upload", "web:runs", "web:run-new", "web:run-compare",
+    "web:scenario-upload", "web:runs", "web:compare-start", "web:compare-side-by-side",
 ]
 
 
@@ -122,7 +122,7 @@ def test_outsiders_lists_show_only_their_own_team(
 
 def test_outsider_cannot_compare_another_teams_runs(client_for, outsider, other_team, succeeded_run):
     response = client_for(outsider).get(
-        reverse("web:run-compare"), {"a": succeeded_run.pk, "b": succeeded_run.pk}
+        reverse("web:compare-side-by-side"), {"a": succeeded_run.pk, "b": succeeded_run.pk}
     )
     assert response.status_code == 400
     assert b"not a finished run" in response.content
@@ -133,7 +133,7 @@ def test_outsider_cannot_start_a_run_on_another_teams_cluster(
     client_for, outsider, other_team, cluster, workload
 ):
     response = client_for(outsider).post(
-        reverse("web:run-new"),
+        reverse("web:compare-start"),
         {
             "source": "stored",
             "cluster": cluster.pk,

@@ -29,13 +29,13 @@ def test_every_page_renders(owner_client, succeeded_run, queued_run, failed_run,
         reverse("web:scenario-upload"),
         reverse("web:runs"),
         reverse("web:runs") + "?status=failed",
-        reverse("web:run-new"),
-        reverse("web:run-new") + f"?cluster={cluster.pk}&workload={workload.pk}",
+        reverse("web:compare-start"),
+        reverse("web:compare-start") + f"?cluster={cluster.pk}&workload={workload.pk}",
         reverse("web:run-detail", args=[succeeded_run.pk]),
         reverse("web:run-detail", args=[queued_run.pk]),
         reverse("web:run-detail", args=[failed_run.pk]),
-        reverse("web:run-compare"),
-        reverse("web:run-compare") + f"?a={succeeded_run.pk}&b={succeeded_run.pk}",
+        reverse("web:compare-side-by-side"),
+        reverse("web:compare-side-by-side") + f"?a={succeeded_run.pk}&b={succeeded_run.pk}",
         reverse("web:team-new"),
     ]
     for url in urls:
@@ -54,8 +54,8 @@ def test_empty_states(client_for, make_user):
     assert b"No clusters yet" in client.get(reverse("web:clusters")).content
     assert b"No workloads yet" in client.get(reverse("web:workloads")).content
     assert b"No runs yet" in client.get(reverse("web:runs")).content
-    assert b"needs two finished runs" in client.get(reverse("web:run-compare")).content
-    new_run = client.get(reverse("web:run-new")).content
+    assert b"needs two finished runs" in client.get(reverse("web:compare-side-by-side")).content
+    new_run = client.get(reverse("web:compare-start")).content
     assert b"You need a" in new_run
 
 
@@ -75,7 +75,7 @@ def test_user_input_is_escaped_everywhere(owner_client, owner, team, cluster):
         reverse("web:catalogue"),
         reverse("web:workloads"),
         reverse("web:workload-edit", args=[workload.pk]),
-        reverse("web:run-new"),
+        reverse("web:compare-start"),
         reverse("web:cluster-edit", args=[cluster.pk]),
     ]:
         page = owner_client.get(url).content.decode()

@@ -1,4 +1,4 @@
-"""The run page (fast: summaries only), cancel and delete, report downloads, and compare."""
+"""The run page (fast: summaries only), cancel and delete, and report downloads."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from planner.runs.models import Run, RunResult
-from planner.scenarios.services import cluster_create
 
 pytestmark = pytest.mark.django_db
 
@@ -159,131 +158,3 @@ def test_reports_of_unfinished_runs_and_unknown_formats_are_404(owner_client, qu
 def test_members_download_reports(client_for, member, succeeded_run):
     response = client_for(member).get(reverse("web:run-report", args=[succeeded_run.pk, "csv"]))
     assert response.status_code == 200 and response.content
-
-
-# --------------------------------------------------------------------------- compare
-
-
-def test_compare_two_runs(owner_client, owner, team, workload, start_run, execute_run):
-    before = start_run(name="Before", schedulers=["fifo-spread", "edf-bfd"])
-    bigger = cluster_create(team=team, user=owner, name="Bigger", entries=[
-        {"vm_type": "m1.large", "count": 12}, {"vm_type": "m2.xlarge", "count": 3}])
-    from planner.runs.services import run_start
-
-    after = run_start(
-        user=owner, cluster=bigger, workload=workload, schedulers=["edf-bfd", "morpheus"], name="After"
-    )
-    execute_run(after.pk)
-    response = owner_client.get(reverse("web:run-compare"), {"a": before.pk, "b": after.pk})
-    assert response.status_code == 200
-    deltas = {d["scheduler"]: d for d in response.context["deltas"]}
-    assert set(deltas) == {"fifo-spread", "edf-bfd", "morpheus"}
-    assert deltas["edf-bfd"]["in_a"] and deltas["edf-bfd"]["in_b"]
-    assert not deltas["morpheus"]["in_a"] and not deltas["fifo-spread"]["in_b"]
-    cost = deltas["edf-bfd"]["metrics"][0]
-    assert cost["key"] == "total_cost" and cost["pct"].endswith("%")
-    figures = response.context["figures"]
-    names = [t["name"] for t in figures["cumulative_cost"]["data"]]
-    assert any(n.startswith("A · edf-bfd") for n in names) and any(n.startswith("B · edf-bfd") for n in names)
-    assert set(figures) == {"cumulative_cost", "utilisation", "active_vms"}
-    page = response.content.decode()
-    assert 'id="compare-figures"' in page and 'id="deltas-table"' in page
-
-
-def test_compare_defaults_to_the_two_latest_runs(owner_client, start_run):
-    first = start_run(name="First")
-    second = start_run(name="Second")
-    response = owner_client.get(reverse("web:run-compare"))
-    assert response.context["a"].pk == first.pk and response.context["b"].pk == second.pk
-    # The same cluster and workload: nothing to warn about.
-    assert response.context["differences"] == [] and 'id="same-scenario"' in response.content.decode()
-
-
-def test_compare_warns_when_the_runs_differ_and_says_how(owner_client, owner, team, start_run, execute_run):
-    from planner.runs.services import run_start
-    from planner.scenarios.services import cluster_create
-
-    before = start_run(name="Before")
-    bigger = cluster_create(
-        team=team,
-        user=owner,
-        name="Bigger",
-        entries=[
-            {"vm_type": "m1.large", "count": 12},
-            {"vm_type": "m1.xlarge", "count": 5},
-            {"vm_type": "m2.xlarge", "count": 3},
-        ],
-    )
-    after = run_start(
-        user=owner, cluster=bigger, workload=before.workload, schedulers=["edf-bfd"], name="After"
-    )
-    execute_run(after.pk)
-    response = owner_client.get(reverse("web:run-compare"), {"a": before.pk, "b": after.pk})
-    page = response.content.decode()
-    assert 'id="run-differences"' in page and "m1.large: 6 → 12 VMs" in page
-    assert [d.title for d in response.context["differences"]] == ["Cluster"]
-
-
-def test_compare_refuses_unfinished_runs(owner_client, succeeded_run, queued_run):
-    response = owner_client.get(reverse("web:run-compare"), {"a": succeeded_run.pk, "b": queued_run.pk})
-    assert response.status_code == 400
-    assert "Run B is not a finished run" in response.content.decode()
-
-
-def test_a_finished_run_is_cloned_into_a_new_form(owner_client, client_for, outsider, start_run, workload):
-    from planner.scenarios.models import Workload
-
-    run = start_run(
-        schedulers=["fifo-spread", "edf-bfd:rut.cpu=0.5,rut.mem=0.5"],
-        baseline="edf-bfd:rut.cpu=0.5,rut.mem=0.5",
-        seed=7,
-        options={"rut": {"cpu": 0.6, "mem": 0.4}, "edf_backfill": True},
-        name="Nightly",
-    )
-    page = owner_client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
-    clone_url = f"{reverse('web:run-new')}?clone={run.pk}"
-    assert clone_url in page
-    response = owner_client.get(clone_url)
-    assert response.status_code == 200
-    initial = response.context["form"].initial
-    assert (
-        initial["source"] == "stored"
-        and initial["cluster"] == run.cluster_id
-        and initial["workload"] == workload.pk
-    )
-    assert initial["schedulers"] == ["fifo-spread"] and initial["custom"] == "edf-bfd:rut.cpu=0.5,rut.mem=0.5"
-    assert (initial["baseline"], initial["seed"], initial["name"]) == (
-        "edf-bfd:rut.cpu=0.5,rut.mem=0.5",
-        7,
-        "Copy of Nightly",
-    )
-    assert (initial["rut_cpu"], initial["rut_mem"], initial["edf_backfill"]) == (0.6, 0.4, True)
-    assert 'id="cloned-from"' in response.content.decode()
-
-    # Its workload gone: the clone starts from the scenario document the run used.
-    Workload.objects.filter(pk=workload.pk).delete()
-    initial = owner_client.get(clone_url).context["form"].initial
-    assert initial["source"] == "document" and json.loads(initial["document"])["jobs"] == run.scenario["jobs"]
-
-    assert client_for(outsider).get(clone_url).status_code in (302, 404)
-
-
-def test_a_clone_started_as_it_is_runs_the_same_comparison(owner_client, start_run, execute_run,
-                                                           django_capture_on_commit_callbacks):
-    from unittest import mock
-
-    from planner.runs.models import Run
-
-    run = start_run(schedulers=["fifo-spread", "edf-bfd"], seed=3, options={"billing_granularity_s": 60})
-    form = owner_client.get(f"{reverse('web:run-new')}?clone={run.pk}").context["form"]
-    data = {name: value for name, value in form.initial.items() if value not in (None, "")}
-    with (
-        mock.patch("planner.runs.tasks.run_part_execute.apply_async"),
-        django_capture_on_commit_callbacks(execute=True),
-    ):
-        response = owner_client.post(reverse("web:run-new"), data)
-    assert response.status_code == 302, response.context["form"].errors
-    copy = Run.objects.exclude(pk=run.pk).get()
-    assert (
-        copy.options == run.options and copy.scenario == run.scenario and copy.name == f"Copy of {run.name}"
-    )

@@ -152,3 +152,17 @@ def test_run_option_errors_name_the_option():
     assert out.returncode == 2
     assert "error: --option.boot_time_s: must be a number, got 'soon'" in out.stderr
     assert "error: --option.rut.gpu: unknown option" in out.stderr
+
+
+def test_the_seed_flag_is_the_declared_seed():
+    from scheduling.cost.params import COMPARISON_PARAMS
+    from scheduling.params import describe, param_named
+
+    seed = param_named(COMPARISON_PARAMS, "seed")
+    help_text = run("simulate", "--help").stdout
+    assert "--seed SEED" in help_text and " ".join(help_text.split()).count(describe(seed)) == 1
+    out = run("simulate", "examples/paper003-light.json", "--seed", "-1", "-q")
+    assert out.returncode == 2 and out.stderr == "error: seed: must be a whole number from 0 to " \
+        "9,223,372,036,854,775,807\n"
+    out = run("simulate", "examples/paper003-light.json", "--seed", "x", "-q")
+    assert out.returncode == 2 and "argument --seed: invalid int value: 'x'" in out.stderr

@@ -26,7 +26,7 @@ def run(team: Any, owner: Any, scenario_doc: dict[str, Any], execute_run: Callab
 def test_every_page_of_a_gantt_chart_is_served(
     api: Callable[[Any], Any], owner: Any, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from planner.runs.kinds import compare
+    from planner.kinds.compare import kind as compare
 
     monkeypatch.setattr(compare, "gantt_page_size", lambda schedulers: 8)  # 30 jobs: four pages
     first = api(owner).get(f"/api/runs/{run.pk}/figure-page/", {"figure": "gantt:edf-bfd", "page": 0}).json()

@@ -8,7 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from planner.runs import selectors, services
+from planner.kinds.compare import selectors
+from planner.runs import services
 from planner.runs.models import Run, RunResult
 from planner.teams.models import Team
 from scheduling.charts import time_unit, timeline_end
