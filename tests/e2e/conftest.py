@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from planner_stack import Stack, missing_services
+
+from tests.e2e.planner_stack import Stack, missing_services
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ import json
 from urllib.parse import quote
 
 import pytest
-from planner_stack import Stack
+
+from tests.e2e.planner_stack import Stack
 
 pytestmark = pytest.mark.e2e
 

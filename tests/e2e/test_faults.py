@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from planner_stack import ROOT, Stack
+
+from tests.e2e.planner_stack import ROOT, Stack
 
 pytestmark = pytest.mark.e2e
 

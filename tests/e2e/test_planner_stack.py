@@ -11,7 +11,8 @@ import threading
 from collections.abc import Callable, Iterator
 
 import pytest
-from planner_stack import wait_until_answers
+
+from tests.e2e.planner_stack import wait_until_answers
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 

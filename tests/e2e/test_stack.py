@@ -15,7 +15,8 @@ import json
 import time
 
 import pytest
-from planner_stack import ROOT, Stack
+
+from tests.e2e.planner_stack import ROOT, Stack
 
 pytestmark = pytest.mark.e2e
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from simulation_checks import assert_edf_order, assert_fifo_order, assert_valid_run
 
 from scheduling import ScenarioError, compare, parse_scenario
 from scheduling.scenario import Scenario
+from tests.scheduling.cost.simulation_checks import assert_edf_order, assert_fifo_order, assert_valid_run
 
 ALL = ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp", "morpheus-spread", "fifo-ilp"]
 

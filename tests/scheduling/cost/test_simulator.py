@@ -8,12 +8,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from simulation_checks import (
-    assert_edf_order,
-    assert_fifo_order,
-    assert_no_waiting_job_fits,
-    assert_valid_run,
-)
 
 from scheduling import (
     ORDERINGS,
@@ -27,6 +21,12 @@ from scheduling import (
     simulate,
 )
 from scheduling.cost.document import iter_jobs, iter_vm_intervals
+from tests.scheduling.cost.simulation_checks import (
+    assert_edf_order,
+    assert_fifo_order,
+    assert_no_waiting_job_fits,
+    assert_valid_run,
+)
 
 
 def one_resource(vms, jobs, resources=("cpu",)):
