@@ -1,4 +1,4 @@
-/* New fairness study: show the chosen scenario source; disable the button once started. */
+/* A start page: show the chosen scenario source; disable the button once started. */
 (function () {
   "use strict";
   const form = document.getElementById("run-form");

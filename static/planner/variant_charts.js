@@ -1,7 +1,8 @@
-/* The results of a fairness study (allocation or sharing): the library's figures, drawn.
+/* A run page's figures by key: every kind whose results section lays out its figures in blocks
+   (the allocation and sharing studies, MRSU sizing, the UDRF study).
 
-   Every figure comes from the server (scheduling.fairness.charts.allocation_figures and
-   sharing_figures, cached on the run); the page only chooses which to draw where:
+   Every figure comes from the server (the kind's figures from the library, cached on the run);
+   the page only chooses which to draw where:
    a block with data-figure draws that key (in the chosen view, "<key>@<view>" when the
    library built one), data-prefix with data-layout="grid" draws every key of the prefix
    side by side (one per policy or configuration), data-layout="pick" one at a time. */

@@ -15,9 +15,12 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from planner.runs.models import Run
+from planner.runs.services import run_start
 from planner.scenarios.models import Cluster, Workload
 from planner.scenarios.services import cluster_create, workload_create
 from planner.teams.models import Membership, Team
@@ -156,3 +159,67 @@ def execute_run() -> Callable[[int], str]:
         return str(Run.objects.get(pk=run_id).status)
 
     return execute
+
+
+# --------------------------------------------------------------------------- pages and runs
+# Signed-in clients and runs in each state (the page tests', the kinds' tests'). Runs are executed
+# by calling the task's code directly (``execute_run``); nothing is enqueued because a test's
+# transaction never commits.
+
+SCHEDULERS = ["fifo-spread", "morpheus", "edf-bfd"]
+
+
+@pytest.fixture
+def client_for() -> Callable[[Any], Client]:
+    """``client_for(user)``: a browser-like client signed in as ``user`` (``None``: anonymous)."""
+
+    def make(user: Any) -> Client:
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def owner_client(client_for: Callable[[Any], Client], owner: Any, team: Any) -> Client:
+    return client_for(owner)
+
+
+@pytest.fixture
+def start_run(
+    owner: Any, cluster: Any, workload: Any, execute_run: Callable[[int], str]
+) -> Callable[..., Run]:
+    """``start_run(execute=True, **params)``: a comparison of the cluster and workload (the runs
+    the page tests look at), executed in-process."""
+
+    def start(*, execute: bool = True, user: Any = None, **kwargs: Any) -> Run:
+        kwargs.setdefault("schedulers", list(SCHEDULERS))
+        kwargs.setdefault("baseline", "fifo-spread")
+        run = run_start(user=user or owner, cluster=cluster, workload=workload, kind="compare", **kwargs)
+        if execute:
+            assert execute_run(run.pk) == "succeeded"
+            run.refresh_from_db()
+        return run
+
+    return start
+
+
+@pytest.fixture
+def succeeded_run(start_run: Callable[..., Run]) -> Run:
+    return start_run(name="Nightly <b>what-if</b>")
+
+
+@pytest.fixture
+def queued_run(start_run: Callable[..., Run]) -> Run:
+    return start_run(execute=False, name="Waiting")
+
+
+@pytest.fixture
+def failed_run(queued_run: Run) -> Run:
+    Run.objects.filter(pk=queued_run.pk).update(
+        status=Run.Status.FAILED, error="Infeasible: job j7 fits on no VM <script>", progress=0.3
+    )
+    queued_run.refresh_from_db()
+    return queued_run

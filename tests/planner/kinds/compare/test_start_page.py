@@ -69,7 +69,7 @@ def test_new_comparison_from_a_pasted_document(owner_client, scenario_doc, team)
     ({"rut_cpu": "0.9", "rut_mem": "0.3"}, "rut_cpu", "sum to 1"),
     ({"ilp_time_limit_s": "-1"}, "ilp_time_limit_s", "must be a number of seconds in (0, 3600]"),
     ({"boot_time_s": "-1"}, "boot_time_s", "must be a number of seconds from 0 to"),
-    ({"seed": "-1"}, "seed", "greater than or equal to 0"),
+    ({"seed": "-1"}, "seed", "must be a whole number from 0 to"),
     ({"cluster": ""}, "cluster", "Choose a cluster"),
 ])
 def test_new_comparison_errors_are_next_to_their_field(
@@ -227,7 +227,8 @@ def test_the_forms_fields_are_the_declared_parameters(owner_client):
     assert schedulers.initial == list(DEFAULT_SCHEDULERS)
     assert schedulers.help_text == describe(param_named(COMPARISON_PARAMS, "schedulers"))
     seed = param_named(COMPARISON_PARAMS, "seed")
-    assert (form.fields["seed"].min_value, form.fields["seed"].max_value) == (seed.minimum, seed.maximum)
+    attrs = form.fields["seed"].widget.attrs  # the browser's hints; the declaration checks the bounds
+    assert (attrs["min"], attrs["max"]) == (seed.minimum, seed.maximum)
     assert form.fields["baseline"].help_text == describe(param_named(COMPARISON_PARAMS, "baseline"))
     # The run options are the page's own fields (one RUT weight per resource), not an "options" box.
     assert "options" not in form.fields and not any(name.startswith("options_") for name in form.fields)
