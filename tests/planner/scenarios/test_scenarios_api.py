@@ -565,7 +565,7 @@ def test_a_version_3_document_imports_and_exports_with_its_machine_classes(
 ) -> None:
     from pathlib import Path
 
-    doc = json.loads((Path(__file__).resolve().parents[2] / "examples" / "paper004-fig1.json").read_text())
+    doc = json.loads((Path(__file__).resolve().parents[3] / "examples" / "paper004-fig1.json").read_text())
     client = api(member)
     response = client.post("/api/scenarios/import/", doc, format="json")
     assert response.status_code == 201, response.json()

@@ -19,7 +19,7 @@ from scheduling import ScenarioError, parse_scenario, parse_workload
 
 pytestmark = pytest.mark.django_db
 
-DEMO_CSV = Path(__file__).resolve().parents[2] / "planner" / "demo_data" / "workload_jobs_low_load.csv"
+DEMO_CSV = Path(__file__).resolve().parents[3] / "planner" / "demo_data" / "workload_jobs_low_load.csv"
 
 
 def paths(exc: InputError | ScenarioError) -> dict[str, str]:

@@ -14,7 +14,7 @@ from celery_app import app
 from planner.settings.env import database_from_url, env_bool
 from scheduling import LIMITS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 PROD_ENV = {
     "DJANGO_SETTINGS_MODULE": "planner.settings.prod",
