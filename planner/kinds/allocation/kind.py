@@ -33,10 +33,14 @@ from scheduling.fairness.allocation import (
 from scheduling.fairness.charts import allocation_figures
 from scheduling.fairness.params import ALLOCATION_PARAMS, allocation_run
 from scheduling.fairness.presets import study_presets
-from scheduling.fairness.tables import allocation_framework_table, allocation_summary, fairness_table
-from scheduling.numbers import finite
+from scheduling.fairness.tables import (
+    allocation_framework_table,
+    allocation_summary,
+    fairness_metrics,
+    fairness_table,
+)
 from scheduling.params import Preset
-from scheduling.tables import show
+from scheduling.tables import best_variant
 
 from .report import allocation_report
 
@@ -114,12 +118,8 @@ class AllocationKind(RunKind):
         return dict(fairness_table(summaries, baseline=baseline, currency=currency))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
-        totals = [(finite(s.get("total_tasks")), label) for label, s in summaries.items()]
-        known = [(v, label) for v, label in totals if v is not None]
-        if not known:
-            return None
-        value, label = max(known, key=lambda item: item[0])
-        return Headline(f"{show(value, 'tasks')} tasks", f"most tasks: {label}")
+        best = best_variant(summaries, "total_tasks", metrics=fairness_metrics(summaries))
+        return None if best is None else Headline(f"{best['shown']} tasks", f"most tasks: {best['variant']}")
 
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         figures = allocation_figures(dict(results))

@@ -33,9 +33,8 @@ from scheduling.mrsu.charts import run_figures
 from scheduling.mrsu.params import MRSU_PARAMS, mrsu_run, recorded_scenario, unit_text
 from scheduling.mrsu.setups import presets
 from scheduling.mrsu.tables import MRSU_METRICS, mrsu_tables, result_summary
-from scheduling.numbers import finite
 from scheduling.params import Preset, param_named
-from scheduling.tables import comparison_table, show
+from scheduling.tables import best_variant, comparison_table
 
 from .report import mrsu_report
 
@@ -153,12 +152,8 @@ class MrsuKind(RunKind):
             row = next((r for r in advice.get("candidates") or [] if r["recommended"]), None)
             if row:
                 return Headline(row["mrsu"], f"recommended unit ({advice['recommended']})")
-        known = [(finite(s.get("under")), k) for k, s in _allocations(summaries).items()]
-        known = [(v, k) for v, k in known if v is not None]
-        if not known:
-            return None
-        value, label = min(known)
-        return Headline(show(value, "ratio"), f"least under-allocation: {label}")
+        best = best_variant(_allocations(summaries), "under", metrics=MRSU_METRICS)
+        return None if best is None else Headline(best["shown"], f"least under-allocation: {best['variant']}")
 
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         figures = run_figures(results)

@@ -24,10 +24,9 @@ from scheduling.fairness.charts import sharing_figures
 from scheduling.fairness.params import SHARING_PARAMS, configuration_text, sharing_run
 from scheduling.fairness.presets import study_presets
 from scheduling.fairness.sharing import share
-from scheduling.fairness.tables import fairness_table, sharing_summary
-from scheduling.numbers import finite
+from scheduling.fairness.tables import fairness_metrics, fairness_table, sharing_summary
 from scheduling.params import Preset
-from scheduling.tables import show
+from scheduling.tables import best_variant
 
 from .report import sharing_report
 
@@ -80,12 +79,8 @@ class SharingKind(RunKind):
         return dict(fairness_table(summaries, baseline=baseline, currency=currency))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
-        worst = [(finite(s.get("worst_unfairness_pct")), label) for label, s in summaries.items()]
-        known = [(v, label) for v, label in worst if v is not None]
-        if not known:
-            return None
-        value, label = min(known, key=lambda item: item[0])
-        return Headline(show(value, "percent"), f"least unfair: {label}")
+        best = best_variant(summaries, "worst_unfairness_pct", metrics=fairness_metrics(summaries))
+        return None if best is None else Headline(best["shown"], f"least unfair: {best['variant']}")
 
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         figures = sharing_figures(dict(results))
