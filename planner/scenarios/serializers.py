@@ -113,7 +113,8 @@ class WorkloadInputSerializer(serializers.Serializer):
         allow_null=True,
         default=None,
         help_text="The scenario document's frameworks, stored as given: name, weight, allowed_vm_types, "
-        "task_demand (the allocation and sharing studies) and version 2's offer_policy, refuse_s, hold_s and queues.",
+        "task_demand (the allocation and sharing studies) and version 2's offer_policy, refuse_s, hold_s "
+        "and queues.",
     )
     jobs = serializers.JSONField(
         required=False, allow_null=True, default=None, help_text="The scenario document's jobs."

@@ -20,7 +20,9 @@ from scheduling import Scenario, lower_bound_cost, simulate
 from scheduling.charts import scheduler_colours
 from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size
 from scheduling.cost.params import COMPARISON_PARAMS, comparison_run
+from scheduling.cost.setups import presets
 from scheduling.cost.tables import COST_METRICS, cheapest, headline
+from scheduling.params import Preset
 from scheduling.tables import comparison_table
 
 from .report import comparison_report
@@ -120,6 +122,9 @@ class CompareKind(RunKind):
             (label["options"], options_text(options.get("options"))),
             (label["seed"], int(options.get("seed") or 0)),
         ]
+
+    def presets(self) -> Sequence[Preset]:
+        return presets()
 
     def page_context(self, run: Any, summaries: Mapping[str, Mapping[str, Any]], *, baseline: str | None,
                      currency: str) -> dict[str, Any]:

@@ -288,3 +288,23 @@ def test_an_option_error_of_a_resource_goes_to_its_weight(owner_client, owner, t
     assert response.status_code == 400
     assert response.context["form"].errors["rut_gpu"] == ["unknown resource (resources are cpu, mem)"]
     assert 'id="id_rut_gpu"' in response.content.decode() and "<details open>" in response.content.decode()
+
+
+def test_the_papers_evaluation_is_a_preset(owner_client, cluster, workload):
+    """Paper 003's five schedulers (scheduling.cost.setups) in one click, on the team's cluster."""
+    from scheduling.cost.setups import PAPER_SCHEDULERS
+
+    url = reverse("web:compare-start")
+    page = owner_client.get(url).content.decode()
+    assert 'data-preset="003-evaluation"' in page
+    filled = owner_client.get(url + "?preset=003-evaluation")
+    form = filled.context["form"]
+    assert form["schedulers"].value() == list(PAPER_SCHEDULERS) and form["baseline"].value() == "fifo-spread"
+    assert form["cluster"].value() == cluster.pk  # the team's only cluster and workload stay chosen
+    response = owner_client.post(url, {
+        "source": "stored", "cluster": cluster.pk, "workload": workload.pk,
+        "schedulers": list(PAPER_SCHEDULERS), "baseline": "fifo-spread", "seed": "0",
+    })
+    assert response.status_code == 302
+    run = Run.objects.get()
+    assert run.options["schedulers"] == list(PAPER_SCHEDULERS) and run.options["baseline"] == "fifo-spread"
