@@ -8,7 +8,8 @@ importers of :mod:`scheduling.importers` (``--format``, or guessed from the file
 The papers' sub-commands come from their packages: each paper named in :data:`PAPERS` has a
 ``cli.py`` whose ``add_commands(subparsers)`` adds them (``simulate``; ``allocate``, ``share``;
 ``mrsu``, ``mrsu-sweep``, ``mrsu-advise``; ``udrf``, ``udrf-generate``), in this order; the
-commands every paper shares (``validate``, ``import``, ``import-rm``, ``generate``) are here.
+commands every paper shares (``validate``, ``import``, ``import-rm``, ``generate``, and
+``reproduce``, which measures every paper's claims: :mod:`scheduling.reproduce`) are here.
 What every command shares (reading inputs, writing outputs, exit codes) is
 :mod:`scheduling.cli_support`.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sys
 from collections.abc import Sequence
 
 from .cli_support import (
@@ -30,9 +32,22 @@ from .cli_support import (
     write_output,
 )
 from .generators import synthetic_jobs
+from .html import write_text_atomically
 from .importers import IMPORTERS
+from .params import add_flags, read_flags
 from .presets import VM_PRESETS, preset_vm_types
+from .reproduce import (
+    REPRODUCE_PARAMS,
+    all_claims,
+    paper_intros,
+    reproduce,
+    reproduction_document,
+    reproduction_html,
+    reproduction_markdown,
+    reproduction_table,
+)
 from .scenario import parse_scenario
+from .tables import table_text
 
 __all__ = ["PAPERS", "build_parser", "main"]
 
@@ -89,6 +104,34 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    options = read_flags(args, REPRODUCE_PARAMS, what="reproduce")
+    claims = all_claims(options["papers"])
+    done = [0]
+
+    def progress(fraction: float) -> None:
+        done[0] += 1
+        if not args.quiet:
+            print(f"\r{done[0]} of {len(claims)} claims measured", end="", file=sys.stderr, flush=True)
+
+    outcomes = reproduce(claims, seeds=options["seeds"], progress=progress)
+    if not args.quiet:
+        print(file=sys.stderr)
+        print(table_text(reproduction_table(outcomes)), file=sys.stderr)
+    seeds = options["seeds"]
+    if args.html:
+        write_text_atomically(args.html, reproduction_html(outcomes, seeds=seeds))
+    if args.markdown:
+        papers = " ".join(f"--paper {p}" for p in options["papers"]) if len(options["papers"]) < 5 else ""
+        command = f"python -m scheduling reproduce {papers} --seeds {seeds}".replace("  ", " ")
+        markdown = reproduction_markdown(outcomes, seeds=seeds, command=command,
+                                         intro=paper_intros(options["papers"]))
+        write_text_atomically(args.markdown, markdown)
+    text = json.dumps(reproduction_document(outcomes, seeds=seeds), indent=None if args.compact else 1)
+    write_output(text, args.output)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m scheduling", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -125,6 +168,16 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--name")
     g.add_argument("--output", "-o")
     g.set_defaults(func=cmd_generate)
+
+    r = sub.add_parser("reproduce", help="measure every claim of the papers' tables and figures against "
+                       "ours: the paper's value, ours over seeds, a verdict and the reason where it differs")
+    add_flags(r, REPRODUCE_PARAMS)
+    r.add_argument("--html", metavar="FILE", help="also write a standalone page of the table")
+    r.add_argument("--markdown", metavar="FILE", help="also write the table as docs/reproductions.md")
+    r.add_argument("--output", "-o", metavar="FILE", help="write the JSON here instead of stdout")
+    r.add_argument("--compact", action="store_true", help="JSON without indentation")
+    r.add_argument("--quiet", "-q", action="store_true", help="no progress or table on stderr")
+    r.set_defaults(func=cmd_reproduce)
     return p
 
 

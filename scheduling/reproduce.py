@@ -23,11 +23,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .params import Param, read_params
 from .tables import Column, DetailTable, detail_table, show
 
 __all__ = [
     "PAPERS",
     "PAPER_PACKAGES",
+    "PAPER_TITLES",
+    "REPRODUCE_PARAMS",
     "VERDICTS",
     "Claim",
     "Outcome",
@@ -35,9 +38,12 @@ __all__ = [
     "at_least",
     "at_most",
     "between",
+    "paper_intros",
     "reproduce",
     "reproduction_document",
+    "reproduction_html",
     "reproduction_markdown",
+    "reproduction_run",
     "reproduction_table",
     "within",
 ]
@@ -50,6 +56,31 @@ PAPER_PACKAGES: Mapping[str, str] = {
     "000": "fairness", "001": "fairness", "002": "mrsu", "003": "cost", "004": "udrf",
 }
 PAPERS: tuple[str, ...] = tuple(PAPER_PACKAGES)
+#: The papers as the pages name them.
+PAPER_TITLES: Mapping[str, str] = {
+    "000": "000: fairness on heterogeneous servers (Kesidis et al.)",
+    "001": "001: fairness in Apache Mesos (Saha et al.)",
+    "002": "002: multi-resource schedulable unit (Gutierrez-Estevez and Luo)",
+    "003": "003: cost-efficient Spark scheduling on cloud VMs (Islam et al.)",
+    "004": "004: UDRF for complex jobs (Tahir et al.)",
+}
+
+#: What a reproduction takes (the command line's flags, the planner's form and API schema).
+REPRODUCE_PARAMS: tuple[Param, ...] = (
+    Param("papers", "choices", "Papers", "The papers whose claims are measured.", default=list(PAPERS),
+          choices=PAPERS, choice_labels=tuple(PAPER_TITLES[p] for p in PAPERS), min_items=1, flag="--paper"),
+    Param("seeds", "integer", "Seeds", "Each seeded claim is measured with seeds 0 to N-1 (their mean and "
+          "range are shown).", default=5, minimum=1, maximum=100, flag="--seeds"),
+)
+
+
+def reproduction_run(params: Mapping[str, Any]) -> dict[str, Any]:
+    """A reproduction's options, read by :data:`REPRODUCE_PARAMS` (``papers[1]: must be one of ...``).
+
+    >>> reproduction_run({"papers": "001", "seeds": 2})
+    {'papers': ['001'], 'seeds': 2}
+    """
+    return read_params(REPRODUCE_PARAMS, params, what="a reproduction")
 
 
 @dataclass(frozen=True)
@@ -199,6 +230,16 @@ def all_claims(papers: Iterable[str] | None = None) -> list[Claim]:
     return sorted(out, key=lambda c: PAPERS.index(c.paper))
 
 
+def paper_intros(papers: Iterable[str]) -> dict[str, str]:
+    """Each paper's introduction of its set-ups (its package's ``reproduce.INTRO``), for the document."""
+    out: dict[str, str] = {}
+    wanted = list(papers)
+    for package in dict.fromkeys(PAPER_PACKAGES[p] for p in wanted):
+        intro: Mapping[str, str] = importlib.import_module(f"scheduling.{package}.reproduce").INTRO
+        out.update({p: text for p, text in intro.items() if p in wanted})
+    return out
+
+
 def _verdict(claim: Claim, values: Sequence[float | None]) -> Verdict:
     known = [v for v in values if v is not None and math.isfinite(v)]
     if not known:
@@ -266,6 +307,20 @@ def reproduction_document(outcomes: Sequence[Outcome], *, seeds: int) -> dict[st
         "counts": counts,
         "claims": [o.to_dict() for o in outcomes],
     }
+
+
+def reproduction_html(outcomes: Sequence[Outcome], *, seeds: int) -> str:
+    """A standalone page of the reproduction table, one section per paper (offline, escaped)."""
+    from .html import detail_html, standalone_html  # plotly's page only when asked for
+
+    sections = []
+    for paper in PAPERS:
+        mine = [o for o in outcomes if o.claim.paper == paper]
+        if mine:
+            sections.append((f"Paper {PAPER_TITLES[paper]}", detail_html(reproduction_table(mine))))
+    counts = {v: sum(o.verdict == v for o in outcomes) for v in VERDICTS}
+    meta = ", ".join(f"{n} {v}" for v, n in counts.items() if n) + f"; seeds 0-{seeds - 1}"
+    return standalone_html("Reproductions of the papers' tables and figures", meta, sections, {})
 
 
 def _cell(text: Any) -> str:
