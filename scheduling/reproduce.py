@@ -23,14 +23,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .numbers import finite
 from .params import Param, read_params
-from .tables import Column, DetailTable, detail_table, show
+from .tables import Column, DetailTable, Metric, detail_table, show
 
 __all__ = [
     "PAPERS",
     "PAPER_PACKAGES",
     "PAPER_TITLES",
     "REPRODUCE_PARAMS",
+    "REPRODUCTION_METRICS",
     "VERDICTS",
     "Claim",
     "Outcome",
@@ -295,6 +297,23 @@ def reproduction_table(outcomes: Sequence[Outcome]) -> DetailTable:
     """The reproduction table every view shows (the CLI, the page, the document)."""
     rows = [{k: v for k, v in o.to_dict().items()} for o in outcomes]
     return detail_table("reproductions", "Reproductions", REPRODUCTION_COLUMNS, rows)
+
+
+def _count(verdict: str) -> Callable[[Mapping[str, Any], Mapping[str, Any] | None], float | None]:
+    return lambda h, _base: finite((h.get("counts") or {}).get(verdict))
+
+
+#: The comparison table of reproductions, one column per paper: how many claims got each verdict.
+REPRODUCTION_METRICS: tuple[Metric, ...] = (
+    Metric("reproduced", "Reproduced", "count", ("counts",), _count("reproduced"), better="higher",
+           note="Ours agrees with the paper's value (the claim's rule, on our mean over the seeds)."),
+    Metric("direction", "Direction only", "count", ("counts",), _count("direction only"),
+           note="Ours follows the paper's direction or order, not its value."),
+    Metric("differs", "Differs", "count", ("counts",), _count("differs"), better="lower",
+           note="Ours does not follow the paper: each claim says why."),
+    Metric("not_measured", "Not measured", "count", ("counts",), _count("not measured"),
+           note="Ours is undefined for every seed (e.g. no contention window)."),
+)
 
 
 def reproduction_document(outcomes: Sequence[Outcome], *, seeds: int) -> dict[str, Any]:

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "planner.kinds.sharing",
     "planner.kinds.mrsu",
     "planner.kinds.udrf",
+    "planner.kinds.reproduce",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,1 @@
+"""The reproductions run kind: the papers' claims measured on the workers, one part per paper."""
