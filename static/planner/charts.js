@@ -63,5 +63,50 @@
     return Promise.all(figures.map((fig) => draw(grid, fig, { showlegend: false })));
   }
 
-  window.PlannerCharts = { draw: draw, clear: clear, drawGrid: drawGrid, figureFor: figureFor };
+  /* The keys a chart block draws: its data-figure, or every key of its data-prefix (one per
+     variant), never a view ("<key>@raw"). */
+  function blockKeys(figures, block) {
+    if (block.dataset.prefix) {
+      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix) && !k.includes("@"));
+    }
+    return figures[block.dataset.figure] ? [block.dataset.figure] : [];
+  }
+
+  /* A run page's charts: loads the run's cached figures once, draws every block of #charts with
+     `render(block, state)` and again when a view button (readable, full detail, small multiples)
+     is pressed. `state` ({figures, view}) is returned at once, for a kind's own redraws (a picked
+     variant, a page of a paged figure); #charts gets data-drawn once every block is drawn. */
+  function runCharts(run, status, render) {
+    const state = { figures: null, view: "readable" };  // "<key>@readable" does not exist: the default
+    const charts = document.getElementById("charts");
+    const renderAll = () => Promise.all(
+      Array.from(document.querySelectorAll("#charts .chart-block")).map((block) => render(block, state)));
+    for (const button of document.querySelectorAll("#charts .seg")) {
+      button.addEventListener("click", function () {
+        state.view = button.dataset.view;
+        for (const other of document.querySelectorAll("#charts .seg")) {
+          other.classList.toggle("active", other === button);
+          other.setAttribute("aria-pressed", String(other === button));
+        }
+        if (state.figures) renderAll();
+      });
+    }
+    P.api(run.figures_url).then(function (response) {
+      if (!response.ok || !response.data || !response.data.figures) {
+        status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
+        return;
+      }
+      state.figures = response.data.figures;
+      status.hidden = true;
+      return renderAll().then(() => { if (charts) charts.setAttribute("data-drawn", "true"); });
+    }).catch(function (error) {
+      status.hidden = false;
+      status.textContent = "Could not draw the charts: " + error;
+    });
+    return state;
+  }
+
+  window.PlannerCharts = {
+    draw: draw, clear: clear, drawGrid: drawGrid, figureFor: figureFor, blockKeys: blockKeys, runCharts: runCharts,
+  };
 })();

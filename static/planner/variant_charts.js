@@ -13,19 +13,11 @@
   const run = P.jsonScript("run-data");
   const status = document.getElementById("charts-status");
   if (!run || !C || !status || !document.getElementById("summary-table")) return;
-  let figures = null;
-  let view = "readable";
 
-  function keysOf(block) {
-    if (block.dataset.prefix) {
-      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix) && !k.includes("@"));
-    }
-    return figures[block.dataset.figure] ? [block.dataset.figure] : [];
-  }
-
-  function render(block) {
+  function render(block, state) {
+    const figures = state.figures;
     C.clear(block);
-    const keys = keysOf(block);
+    const keys = C.blockKeys(figures, block);
     if (!keys.length) {
       block.hidden = true;
       return Promise.resolve();
@@ -40,46 +32,20 @@
         grid.append(cell);
         return cell;
       });
-      return Promise.all(cells.map((cell) => C.draw(cell, C.figureFor(figures, cell.dataset.key, view))));
+      return Promise.all(cells.map((cell) => C.draw(cell, C.figureFor(figures, cell.dataset.key, state.view))));
     }
     if (block.dataset.layout === "pick") {
       const picker = block.querySelector(".chart-picker");
       const pick = block.querySelector(".js-pick");
       if (!pick.options.length) {
         for (const k of keys) pick.append(new Option(k.slice(block.dataset.prefix.length), k));
-        pick.addEventListener("change", () => render(block));
+        pick.addEventListener("change", () => render(block, state));
       }
       picker.hidden = keys.length < 2;
-      return C.draw(block, C.figureFor(figures, pick.value || keys[0], view));
+      return C.draw(block, C.figureFor(figures, pick.value || keys[0], state.view));
     }
-    return C.draw(block, C.figureFor(figures, keys[0], view));
+    return C.draw(block, C.figureFor(figures, keys[0], state.view));
   }
 
-  function renderAll() {
-    return Promise.all(Array.from(document.querySelectorAll("#charts .chart-block")).map(render));
-  }
-
-  for (const button of document.querySelectorAll("#charts .seg")) {
-    button.addEventListener("click", function () {
-      view = button.dataset.view;
-      for (const other of document.querySelectorAll("#charts .seg")) {
-        other.classList.toggle("active", other === button);
-        other.setAttribute("aria-pressed", String(other === button));
-      }
-      if (figures) renderAll();
-    });
-  }
-
-  P.api(run.figures_url).then(function (response) {
-    if (!response.ok || !response.data || !response.data.figures) {
-      status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
-      return;
-    }
-    figures = response.data.figures;
-    status.hidden = true;
-    return renderAll().then(() => document.getElementById("charts").setAttribute("data-drawn", "true"));
-  }).catch(function (error) {
-    status.hidden = false;
-    status.textContent = "Could not draw the charts: " + error;
-  });
+  C.runCharts(run, status, render);
 })();

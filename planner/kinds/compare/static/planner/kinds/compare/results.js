@@ -34,15 +34,7 @@
   const C = window.PlannerCharts;
   const status = document.getElementById("charts-status");
   if (!C || !status) return;
-  let figures = null;
-  let view = "readable";  // "<key>@readable" does not exist: the default figure
-
-  function blockFigures(block) {
-    if (block.dataset.prefix) {
-      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix) && !k.includes("@"));
-    }
-    return figures[block.dataset.figure] ? [block.dataset.figure] : [];
-  }
+  let state = null;  // {figures, view}: C.runCharts's, below
 
   // ---- pages of a paged figure (the Gantt chart's later jobs)
   const pageOf = new Map();  // figure key -> {page, figure}
@@ -72,15 +64,18 @@
   }
 
   function turn(block, key, page) {
-    return loadPage(block, key, page).then(() => render(block)).catch((error) => {
+    return loadPage(block, key, page).then(() => render(block, state)).catch((error) => {
       status.hidden = false;
       status.textContent = "Could not load that page: " + error.message;
     });
   }
 
-  function render(block) {
+  function render(block, current) {
+    state = current;
+    const figures = state.figures;
+    const view = state.view;
     C.clear(block);
-    const keys = blockFigures(block);
+    const keys = C.blockKeys(figures, block);
     if (!keys.length) {
       block.hidden = true;
       return Promise.resolve();
@@ -95,7 +90,7 @@
       }
       if (!pick.options.length) {
         for (const k of keys) pick.append(new Option(k.slice(block.dataset.prefix.length), k));
-        pick.addEventListener("change", () => render(block));
+        pick.addEventListener("change", () => render(block, state));
       }
       picker.hidden = keys.length < 2;
       const key = pick.value || keys[0];
@@ -107,32 +102,5 @@
     return C.draw(block, C.figureFor(figures, keys[0], view));
   }
 
-  function renderAll() {
-    const blocks = Array.from(document.querySelectorAll("#charts .chart-block"));
-    return Promise.all(blocks.map(render));
-  }
-
-  for (const button of document.querySelectorAll("#charts .seg")) {
-    button.addEventListener("click", function () {
-      view = button.dataset.view;
-      for (const other of document.querySelectorAll("#charts .seg")) {
-        other.classList.toggle("active", other === button);
-        other.setAttribute("aria-pressed", String(other === button));
-      }
-      if (figures) renderAll();
-    });
-  }
-
-  P.api(run.figures_url).then(function (response) {
-    if (!response.ok || !response.data || !response.data.figures) {
-      status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
-      return;
-    }
-    figures = response.data.figures;
-    status.hidden = true;
-    return renderAll();
-  }).catch(function (error) {
-    status.hidden = false;
-    status.textContent = "Could not draw the charts: " + error;
-  });
+  state = C.runCharts(run, status, render);
 })();
