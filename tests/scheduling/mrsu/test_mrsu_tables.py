@@ -81,7 +81,10 @@ def test_the_files_tables_from_documents(docs):
     assert len(sweep["rows"]) == 20
     gcd_ft_50 = sweep["rows"][0]
     assert gcd_ft_50[:3] == ["GCD", "MRSU-FT", 50.0]
-    assert gcd_ft_50[3] == docs["sweep 0.5"]["curves"]["gcd"]["mrsu-ft"]["over"][0]
+    curves = docs["sweep 0.5"]["curves"]["gcd"]["mrsu-ft"]
+    keys = [c.key for c in SWEEP_COLUMNS]
+    for metric in ("dissatisfied_apps_pct", "dissatisfied_pct", "under", "over", "over_every_cell"):
+        assert gcd_ft_50[keys.index(metric)] == curves[metric][0]
     # applications: one row per allocation and application
     assert len(tables["applications"]["rows"]) == 4 * 2
 

@@ -25,9 +25,11 @@ def test_reports_download(input_run: Run, api: Callable[[Any], Any], owner: Any,
         assert "gcd-ft" in body and "MRSU tuple" in body and "VM-static" in body
         # the library's tables, with the library's columns and units
         sweep = body[body.index("Sweep (means over seeds)"):]
-        assert sweep.splitlines()[1] == (
+        assert sweep.splitlines()[1].startswith('"Over-allocated part: counted in the (slot, dimension)')
+        assert sweep.splitlines()[2] == (
             "Composition,Method,Load (%),Over-allocated part (mean rho),Under-allocated part (mean rho),"
-            "Application-slots not fully served (%),Applications short in some slot (%)"
+            "Application-slots not fully served (%),Applications short in some slot (%),"
+            '"Over-allocated part, every cell (mean rho)"'
         )
         assert "Misallocation per application" in body and "Window (slots)" in body
         assert "Misallocation per dimension" in body and "\nnet,VM-static," in body
