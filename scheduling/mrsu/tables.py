@@ -42,6 +42,7 @@ __all__ = [
     "application_rows",
     "combine_sweeps",
     "dimension_rows",
+    "dissatisfied_tables",
     "in_units",
     "mrsu_tables",
     "result_summary",
@@ -77,14 +78,27 @@ def _over_every_cell(h: Mapping[str, Any], _base: Mapping[str, Any] | None) -> f
     return finite(every if every is not None else h.get("over"))
 
 
+#: The comparison table's metrics, the paper's headline first: dissatisfied applications
+#: (Fig. 5), application-slots short beside it, then the two parts of the misallocation
+#: coefficient (Figs. 3-4).
 MRSU_METRICS: tuple[Metric, ...] = (
     Metric(
-        "units_available",
-        "Units available (first window)",
-        "count",
-        ("units_available",),
-        _read("units_available"),
-        note="ID: the fewest of any dimension (the unit table lists each)",
+        "dissatisfied_apps_pct",
+        "Dissatisfied applications",
+        "percent",
+        ("dissatisfied_apps_pct",),
+        _read("dissatisfied_apps_pct"),
+        "lower",
+        note="applications short of their requirement in at least one slot (paper 002, Fig. 5)",
+    ),
+    Metric(
+        "dissatisfied_pct",
+        "Application-slots short",
+        "percent",
+        ("dissatisfied_pct",),
+        _read("dissatisfied_pct"),
+        "lower",
+        note="(application, slot) pairs short of their requirement in some dimension",
     ),
     Metric(
         "under",
@@ -115,32 +129,40 @@ MRSU_METRICS: tuple[Metric, ...] = (
         note="mean of max(rho, 0) over every cell, whether anyone is short or not",
     ),
     Metric(
-        "dissatisfied_pct",
-        "Application-slots not fully served",
-        "percent",
-        ("dissatisfied_pct",),
-        _read("dissatisfied_pct"),
-        "lower",
+        "units_available",
+        "Units available (first window)",
+        "count",
+        ("units_available",),
+        _read("units_available"),
+        note="ID: the fewest of any dimension (the unit table lists each)",
     ),
     Metric(
-        "dissatisfied_apps_pct",
-        "Applications short in some slot",
+        "vm_static_dissatisfied_apps_pct",
+        "VM-static: dissatisfied applications",
         "percent",
-        ("dissatisfied_apps_pct",),
-        _read("dissatisfied_apps_pct"),
-        "lower",
+        ("vm_static_dissatisfied_apps_pct",),
+        _read("vm_static_dissatisfied_apps_pct"),
+        detail=True,
     ),
     Metric(
         "vm_static_dissatisfied_pct",
-        "VM-static: application-slots not fully served",
+        "VM-static: application-slots short",
         "percent",
         ("vm_static_dissatisfied_pct",),
         _read("vm_static_dissatisfied_pct"),
         detail=True,
     ),
     Metric(
+        "optimal_dissatisfied_apps_pct",
+        "Optimal: dissatisfied applications",
+        "percent",
+        ("optimal_dissatisfied_apps_pct",),
+        _read("optimal_dissatisfied_apps_pct"),
+        detail=True,
+    ),
+    Metric(
         "optimal_dissatisfied_pct",
-        "Optimal: application-slots not fully served",
+        "Optimal: application-slots short",
         "percent",
         ("optimal_dissatisfied_pct",),
         _read("optimal_dissatisfied_pct"),
@@ -181,7 +203,9 @@ def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
             "dissatisfied_pct": doc.get("dissatisfied_pct"),
             "dissatisfied_apps_pct": doc.get("dissatisfied_apps_pct"),
             "vm_static_dissatisfied_pct": (base.get("vm-static") or {}).get("dissatisfied_pct"),
+            "vm_static_dissatisfied_apps_pct": (base.get("vm-static") or {}).get("dissatisfied_apps_pct"),
             "optimal_dissatisfied_pct": (base.get("optimal") or {}).get("dissatisfied_pct"),
+            "optimal_dissatisfied_apps_pct": (base.get("optimal") or {}).get("dissatisfied_apps_pct"),
             "by_dimension": _dimension_figures(doc),
         }
     if study == "mrsu-advice":
@@ -490,13 +514,14 @@ SWEEP_COLUMNS: tuple[Column, ...] = (
     Column("composition", "Composition"),
     Column("method", "Method"),
     Column("load_pct", "Load", "percent"),
-    Column("over", "Over-allocated part (mean rho)", "ratio"),
+    Column("dissatisfied_apps_pct", "Dissatisfied applications", "percent"),
+    Column("dissatisfied_pct", "Application-slots short", "percent"),
     Column("under", "Under-allocated part (mean rho)", "ratio"),
-    Column("dissatisfied_pct", "Application-slots not fully served", "percent"),
-    Column("dissatisfied_apps_pct", "Applications short in some slot", "percent"),
+    Column("over", "Over-allocated part (mean rho)", "ratio"),
     Column("over_every_cell", "Over-allocated part, every cell (mean rho)", "ratio"),
 )
 SWEEP_NOTE = (
+    "Dissatisfied applications: short of their requirement in at least one slot (paper 002, Fig. 5). "
     "Over-allocated part: counted in the (slot, dimension) cells where some application is short "
     "(paper §IV-B); 'every cell' counts it everywhere."
 )
@@ -515,6 +540,39 @@ def sweep_rows(sweep: Doc) -> list[dict[str, Any]]:
         for method, curves in methods.items()
         for i, load in enumerate(sweep["loads_pct"])
     ]
+
+
+def dissatisfied_tables(sweep: Doc, *, composition: str = "gcd") -> list[DetailTable]:
+    """Fig. 5 as numbers, a row per method and a column per load: the percentage of
+    dissatisfied applications (the paper's measure), then of application-slots short beside
+    it. What ``mrsu-sweep`` prints.
+
+    >>> doc = {"loads_pct": [50.0, 100.0], "curves": {"gcd": {"mrsu-ft": {
+    ...     "dissatisfied_apps_pct": [0.0, 90.0], "dissatisfied_pct": [0.0, 40.0]}}}}
+    >>> [(t["title"], t["shown"]) for t in dissatisfied_tables(doc)]
+    [('Dissatisfied applications (%), GCD', [['MRSU-FT', '0.0%', '90.0%']]), \
+('Application-slots short (%), GCD', [['MRSU-FT', '0.0%', '40.0%']])]
+    """
+    loads = list(sweep["loads_pct"])
+    columns = [
+        Column("method", "Method"),
+        *(Column(f"load_{i}", f"{p:g}%", "percent") for i, p in enumerate(loads)),
+    ]
+    out = []
+    for key, title, note in (
+        ("dissatisfied_apps_pct", "Dissatisfied applications (%)",
+         "Applications short of their requirement in at least one slot, by load (paper 002, Fig. 5)."),
+        ("dissatisfied_pct", "Application-slots short (%)",
+         "(application, slot) pairs short of their requirement, by load (beside Fig. 5)."),
+    ):
+        rows = [
+            {"method": METHOD_LABELS.get(method, method),
+             **{f"load_{i}": v for i, v in enumerate(curves.get(key) or [])}}
+            for method, curves in sweep["curves"][composition].items()
+        ]
+        heading = f"{title}, {composition.upper()}"
+        out.append(detail_table(f"fig5-{key}", heading, columns, rows, notes=[note]))
+    return out
 
 
 #: Columns of :func:`advisor_rows`.

@@ -35,9 +35,14 @@ def test_an_input_run_is_one_part_per_unit_and_per_load(input_run: Run, api: Any
     labels = list(RunPart.objects.filter(run=input_run).order_by("position").values_list("label", flat=True))
     assert labels == ["gcd-ft", "gcd-id", "min-ft", "min-id", "sweep 50%", "sweep 120%"]
     figures = api(owner).get(f"/api/runs/{input_run.pk}/figures/").json()["figures"]
-    assert {"allocation:gcd-ft", "snapshot:gcd-ft", "fig3-under", "fig4-over", "fig5"} <= set(figures)
+    assert {"allocation:gcd-ft", "snapshot:gcd-ft", "fig3-under", "fig4-over", "fig5", "fig5-slots"} <= set(
+        figures
+    )
     # the sweep's two parts joined: one point per load on every curve
     assert figures["fig5"]["data"][0]["x"] == [50.0, 120.0]
+    # Fig. 5 in dissatisfied applications, application-slots short beside it
+    assert figures["fig5"]["layout"]["title"]["text"] == "Dissatisfied applications"
+    assert figures["fig5-slots"]["layout"]["title"]["text"] == "Application-slots short"
     names = [t["name"] for t in figures["fig4-under"]["data"]]
     assert names[:4] == ["MRSU-FT", "MRSU-ID", "VM-static", "Optimal"]
     assert api(owner).get(f"/api/runs/{input_run.pk}/").json()["requirements"] == "input"
@@ -49,10 +54,25 @@ def test_the_page_shows_the_unit_table_and_charts(input_run: Run, client: Any, o
     assert "MRSU sizing" in page and 'id="mrsu-units-table"' in page
     assert "cpu 2, mem 8, disk 100, net 500" in page  # the GCD tuple of the example
     assert 'data-prefix="allocation:"' in page and 'data-figure="fig5"' in page
-    assert "Application-slots not fully served" in page
+    assert 'data-figure="fig5-slots"' in page
+    # the comparison's headline is Fig. 5's measure, application-slots short beside it
+    assert page.index("Dissatisfied applications") < page.index("Application-slots short")
     # per dimension, each of the four units, then the baselines (4 x (4 + 2) rows)
     assert 'id="mrsu-dimensions-table"' in page and page.count('data-dimension="net"') == 6
     assert f'href="/runs/new/mrsu/?clone={input_run.pk}"' in page  # the shell's Clone… link
+
+
+def test_the_run_lists_headline_is_the_unit_with_the_fewest_dissatisfied_applications() -> None:
+    kind = kinds.get_kind("mrsu")
+    summaries = {
+        "gcd-ft": {"study": "mrsu", "dissatisfied_apps_pct": 40.0, "dissatisfied_pct": 2.0, "under": 0.01},
+        "gcd-id": {"study": "mrsu", "dissatisfied_apps_pct": 10.0, "dissatisfied_pct": 5.0, "under": 0.05},
+        "sweep 50%": {"study": "mrsu-sweep", "loads_pct": [50.0]},
+    }
+    headline = kind.headline(summaries, currency="$")
+    assert headline is not None
+    assert (headline.value, headline.caption) == ("10.0%", "fewest dissatisfied applications: gcd-id")
+    assert kind.headline({"sweep 50%": summaries["sweep 50%"]}, currency="$") is None
 
 
 def test_the_settings_are_the_declared_parameters_as_they_apply(input_run: Run) -> None:
