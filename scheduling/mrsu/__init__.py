@@ -4,7 +4,8 @@ One module per part (docs/mrsu.md): :mod:`.model` (input), :mod:`.compose` (GCD/
 units), :mod:`.allocate` (weighted-fair MRSU, VM-static, optimal), :mod:`.metrics`
 (misallocation coefficient), :mod:`.workload` and :mod:`.sweep` (Figs. 3-5), :mod:`.advisor`
 (which unit for a planner scenario), :mod:`.document` (the result document), :mod:`.tables`,
-:mod:`.charts` and :mod:`.cli` (its tables, figures and sub-commands), :mod:`.setups`.
+:mod:`.charts` and :mod:`.cli` (its tables, figures and sub-commands), :mod:`.setups`, and
+:mod:`.reproduce` (the paper's claims, measured).
 """
 
 from .advisor import mrsu_advise

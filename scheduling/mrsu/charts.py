@@ -5,13 +5,19 @@ Plotly figure dicts, like every chart of :mod:`scheduling.charts`. Methods (MRSU
 VM-static, optimal) are the schedulers being compared and take the ``scheduler`` palette; the
 optimal bound is drawn in the lower-bound grey; GCD is a solid line, MIN a dashed one.
 
+Fig. 5 is the percentage of dissatisfied applications (short of their requirement in some
+slot; ALGORITHM-NOTES §6); ``fig5-slots`` beside it, the percentage of application-slots short.
+
 >>> doc = {"study": "mrsu-sweep", "loads_pct": [50.0, 100.0], "curves": {c: {m: {
-...     "over": [0.1, 0.2], "under": [0.0, 0.3], "dissatisfied_pct": [0.0, 40.0]}
+...     "over": [0.1, 0.2], "under": [0.0, 0.3], "dissatisfied_pct": [0.0, 40.0],
+...     "dissatisfied_apps_pct": [0.0, 90.0]}
 ...     for m in ("mrsu-ft", "mrsu-id", "vm-static", "optimal")} for c in ("gcd", "min")}}
 >>> list(sweep_figures(doc))
-['fig3-under', 'fig3-over', 'fig4-under', 'fig4-over', 'fig5']
->>> [t["name"] for t in dissatisfied_figure(doc)["data"]]
-['MRSU-FT', 'MRSU-ID', 'VM-static', 'Optimal']
+['fig3-under', 'fig3-over', 'fig4-under', 'fig4-over', 'fig5', 'fig5-slots']
+>>> [(t["name"], t["y"][1]) for t in dissatisfied_figure(doc)["data"]][:2]
+[('MRSU-FT', 90.0), ('MRSU-ID', 90.0)]
+>>> dissatisfied_figure(doc, measure="slots")["data"][0]["y"]
+[0.0, 40.0]
 """
 
 from __future__ import annotations
@@ -56,7 +62,31 @@ ALLOCATION_MAX_ROWS = 60
 ALLOCATION_MAX_COLS = 200
 #: The snapshot (Fig. 2) draws at most about this many points per method.
 SNAPSHOT_MAX_POINTS = 4000
-_PART = {"under": "application dissatisfaction (under-allocated part)", "over": "over-allocated part"}
+_PART = {
+    "under": "application dissatisfaction (under-allocated part)",
+    "over": "over-allocated part",
+    "over_every_cell": "over-allocated part, every cell",
+}
+_PART_NOTE = {
+    "over": "; over-allocation counted in the (slot, dimension) cells where some application is short "
+    "(paper §IV-B)",
+    "over_every_cell": "; over-allocation counted in every cell (not the paper's measure)",
+}
+#: Fig. 5's two measures: dissatisfied applications (the paper's), application-slots short (beside it).
+_DISSATISFIED = {
+    "applications": (
+        "dissatisfied_apps_pct",
+        "Dissatisfied applications",
+        "Dissatisfied applications (% short in some slot)",
+        "Paper 002, Fig. 5: applications short of their requirement in at least one slot",
+    ),
+    "slots": (
+        "dissatisfied_pct",
+        "Application-slots short",
+        "Application-slots not fully served (%)",
+        "Beside paper 002's Fig. 5: the share of (application, slot) pairs short of their requirement",
+    ),
+}
 
 
 def _method_colours() -> dict[str, str]:
@@ -106,7 +136,8 @@ def composition_figure(sweep: Doc, part: str = "under") -> Figure:
         xaxis=axis("Average load (% of capacity)"),
         yaxis=axis("Mean |misallocation coefficient|", rangemode="tozero"),
     )
-    caption(layout, "Paper 002, Fig. 3: means over every application, dimension, slot and seed")
+    caption(layout, "Paper 002, Fig. 3: means over every application, dimension, slot and seed"
+            + _PART_NOTE.get(part, ""))
     return {"data": data, "layout": layout}
 
 
@@ -129,30 +160,34 @@ def method_figure(sweep: Doc, part: str = "under", composition: str = "gcd") -> 
         xaxis=axis("Average load (% of capacity)"),
         yaxis=axis("Mean |misallocation coefficient|", rangemode="tozero"),
     )
-    caption(layout, "Paper 002, Fig. 4")
+    caption(layout, "Paper 002, Fig. 4" + _PART_NOTE.get(part, ""))
     return {"data": data, "layout": layout}
 
 
-def dissatisfied_figure(sweep: Doc, composition: str = "gcd") -> Figure:
-    """Fig. 5: percentage of application-slots not fully served against load."""
+def dissatisfied_figure(sweep: Doc, composition: str = "gcd", *, measure: str = "applications") -> Figure:
+    """Fig. 5: the percentage of dissatisfied applications (short in some slot) against load;
+    ``measure="slots"``: the percentage of application-slots not fully served, beside it."""
+    key, title, y_title, note = _DISSATISFIED[measure]
     x = list(sweep["loads_pct"])
     col = _method_colours()
     data = [
         _line(
             x,
-            list(sweep["curves"][composition][m]["dissatisfied_pct"]),
+            list(sweep["curves"][composition][m].get(key) or [None] * len(x)),
             METHOD_LABELS[m],
             col[METHOD_LABELS[m]],
             {"optimal": "dot", "vm-scaled": "dash"}.get(m, "solid"),
         )
         for m in _methods(sweep, composition)
     ]
+    for trace in data:
+        trace["hovertemplate"] = f"{trace['name']}<br>load %{{x}} %<br>%{{y:.1f}} %<extra></extra>"
     layout = base_layout(
-        "Dissatisfied applications",
+        title,
         xaxis=axis("Average load (% of capacity)"),
-        yaxis=axis("Applications not fully served (% of application-slots)", rangemode="tozero"),
+        yaxis=axis(y_title, rangemode="tozero"),
     )
-    caption(layout, "Paper 002, Fig. 5")
+    caption(layout, note)
     return {"data": data, "layout": layout}
 
 
@@ -164,6 +199,7 @@ def sweep_figures(sweep: Doc) -> dict[str, Figure]:
         "fig4-under": method_figure(sweep, "under"),
         "fig4-over": method_figure(sweep, "over"),
         "fig5": dissatisfied_figure(sweep),
+        "fig5-slots": dissatisfied_figure(sweep, measure="slots"),
     }
 
 
@@ -298,7 +334,7 @@ def run_figures(docs: Mapping[str, Doc]) -> dict[str, Figure]:
     ...         for p in (80, 40)}
     >>> figures = run_figures(docs)
     >>> list(figures), figures["fig5"]["data"][0]["x"]
-    (['fig3-under', 'fig3-over', 'fig4-under', 'fig4-over', 'fig5'], [40.0, 80.0])
+    (['fig3-under', 'fig3-over', 'fig4-under', 'fig4-over', 'fig5', 'fig5-slots'], [40.0, 80.0])
     """
     figures: dict[str, Figure] = {}
     for label, doc in docs.items():

@@ -154,6 +154,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     sweep = read_flags(args, SWEEP_FLAGS, what="mrsu-sweep")
     doc = mrsu_sweep(**sweep, workers=args.workers, progress=progress)
     _write(doc, args.output, args.compact)
+    if not args.quiet:  # Fig. 5 as numbers: dissatisfied applications, application-slots short beside
+        from ..tables import table_text
+        from .tables import dissatisfied_tables
+
+        print("\n\n".join(table_text(t) for t in dissatisfied_tables(doc)), file=sys.stderr)
     if args.html:
         from .charts import sweep_figures
 
@@ -201,7 +206,8 @@ def add_commands(subparsers: Subparsers) -> None:
     s.add_argument("--html", metavar="FILE")
     s.add_argument("--output", "-o")
     s.add_argument("--compact", action="store_true")
-    s.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    s.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress and no Fig. 5 tables (dissatisfied applications) on stderr")
     s.set_defaults(func=cmd_sweep)
 
     a = subparsers.add_parser("mrsu-advise", help="which MRSU to sell or schedule a scenario's cluster in")

@@ -7,8 +7,10 @@
 >>> doc = mrsu_result(p, composition="gcd", mode="ft")
 >>> doc["mrsu"], doc["units_available"], doc["allocation"]
 ({'cpu': 2, 'mem': 2}, 6, {'a': [2], 'b': [3]})
->>> round(doc["misallocation"]["over"], 4), doc["dissatisfied_pct"]  # (0.5 + 4/6) / 4
-(0.2917, 0.0)
+>>> doc["misallocation"]["over"], doc["dissatisfied_pct"]  # nobody is short: no surplus counts
+(0.0, 0.0)
+>>> round(doc["misallocation"]["over_every_cell"], 4)  # every cell: (0.5 + 4/6) / 4
+0.2917
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from numpy.typing import NDArray
 from .allocate import mrsu_allocate, optimal_allocation, vm_static_allocation
 from .compose import Composition, Mode
 from .metrics import (
+    contended,
     dissatisfied,
     misallocation,
     misallocation_parts,
@@ -49,21 +52,25 @@ def _dims(dims: tuple[str, ...], row: NDArray[Any]) -> dict[str, float | int]:
 def _metrics(problem: MrsuProblem, allocated: NDArray[Any], *, coefficients: bool) -> dict[str, Any]:
     req = problem.requirements
     rho = misallocation(allocated, req)
+    hurt = contended(allocated, req)  # (S, D): the cells where over-allocation counts (paper §IV-B)
     out: dict[str, Any] = misallocation_summary(allocated, req)
-    over_a, under_a = misallocation_parts(rho, axis=(1, 2))
-    over_d, under_d = misallocation_parts(rho, axis=(0, 1))
+    over_a, under_a = misallocation_parts(rho, axis=(1, 2), contended=hurt)
+    over_d, under_d = misallocation_parts(rho, axis=(0, 1), contended=hurt)
+    every_a, _ = misallocation_parts(rho, axis=(1, 2))
+    every_d, _ = misallocation_parts(rho, axis=(0, 1))
     short = dissatisfied(allocated, req)
     out["by_application"] = {
-        name: {"over": _num(o), "under": _num(u), "short_slots": int(s)}
-        for name, o, u, s in zip(problem.names, over_a, under_a, short.sum(axis=1), strict=True)
+        name: {"over": _num(o), "over_every_cell": _num(e), "under": _num(u), "short_slots": int(s)}
+        for name, o, e, u, s in zip(problem.names, over_a, every_a, under_a, short.sum(axis=1), strict=True)
     }
     short_d = short_by_dimension(allocated, req).reshape(-1, len(problem.dimensions))
     short_pct = 100.0 * short_d.mean(axis=0) if short_d.size else np.zeros(len(problem.dimensions))
     out["by_dimension"] = {
-        d: {"over": _num(o), "under": _num(u), "short_pct": _num(p)}
-        for d, o, u, p in zip(problem.dimensions, over_d, under_d, short_pct, strict=True)
+        d: {"over": _num(o), "over_every_cell": _num(e), "under": _num(u), "short_pct": _num(p)}
+        for d, o, e, u, p in zip(problem.dimensions, over_d, every_d, under_d, short_pct, strict=True)
     }
-    out["over_allocated"] = _dims(problem.dimensions, over_allocated(allocated, req))
+    out["over_allocated"] = _dims(problem.dimensions, over_allocated(allocated, req, contended=hurt))
+    out["over_allocated_every_cell"] = _dims(problem.dimensions, over_allocated(allocated, req))
     if coefficients:
         out["coefficients"] = {name: np.round(rho[n], 6).tolist() for n, name in enumerate(problem.names)}
     return out
@@ -82,8 +89,11 @@ def mrsu_result(
 
     ``mrsu`` and ``units_available`` are those of the first validity window; ``windows`` lists
     every window's. ``misallocation`` holds ``over`` and ``under`` (means of the two parts of
-    ``|rho|`` over every application, slot and dimension), per application and dimension, the
-    over-allocated amounts, and (up to :data:`MAX_COEFFICIENTS` cells) every coefficient
+    ``|rho|`` over every application, slot and dimension; the over-allocated part counted only
+    in the (slot, dimension) cells where some application is short, as paper 002 §IV-B counts
+    it, and in every cell as ``over_every_cell``), the same per application and dimension, the
+    over-allocated amounts (``over_allocated``, in the contended cells;
+    ``over_allocated_every_cell``), and (up to :data:`MAX_COEFFICIENTS` cells) every coefficient
     ``coefficients[app][slot][dim]``. With ``baselines`` the VM-static and optimal allocations
     of the same requirements are summarised alongside.
 

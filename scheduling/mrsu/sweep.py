@@ -3,8 +3,11 @@
 For every load and seed, :func:`~scheduling.mrsu.workload.batch_workload` draws a workload;
 MRSU-FT and MRSU-ID (each by GCD and by MIN), VM-static and optimal allocate it; the curves
 are the means over seeds of the over- and under-allocated parts of the misallocation
-coefficient and of the percentage of application-slots not fully served. All seeds of a load
-are allocated at once (numpy, batched), so 12 loads x 100 seeds takes seconds.
+coefficient (the over-allocated part counted where some application is short, as the paper
+counts it, and in every cell as ``over_every_cell``), of the percentage of dissatisfied
+applications (short in some slot: Fig. 5) and of the percentage of application-slots not
+fully served. All seeds of a load are allocated at once (numpy, batched), so 12 loads x 100
+seeds takes seconds.
 
 >>> doc = mrsu_sweep(loads=[0.5, 1.2], seeds=2, applications=5, slots=4)
 >>> sorted(doc["curves"]), sorted(doc["curves"]["gcd"])
@@ -26,7 +29,7 @@ from numpy.typing import NDArray
 from ..errors import FieldError, ScenarioError
 from .allocate import optimal_allocation, vm_scaled_allocation, vm_static_allocation, weighted_fair, windows
 from .compose import COMPOSITIONS, Composition, Mode, compose, units_available, units_needed
-from .metrics import dissatisfied, misallocation, misallocation_parts
+from .metrics import contended, dissatisfied, misallocation, misallocation_parts
 from .workload import DEFAULT_CAPACITY, DEFAULT_GRAIN, DEFAULT_SPREAD, batch_workload
 
 __all__ = [
@@ -46,7 +49,12 @@ __all__ = [
 #: The 12 load points (fractions of capacity) of the default sweep, 10 % to 125 %.
 DEFAULT_LOADS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25)
 METHODS: tuple[str, ...] = ("mrsu-ft", "mrsu-id", "vm-static", "optimal", "vm-scaled")
-METRICS: tuple[str, ...] = ("over", "under", "dissatisfied_pct", "dissatisfied_apps_pct")
+#: The curves' metrics: ``over`` (the over-allocated part of rho where some application is short,
+#: paper 002 §IV-B), ``under``, ``dissatisfied_pct`` (application-slots short),
+#: ``dissatisfied_apps_pct`` (applications short in some slot: Fig. 5's measure) and
+#: ``over_every_cell`` (the over-allocated part counted in every cell; sweeps before issue 17
+#: called it ``over``).
+METRICS: tuple[str, ...] = ("over", "under", "dissatisfied_pct", "dissatisfied_apps_pct", "over_every_cell")
 
 Progress = Callable[[float], None]
 
@@ -96,13 +104,16 @@ CHUNK_CELLS = 64_000
 
 
 def _per_seed(allocated: NDArray[Any], req: NDArray[np.int64]) -> dict[str, NDArray[np.float64]]:
-    over, under = misallocation_parts(misallocation(allocated, req))
+    rho = misallocation(allocated, req)
+    over, under = misallocation_parts(rho, contended=contended(allocated, req))
+    every, _ = misallocation_parts(rho)
     short = dissatisfied(allocated, req)  # (B, N, S)
     return {
         "over": np.asarray(over, dtype=np.float64),
         "under": np.asarray(under, dtype=np.float64),
         "dissatisfied_pct": 100.0 * short.mean(axis=(-2, -1)),
         "dissatisfied_apps_pct": 100.0 * short.any(axis=-1).mean(axis=-1),
+        "over_every_cell": np.asarray(every, dtype=np.float64),
     }
 
 
@@ -362,26 +373,52 @@ def mrsu_sweep(
     }
 
 
+def _as_measured(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A sweep document's curves with every metric of :data:`METRICS`, read as they were measured.
+
+    A document from before issue 17 (a stored planner run) has no ``over_every_cell``: its
+    ``over`` counted the over-allocated part in every cell, so it is that figure, and the
+    over-allocated part as the paper counts it was not measured (``None`` at every load).
+    """
+    n = len(doc["loads"])
+    curves: dict[str, Any] = {}
+    for comp, methods in doc["curves"].items():
+        curves[comp] = {}
+        for method, c in methods.items():
+            values = {m: list(c[m]) for m in METRICS if m in c}
+            std = {m: list(v) for m, v in (c.get("std") or {}).items() if m in METRICS}
+            if "over_every_cell" not in values and "over" in values:
+                values["over_every_cell"], values["over"] = values["over"], [None] * n
+                if "over" in std:
+                    std["over_every_cell"], std["over"] = std["over"], [None] * n
+            for m in METRICS:
+                values.setdefault(m, [None] * n)
+                std.setdefault(m, [None] * n)
+            curves[comp][method] = {**values, "std": std}
+    return curves
+
+
 def combine_sweeps(docs: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     """One sweep document from sweep documents of single load points (in load order).
 
     The curves are the concatenation of the parts' curves; everything else is the first part's.
+    A part from before issue 17 keeps its every-cell figure as ``over_every_cell`` and has no
+    ``over`` (``None``: :func:`_as_measured`).
     """
     parts = sorted((d for d in docs if d.get("study") == "mrsu-sweep"), key=lambda d: d["loads"][0])
     if not parts:
         return None
+    measured = [_as_measured(d) for d in parts]
     out = {k: v for k, v in parts[0].items() if k != "curves"}
     out["loads"] = [x for d in parts for x in d["loads"]]
     out["loads_pct"] = [x for d in parts for x in d["loads_pct"]]
     curves: dict[str, Any] = {}
-    for comp, methods in parts[0]["curves"].items():
+    for comp, methods in measured[0].items():
         curves[comp] = {}
         for method in methods:
-            curves[comp][method] = {
-                m: [x for d in parts for x in d["curves"][comp][method][m]] for m in METRICS
-            }
+            curves[comp][method] = {m: [x for c in measured for x in c[comp][method][m]] for m in METRICS}
             curves[comp][method]["std"] = {
-                m: [x for d in parts for x in d["curves"][comp][method]["std"][m]] for m in METRICS
+                m: [x for c in measured for x in c[comp][method]["std"][m]] for m in METRICS
             }
     out["curves"] = curves
     return out

@@ -42,6 +42,7 @@ __all__ = [
     "application_rows",
     "combine_sweeps",
     "dimension_rows",
+    "dissatisfied_tables",
     "in_units",
     "mrsu_tables",
     "result_summary",
@@ -66,14 +67,38 @@ def _read(*steps: str) -> Any:
     return value
 
 
+def _over(h: Mapping[str, Any], _base: Mapping[str, Any] | None) -> float | None:
+    # A summary stored before issue 17 has no ``over_every_cell``: its ``over`` counted every
+    # cell, so the paper's figure was not measured for it.
+    return finite(h.get("over")) if h.get("over_every_cell") is not None else None
+
+
+def _over_every_cell(h: Mapping[str, Any], _base: Mapping[str, Any] | None) -> float | None:
+    every = h.get("over_every_cell")
+    return finite(every if every is not None else h.get("over"))
+
+
+#: The comparison table's metrics, the paper's headline first: dissatisfied applications
+#: (Fig. 5), application-slots short beside it, then the two parts of the misallocation
+#: coefficient (Figs. 3-4).
 MRSU_METRICS: tuple[Metric, ...] = (
     Metric(
-        "units_available",
-        "Units available (first window)",
-        "count",
-        ("units_available",),
-        _read("units_available"),
-        note="ID: the fewest of any dimension (the unit table lists each)",
+        "dissatisfied_apps_pct",
+        "Dissatisfied applications",
+        "percent",
+        ("dissatisfied_apps_pct",),
+        _read("dissatisfied_apps_pct"),
+        "lower",
+        note="applications short of their requirement in at least one slot (paper 002, Fig. 5)",
+    ),
+    Metric(
+        "dissatisfied_pct",
+        "Application-slots short",
+        "percent",
+        ("dissatisfied_pct",),
+        _read("dissatisfied_pct"),
+        "lower",
+        note="(application, slot) pairs short of their requirement in some dimension",
     ),
     Metric(
         "under",
@@ -88,38 +113,56 @@ MRSU_METRICS: tuple[Metric, ...] = (
         "over",
         "Misallocation: over-allocated part",
         "ratio",
-        ("over",),
-        _read("over"),
+        ("over", "over_every_cell"),
+        _over,
         "lower",
-        note="mean of max(rho, 0)",
+        note="mean of max(rho, 0) in the (slot, dimension) cells where some application is short, 0 "
+        "elsewhere (paper 002 §IV-B)",
     ),
     Metric(
-        "dissatisfied_pct",
-        "Application-slots not fully served",
-        "percent",
-        ("dissatisfied_pct",),
-        _read("dissatisfied_pct"),
-        "lower",
+        "over_every_cell",
+        "Over-allocated part, every cell",
+        "ratio",
+        ("over", "over_every_cell"),
+        _over_every_cell,
+        detail=True,
+        note="mean of max(rho, 0) over every cell, whether anyone is short or not",
     ),
     Metric(
-        "dissatisfied_apps_pct",
-        "Applications short in some slot",
+        "units_available",
+        "Units available (first window)",
+        "count",
+        ("units_available",),
+        _read("units_available"),
+        note="ID: the fewest of any dimension (the unit table lists each)",
+    ),
+    Metric(
+        "vm_static_dissatisfied_apps_pct",
+        "VM-static: dissatisfied applications",
         "percent",
-        ("dissatisfied_apps_pct",),
-        _read("dissatisfied_apps_pct"),
-        "lower",
+        ("vm_static_dissatisfied_apps_pct",),
+        _read("vm_static_dissatisfied_apps_pct"),
+        detail=True,
     ),
     Metric(
         "vm_static_dissatisfied_pct",
-        "VM-static: application-slots not fully served",
+        "VM-static: application-slots short",
         "percent",
         ("vm_static_dissatisfied_pct",),
         _read("vm_static_dissatisfied_pct"),
         detail=True,
     ),
     Metric(
+        "optimal_dissatisfied_apps_pct",
+        "Optimal: dissatisfied applications",
+        "percent",
+        ("optimal_dissatisfied_apps_pct",),
+        _read("optimal_dissatisfied_apps_pct"),
+        detail=True,
+    ),
+    Metric(
         "optimal_dissatisfied_pct",
-        "Optimal: application-slots not fully served",
+        "Optimal: application-slots short",
         "percent",
         ("optimal_dissatisfied_pct",),
         _read("optimal_dissatisfied_pct"),
@@ -155,11 +198,14 @@ def result_summary(doc: Mapping[str, Any]) -> dict[str, Any]:
             "windows": len(doc.get("windows") or []),
             "first_window": _span((doc.get("windows") or [None])[0] or {}),
             "over": doc["misallocation"]["over"],
+            "over_every_cell": doc["misallocation"].get("over_every_cell"),
             "under": doc["misallocation"]["under"],
             "dissatisfied_pct": doc.get("dissatisfied_pct"),
             "dissatisfied_apps_pct": doc.get("dissatisfied_apps_pct"),
             "vm_static_dissatisfied_pct": (base.get("vm-static") or {}).get("dissatisfied_pct"),
+            "vm_static_dissatisfied_apps_pct": (base.get("vm-static") or {}).get("dissatisfied_apps_pct"),
             "optimal_dissatisfied_pct": (base.get("optimal") or {}).get("dissatisfied_pct"),
+            "optimal_dissatisfied_apps_pct": (base.get("optimal") or {}).get("dissatisfied_apps_pct"),
             "by_dimension": _dimension_figures(doc),
         }
     if study == "mrsu-advice":
@@ -328,12 +374,17 @@ _ALLOCATIONS = ("mrsu", "vm-static", "optimal")
 def _dimension_figures(doc: Doc) -> dict[str, Any]:
     """The per-dimension figures of an ``mrsu`` document as its summary keeps them, or a
     summary's own: ``dimensions`` (in order) and, per allocation (``mrsu``, ``vm-static``,
-    ``optimal``: those the document has), ``under``, ``over`` and ``over_allocated`` as lists
-    aligned with ``dimensions``, amounts as the document holds them (base units). Lists, not
-    mappings: a stored summary need not keep the order of a mapping's keys."""
+    ``optimal``: those the document has), ``under``, ``over``, ``over_every_cell``,
+    ``short_pct``, ``over_allocated`` and ``over_allocated_every_cell`` as lists aligned with
+    ``dimensions``, amounts as the document holds them (base units). Lists, not mappings: a
+    stored summary need not keep the order of a mapping's keys. Figures from before issue 17
+    (no ``over_every_cell``) counted over-allocation in every cell: they are read as such
+    (:func:`_as_measured`)."""
     if not isinstance(doc.get("misallocation"), Mapping):  # a summary (or one stored before it had them)
         kept = doc.get("by_dimension")
-        return dict(kept) if isinstance(kept, Mapping) else {}
+        if not isinstance(kept, Mapping):
+            return {}
+        return {k: _as_measured(v) if k in _ALLOCATIONS else v for k, v in kept.items()}
     sources = {"mrsu": doc["misallocation"]}
     for name, b in (doc.get("baselines") or {}).items():
         if name in _ALLOCATIONS and isinstance(b, Mapping) and isinstance(b.get("misallocation"), Mapping):
@@ -344,13 +395,34 @@ def _dimension_figures(doc: Doc) -> dict[str, Any]:
         by_dim, amounts = m.get("by_dimension") or {}, m.get("over_allocated") or {}
         if not by_dim and not amounts:
             continue
-        out[name] = {
+        every = m.get("over_allocated_every_cell") or {}
+        figures = {
             "under": [(by_dim.get(d) or {}).get("under") for d in dims],
             "over": [(by_dim.get(d) or {}).get("over") for d in dims],
             "short_pct": [(by_dim.get(d) or {}).get("short_pct") for d in dims],
             "over_allocated": [amounts.get(d) for d in dims],
         }
+        if "over_every_cell" in m:
+            figures["over_every_cell"] = [(by_dim.get(d) or {}).get("over_every_cell") for d in dims]
+            figures["over_allocated_every_cell"] = [every.get(d) for d in dims]
+        out[name] = _as_measured(figures)
     return out
+
+
+def _as_measured(figures: Any) -> Any:
+    """One allocation's per-dimension figures with both over-allocation figures: those from
+    before issue 17 (no ``over_every_cell``) counted every cell, so they are the every-cell
+    figures, and the paper's (counted where some application is short) are unknown (None)."""
+    if not isinstance(figures, Mapping) or "over_every_cell" in figures:
+        return figures
+    n = max((len(v) for v in figures.values() if isinstance(v, list)), default=0)
+    return {
+        **figures,
+        "over": [None] * n,
+        "over_every_cell": figures.get("over"),
+        "over_allocated": [None] * n,
+        "over_allocated_every_cell": figures.get("over_allocated"),
+    }
 
 
 #: Columns of :func:`dimension_rows`.
@@ -360,29 +432,38 @@ DIMENSION_COLUMNS: tuple[Column, ...] = (
     Column("under", "Under-allocated part (mean rho)", "ratio"),
     Column("over", "Over-allocated part (mean rho)", "ratio"),
     Column("short_pct", "Application-slots short of it", "percent"),
-    Column("over_allocated", "Over-allocated per slot", "amount"),
+    Column("over_allocated", "Over-allocated per slot, while others are short", "amount"),
+    Column("over_allocated_every_cell", "Over-allocated per slot, every slot", "amount"),
 )
 DIMENSION_NOTE = (
-    "Over-allocated per slot: allocated beyond the requirements, summed over the applications, "
-    "mean over the slots, in the dimension's own units (a scenario's cores, GB...)."
+    "Over-allocated part and amount: counted, as paper 002 counts over-allocation, only in the slots "
+    "where some application is short of the dimension (resources held beyond need while another "
+    "application suffers). Over-allocated per slot: allocated beyond the requirements, summed over the "
+    "applications, mean over the slots, in the dimension's own units (a scenario's cores, GB...); "
+    "'every slot' counts it whether anyone is short or not (the unit's rounding)."
 )
+
+_DIMENSION_FIGURES = ("under", "over", "short_pct", "over_allocated", "over_allocated_every_cell")
 
 
 def dimension_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
     """Per dimension, per allocation (each unit ``gcd-ft``..., then VM-static and optimal): the
-    mean under- and over-allocated parts of rho over the applications and slots, and the
-    over-allocated amount in the dimension's own units (:func:`in_units`). From documents or
-    their summaries (:func:`result_summary`), alike.
+    mean under- and over-allocated parts of rho over the applications and slots (the
+    over-allocated part counted in the (slot, dimension) cells where some application is
+    short), and the over-allocated amount in the dimension's own units (:func:`in_units`),
+    counted the same way and in every slot. From documents or their summaries
+    (:func:`result_summary`), alike.
 
     The baselines depend only on the requirements, which every allocation of a run shares:
     each is listed once, and again (labelled with its unit) only where a document's differ.
 
     >>> doc = {"study": "mrsu", "dimensions": ["cpu"], "base_units": {"cpu": 0.1},
-    ...        "misallocation": {"by_dimension": {"cpu": {"over": 0.25, "under": 0.0}},
-    ...                          "over_allocated": {"cpu": 40}}}
+    ...        "misallocation": {"by_dimension": {"cpu": {"over": 0.25, "over_every_cell": 0.5,
+    ...                                                   "under": 0.0}}, "over_every_cell": 0.5,
+    ...                          "over_allocated": {"cpu": 40}, "over_allocated_every_cell": {"cpu": 80}}}
     >>> dimension_rows({"gcd-ft": doc})
     [{'dimension': 'cpu', 'allocation': 'gcd-ft', 'under': 0.0, 'over': 0.25, 'short_pct': None, \
-'over_allocated': 4.0}]
+'over_allocated': 4.0, 'over_allocated_every_cell': 8.0}]
     """
     units: list[tuple[str, dict[str, Any], Any]] = []  # (allocation, dimension -> its figures, base units)
     baselines: list[tuple[str, dict[str, Any], Any]] = []
@@ -405,8 +486,7 @@ def dimension_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
                     shown += f" ({label})"
                 listed.append((name, f))
             per_dim = {
-                d: {key: _at(f.get(key), k) for key in ("under", "over", "short_pct", "over_allocated")}
-                for k, d in enumerate(order)
+                d: {key: _at(f.get(key), k) for key in _DIMENSION_FIGURES} for k, d in enumerate(order)
             }
             (units if name == "mrsu" else baselines).append((shown, per_dim, doc.get("base_units")))
     return [
@@ -417,6 +497,7 @@ def dimension_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
             "over": per_dim[d]["over"],
             "short_pct": per_dim[d]["short_pct"],
             "over_allocated": in_units({d: per_dim[d]["over_allocated"]}, base).get(d),
+            "over_allocated_every_cell": in_units({d: per_dim[d]["over_allocated_every_cell"]}, base).get(d),
         }
         for d in dims
         for shown, per_dim, base in units + baselines
@@ -433,10 +514,16 @@ SWEEP_COLUMNS: tuple[Column, ...] = (
     Column("composition", "Composition"),
     Column("method", "Method"),
     Column("load_pct", "Load", "percent"),
-    Column("over", "Over-allocated part (mean rho)", "ratio"),
+    Column("dissatisfied_apps_pct", "Dissatisfied applications", "percent"),
+    Column("dissatisfied_pct", "Application-slots short", "percent"),
     Column("under", "Under-allocated part (mean rho)", "ratio"),
-    Column("dissatisfied_pct", "Application-slots not fully served", "percent"),
-    Column("dissatisfied_apps_pct", "Applications short in some slot", "percent"),
+    Column("over", "Over-allocated part (mean rho)", "ratio"),
+    Column("over_every_cell", "Over-allocated part, every cell (mean rho)", "ratio"),
+)
+SWEEP_NOTE = (
+    "Dissatisfied applications: short of their requirement in at least one slot (paper 002, Fig. 5). "
+    "Over-allocated part: counted in the (slot, dimension) cells where some application is short "
+    "(paper §IV-B); 'every cell' counts it everywhere."
 )
 
 
@@ -453,6 +540,39 @@ def sweep_rows(sweep: Doc) -> list[dict[str, Any]]:
         for method, curves in methods.items()
         for i, load in enumerate(sweep["loads_pct"])
     ]
+
+
+def dissatisfied_tables(sweep: Doc, *, composition: str = "gcd") -> list[DetailTable]:
+    """Fig. 5 as numbers, a row per method and a column per load: the percentage of
+    dissatisfied applications (the paper's measure), then of application-slots short beside
+    it. What ``mrsu-sweep`` prints.
+
+    >>> doc = {"loads_pct": [50.0, 100.0], "curves": {"gcd": {"mrsu-ft": {
+    ...     "dissatisfied_apps_pct": [0.0, 90.0], "dissatisfied_pct": [0.0, 40.0]}}}}
+    >>> [(t["title"], t["shown"]) for t in dissatisfied_tables(doc)]
+    [('Dissatisfied applications (%), GCD', [['MRSU-FT', '0.0%', '90.0%']]), \
+('Application-slots short (%), GCD', [['MRSU-FT', '0.0%', '40.0%']])]
+    """
+    loads = list(sweep["loads_pct"])
+    columns = [
+        Column("method", "Method"),
+        *(Column(f"load_{i}", f"{p:g}%", "percent") for i, p in enumerate(loads)),
+    ]
+    out = []
+    for key, title, note in (
+        ("dissatisfied_apps_pct", "Dissatisfied applications (%)",
+         "Applications short of their requirement in at least one slot, by load (paper 002, Fig. 5)."),
+        ("dissatisfied_pct", "Application-slots short (%)",
+         "(application, slot) pairs short of their requirement, by load (beside Fig. 5)."),
+    ):
+        rows = [
+            {"method": METHOD_LABELS.get(method, method),
+             **{f"load_{i}": v for i, v in enumerate(curves.get(key) or [])}}
+            for method, curves in sweep["curves"][composition].items()
+        ]
+        heading = f"{title}, {composition.upper()}"
+        out.append(detail_table(f"fig5-{key}", heading, columns, rows, notes=[note]))
+    return out
 
 
 #: Columns of :func:`advisor_rows`.
@@ -529,5 +649,5 @@ def mrsu_tables(docs: Mapping[str, Doc], *, currency: str = "$", detail: bool = 
     sweep = combine_sweeps([d for d in docs.values() if "curves" in d]) if detail else None
     if sweep is not None:
         tables.append(detail_table("sweep", "Sweep (means over seeds)", SWEEP_COLUMNS, sweep_rows(sweep),
-                                   currency=currency))
+                                   currency=currency, notes=[SWEEP_NOTE]))
     return [t for t in tables if t["rows"]]

@@ -152,8 +152,11 @@ class MrsuKind(RunKind):
             row = next((r for r in advice.get("candidates") or [] if r["recommended"]), None)
             if row:
                 return Headline(row["mrsu"], f"recommended unit ({advice['recommended']})")
-        best = best_variant(_allocations(summaries), "under", metrics=MRSU_METRICS)
-        return None if best is None else Headline(best["shown"], f"least under-allocation: {best['variant']}")
+        # Paper 002's headline measure (Fig. 5): the share of applications short in some slot.
+        best = best_variant(_allocations(summaries), "dissatisfied_apps_pct", metrics=MRSU_METRICS)
+        if best is None:
+            return None
+        return Headline(best["shown"], f"fewest dissatisfied applications: {best['variant']}")
 
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         figures = run_figures(results)

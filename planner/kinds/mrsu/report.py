@@ -18,7 +18,9 @@ __all__ = ["PDF_FIGURES", "mrsu_report"]
 
 #: Figures the PDF draws, by key or key prefix (``allocation:`` every unit's), in order; the
 #: snapshots (Fig. 2: thousands of points each) stay on the page.
-PDF_FIGURES: tuple[str, ...] = ("allocation:", "fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5")
+PDF_FIGURES: tuple[str, ...] = (
+    "allocation:", "fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5", "fig5-slots",
+)
 
 
 def mrsu_report(

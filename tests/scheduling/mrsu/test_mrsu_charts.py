@@ -104,7 +104,7 @@ def test_a_runs_figures_are_each_units_then_the_joined_sweep():
     figures = run_figures(docs)
     assert list(figures) == [
         "allocation:gcd-ft", "snapshot:gcd-ft", "allocation:min-id", "snapshot:min-id",
-        "fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5",
+        "fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5", "fig5-slots",
     ]
     assert figures["fig5"]["data"][0]["x"] == [50.0, 100.0]  # the parts joined in load order
     scenario = parse_scenario({"resources": ["cpu"], "vm_types": [

@@ -101,6 +101,15 @@ def test_sweep_command(capsys):
         "optimal",
         "vm-scaled",
     }
+    # Fig. 5 as numbers on stderr: dissatisfied applications, then application-slots short beside
+    tables = err[err.index("Dissatisfied applications (%), GCD"):].splitlines()
+    assert tables[1].split() == ["Method", "50%", "100%"]
+    ft = doc["curves"]["gcd"]["mrsu-ft"]
+    assert tables[2].split() == ["MRSU-FT", *(f"{v:.1f}%" for v in ft["dissatisfied_apps_pct"])]
+    slots = err[err.index("Application-slots short (%), GCD"):].splitlines()
+    assert slots[2].split() == ["MRSU-FT", *(f"{v:.1f}%" for v in ft["dissatisfied_pct"])]
+    code, _, err = run(capsys, "mrsu-sweep", "--loads", "50", "--seeds", "1", "--applications", "2", "-q")
+    assert code == 0 and err == ""
     code, _, err = run(capsys, "mrsu-sweep", "--loads", "x", "--quiet")
     assert code == 2 and "--loads" in err
     # every bad value exits 2 at its flag (the declared parameters' rule: scheduling.mrsu.params)
@@ -212,7 +221,7 @@ def test_charts(capsys):
     from scheduling.mrsu.sweep import mrsu_sweep
 
     sf = sweep_figures(mrsu_sweep(loads=[0.5, 1.0], seeds=2, applications=5, slots=3))
-    assert list(sf) == ["fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5"]
+    assert list(sf) == ["fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5", "fig5-slots"]
     assert [t["name"] for t in sf["fig3-over"]["data"]] == [
         "MRSU-FT GCD",
         "MRSU-FT MIN",

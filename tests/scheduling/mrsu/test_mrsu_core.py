@@ -157,8 +157,10 @@ def test_hand_worked_ft_gcd():
     assert r.units.tolist() == [[3, 1], [3, 2]]
     assert r.allocated[:, 0].tolist() == [[6, 12], [6, 12]]
     doc = mrsu_result(parse_mrsu_input(HAND), composition="gcd", mode="ft")
-    # rho: a0 (0, 8/12), a1 (0, 0), b0 (2/6, 0), b1 (0, 0) -> over = (2/3 + 1/3) / 8
-    assert doc["misallocation"]["over"] == pytest.approx(1 / 8)
+    # rho: a0 (0, 8/12), a1 (0, 0), b0 (2/6, 0), b1 (0, 0): every cell (2/3 + 1/3) / 8. Nobody is
+    # short, so as the paper counts over-allocation (only while someone suffers) none counts.
+    assert doc["misallocation"]["over_every_cell"] == pytest.approx(1 / 8)
+    assert doc["misallocation"]["over"] == 0
     assert doc["misallocation"]["under"] == 0 and doc["dissatisfied_pct"] == 0
 
 
@@ -172,6 +174,14 @@ def test_hand_worked_ft_short_capacity():
     res = mrsu_result(parse_mrsu_input(doc), composition="gcd", mode="ft")
     assert res["allocation"] == {"a": [3, 1], "b": [2, 2]}
     assert res["dissatisfied_pct"] == 25.0  # b in slot 0 (8 GB of 12)
+    assert res["dissatisfied_apps_pct"] == 50.0  # b, of a and b
+    # Slot 0: a holds (6, 12) for (6, 4), b (4, 8) for (4, 12). b is short of mem, nobody of cpu:
+    # a's 8 GB surplus (rho 8/12) counts; slot 1 is exact. Over (2/3) / 8; under b's 1/3 over 8 cells.
+    m = res["misallocation"]
+    assert m["over"] == m["over_every_cell"] == pytest.approx(1 / 12)
+    assert m["under"] == pytest.approx(1 / 24)
+    assert m["by_dimension"]["mem"]["over"] == pytest.approx(1 / 6) and m["by_dimension"]["cpu"]["over"] == 0
+    assert m["over_allocated"] == {"cpu": 0, "mem": 4}  # 8 GB in one of two slots
 
 
 def test_hand_worked_id():
@@ -219,7 +229,8 @@ def test_misallocation_coefficient():
         0,
     ]
     s = misallocation_summary(np.array([[[4, 2]], [[1, 0]]]), np.array([[[2, 2]], [[2, 0]]]))
-    assert s == {"over": 0.125, "under": 0.125, "dissatisfied_pct": 50.0, "dissatisfied_apps_pct": 50.0}
+    assert s == {"over": 0.125, "over_every_cell": 0.125, "under": 0.125, "dissatisfied_pct": 50.0,
+                 "dissatisfied_apps_pct": 50.0}
 
 
 # --- Input errors ---------------------------------------------------------------------------------

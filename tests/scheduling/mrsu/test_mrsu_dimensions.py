@@ -1,6 +1,8 @@
 """The per-dimension table (mrsu.tables.DIMENSION_COLUMNS / dimension_rows): hand-worked figures on a
 two-application, two-slot input, and a scenario's amounts converted from its base units (a
-1.5-core executor makes the cpu base unit a tenth of a core)."""
+1.5-core executor makes the cpu base unit a tenth of a core). Over-allocation counts, as paper
+002 counts it, only in the (slot, dimension) cells where some application is short; the
+every-cell figures stay beside it (issue 17)."""
 
 from __future__ import annotations
 
@@ -21,10 +23,13 @@ from tests.scheduling.mrsu.mrsu_scenarios import SCENARIO
 #   satisfied, b is one short. Slot 1: one each, exact.
 #   Allocated, slot 0: a (4, 4) for (4, 2); b (4, 4) for (2, 6).
 #   rho, slot 0: a cpu 0, mem 2/4 = 0.5; b cpu 2/4 = 0.5, mem (4 - 6)/6 = -1/3; slot 1 all 0.
-#   Means over the 2 x 2 cells of a dimension: cpu over 0.5/4, under 0; mem over 0.5/4,
-#   under (1/3)/4 = 1/12. Over-allocated: cpu 2 in slot 0 (b), 0 in slot 1: 1 per slot; mem 2 (a): 1.
-#   VM-static: peaks a (4, 2), b (2, 6) both fit (6, 8 of 8, 8); slot 1 gives a 2 cpu too many
-#   (rho 2/4) and b 4 mem (rho 4/6): cpu over 0.5/4, mem (2/3)/4; over-allocated cpu 1, mem 2.
+#   Only (slot 0, mem) is contended (b is short of mem; nobody of cpu): a's 2 GB surplus counts,
+#   b's 2 cpu surplus does not. Means over the 2 x 2 cells of a dimension: cpu over 0 (every
+#   cell: 0.5/4), under 0; mem over 0.5/4 (every cell the same), under (1/3)/4 = 1/12.
+#   Over-allocated per slot: cpu 0 (every slot: 2 in slot 0, by b: 1); mem 2 by a in slot 0: 1.
+#   VM-static: peaks a (4, 2), b (2, 6) both fit (6, 8 of 8, 8); nobody is ever short, so no
+#   over-allocation counts. Every cell: slot 1 gives a 2 cpu too many (rho 2/4) and b 4 mem
+#   (rho 4/6): cpu 0.5/4, mem (2/3)/4; over-allocated per slot cpu 1, mem 2.
 #   Optimal: slot 0 totals (6, 8) fit, so exactly the requirements: all 0.
 HAND = {
     "capacity": {"cpu": 8, "mem": 8},
@@ -35,12 +40,13 @@ HAND = {
 }
 HAND_ROWS = [
     # dimension, allocation, under, over, % of application-slots short of it, over-allocated per slot
-    ("cpu", "gcd-ft", 0.0, 0.125, 0.0, 1.0),
-    ("cpu", "VM-static", 0.0, 0.125, 0.0, 1.0),
-    ("cpu", "Optimal", 0.0, 0.0, 0.0, 0.0),
-    ("mem", "gcd-ft", 1 / 12, 0.125, 25.0, 1.0),  # b in slot 0, one of four
-    ("mem", "VM-static", 0.0, 1 / 6, 0.0, 2.0),
-    ("mem", "Optimal", 0.0, 0.0, 0.0, 0.0),
+    # while some application is short, over-allocated per slot in every slot
+    ("cpu", "gcd-ft", 0.0, 0.0, 0.0, 0.0, 1.0),
+    ("cpu", "VM-static", 0.0, 0.0, 0.0, 0.0, 1.0),
+    ("cpu", "Optimal", 0.0, 0.0, 0.0, 0.0, 0.0),
+    ("mem", "gcd-ft", 1 / 12, 0.125, 25.0, 1.0, 1.0),  # b in slot 0, one of four
+    ("mem", "VM-static", 0.0, 0.0, 0.0, 0.0, 2.0),
+    ("mem", "Optimal", 0.0, 0.0, 0.0, 0.0, 0.0),
 ]
 
 # cpu 1.5 per executor: base unit 0.1 cpu (mem stays 1 GB). Horizon 0-80 s in 4 slots of 20 s.
@@ -53,6 +59,8 @@ HAND_ROWS = [
 #   cpu exact, mem 16 + 8 over: (16 + 24 + 24 + 8)/4 = 18 GB.
 #   VM-static: the peaks (30, 8) and (20, 8) every slot: spark idle in slot 3, etl in slot 0:
 #   cpu (30 + 20)/4 = 12.5 tenths = 1.25 cores, mem (8 + 8)/4 = 4 GB.
+#   The cluster holds everyone's requirement in every slot (MIN-FT: 3 of 10 units), so nobody
+#   is short: these are the every-slot amounts; counted as the paper counts, all are 0.
 
 
 def _rows(table: dict) -> list[tuple]:
@@ -91,10 +99,20 @@ def _table(docs: dict) -> dict:
 def test_the_hand_worked_document(hand):
     assert hand["mrsu"] == {"cpu": 2, "mem": 2} and hand["allocation"] == {"a": [2, 1], "b": [2, 1]}
     m = hand["misallocation"]
-    assert m["by_dimension"] == {"cpu": {"over": 0.125, "under": 0, "short_pct": 0},
-                                 "mem": {"over": 0.125, "under": pytest.approx(1 / 12), "short_pct": 25}}
-    assert m["over_allocated"] == {"cpu": 1, "mem": 1}
-    assert hand["baselines"]["vm-static"]["misallocation"]["over_allocated"] == {"cpu": 1, "mem": 2}
+    assert m["by_dimension"] == {
+        "cpu": {"over": 0, "over_every_cell": 0.125, "under": 0, "short_pct": 0},
+        "mem": {"over": 0.125, "over_every_cell": 0.125, "under": pytest.approx(1 / 12), "short_pct": 25},
+    }
+    assert m["over"] == pytest.approx(0.5 / 8) and m["over_every_cell"] == pytest.approx(1 / 8)
+    assert m["over_allocated"] == {"cpu": 0, "mem": 1}
+    assert m["over_allocated_every_cell"] == {"cpu": 1, "mem": 1}
+    assert m["by_application"] == {
+        "a": {"over": 0.125, "over_every_cell": 0.125, "under": 0, "short_slots": 0},
+        "b": {"over": 0, "over_every_cell": 0.125, "under": pytest.approx(1 / 12), "short_slots": 1},
+    }
+    vm = hand["baselines"]["vm-static"]["misallocation"]
+    assert vm["over_allocated"] == {"cpu": 0, "mem": 0} and vm["over"] == 0
+    assert vm["over_allocated_every_cell"] == {"cpu": 1, "mem": 2}
     assert "base_units" not in hand  # an input's amounts are already its units
     assert hand["dissatisfied_pct"] == 25.0  # b in slot 0, of four application-slots
 
@@ -102,10 +120,12 @@ def test_the_hand_worked_document(hand):
 def test_the_hand_worked_table_from_the_document_and_from_its_summary(hand):
     table = _table({"gcd-ft": hand})
     assert [c.key for c in DIMENSION_COLUMNS] == [c["key"] for c in table["columns"]]
-    assert [c["key"] for c in table["columns"]] == ["dimension", "allocation", "under", "over",
-                                                    "short_pct", "over_allocated"]
+    assert [c["key"] for c in table["columns"]] == [
+        "dimension", "allocation", "under", "over", "short_pct", "over_allocated",
+        "over_allocated_every_cell",
+    ]
     _close(_rows(table), HAND_ROWS)
-    assert table["shown"][3] == ["mem", "gcd-ft", "0.08", "0.12", "25.0%", "1"]
+    assert table["shown"][3] == ["mem", "gcd-ft", "0.08", "0.12", "25.0%", "1", "1"]
     assert table["notes"] == [DIMENSION_NOTE]
     summary = json.loads(json.dumps(result_summary(hand)))  # as a run stores it
     assert _table({"gcd-ft": summary}) == table
@@ -139,21 +159,27 @@ def test_a_scenarios_document_is_in_base_units_and_the_table_in_its_own(scenario
     # the document: the problem's integers, and what one of them stands for
     assert mn["base_units"] == {"cpu": 0.1, "mem": 1.0}
     assert mn["mrsu"] == {"cpu": 20, "mem": 8} and mn["capacity"] == {"cpu": 320, "mem": 80}
-    assert mn["misallocation"]["over_allocated"] == {"cpu": 7.5, "mem": 6}
-    assert gcd["misallocation"]["over_allocated"] == {"cpu": 0, "mem": 18}
-    assert mn["baselines"]["vm-static"]["misallocation"]["over_allocated"] == {"cpu": 12.5, "mem": 4}
+    assert mn["misallocation"]["over_allocated_every_cell"] == {"cpu": 7.5, "mem": 6}
+    assert gcd["misallocation"]["over_allocated_every_cell"] == {"cpu": 0, "mem": 18}
+    vm = mn["baselines"]["vm-static"]["misallocation"]
+    assert vm["over_allocated_every_cell"] == {"cpu": 12.5, "mem": 4}
+    # nobody is short: no over-allocation counts as the paper counts it
+    for doc in (mn, gcd):
+        for m in (doc["misallocation"], doc["baselines"]["vm-static"]["misallocation"]):
+            assert m["over_allocated"] == {"cpu": 0, "mem": 0} and m["over"] == 0
     # the table: cores and GB, through mrsu.tables.in_units
     table = _table(scenario_docs)
-    amounts = {(r[0], r[1]): r[5] for r in _rows(table)}
+    amounts = {(r[0], r[1]): r[6] for r in _rows(table)}
     assert amounts == {
         ("cpu", "gcd-ft"): 0.0, ("cpu", "min-ft"): 0.75, ("cpu", "VM-static"): 1.25, ("cpu", "Optimal"): 0.0,
         ("mem", "gcd-ft"): 18.0, ("mem", "min-ft"): 6.0, ("mem", "VM-static"): 4.0, ("mem", "Optimal"): 0.0,
     }
-    over = {(r[0], r[1]): r[3] for r in _rows(table)}
-    # rho over: min-ft spark cpu (40 - 30)/40 in 3 of 8 cells; mem (16 - 8)/16 in 3 of 8
-    assert over[("cpu", "min-ft")] == pytest.approx(0.75 / 8)
-    assert over[("mem", "min-ft")] == pytest.approx(1.5 / 8)
-    assert over[("cpu", "VM-static")] == over[("mem", "VM-static")] == 0.25  # 2 idle cells of 8
+    assert {r[5] for r in _rows(table)} == {r[3] for r in _rows(table)} == {0.0}
+    every = {d: mn["misallocation"]["by_dimension"][d]["over_every_cell"] for d in ("cpu", "mem")}
+    # rho over, every cell: min-ft spark cpu (40 - 30)/40 in 3 of 8 cells; mem (16 - 8)/16 in 3 of 8
+    assert every == {"cpu": pytest.approx(0.75 / 8), "mem": pytest.approx(1.5 / 8)}
+    vm_every = {d: vm["by_dimension"][d]["over_every_cell"] for d in ("cpu", "mem")}
+    assert vm_every == {"cpu": 0.25, "mem": 0.25}  # 2 idle cells of 8
     # the unit table converts with the same function: 2 cores
     units = {t["key"]: t for t in mrsu_tables(scenario_docs)}["units"]
     assert units["shown"][1][2] == "cpu 2, mem 8"
@@ -166,7 +192,7 @@ def test_the_command_line_shows_a_scenarios_amounts_in_its_units(capsys, tmp_pat
     assert main(["mrsu", str(path), "--composition", "min", "--slots", "4", "-o", str(out)]) == 0
     err = capsys.readouterr().err
     doc = json.loads(out.read_text())
-    assert doc["misallocation"]["over_allocated"] == {"cpu": 7.5, "mem": 6}
+    assert doc["misallocation"]["over_allocated_every_cell"] == {"cpu": 7.5, "mem": 6}
     assert table_text(_table({"min-ft": result_summary(doc)})) in err
     cpu_row = next(line for line in err.splitlines() if line.startswith("cpu        min-ft"))
-    assert cpu_row.split()[-1] == "0.75"
+    assert cpu_row.split()[-2:] == ["0", "0.75"]  # while some application is short; every slot

@@ -81,7 +81,11 @@ def test_the_files_tables_from_documents(docs):
     assert len(sweep["rows"]) == 20
     gcd_ft_50 = sweep["rows"][0]
     assert gcd_ft_50[:3] == ["GCD", "MRSU-FT", 50.0]
-    assert gcd_ft_50[3] == docs["sweep 0.5"]["curves"]["gcd"]["mrsu-ft"]["over"][0]
+    curves = docs["sweep 0.5"]["curves"]["gcd"]["mrsu-ft"]
+    keys = [c.key for c in SWEEP_COLUMNS]
+    assert keys[3:5] == ["dissatisfied_apps_pct", "dissatisfied_pct"]  # Fig. 5's measure first
+    for metric in ("dissatisfied_apps_pct", "dissatisfied_pct", "under", "over", "over_every_cell"):
+        assert gcd_ft_50[keys.index(metric)] == curves[metric][0]
     # applications: one row per allocation and application
     assert len(tables["applications"]["rows"]) == 4 * 2
 
@@ -117,7 +121,9 @@ def test_the_command_line_prints_the_pages_tables(capsys, tmp_path):
     units, dimensions = mrsu_tables({"gcd-id": result_summary(doc)})
     assert table_text(units) in err and table_text(dimensions) in err
     assert "Misallocation per dimension" in err
-    assert "Application-slots not fully served" in err.splitlines()[4]
+    # the comparison: Fig. 5's measure first, application-slots short beside it
+    assert err.splitlines()[1].startswith("Dissatisfied applications")
+    assert err.splitlines()[2].startswith("Application-slots short")
     assert main(["mrsu", str(path), "-q", "-o", str(tmp_path / "out.json")]) == 0
     assert capsys.readouterr().err == ""
     scenario = tmp_path / "s.json"

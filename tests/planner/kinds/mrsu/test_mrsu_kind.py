@@ -35,9 +35,14 @@ def test_an_input_run_is_one_part_per_unit_and_per_load(input_run: Run, api: Any
     labels = list(RunPart.objects.filter(run=input_run).order_by("position").values_list("label", flat=True))
     assert labels == ["gcd-ft", "gcd-id", "min-ft", "min-id", "sweep 50%", "sweep 120%"]
     figures = api(owner).get(f"/api/runs/{input_run.pk}/figures/").json()["figures"]
-    assert {"allocation:gcd-ft", "snapshot:gcd-ft", "fig3-under", "fig4-over", "fig5"} <= set(figures)
+    assert {"allocation:gcd-ft", "snapshot:gcd-ft", "fig3-under", "fig4-over", "fig5", "fig5-slots"} <= set(
+        figures
+    )
     # the sweep's two parts joined: one point per load on every curve
     assert figures["fig5"]["data"][0]["x"] == [50.0, 120.0]
+    # Fig. 5 in dissatisfied applications, application-slots short beside it
+    assert figures["fig5"]["layout"]["title"]["text"] == "Dissatisfied applications"
+    assert figures["fig5-slots"]["layout"]["title"]["text"] == "Application-slots short"
     names = [t["name"] for t in figures["fig4-under"]["data"]]
     assert names[:4] == ["MRSU-FT", "MRSU-ID", "VM-static", "Optimal"]
     assert api(owner).get(f"/api/runs/{input_run.pk}/").json()["requirements"] == "input"
@@ -49,10 +54,25 @@ def test_the_page_shows_the_unit_table_and_charts(input_run: Run, client: Any, o
     assert "MRSU sizing" in page and 'id="mrsu-units-table"' in page
     assert "cpu 2, mem 8, disk 100, net 500" in page  # the GCD tuple of the example
     assert 'data-prefix="allocation:"' in page and 'data-figure="fig5"' in page
-    assert "Application-slots not fully served" in page
+    assert 'data-figure="fig5-slots"' in page
+    # the comparison's headline is Fig. 5's measure, application-slots short beside it
+    assert page.index("Dissatisfied applications") < page.index("Application-slots short")
     # per dimension, each of the four units, then the baselines (4 x (4 + 2) rows)
     assert 'id="mrsu-dimensions-table"' in page and page.count('data-dimension="net"') == 6
     assert f'href="/runs/new/mrsu/?clone={input_run.pk}"' in page  # the shell's Clone… link
+
+
+def test_the_run_lists_headline_is_the_unit_with_the_fewest_dissatisfied_applications() -> None:
+    kind = kinds.get_kind("mrsu")
+    summaries = {
+        "gcd-ft": {"study": "mrsu", "dissatisfied_apps_pct": 40.0, "dissatisfied_pct": 2.0, "under": 0.01},
+        "gcd-id": {"study": "mrsu", "dissatisfied_apps_pct": 10.0, "dissatisfied_pct": 5.0, "under": 0.05},
+        "sweep 50%": {"study": "mrsu-sweep", "loads_pct": [50.0]},
+    }
+    headline = kind.headline(summaries, currency="$")
+    assert headline is not None
+    assert (headline.value, headline.caption) == ("10.0%", "fewest dissatisfied applications: gcd-id")
+    assert kind.headline({"sweep 50%": summaries["sweep 50%"]}, currency="$") is None
 
 
 def test_the_settings_are_the_declared_parameters_as_they_apply(input_run: Run) -> None:
@@ -101,13 +121,15 @@ def test_the_page_and_reports_show_the_misallocation_per_dimension_in_the_scenar
     # jobs_scenario in 4 slots of 20 s: a 1.5-core executor makes the cpu base unit 0.1 core
     # (tests/scheduling/mrsu/test_mrsu_dimensions.py works the same requirements by hand).
     # MIN-FT over-allocates 7.5 tenths of a core per slot: 0.75 cores; VM-static 12.5: 1.25 cores;
-    # GCD-FT 18 GB of memory.
+    # GCD-FT 18 GB of memory. The cluster holds every requirement, so nobody is ever short and none
+    # of it counts as over-allocation the way paper 002 counts it (only while someone suffers).
     response = start_mrsu(scenario=jobs_scenario, slots=4, compositions=["gcd", "min"], modes=["ft"])
     assert response.status_code == 201, response.json()
     run = Run.objects.get(pk=response.json()["id"])
     assert execute_run(run.pk) == "succeeded"
     stored = run.results.get(variant="min-ft")  # the document: base units, and what one stands for
-    assert stored.result["misallocation"]["over_allocated"] == {"cpu": 7.5, "mem": 6}
+    assert stored.result["misallocation"]["over_allocated_every_cell"] == {"cpu": 7.5, "mem": 6}
+    assert stored.result["misallocation"]["over_allocated"] == {"cpu": 0, "mem": 0}
     assert stored.result["base_units"] == {"cpu": 0.1, "mem": 1.0}
     client.force_login(owner)
     page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
@@ -118,28 +140,29 @@ def test_the_page_and_reports_show_the_misallocation_per_dimension_in_the_scenar
     assert [r.count('data-dimension="cpu"') for r in rows] == [1, 1, 1, 1, 0, 0, 0, 0]
     cells = [[c.split(">", 1)[1].split("<", 1)[0] for c in r.split("<t")[1:]] for r in rows]
     assert cells[:4] == [
-        ["cpu", "gcd-ft", "0.00", "0.00", "0.0%", "0"],
-        ["cpu", "min-ft", "0.00", "0.09", "0.0%", "0.75"],
-        ["cpu", "VM-static", "0.00", "0.25", "0.0%", "1.25"],
-        ["cpu", "Optimal", "0.00", "0.00", "0.0%", "0"],
+        ["cpu", "gcd-ft", "0.00", "0.00", "0.0%", "0", "0"],
+        ["cpu", "min-ft", "0.00", "0.00", "0.0%", "0", "0.75"],
+        ["cpu", "VM-static", "0.00", "0.00", "0.0%", "0", "1.25"],
+        ["cpu", "Optimal", "0.00", "0.00", "0.0%", "0", "0"],
     ]
     assert cells[4][:2] == ["mem", "gcd-ft"] and cells[4][-1] == "18"
     csv = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
     section = csv[csv.index("Misallocation per dimension"):].splitlines()
-    assert section[1].startswith('"Over-allocated per slot: ') and "own units" in section[1]
+    assert section[1].startswith('"Over-allocated part and amount: ') and "own units" in section[1]
     assert section[2] == (
         "Dimension,Allocation,Under-allocated part (mean rho),Over-allocated part (mean rho),"
-        "Application-slots short of it (%),Over-allocated per slot"
+        "Application-slots short of it (%),\"Over-allocated per slot, while others are short\","
+        "\"Over-allocated per slot, every slot\""
     )
     assert section[3:11] == [
-        "cpu,gcd-ft,0.0,0.0,0.0,0.0",
-        "cpu,min-ft,0.0,0.094,0.0,0.75",
-        "cpu,VM-static,0.0,0.25,0.0,1.25",
-        "cpu,Optimal,0.0,0.0,0.0,0.0",
-        "mem,gcd-ft,0.0,0.438,0.0,18.0",
-        "mem,min-ft,0.0,0.188,0.0,6.0",
-        "mem,VM-static,0.0,0.25,0.0,4.0",
-        "mem,Optimal,0.0,0.0,0.0,0.0",
+        "cpu,gcd-ft,0.0,0.0,0.0,0.0,0.0",
+        "cpu,min-ft,0.0,0.0,0.0,0.0,0.75",
+        "cpu,VM-static,0.0,0.0,0.0,0.0,1.25",
+        "cpu,Optimal,0.0,0.0,0.0,0.0,0.0",
+        "mem,gcd-ft,0.0,0.0,0.0,0.0,18.0",
+        "mem,min-ft,0.0,0.0,0.0,0.0,6.0",
+        "mem,VM-static,0.0,0.0,0.0,0.0,4.0",
+        "mem,Optimal,0.0,0.0,0.0,0.0,0.0",
     ]
 
 

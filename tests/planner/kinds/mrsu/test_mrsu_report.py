@@ -25,9 +25,11 @@ def test_reports_download(input_run: Run, api: Callable[[Any], Any], owner: Any,
         assert "gcd-ft" in body and "MRSU tuple" in body and "VM-static" in body
         # the library's tables, with the library's columns and units
         sweep = body[body.index("Sweep (means over seeds)"):]
-        assert sweep.splitlines()[1] == (
-            "Composition,Method,Load (%),Over-allocated part (mean rho),Under-allocated part (mean rho),"
-            "Application-slots not fully served (%),Applications short in some slot (%)"
+        assert sweep.splitlines()[1].startswith('"Dissatisfied applications: short of their requirement')
+        assert sweep.splitlines()[2] == (
+            "Composition,Method,Load (%),Dissatisfied applications (%),Application-slots short (%),"
+            "Under-allocated part (mean rho),Over-allocated part (mean rho),"
+            '"Over-allocated part, every cell (mean rho)"'
         )
         assert "Misallocation per application" in body and "Window (slots)" in body
         assert "Misallocation per dimension" in body and "\nnet,VM-static," in body
@@ -44,7 +46,7 @@ def test_the_report_holds_the_units_tables_and_figures_but_not_the_snapshots(inp
     assert {"units", "applications", "dimensions", "sweep"} <= {t.key for t in body.tables}
     assert list(body.figures) == [
         "allocation:gcd-ft", "allocation:gcd-id", "allocation:min-ft", "allocation:min-id",
-        "fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5",
+        "fig3-under", "fig3-over", "fig4-under", "fig4-over", "fig5", "fig5-slots",
     ]
     assert not any(k.startswith("snapshot:") for k in body.figures)  # thousands of points each: the page's
     assert PDF_FIGURES[0] == "allocation:"
