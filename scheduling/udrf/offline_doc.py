@@ -55,7 +55,7 @@ def policy_outcome(
                 counts[j] = result.counts[j]
         for step in result.rounds:
             rounds.append({
-                "rduc": g, "level": step.level,
+                "rduc": g, "b": step.b, "level": step.level,
                 "saturated_resources": [problem.resource_label(x) for x in step.saturated_resources],
                 "saturated_users": [problem.users[u] for u in step.saturated_users],
                 "iterations": {problem.users[u]: [_named(problem, u, it) for it in its]
