@@ -490,8 +490,8 @@ def claims() -> list[Claim]:
         _lie_gain("three-classes", "claims-p", "jobs"), at_most(1e-6),
         setup="tests/scheduling/udrf/test_properties.py::test_udrf_is_not_strategy_proof_in_job_counts",
         reason="Measured by job counts: truthfully s saturates u1 with its job on p at half of p; the lie "
-        "makes both jobs stop on p first and rise together later, and u1 receives all of p. Line 25 again; "
-        "this holds under every reading of Fig. 3.")
+        "makes both jobs stop on p first and rise together later, and u1 receives all of p. Line 25 again, "
+        "under both readings of Fig. 3 tried (a user's job mix fixed first, and lockstep).")
     add("theorem4-two-classes", "§IV, Theorem 4", "UDRF on two classes: what u1 gains in x^u by reporting "
         "both its jobs as its gross demand", "0 (strategy-proof)", "amount",
         _lie_gain("two-classes", "gross", "gross"), at_most(0.0), setup=two)
