@@ -11,7 +11,9 @@ reports per user and per class what ``docs/results.md`` describes:
   and its waste per class: capacity of the resources it demands left unallocated;
 * per class: capacity, allocated, and wasted (unallocated capacity of a resource some user
   demands) per resource kind;
-* the RDUCs with their users and resources, the graph's edges, and every round of the filling.
+* the RDUCs with their users and resources, the graph's edges, and every round of the filling;
+* with the DRF baseline, ``versus_drf`` (:func:`drf_comparison`): per user its dominant share
+  under UDRF and under DRF and the change, who gets less than under DRF and by how much.
 
 >>> from scheduling.scenario import load_scenario_json
 >>> doc = offline_document(load_scenario_json(open("examples/paper004-fig1.json").read()))
@@ -21,6 +23,7 @@ reports per user and per class what ``docs/results.md`` describes:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..scenario import Scenario
@@ -28,12 +31,16 @@ from .graph import edges, rducs
 from .model import UdrfProblem
 from .offline import fill
 
-__all__ = ["EDGE_LIMIT", "OFFLINE_POLICIES", "offline_document", "policy_outcome"]
+__all__ = ["BELOW_TOLERANCE", "EDGE_LIMIT", "OFFLINE_POLICIES", "drf_comparison", "offline_document",
+           "policy_outcome"]
 
 #: The policies of the comparison, with their labels.
 OFFLINE_POLICIES = {"udrf": "UDRF", "drf": "DRF (classes as resources)"}
 #: The most dependency-graph edges a document lists (a dense graph has quadratically many).
 EDGE_LIMIT = 20_000
+#: A user is below (above) DRF when its dominant share under UDRF is lower (higher) than under
+#: DRF by more than this fraction of DRF's (floats' rounding; none for fractions).
+BELOW_TOLERANCE = 1e-9
 
 
 def policy_outcome(
@@ -55,7 +62,7 @@ def policy_outcome(
                 counts[j] = result.counts[j]
         for step in result.rounds:
             rounds.append({
-                "rduc": g, "level": step.level,
+                "rduc": g, "b": step.b, "level": step.level,
                 "saturated_resources": [problem.resource_label(x) for x in step.saturated_resources],
                 "saturated_users": [problem.users[u] for u in step.saturated_users],
                 "iterations": {problem.users[u]: [_named(problem, u, it) for it in its]
@@ -163,8 +170,62 @@ def offline_document(
     }
     if compare_drf:
         doc["policies"]["drf"] = policy_outcome(problem, groups, "drf", properties=properties)
+        doc["versus_drf"] = drf_comparison(doc["policies"]["udrf"]["users"], doc["policies"]["drf"]["users"])
     out: dict[str, Any] = _plain(doc)
     return out
+
+
+def drf_comparison(udrf_users: Sequence[Mapping[str, Any]], drf_users: Sequence[Mapping[str, Any]]
+                   ) -> dict[str, Any]:
+    """Per user UDRF against DRF: who gets less than under DRF, and by how much.
+
+    ``udrf_users`` and ``drf_users`` are the two policies' ``users`` of an offline document
+    (matched by name). Per user: ``dominant_share`` and ``drf_dominant_share`` (RDUC-wise, eq.
+    12; the same weight under both, so this compares levels), ``change`` (UDRF's minus DRF's),
+    ``change_pct`` (in % of DRF's; ``None`` when DRF's is 0), ``job_count`` and
+    ``drf_job_count`` (x^u), ``jobs`` and ``drf_jobs`` (jobs at once, all its jobs), and
+    ``verdict``: ``below``, ``equal`` or ``above`` (beyond :data:`BELOW_TOLERANCE`). Users are
+    listed by change, the largest loss first. The counts of each verdict and ``largest_loss``
+    (DRF's share minus UDRF's for the user who loses most; 0 when nobody does) come with them.
+
+    >>> def user(name, share, jobs):
+    ...     return {"name": name, "rduc": 0, "dominant_share": share, "job_count": min(jobs.values()),
+    ...             "jobs": jobs}
+    >>> udrf = [user("u1", 0.5, {"A": 10.0, "B": 5.0}), user("u2", 0.5, {"j": 5.0})]
+    >>> drf = [user("u1", 1.0, {"A": 10.0, "B": 10.0}), user("u2", 0.5, {"j": 5.0})]
+    >>> out = drf_comparison(udrf, drf)
+    >>> first = out["users"][0]
+    >>> out["below"], out["equal"], out["largest_loss"], first["name"], first["change_pct"]
+    (1, 1, 0.5, 'u1', -50.0)
+    """
+    theirs = {str(u.get("name")): u for u in drf_users}
+    users: list[dict[str, Any]] = []
+    for mine in udrf_users:
+        other = theirs.get(str(mine.get("name")))
+        if other is None:
+            continue
+        share, base = mine["dominant_share"], other["dominant_share"]
+        change = share - base
+        slack = BELOW_TOLERANCE * abs(base) if isinstance(change, float) else 0
+        verdict = "below" if change < -slack else "above" if change > slack else "equal"
+        users.append({
+            "name": mine.get("name"), "rduc": mine.get("rduc"),
+            "dominant_share": share, "drf_dominant_share": base,
+            "change": change if verdict != "equal" else change - change,
+            "change_pct": (change / base * 100 if verdict != "equal" else change - change) if base else None,
+            "job_count": mine.get("job_count"), "drf_job_count": other.get("job_count"),
+            "jobs": sum(dict(mine.get("jobs") or {}).values()),
+            "drf_jobs": sum(dict(other.get("jobs") or {}).values()),
+            "verdict": verdict,
+        })
+    users.sort(key=lambda u: (u["change"], str(u["name"])))
+    losses = [-u["change"] for u in users if u["verdict"] == "below"]
+    return {
+        "tolerance": BELOW_TOLERANCE,
+        **{v: sum(u["verdict"] == v for u in users) for v in ("below", "equal", "above")},
+        "largest_loss": max(losses, default=0),
+        "users": users,
+    }
 
 
 def _job_summary(problem: UdrfProblem, j: int) -> dict[str, Any]:

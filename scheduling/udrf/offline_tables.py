@@ -2,9 +2,10 @@
 functions with their column declarations (``(key, label, unit)``, as
 :mod:`scheduling.fairness.tables`).
 
-Per user UDRF against DRF (:func:`user_rows`), per job (:func:`job_rows`), per machine class
-(:func:`class_rows`), the RDUCs (:func:`rduc_rows`) and the fairness properties of each
-allocation (:func:`property_rows`, each verdict in words by :func:`verdict_text`).
+Per user UDRF against DRF (:func:`user_rows`), the users UDRF gives less than DRF and by how much
+(:func:`below_drf_rows`), per job (:func:`job_rows`), per machine class (:func:`class_rows`), the
+RDUCs (:func:`rduc_rows`) and the fairness properties of each allocation (:func:`property_rows`,
+each verdict in words by :func:`verdict_text`).
 :func:`scheduling.udrf.tables.udrf_tables` assembles them.
 """
 
@@ -20,9 +21,11 @@ from ..tables import Column, show
 from .doc_reading import Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 
 __all__ = [
+    "BELOW_DRF_COLUMNS",
     "CLASS_COLUMNS",
     "JOB_COLUMNS",
     "RDUC_COLUMNS",
+    "below_drf_rows",
     "class_columns",
     "class_rows",
     "job_columns",
@@ -85,6 +88,68 @@ def user_rows(doc: Doc) -> list[dict[str, Any]]:
                 }
             )
     return list(rows.values())
+
+
+#: Columns of :func:`below_drf_rows`.
+BELOW_DRF_COLUMNS: tuple[Column, ...] = (
+    Column("user", "User", "text"),
+    Column("rduc", "RDUC", "count"),
+    Column("dominant_share", "Dominant share (UDRF)", "percent"),
+    Column("drf_dominant_share", "Dominant share (DRF)", "percent"),
+    Column("loss", "Less than under DRF (points)", "percent"),
+    Column("loss_pct", "Less than under DRF (% of DRF's)", "percent"),
+    Column("job_count", "Job count x^u (UDRF)", "amount"),
+    Column("drf_job_count", "Job count x^u (DRF)", "amount"),
+    Column("jobs", "Jobs at once (UDRF)", "amount"),
+    Column("drf_jobs", "Jobs at once (DRF)", "amount"),
+)
+
+
+def versus_drf(doc: Doc) -> Mapping[str, Any]:
+    """An offline document's ``versus_drf`` section, or the same computed from its two
+    policies' users (a document written before the section existed); empty without DRF."""
+    section = _section(doc, "versus_drf")
+    if section or not all(p in _section(doc, "policies") for p in ("udrf", "drf")):
+        return section
+    from .offline_doc import drf_comparison
+
+    users = {p: [u for u in _list(_section(doc, "policies", p).get("users"))
+                 if isinstance(u, Mapping) and finite(u.get("dominant_share")) is not None]
+             for p in ("udrf", "drf")}
+    return drf_comparison(users["udrf"], users["drf"])
+
+
+def below_drf_rows(doc: Doc) -> list[dict[str, Any]]:
+    """One row per user whose dominant share under UDRF is below its share under DRF, the
+    largest loss first: both shares and the loss in points and in % of DRF's (all in %), its job
+    count x^u and its jobs at once under each.
+
+    >>> doc = {"versus_drf": {"users": [
+    ...     {"name": "u1", "rduc": 0, "dominant_share": 0.5, "drf_dominant_share": 1.0, "change": -0.5,
+    ...      "change_pct": -50.0, "job_count": 5.0, "drf_job_count": 10.0, "jobs": 15.0, "drf_jobs": 20.0,
+    ...      "verdict": "below"},
+    ...     {"name": "u2", "rduc": 0, "dominant_share": 0.5, "drf_dominant_share": 0.5, "change": 0.0,
+    ...      "verdict": "equal"}]}}
+    >>> [(r["user"], r["rduc"], r["loss"], r["loss_pct"]) for r in below_drf_rows(doc)]
+    [('u1', 1, 50.0, 50.0)]
+    """
+    rows = []
+    for u in _list(versus_drf(doc).get("users")):
+        if not isinstance(u, Mapping) or u.get("verdict") != "below":
+            continue
+        rduc = integral(u.get("rduc"))
+        share, base = finite(u.get("dominant_share")), finite(u.get("drf_dominant_share"))
+        change, change_pct = finite(u.get("change")), finite(u.get("change_pct"))
+        rows.append({
+            "user": str(u.get("name")),
+            "rduc": None if rduc is None else rduc + 1,
+            "dominant_share": None if share is None else share * 100.0,
+            "drf_dominant_share": None if base is None else base * 100.0,
+            "loss": None if change is None else -change * 100.0,
+            "loss_pct": None if change_pct is None else -change_pct,
+            **{k: finite(u.get(k)) for k in ("job_count", "drf_job_count", "jobs", "drf_jobs")},
+        })
+    return rows
 
 
 #: Columns of :func:`job_rows` (the per-policy counts are added per policy).

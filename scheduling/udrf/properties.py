@@ -361,12 +361,14 @@ def strategy_proofness(
     by ``misreport_demands``. Either way the user keeps what it received: its counts times the
     demands it reported.
 
-    UDRF satisfies neither form in general (docs/udrf-properties.md has the instances): a user
-    whose jobs stop on different resources can raise its level by reporting every job as its
-    gross demand (``"gross"``), and a user saturated by one resource can claim that a job also
-    needs a resource only it wants (``"jobs"``). Theorem 4's proof assumes that a gain means
-    more of every resource, true when allocations are proportional to demands (DRF; UDRF for a
-    user with one job), not under UDRF's per-job growth.
+    UDRF satisfies neither form in general (docs/udrf-properties.md has the instances, both from
+    Fig. 3's line 25, which saturates a user when any resource it demands fills): a user one of
+    whose jobs grows past its others and fills a shared resource can report every job as its
+    gross demand, so they grow together and that resource stays open (``"gross"`` and
+    ``"jobs"``), and a user saturated by one resource can claim that a job also needs a
+    resource only it wants (``"jobs"``). Theorem 4's proof assumes that a gain means more of
+    every resource, true when allocations are proportional to demands (DRF; UDRF for a user with
+    one job), not under UDRF's per-job growth.
 
     Parameters
     ----------

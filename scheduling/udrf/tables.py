@@ -56,9 +56,11 @@ from ..tables import (
 )
 from .doc_reading import OFFLINE, ONLINE, POLICY_LABELS, Doc, policies_of, policy_label
 from .offline_tables import (
+    BELOW_DRF_COLUMNS,
     CLASS_COLUMNS,
     JOB_COLUMNS,
     RDUC_COLUMNS,
+    below_drf_rows,
     class_columns,
     class_rows,
     job_columns,
@@ -68,6 +70,7 @@ from .offline_tables import (
     rduc_rows,
     user_columns,
     user_rows,
+    versus_drf,
 )
 from .online_tables import (
     _ONLINE_KEYS,
@@ -83,6 +86,7 @@ from .online_tables import (
 )
 
 __all__ = [
+    "BELOW_DRF_COLUMNS",
     "CLASS_COLUMNS",
     "JOB_COLUMNS",
     "ONLINE_COLUMNS",
@@ -90,6 +94,7 @@ __all__ = [
     "RDUC_COLUMNS",
     "REDUCTION_COLUMNS",
     "Column",
+    "below_drf_rows",
     "class_rows",
     "combine_online",
     "job_rows",
@@ -147,7 +152,7 @@ def udrf_summary(doc: Doc, *, rows: int = 0) -> dict[str, Any]:
     table reads, with the document's kind, resources, users and RDUCs counted.
 
     ``rows``: keep the first ``rows`` rows of the detail tables too (``rows`` and
-    ``row_counts``: offline ``users``, ``classes``, ``rducs``; online ``online``,
+    ``row_counts``: offline ``users``, ``below_drf``, ``classes``, ``rducs``; online ``online``,
     ``online_users``), for a page
     that shows them without loading the document. A summary given back returns unchanged, so
     callers may pass either.
@@ -165,6 +170,10 @@ def udrf_summary(doc: Doc, *, rows: int = 0) -> dict[str, Any]:
         "policies": {p: read(_section(doc, "policies", p), resources) for p in policies_of(doc)},
     }
     if kind == OFFLINE:
+        versus = versus_drf(doc)
+        if versus and "udrf" in out["policies"]:
+            out["policies"]["udrf"].update(users_below_drf=finite(versus.get("below")),
+                                           largest_loss_vs_drf=finite(versus.get("largest_loss")))
         out.update(
             users=len(_list(doc.get("users"))),
             rducs=len(_list(doc.get("rducs"))),
@@ -172,8 +181,8 @@ def udrf_summary(doc: Doc, *, rows: int = 0) -> dict[str, Any]:
             edges=len(_list(doc.get("edges"))),
         )
         tables = (
-            {"users": user_rows(doc), "classes": class_rows(doc), "rducs": rduc_rows(doc),
-             "properties": property_rows(doc)} if rows else {}
+            {"users": user_rows(doc), "below_drf": below_drf_rows(doc), "classes": class_rows(doc),
+             "rducs": rduc_rows(doc), "properties": property_rows(doc)} if rows else {}
         )
     else:
         jobs = {p: len(_list(_section(doc, "policies", p).get("jobs"))) for p in policies_of(doc)}
@@ -259,8 +268,8 @@ def udrf_metrics(resources: Sequence[str] = ("cpu", "mem"), *, online: bool = Tr
     ``online``, the simulation (completion times, their reduction, makespan, waste over time).
 
     >>> [m.key for m in udrf_metrics(["cpu"], online=False)]
-    ['offline_jobs', 'jobs_gain_pct', 'lowest_dominant_share', 'mean_dominant_share', 'job_count_total', \
-'offline_wasted_pct:cpu']
+    ['offline_jobs', 'jobs_gain_pct', 'lowest_dominant_share', 'mean_dominant_share', 'users_below_drf', \
+'largest_loss_vs_drf', 'job_count_total', 'offline_wasted_pct:cpu']
     """
     metrics: list[Metric] = [
         Metric(
@@ -299,6 +308,23 @@ def udrf_metrics(resources: Sequence[str] = ("cpu", "mem"), *, online: bool = Tr
             ("mean_dominant_share",),
             _get("mean_dominant_share", 100.0),
             detail=True,
+        ),
+        Metric(
+            "users_below_drf",
+            "Users below their DRF share",
+            "count",
+            ("users_below_drf",),
+            _get("users_below_drf"),
+            note="A user below DRF: its dominant share (its level) is lower than under DRF. Fig. 3's line 25 "
+            "saturates a user once any resource it demands fills, also one that a job grown past DRF's mix "
+            "filled (docs/udrf-properties.md).",
+        ),
+        Metric(
+            "largest_loss_vs_drf",
+            "Largest loss against DRF (points of dominant share)",
+            "percent",
+            ("largest_loss_vs_drf",),
+            _get("largest_loss_vs_drf", 100.0),
         ),
         Metric(
             "job_count_total",
@@ -432,6 +458,15 @@ def udrf_text(docs: Mapping[str, Doc] | Sequence[Doc]) -> str:
 
 
 
+#: What the table of users below DRF shows, and why a user can be there.
+BELOW_DRF_NOTE = (
+    "Dominant share: RDUC-wise (eq. 12), the largest share of any machine class's resource a user holds (the "
+    "same weight under both policies, so this compares levels). Offline UDRF starts every round as DRF "
+    "would, then lets a job whose resources are free grow on; Fig. 3's line 25 saturates a user as soon as "
+    "any resource it demands fills, also one that such a job filled, where DRF would let the user rise."
+)
+
+
 def _offline_of(items: list[Doc]) -> Doc | None:
     return next((d for d in items if OFFLINE in (d.get("kind"), d.get("summary_of"))), None)
 
@@ -457,10 +492,12 @@ def udrf_tables(
     offline = _offline_of(items)
     if offline is not None:
         policies = policies_of(offline)
-        built = {"users": user_rows, "classes": class_rows, "rducs": rduc_rows, "properties": property_rows}
+        built = {"users": user_rows, "below_drf": below_drf_rows, "classes": class_rows, "rducs": rduc_rows,
+                 "properties": property_rows}
         stored, counts = _section(offline, "rows"), _section(offline, "row_counts")
         for key, title, columns in (
             ("users", "Per user: UDRF against DRF", user_columns(policies)),
+            ("below_drf", "Users who get less than under DRF, and by how much", BELOW_DRF_COLUMNS),
             ("classes", "Per machine class", class_columns(policies)),
             ("rducs", "RDUCs (connected components of the dependency graph)", RDUC_COLUMNS),
             ("properties", "Fairness properties of each allocation (paper 004 §IV)",
@@ -473,6 +510,8 @@ def udrf_tables(
                 if total > len(rows)
                 else []
             )
+            if key == "below_drf":
+                notes.insert(0, BELOW_DRF_NOTE)
             tables.append(detail_table(key, title, columns, rows, currency=currency, notes=notes))
         if detail and not offline.get("summary_of"):
             tables.append(

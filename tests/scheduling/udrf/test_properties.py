@@ -2,13 +2,15 @@
 
 The paper's example (``examples/paper004-fig1.json``) and random small instances (hypothesis:
 2-4 users, 1-3 jobs each of 1-3 tasks, 2-4 machine classes, cpu and memory, whole numbers),
-all in fractions so every comparison but the linear programs' is exact. Two counter-examples
-are kept as explicit tests: DRF is not Pareto efficient in the sense UDRF is (the paper's u1
-could run 28 of job1, not 8, with nobody losing), and UDRF is not strategy-proof, neither
-when a user is measured by how many times its gross demand fits (eq. 9 with x^u of eq. 7: a
-user whose jobs stop on different resources gains by reporting every job as its gross demand)
-nor by its job counts (a user saturated by one resource gains by claiming that a job needs a
-resource only it wants). A user with one job gains nothing by lying, as under DRF; see
+all in fractions so every comparison but the linear programs' is exact. The counter-examples
+are explicit tests: DRF is not Pareto efficient in the sense UDRF is (the paper's u1 could run
+28 of job1, not 8, with nobody losing), and UDRF is not strategy-proof, neither when a user is
+measured by how many times its gross demand fits (eq. 9 with x^u of eq. 7: a user whose job
+grew past its others and filled a shared resource gains by reporting every job as its gross
+demand) nor by its job counts (a user saturated by one resource gains by claiming that a job
+needs a resource only it wants). Both come from Fig. 3's line 25. The two-class case that broke
+eq. 9 when a user's job mix was fixed before its level rose does not under the lockstep reading
+(notes §7). A user with one job gains nothing by lying, as under DRF; see
 docs/udrf-properties.md.
 """
 
@@ -143,53 +145,87 @@ def two_classes_one_shared() -> UdrfProblem:
     })
 
 
-def test_udrf_is_not_strategy_proof_in_gross_demands() -> None:
-    # Truthful: u1 holds all of its level 1/2 on both a and b (job1 5 times, job2 2.5 times) and
-    # a saturates, shared with u2; u1's gross demand <1, 2> fits 2.5 times (b is its
-    # bottleneck, a's extra 2.5 cpu do not count). Reporting both jobs as the gross demand, u1
-    # takes only 1/2 of a per unit of level, a saturates at level 2/3, and u1 receives 10/3 cpu
-    # of a and 20/3 of b: its gross demand fits 10/3 times. Theorem 4's proof assumes a gain
-    # means more of every resource, true when the allocation is proportional to R^u (DRF), not
-    # under UDRF, which gives a user more of the resources its unstopped jobs need.
+def test_two_classes_in_lockstep_give_drfs_levels_and_the_gross_lie_gains_nothing() -> None:
+    # Fig. 3 in lockstep (notes §7). d_j,r = R^j_r / c_r: u1's job1 1/10 of a, job2 2/10 of b,
+    # so d_u1^max = 2/10 and dhat = 1/2 (job1 on a), 1 (job2 on b); u2's job dhat = 1 on a.
+    # Line 10: b = 1 / max(a: 1/2 + 1, b: 1) = 2/3. Both of u1's jobs grow by one multiplier,
+    # b / (r_u d^max) = (2/3) / (1 * 2/10) = 10/3, u2's to (2/3) / (1/10) = 20/3: a is full
+    # (10/3 + 20/3 = 10) and u1 holds 2/3 of b, its level. Both users at 2/3, as DRF.
+    # (Fixing u1's mix before raising its level, job1 10 and job2 5 per unit of level, gave both
+    # users 1/2 with half of b idle, and made the lie below pay: 10/3 instead of 5/2.)
     problem = two_classes_one_shared()
     levels, counts = allocate(problem)
-    assert (levels, counts) == ([F(1, 2), F(1, 2)], [5, F(5, 2), 5])
+    assert (levels, counts) == ([F(2, 3), F(2, 3)], [F(10, 3), F(10, 3), F(20, 3)])
+    assert allocate(problem, mix="drf") == (levels, counts)
     gross = problem.gross_demand(0)
     assert gross == {0: 1, 1: 2}
+    # u1's gross demand <1, 2> fits 10/3 times truthfully; reporting both jobs as it, u1's units
+    # take a 1/4 and b 1/2 of its level each, b is again 2/3 and u1 receives 10/3 of a and 20/3
+    # of b: 10/3 times again. Nor does job1 claiming half a cpu of b gain anything.
+    for lie in ([gross, gross], [{0: F(1), 1: F(1, 2)}, {1: F(2)}]):
+        for utility in ("gross", "jobs"):
+            assert strategy_proofness(problem, 0, lie, utility=utility).holds, (lie, utility)
+
+
+def three_classes(s_cpu: int, u2_on_s: int) -> UdrfProblem:
+    """Classes s (``s_cpu`` cpu), p and o (10 cpu). u1 runs A (1 cpu on s) and B (1 cpu on p,
+    which nobody else demands); u2 one job of ``u2_on_s`` cpu on s and 1 on o; u3 one job of 1
+    cpu on o."""
+    vm = [{"name": c, "capacity": {"cpu": n}, "price_per_hour": 0} for c, n in (("s", s_cpu), ("p", 10),
+                                                                              ("o", 10))]
+
+    def task(cls: str, cpu: int = 1) -> dict[str, Any]:
+        return {"machine_class": cls, "demand": {"cpu": cpu}}
+
+    return exact({"version": 3, "resources": ["cpu"], "vm_types": vm, "frameworks": [
+        {"name": "u1", "complex_jobs": [{"id": "A", "tasks": [task("s")]},
+                                        {"id": "B", "tasks": [task("p")]}]},
+        {"name": "u2", "complex_jobs": [{"id": "job", "tasks": [task("s", u2_on_s), task("o")]}]},
+        {"name": "u3", "complex_jobs": [{"id": "job", "tasks": [task("o")]}]},
+    ]})
+
+
+def test_udrf_is_not_strategy_proof_in_gross_demands() -> None:
+    # Theorem 4 with eq. 9's x^u (how many times the true gross demand <s 1, p 1> fits).
+    # s has 20 cpu, u2 takes 2 of s. d: u1 A 1/20 of s, B 1/10 of p (d^max 1/10, dhat 1/2 and
+    # 1); u2 1/10 of s and of o (dhat 1, 1); u3 dhat 1 on o. Line 10: b = 1 / max(s: 3/2, p: 1,
+    # o: 2) = 1/2. Round 1: A = B = 5, u2 = u3 = 5, o is full; u1's share of p is 1/2 = b, so B
+    # stops, and A, on s (15 of 20 used), grows on to u1's share 1/2 of s: A = 10, s is full.
+    # u1 is saturated (line 25: a resource it demands is full) with B at 5: x^u = 5, p half idle.
+    # The lie: both jobs reported as <s 1, p 1>. Each unit takes 1/20 of s and 1/10 of p (u1's
+    # d^max 1/5); b is 1/2 again; round 1 ends with 2.5 of each, o full, u1 at 1/2 of p and s
+    # 15 of 20, not full: u1 goes on. Round 2 (b = 1): 5 of each, s and p full together; u1
+    # holds 10 of s and 10 of p, and its true gross demand fits 10 times. Under DRF u1 gets 10
+    # truthfully (A = B = 10): the lie only recovers what UDRF's line 25 took from it.
+    problem = three_classes(20, 2)
+    assert allocate(problem) == ([F(1, 2)] * 3, [10, 5, 5, 5])
+    assert allocate(problem, mix="drf") == ([1, F(1, 2), F(1, 2)], [10, 10, 5, 5])
+    gross = problem.gross_demand(0)
     verdict = strategy_proofness(problem, 0, [gross, gross])
     assert not verdict.holds
     assert verdict.witness == {
-        "user": "u1", "truthful": F(5, 2), "misreport": F(10, 3), "gain": F(5, 6),
-        "misreport_jobs": {"job1": F(5, 3), "job2": F(5, 3)},
-        "truthful_jobs": {"job1": 5, "job2": F(5, 2)},
+        "user": "u1", "truthful": 5, "misreport": 10, "gain": 5,
+        "misreport_jobs": {"A": 5, "B": 5}, "truthful_jobs": {"A": 10, "B": 5},
     }
-    # A smaller lie does it too: job1 claims half a cpu of b.
-    verdict = strategy_proofness(problem, 0, [{0: F(1), 1: F(1, 2)}, {1: F(2)}])
-    assert verdict.witness is not None and verdict.witness["misreport"] == F(20, 7)
-    # Neither lie lets u1 run 5 of job1 and 2.5 of job2 or more: job1 loses what job2 gains.
-    assert strategy_proofness(problem, 0, [gross, gross], utility="jobs").holds
+    jobs = strategy_proofness(problem, 0, [gross, gross], utility="jobs")
+    assert not jobs.holds and jobs.witness is not None
+    assert jobs.witness["could_run"] == pytest.approx({"A": 10, "B": 10})
     # DRF, where a user's allocation is proportional to its gross demand, does not reward the lie.
     assert strategy_proofness(problem, 0, [gross, gross], mix="drf").holds
 
 
 def test_udrf_is_not_strategy_proof_in_job_counts() -> None:
-    # Classes s, p and o of 10 cpu. u1 runs A (1 cpu on s) and B (1 cpu on p, which nobody else
-    # wants); u2 one job of 1 cpu on s and 1 on o; u3 one job of 1 cpu on o. Truthfully s and o
-    # saturate together at level 1/2 and u1, saturated by s, stops B at 5 although p is half
-    # idle (Fig. 3 line 25 saturates a user, all its jobs, when any resource it needs does).
-    # Claiming that A also needs a cpu of p, u1 takes half as much of s per unit of level; o
-    # saturates u2 and u3 at 1/2 first, u1 goes on to level 1 and receives 5 cpu of s (as
+    # Theorem 4 measured by job counts (utility "jobs"). Classes s, p and o of 10 cpu; u2 takes
+    # 1 cpu of s. d: every job 1/10 of each class it uses, so dhat 1 everywhere. Line 10: b =
+    # 1 / max(s: 2, p: 1, o: 2) = 1/2. Round 1: every job grows to 5, s and o fill together;
+    # u1, saturated by s (line 25), stops B at 5 although p is half idle.
+    # The lie: A also claims 1 cpu of p. u1's d^max is 2/10 (p), dhat A 1/2 on s and p, B 1/2
+    # on p; b = 1 / max(s: 3/2, p: 1, o: 2) = 1/2 again. Round 1: A = B = 2.5, o fills (u2 and
+    # u3 saturated), u1's share of p reaches 1/2 = b and both its jobs stop with s (7.5 of 10)
+    # and p (5) not full. Round 2 (b = 1): A = B = 5, s and p full. u1 receives 5 cpu of s (as
     # before) and all 10 of p: it can run A 5 times and B 10 times. Nobody loses; the lie
     # recovers what UDRF leaves idle (pareto_efficiency(share_cap=False) names the same job).
-    vm = [{"name": c, "capacity": {"cpu": 10}, "price_per_hour": 0} for c in ("s", "p", "o")]
-    def task(cls: str) -> dict[str, Any]:
-        return {"machine_class": cls, "demand": {"cpu": 1}}
-    problem = exact({"version": 3, "resources": ["cpu"], "vm_types": vm, "frameworks": [
-        {"name": "u1", "complex_jobs": [{"id": "A", "tasks": [task("s")]},
-                                        {"id": "B", "tasks": [task("p")]}]},
-        {"name": "u2", "complex_jobs": [{"id": "job", "tasks": [task("s"), task("o")]}]},
-        {"name": "u3", "complex_jobs": [{"id": "job", "tasks": [task("o")]}]},
-    ]})
+    problem = three_classes(10, 1)
     assert allocate(problem) == ([F(1, 2)] * 3, [5, 5, 5, 5])
     s, p = 0, 1
     lie = [{s: F(1), p: F(1)}, {p: F(1)}]

@@ -9,7 +9,15 @@ from scheduling.params import param_named, read_params
 from scheduling.scenario import parse_scenario
 from scheduling.udrf.offline_doc import offline_document
 from scheduling.udrf.params import UDRF_PARAMS, udrf_run
-from scheduling.udrf.setups import ONLINE_RUNS, SYNTHETIC, fig1_document, fig1_online_document, presets
+from scheduling.udrf.setups import (
+    ONLINE_RUNS,
+    SYNTHETIC,
+    below_drf_document,
+    fig1_document,
+    fig1_online_document,
+    presets,
+    two_classes_document,
+)
 from scheduling.udrf.synthetic import synthetic_document
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "paper004-fig1.json"
@@ -49,8 +57,11 @@ def test_the_online_set_up_runs_every_job_many_times() -> None:
 
 def test_the_presets_are_valid_runs() -> None:
     found = presets()
-    assert [p.key for p in found] == ["004-fig1", "004-fig1-online", "004-synthetic-online"]
-    fig1, online, synthetic = found
+    assert [p.key for p in found] == ["004-fig1", "004-fig1-online", "004-two-classes", "004-below-drf",
+                                      "004-synthetic-online"]
+    fig1, online, two_classes, below, synthetic = found
+    assert two_classes.scenario == two_classes_document() and below.scenario == below_drf_document()
+    assert two_classes.params == below.params == {"compare_drf": True, "online": False}
     assert fig1.scenario == fig1_document() and fig1.params == {"compare_drf": True, "online": False}
     assert online.scenario == fig1_online_document()
     assert online.params == {"compare_drf": True, "online": True, "interval_s": 1.0}

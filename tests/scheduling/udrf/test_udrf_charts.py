@@ -255,7 +255,8 @@ def test_the_table_joins_offline_and_online_per_policy(fig1: dict[str, Any]) -> 
         **{f"online {p}": d for p, d in zip(("udrf", "drf"), _per_policy(ONLINE), strict=True)},
     }
     summaries = {k: udrf_summary(d, rows=2) for k, d in docs.items()}
-    assert summaries["offline"]["row_counts"] == {"users": 4, "classes": 8, "rducs": 2, "properties": 4}
+    assert summaries["offline"]["row_counts"] == {"users": 4, "below_drf": 0, "classes": 8, "rducs": 2,
+                                                  "properties": 4}
     assert len(summaries["offline"]["rows"]["users"]) == 2
     for table in (udrf_table(docs), udrf_table(summaries)):
         rows = {r["key"]: r for r in table["rows"]}

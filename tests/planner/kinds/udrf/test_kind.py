@@ -178,3 +178,27 @@ def test_the_presets_are_the_librarys() -> None:
         (p.key, p.title, p.description, p.scenario, p.params) for p in presets()
     ]
     assert found[0].scenario == EXAMPLE
+
+
+def test_a_run_shows_who_gets_less_than_under_drf(
+    api: Any, owner: Any, team: Any, execute_run: Callable[[int], str], client: Any
+) -> None:
+    # The library's below-DRF set-up: u1 at level 1/2 under UDRF, 1 under DRF (Fig. 3, line 25).
+    from planner.runs.reporting import run_report
+    from scheduling.udrf.setups import below_drf_document
+
+    response = start_udrf(api, owner, scenario=below_drf_document())
+    assert response.status_code == 201, response.json()
+    run = Run.objects.get(pk=response.json()["id"])
+    assert execute_run(run.pk) == "succeeded"
+    run.refresh_from_db()
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    assert "Users below their DRF share" in page and "Largest loss against DRF" in page
+    assert 'id="udrf-below-drf-table"' in page
+    assert "Users who get less than under DRF, and by how much" in page
+    table = page[page.index('id="udrf-below-drf-table"'):]
+    assert "u1" in table[:table.index("</table>")] and "u2" not in table[:table.index("</table>")]
+    report = run_report(run=run, fmt="csv", currency="$").body.decode("utf-8-sig")
+    assert "Users who get less than under DRF, and by how much" in report
+    assert "Less than under DRF (points)" in report
