@@ -89,11 +89,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
         executor={"cpu": (args.cpu[0], args.cpu[1]), "mem": (args.mem[0], args.mem[1])},
         duration_s=(args.duration[0], args.duration[1]),
         deadline_fraction=args.deadline_fraction,
+        network_fraction=args.network_fraction,
+        network_sensitivity=args.network_sensitivity,
         frameworks=args.framework or (),
         vm_types=vm_types,  # executors are proposed only in sizes the preset's VMs hold
     )
     doc = {
-        "version": 1,
+        "version": 3 if any("network_sensitivity" in j for j in jobs) else 1,
         "name": args.name or f"Synthetic workload (seed {args.seed})",
         "vm_types": vm_types,
         "frameworks": [{"name": f} for f in args.framework or []],
@@ -161,6 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--mem", type=float, nargs=2, default=(2, 12), metavar=("LOW", "HIGH"))
     g.add_argument("--duration", type=float, nargs=2, default=(10, 300), metavar=("LOW", "HIGH"))
     g.add_argument("--deadline-fraction", type=float, default=0.5)
+    g.add_argument("--network-fraction", type=float, default=0.0,
+                   help="share of jobs that are network-bound (notes §8; scenario version 3)")
+    g.add_argument("--network-sensitivity", type=float, default=0.0, metavar="SIGMA",
+                   help="their network sensitivity: a job on k of its E executors' VMs runs "
+                   "1 + SIGMA (k - 1) / (E - 1) times its duration")
     g.add_argument("--framework", action="append", help="repeatable: jobs are spread over these frameworks")
     g.add_argument("--preset", choices=sorted(VM_PRESETS), default="paper-003")
     g.add_argument("--scale", type=int, default=1)

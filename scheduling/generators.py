@@ -1,4 +1,5 @@
-"""Synthetic workloads: Poisson arrivals, executor sizes, durations and deadlines from ranges.
+"""Synthetic workloads: Poisson arrivals, executor sizes, durations, deadlines from ranges, and
+optionally a share of network-bound jobs (notes §8).
 
 Every draw comes from ``numpy.random.default_rng(seed)``, so the same arguments always
 give the same jobs. Given a cluster's VM types, the generator proposes only executors that
@@ -13,6 +14,10 @@ with the path of each problem.
 >>> fitted = synthetic_jobs(jobs=50, seed=7, executor={"cpu": (1, 8), "mem": (1, 8)}, vm_types=small)
 >>> max(j["executor"]["cpu"] for j in fitted), max(j["executor"]["cpu"] * j["executors"] for j in fitted) <= 8
 (4, True)
+>>> network = synthetic_jobs(jobs=3, arrival_rate_per_s=0.1, seed=7, network_fraction=1,
+...                          network_sensitivity=0.4)
+>>> [j.pop("network_sensitivity") for j in network], network == jobs  # the same jobs, network-bound
+([0.4, 0.4, 0.4], True)
 """
 
 from __future__ import annotations
@@ -47,6 +52,11 @@ class WorkloadSpec:
     duration_s: tuple[float, float] = (10, 300)  # 10 s + exponential, truncated (as RM-Simulator)
     deadline_fraction: float = 0.5  # share of jobs that get a deadline
     deadline_slack: tuple[float, float] = (1.2, 3.0)  # deadline = duration x slack
+    # Network-bound jobs (notes §8): this share of the jobs gets this network sensitivity. Drawn
+    # after everything else, and only when the share is above 0, so that the same seed gives
+    # the same jobs as before with the share at 0.
+    network_fraction: float = 0.0
+    network_sensitivity: float = 0.0
     frameworks: Sequence[str] = ()
     start_s: float = 0.0
     seed: int = 0
@@ -62,6 +72,8 @@ _SPEC_KEYS = (
     "duration_s",
     "deadline_fraction",
     "deadline_slack",
+    "network_fraction",
+    "network_sensitivity",
     "frameworks",
     "start_s",
     "seed",
@@ -118,7 +130,8 @@ def parse_generator_spec(data: Any) -> WorkloadSpec:
                 values[key] = value
             else:
                 problems.add(key, "must be an integer")
-        elif key in ("arrival_rate_per_s", "deadline_fraction", "start_s"):
+        elif key in ("arrival_rate_per_s", "deadline_fraction", "start_s", "network_fraction",
+                     "network_sensitivity"):
             if _is_number(value):
                 values[key] = float(value)
             else:
@@ -198,6 +211,10 @@ def _check(spec: WorkloadSpec, problems: Problems) -> None:
     if not 0 <= spec.deadline_fraction <= 1:
         problems.add("deadline_fraction", "must be between 0 and 1")
     range_ok("deadline_slack", spec.deadline_slack[0], spec.deadline_slack[1], 0, 1e6, exclusive=True)
+    if not 0 <= spec.network_fraction <= 1:
+        problems.add("network_fraction", "must be between 0 and 1")
+    if not 0 <= spec.network_sensitivity <= LIMITS["network_sensitivity"]:
+        problems.add("network_sensitivity", f"must be between 0 and {LIMITS['network_sensitivity']:g}")
     if not (np.isfinite(spec.start_s) and 0 <= spec.start_s <= LIMITS["time_s"]):
         problems.add("start_s", f"must be between 0 and {LIMITS['time_s']:g}")
     if seed_error(spec.seed) is not None:
@@ -341,6 +358,8 @@ def generate_jobs(
     slack = rng.uniform(spec.deadline_slack[0], spec.deadline_slack[1], n)
     fws = list(spec.frameworks)
     fw_pick = rng.integers(0, len(fws), n) if fws else None
+    # Last, and only when asked for: earlier draws (so the jobs of a seed) are as they were.
+    network = rng.random(n) < spec.network_fraction if spec.network_fraction > 0 else np.zeros(n, bool)
     out: list[dict[str, Any]] = []
     for i in range(n):
         executor = {r: float(sizes[r][i]) for r in spec.executor}
@@ -364,6 +383,8 @@ def generate_jobs(
         )
         if has_deadline[i]:
             job["deadline_s"] = plain(round(float(durations[i] * slack[i]), 3))
+        if network[i]:
+            job["network_sensitivity"] = plain(spec.network_sensitivity)
         out.append(job)
     return out
 

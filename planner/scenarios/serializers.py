@@ -141,6 +141,14 @@ class WorkloadGenerateSerializer(serializers.Serializer):
     deadline_slack = serializers.ListField(
         child=serializers.FloatField(), required=False, help_text="[low, high]"
     )
+    network_fraction = serializers.FloatField(
+        required=False, help_text="Share of the jobs that are network-bound, 0 to 1 (default 0)."
+    )
+    network_sensitivity = serializers.FloatField(
+        required=False,
+        help_text="Their network sensitivity sigma, 0 to 100 (notes §8: a job on k VMs runs "
+        "1 + sigma (k - 1) / (executors - 1) times its duration).",
+    )
     frameworks = serializers.ListField(child=serializers.CharField(), required=False)
     start_s = serializers.FloatField(required=False)
     cluster = serializers.IntegerField(

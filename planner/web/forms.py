@@ -383,6 +383,17 @@ class GeneratorForm(forms.Form):
         initial=_SPEC.deadline_slack[0], widget=NumberInput(), label="Deadline slack from (× duration)"
     )
     slack_max = forms.FloatField(initial=_SPEC.deadline_slack[1], widget=NumberInput(), label="to")
+    # Optional: a form posted without them (an older page, a script) keeps the defaults (none).
+    network_fraction = forms.FloatField(
+        required=False, initial=_SPEC.network_fraction, widget=NumberInput(),
+        label="Share of network-bound jobs",
+        help_text="Jobs that run longer when their executors span several VMs (paper 003's PageRank).",
+    )
+    network_sensitivity = forms.FloatField(
+        required=False, initial=_SPEC.network_sensitivity, widget=NumberInput(),
+        label="Their network sensitivity σ",
+        help_text="A job on k VMs runs 1 + σ (k − 1) / (executors − 1) times its duration.",
+    )
     frameworks = forms.CharField(required=False, help_text="Comma-separated; empty for none.")
     integer_sizes = forms.BooleanField(
         required=False, initial=_SPEC.integer_sizes, label="Whole-number executor sizes"
@@ -423,6 +434,7 @@ class GeneratorForm(forms.Form):
             "duration_s": [d["duration_min"], d["duration_max"]],
             "deadline_fraction": d["deadline_fraction"],
             "deadline_slack": [d["slack_min"], d["slack_max"]],
+            **{key: d[key] for key in ("network_fraction", "network_sensitivity") if d.get(key) is not None},
             "frameworks": [f.strip() for f in (d.get("frameworks") or "").split(",") if f.strip()],
         }
         return d["seed"], spec
@@ -433,6 +445,7 @@ class GeneratorForm(forms.Form):
             "duration_s": "duration_min", "deadline_fraction": "deadline_fraction",
             "deadline_slack": "slack_min", "frameworks": "frameworks", "seed": "seed",
             "integer_sizes": "integer_sizes", "cluster": "cluster", "vm_types": "cluster",
+            "network_fraction": "network_fraction", "network_sensitivity": "network_sensitivity",
         }
         if path in direct:
             return direct[path]

@@ -9,6 +9,12 @@ and ``integral D(t) dt`` is at least the work ``W_r = sum_jobs executors * deman
 Hence ``f(W)``, with ``W`` in resource-hours and ``y`` in VM-hours, bounds every scheduler's
 cost from below. It relaxes VM counts, framework VM-type restrictions and the packing of whole
 executors, so it is valid but not always tight; billing options only raise real costs.
+
+A network-bound job (notes §8) whose executors span several VMs runs longer than its
+``duration_s`` (its stretch is at least 1) and holds its executors all that time, so the work it
+does is at least its unstretched work: ``W`` counts every job at its ``duration_s``, which stays
+a lower bound whatever placement a scheduler chooses (and is the bound of a scheduler that puts
+every such job on one VM).
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from ..scenario import Scenario
 
 
 def work_resource_hours(scenario: Scenario) -> np.ndarray:
-    """The scenario's total work per resource, in resource-hours."""
+    """The scenario's total work per resource, in resource-hours, every job at its unstretched
+    ``duration_s`` (a network-bound job's stretch only adds to it: see the module docstring)."""
     w = np.zeros(len(scenario.resources))
     for j in scenario.jobs:
         w += np.asarray(j.executor) * (j.executors * j.duration_s / 3600.0)

@@ -39,7 +39,9 @@ __all__ = [
     "DERIVED_VM_INTERVAL_FIELDS",
     "FORMAT",
     "JOB_FIELDS",
+    "NETWORK_JOB_FIELDS",
     "VM_INTERVAL_FIELDS",
+    "has_network_fields",
     "is_columnar",
     "iter_jobs",
     "iter_vm_intervals",
@@ -60,6 +62,10 @@ JOB_FIELDS = (
     "id", "framework", "arrival_s", "placed_s", "start_s", "finish_s", "executors", "executor",
     "deadline_s", "met_deadline", "cost", "placement",
 )
+#: Per-job columns stored only when some job is network-bound (notes §8), with what a document
+#: without them means: the job's network sensitivity (0) and its stretch, how much longer than
+#: its ``duration_s`` it ran because its executors spanned several VMs (1).
+NETWORK_JOB_FIELDS: dict[str, float] = {"network_sensitivity": 0.0, "stretch": 1.0}
 #: Columns derived on read: ``wait_s = start_s - arrival_s``, ``completion_s = finish_s - arrival_s``.
 DERIVED_JOB_FIELDS = ("wait_s", "completion_s")
 #: Stored per-interval columns (``machine`` indexes ``machines``).
@@ -134,12 +140,17 @@ def job_column(doc: Result, key: str) -> list[Any]:
     """One per-job field for every job, in the scenario's order.
 
     ``key`` is a stored field (:data:`JOB_FIELDS`; ``placement`` comes back as
-    ``{machine name: executors}`` per job, ``executor`` as ``{resource: demand}``) or a
-    derived one (``wait_s``, ``completion_s``).
+    ``{machine name: executors}`` per job, ``executor`` as ``{resource: demand}``), a
+    derived one (``wait_s``, ``completion_s``) or a network field (:data:`NETWORK_JOB_FIELDS`:
+    ``network_sensitivity``, ``stretch``; their defaults when the document has none).
     """
     jobs = doc.get("jobs")
     if not isinstance(jobs, Mapping):
+        if key in NETWORK_JOB_FIELDS:
+            return [j.get(key, NETWORK_JOB_FIELDS[key]) for j in jobs or []]
         return [j.get(key) for j in jobs or []]
+    if key in NETWORK_JOB_FIELDS and key not in jobs:
+        return [NETWORK_JOB_FIELDS[key]] * job_count(doc)
     if key == "wait_s":
         return [s - a for s, a in zip(jobs["start_s"], jobs["arrival_s"], strict=True)]
     if key == "completion_s":
@@ -154,8 +165,17 @@ def job_column(doc: Result, key: str) -> list[Any]:
     return list(jobs[key])
 
 
+def has_network_fields(doc: Result) -> bool:
+    """Whether the document records each job's stretch (some job was network-bound, notes §8)."""
+    jobs = doc.get("jobs")
+    if isinstance(jobs, Mapping):
+        return "stretch" in jobs
+    return any(isinstance(j, Mapping) and "stretch" in j for j in jobs or [])
+
+
 def iter_jobs(doc: Result, start: int = 0, stop: int | None = None) -> Iterator[dict[str, Any]]:
-    """Jobs ``start:stop`` as one dict each (the fields of docs/results.md, derived ones included)."""
+    """Jobs ``start:stop`` as one dict each (the fields of docs/results.md, derived ones included;
+    ``network_sensitivity`` and ``stretch`` when the document has them)."""
     jobs = doc.get("jobs")
     if not isinstance(jobs, Mapping):
         yield from (dict(j) for j in list(jobs or [])[start:stop])
@@ -164,9 +184,10 @@ def iter_jobs(doc: Result, start: int = 0, stop: int | None = None) -> Iterator[
     stop = n if stop is None else min(stop, n)
     names = machine_names(doc)
     resources = list(jobs["executor"])
+    network = [key for key in NETWORK_JOB_FIELDS if key in jobs]
     for i in range(max(0, start), stop):
         arrival = jobs["arrival_s"][i]
-        yield {
+        job: dict[str, Any] = {
             "id": jobs["id"][i],
             "framework": jobs["framework"][i],
             "arrival_s": arrival,
@@ -182,6 +203,9 @@ def iter_jobs(doc: Result, start: int = 0, stop: int | None = None) -> Iterator[
             "placement": _placement_dict(jobs["placement"][i], names),
             "cost": jobs["cost"][i],
         }
+        for key in network:
+            job[key] = jobs[key][i]
+        yield job
 
 
 # --------------------------------------------------------------------------- VM intervals
@@ -260,6 +284,9 @@ def to_columnar(doc: Result) -> dict[str, Any]:
         [v for name, k in (j.get("placement") or {}).items() for v in (index[name], int(k))] for j in records
     ]
     out["jobs"] = {key: jobs[key] for key in JOB_FIELDS}
+    if any("stretch" in j for j in records):
+        out["jobs"].update({key: [j.get(key, default) for j in records]
+                            for key, default in NETWORK_JOB_FIELDS.items()})
     intervals = list(doc.get("vm_intervals") or [])
     out["vm_intervals"] = {
         "machine": [index[iv["vm"]] for iv in intervals],

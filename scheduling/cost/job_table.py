@@ -22,7 +22,7 @@ import numpy as np
 from ..scenario import Scenario
 from .cluster import BoolArray, FloatArray, IntArray
 
-__all__ = ["JobTable", "rd_job"]
+__all__ = ["JobTable", "network_stretch", "rd_job"]
 
 
 def rd_job(demand: FloatArray, executors: IntArray, total: FloatArray, rut: FloatArray) -> FloatArray:
@@ -37,6 +37,26 @@ def rd_job(demand: FloatArray, executors: IntArray, total: FloatArray, rut: Floa
     """
     rd: FloatArray = (demand / np.where(total > 0, total, 1.0)) @ rut * executors
     return rd
+
+
+def network_stretch(sensitivity: float, executors: int, vms: int) -> float:
+    """How much longer a network-bound job runs when its executors are spread (notes §8).
+
+    A job of ``executors`` executors placed on ``vms`` distinct VMs with network sensitivity
+    ``sigma`` lasts ``d * (1 + sigma * (vms - 1) / max(executors - 1, 1))``: 1 when its
+    executors share one VM (all its shuffles stay on the machine), ``1 + sigma`` when every
+    executor has a VM of its own. Paper 003 measured the effect on real Spark (PageRank, Fig. 6);
+    it does not model it, nor does its authors' simulator. A job of sensitivity 0 is never
+    stretched.
+
+    >>> network_stretch(0.3, 4, 2)  # 4 executors on 2 VMs: 1 + 0.3 * 1 / 3
+    1.1
+    >>> [network_stretch(0.3, 4, 4), network_stretch(0.3, 4, 1), network_stretch(0.3, 1, 1)]
+    [1.3, 1.0, 1.0]
+    >>> network_stretch(0.0, 8, 8)
+    1.0
+    """
+    return 1.0 + sensitivity * (vms - 1) / max(executors - 1, 1)
 
 
 @dataclass(frozen=True)
@@ -54,10 +74,16 @@ class JobTable:
     framework_weight: FloatArray
     framework_allowed: BoolArray  # (frameworks, VM types): may the framework use the type?
     resource_demand: FloatArray  # RD_job, eq. 9 of paper 003
+    network_sensitivity: FloatArray  # sigma of notes §8 (the job's, else its framework's, else 0)
 
     @property
     def count(self) -> int:
         return len(self.ids)
+
+    @property
+    def network_bound(self) -> bool:
+        """Whether any job has a network sensitivity (then results show each job's stretch)."""
+        return bool((self.network_sensitivity > 0).any())
 
     @classmethod
     def from_scenario(cls, scenario: Scenario, *, rut: FloatArray, total: FloatArray) -> JobTable:
@@ -92,4 +118,5 @@ class JobTable:
             framework_weight=np.array([frameworks[f].weight for f in names], dtype=float),
             framework_allowed=allowed,
             resource_demand=resource_demand,
+            network_sensitivity=np.array(scenario.network_sensitivities(), dtype=float),
         )

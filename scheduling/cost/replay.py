@@ -62,7 +62,7 @@ from ..charts import time_unit
 from ..errors import ScenarioError
 from ..numbers import finite, integral
 from ..scenario import SimulationOptions
-from .document import job_column, machine_names, vm_interval_column
+from .document import has_network_fields, job_column, machine_names, vm_interval_column
 from .job_table import rd_job
 from .orderings import ORDERING_CLASSES, FifoOrdering, Ordering, QueueKeys
 
@@ -259,6 +259,10 @@ class ReplayIndex:
             [[finite((d or {}).get(r)) or 0.0 for r in self.resources] for d in demands], dtype=np.float64
         ).reshape(n, n_res)
         self.deadline = _floats(job_column(doc, "deadline_s"))
+        #: Whether the document records each job's network stretch (notes §8); then every
+        #: executor entry of a snapshot shows its job's.
+        self.network = has_network_fields(doc)
+        self.stretch = _floats(job_column(doc, "stretch")) if self.network else np.ones(0)
         self.met_deadline: list[bool | None] = [v if isinstance(v, bool) else None
                                                 for v in job_column(doc, "met_deadline")]
         # Each job's placement, flattened: job j's (machine, executors) entries from entry_offsets[j].
@@ -354,7 +358,9 @@ class ReplayIndex:
             ``vms``: one entry per VM on, in the scenario's machine order: ``vm``, ``vm_type``,
             ``on_s``, ``price_per_hour``, ``capacity``, ``used``, ``free`` (per resource) and
             ``executors`` (``job``, ``framework``, ``count``, ``executor`` per-executor demand,
-            ``state`` running or booting, ``placed_s``, ``start_s``, ``finish_s``);
+            ``state`` running or booting, ``placed_s``, ``start_s``, ``finish_s``; when the
+            document records network stretches (notes §8), ``stretch``, how much longer than its
+            duration the job runs, and ``job_vms``, the VMs its executors span);
             ``vms_on`` (count) and ``vms_on_by_type``;
             ``queue``: ``order`` (a :data:`QUEUE_ORDERS` key), ``order_text``, ``truncated``
             and ``jobs`` (``job``, ``framework``, ``arrival_s``, ``waited_s``, ``deadline_s``
@@ -409,7 +415,7 @@ class ReplayIndex:
         executors: dict[int, list[dict[str, Any]]] = {}
         for e in grouped.tolist():
             j = int(entry_job[e])
-            executors.setdefault(int(entry_machine[e]), []).append({
+            entry: dict[str, Any] = {
                 "job": self.job_ids[j],
                 "framework": self.frameworks[j],
                 "count": int(entry_count[e]),
@@ -418,7 +424,12 @@ class ReplayIndex:
                 "placed_s": float(self.placed[j]),
                 "start_s": float(self.start[j]),
                 "finish_s": float(self.finish[j]),
-            })
+            }
+            if self.network:
+                stretch = float(self.stretch[j])
+                entry["stretch"] = stretch if math.isfinite(stretch) else 1.0
+                entry["job_vms"] = int(self.entry_offsets[j + 1] - self.entry_offsets[j])
+            executors.setdefault(int(entry_machine[e]), []).append(entry)
         vms: list[dict[str, Any]] = []
         by_type: dict[str, int] = dict.fromkeys(self.type_names, 0)
         for k, iv in enumerate(on_iv.tolist()):

@@ -61,6 +61,7 @@ class RunRecord:
     placed_s: FloatArray
     start_s: FloatArray
     finish_s: FloatArray
+    stretch: FloatArray  # each job's network stretch (notes §8): 1 unless it is network-bound
     assignments: list[dict[int, int]]
     intervals: list[VmInterval]
     timeline: TimelineRecorder
@@ -163,7 +164,10 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
     """``jobs``: one column per field, placements as flat ``[machine, executors, ...]`` pairs.
 
     ``wait_s`` and ``completion_s`` are not stored: readers derive them
-    (:func:`scheduling.cost.document.job_column`).
+    (:func:`scheduling.cost.document.job_column`). When some job is network-bound (notes §8),
+    ``network_sensitivity`` and ``stretch`` follow (the job's sigma and how much longer than its
+    ``duration_s`` it ran); a document without them had no network-bound job, so every stretch
+    was 1 (and its layout is the one it always had).
     """
     scenario, jobs = record.scenario, record.jobs
     met_deadline: list[bool | None] = [
@@ -185,6 +189,11 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
         "placement": [
             [x for v, k in sorted(assignment.items()) for x in (v, k)] for assignment in record.assignments
         ],
+        **(
+            {"network_sensitivity": jobs.network_sensitivity.tolist(), "stretch": record.stretch.tolist()}
+            if jobs.network_bound
+            else {}
+        ),
     }
 
 

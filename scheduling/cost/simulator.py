@@ -1,6 +1,9 @@
 """Discrete-event simulation of a cloud cluster under one scheduler (paper 003).
 
-Events are job arrivals and executor completions. After all events at one instant, machines
+Events are job arrivals and executor completions. A job runs its ``duration_s`` once started,
+or longer when it is network-bound and its executors span several VMs (its stretch, notes §8,
+:func:`~scheduling.cost.job_table.network_stretch`), fixed when it is placed. After all events
+at one instant, machines
 left without executors are turned off, and then a scheduling pass starts what the ordering and
 the placement allow (a VM emptied at ``t`` is off for every placement made at ``t``, as in paper
 003; if the pass turns it on again, that is a new on-interval). A VM is billed per second at its
@@ -35,7 +38,7 @@ from ..scenario import Scenario, SimulationOptions
 from .bounds import lower_bound_cost
 from .cluster import Cluster, PlacementContext
 from .document import iter_jobs, vm_interval_cost
-from .job_table import JobTable
+from .job_table import JobTable, network_stretch
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
 from .result_builder import RunRecord, VmInterval, build_result_document
@@ -220,6 +223,7 @@ class _Simulation:
         self.start = np.full(n, np.nan)
         self.finish = np.full(n, np.nan)
         self.placed_at = np.full(n, np.nan)
+        self.stretch = np.ones(n)  # each job's network stretch (notes §8), fixed at placement
         self.assignment: list[dict[int, int] | None] = [None] * n
         self.failed_version = np.full(n, -1, dtype=np.int64)
         self.capacity_version = 0
@@ -325,7 +329,12 @@ class _Simulation:
         self.assignment[i] = assignment
         self.placed_at[i] = t
         self.start[i] = max(t, ready)
-        self.finish[i] = self.start[i] + jobs.duration_s[i]
+        duration = jobs.duration_s[i]
+        sensitivity = float(jobs.network_sensitivity[i])
+        if sensitivity > 0:  # a network-bound job runs longer the more VMs it spans (notes §8)
+            self.stretch[i] = network_stretch(sensitivity, int(jobs.executors[i]), len(assignment))
+            duration = duration * self.stretch[i]
+        self.finish[i] = self.start[i] + duration
         self.queued -= 1
         self.running += 1
         self.framework_usage[jobs.framework[i]] += jobs.demand[i] * jobs.executors[i]
@@ -413,6 +422,7 @@ class _Simulation:
             placed_s=self.placed_at,
             start_s=self.start,
             finish_s=self.finish,
+            stretch=self.stretch,
             assignments=[a or {} for a in self.assignment],
             intervals=self.intervals,
             timeline=self.timeline,

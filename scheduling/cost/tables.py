@@ -47,7 +47,7 @@ from ..tables import (
     show,
 )
 from ..tables import headline as metrics_headline
-from .document import iter_jobs, job_count
+from .document import has_network_fields, iter_jobs, job_count
 
 __all__ = [
     "COST_METRICS",
@@ -57,6 +57,7 @@ __all__ = [
     "JOB_COLUMNS",
     "MAX_JOB_ROWS",
     "SIDE_BY_SIDE_METRICS",
+    "STRETCH_COLUMN",
     "UNUSED_CAPACITY",
     "VM_TYPE_COLUMNS",
     "cheapest",
@@ -66,6 +67,7 @@ __all__ = [
     "hourly_columns",
     "hourly_rows",
     "hourly_table",
+    "job_columns",
     "job_rows",
     "jobs_listed",
     "placement_text",
@@ -297,6 +299,22 @@ JOB_COLUMNS: tuple[Column, ...] = (
     Column("cost", "Cost", "money"),
     Column("placement", "Placement"),
 )
+#: The column :func:`job_columns` adds when some job was network-bound (notes §8).
+STRETCH_COLUMN = Column("stretch", "Network stretch", "ratio")
+
+
+def job_columns(results: Results) -> tuple[Column, ...]:
+    """:data:`JOB_COLUMNS`, and each job's network stretch when some document records it
+    (a scenario with network-bound jobs, notes §8: how much longer than its duration it ran).
+
+    >>> [c.key for c in job_columns({"edf": {"jobs": [{"id": "a", "stretch": 1.1}]}})][-1]
+    'stretch'
+    >>> job_columns({"edf": {"jobs": [{"id": "a"}]}}) == JOB_COLUMNS
+    True
+    """
+    if any(has_network_fields(r) for r in results.values()):
+        return (*JOB_COLUMNS, STRETCH_COLUMN)
+    return JOB_COLUMNS
 
 Results = Mapping[str, Mapping[str, Any]]
 
@@ -441,7 +459,8 @@ def _quotas(results: Results, max_rows: int) -> dict[str, int]:
 
 def job_rows(results: Results, max_rows: int = MAX_JOB_ROWS) -> list[dict[str, Any]]:
     """One row per (scheduler, job) with its times, deadline outcome, cost and placement
-    (:data:`JOB_COLUMNS`), reading documents of either format (docs/results.md).
+    (:func:`job_columns`: :data:`JOB_COLUMNS`, and the network stretch when some document
+    records it), reading documents of either format (docs/results.md).
 
     At most ``max_rows`` rows, shared fairly between the schedulers (each keeps its first
     jobs; :func:`jobs_listed` says how many there are in all). Costs one dict per job shown.
@@ -453,6 +472,7 @@ def job_rows(results: Results, max_rows: int = MAX_JOB_ROWS) -> list[dict[str, A
     ([('fifo', 'a'), ('edf', 'a'), ('edf', 'b')], 'yes', 's#1 x2')
     """
     quota = _quotas(results, max_rows)
+    network = any(has_network_fields(r) for r in results.values())
     rows: list[dict[str, Any]] = []
     for spec, r in results.items():
         if not quota[spec]:
@@ -474,6 +494,7 @@ def job_rows(results: Results, max_rows: int = MAX_JOB_ROWS) -> list[dict[str, A
                 "met_deadline": "yes" if met is True else "no" if met is False else "",
                 "cost": finite(j.get("cost")),
                 "placement": placement_text(j.get("placement")),
+                **({"stretch": finite(j.get("stretch", 1.0))} if network else {}),
             })
     return rows
 

@@ -1,14 +1,16 @@
 """Jobs as CSV, one job a line, in the scenario document's own terms.
 
 The header names the columns: ``id``, ``arrival_s``, ``executors`` and ``duration_s`` are
-required, ``framework`` and ``deadline_s`` (relative to arrival) are optional, and every
-other column is a resource of the per-executor demand::
+required, ``framework``, ``deadline_s`` (relative to arrival) and ``network_sensitivity``
+(notes §8: how network-bound the job is; scenario version 3) are optional, and every other
+column is a resource of the per-executor demand::
 
-    id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s
-    j1,analytics,0,4,2,4,300,900
-    j2,,60,2,1,2,120,
+    id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s,network_sensitivity
+    j1,analytics,0,4,2,4,300,900,
+    j2,pagerank,60,2,1,2,120,,0.4
 
-An empty ``framework`` or ``deadline_s`` cell means none. Errors name the file's line, the
+An empty ``framework``, ``deadline_s`` or ``network_sensitivity`` cell means none (for the
+sensitivity: the framework's). Errors name the file's line, the
 job and the column (``line 3 (job j2), cpu: must be a number, got 'two'``); the jobs are
 then checked like any others, and :meth:`Imported.locate` puts those errors on their line
 too.
@@ -29,7 +31,9 @@ from .registry import Imported, Importer, bounded_lines, number_from_text, regis
 
 __all__ = ["JOB_COLUMNS", "read_jobs_csv"]
 
-JOB_COLUMNS = ("id", "framework", "arrival_s", "executors", "duration_s", "deadline_s")
+JOB_COLUMNS = ("id", "framework", "arrival_s", "executors", "duration_s", "deadline_s", "network_sensitivity")
+#: Columns whose empty cell means the field is not set.
+OPTIONAL_NUMBERS = ("deadline_s", "network_sensitivity")
 REQUIRED_COLUMNS = ("id", "arrival_s", "executors", "duration_s")
 EXAMPLE_HEADER = "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s"
 MAX_ERRORS = 100
@@ -91,8 +95,8 @@ def read_jobs_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
             ok = bool(cells["id"])
             if not ok:
                 errors.append(FieldError(row_path(line, None, "id"), "must not be empty"))
-            for h in ("arrival_s", "executors", *resources, "duration_s", "deadline_s"):
-                if h not in cells or (h == "deadline_s" and not cells[h]):
+            for h in ("arrival_s", "executors", *resources, "duration_s", *OPTIONAL_NUMBERS):
+                if h not in cells or (h in OPTIONAL_NUMBERS and not cells[h]):
                     continue
                 try:
                     values[h] = number_from_text(cells[h])
@@ -110,8 +114,9 @@ def read_jobs_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
             job["executors"] = values["executors"]
             job["executor"] = {r: values[r] for r in resources}
             job["duration_s"] = values["duration_s"]
-            if "deadline_s" in values:
-                job["deadline_s"] = values["deadline_s"]
+            for h in OPTIONAL_NUMBERS:
+                if h in values:
+                    job[h] = values[h]
             jobs.append(job)
             origins.append(line)
     except csv.Error as exc:
@@ -140,6 +145,7 @@ IMPORTER = register(
         read=read_jobs_csv,
         detect=_looks_like_jobs_csv,
         help="Header id,framework,arrival_s,executors, one column per resource, duration_s,deadline_s "
-        "(relative to arrival; empty for none).",
+        "(relative to arrival; empty for none), and optionally network_sensitivity (how network-bound "
+        "the job is, 0 or more; empty for the framework's).",
     )
 )

@@ -156,11 +156,14 @@ def check_complex_jobs_fit(scenario: Scenario, problems: Problems) -> None:
                     problems.add(f"{jp}.tasks", f"one run needs more of class {cls!r} than it has ({what})")
 
 
-def uses_version_3(raw_vm_types: Any, raw_frameworks: Any) -> list[str]:
-    """The paths of version-3 fields in raw sections (for a document that says an older version)."""
+def uses_version_3(raw_vm_types: Any, raw_frameworks: Any, raw_jobs: Any = None) -> list[str]:
+    """The paths of version-3 fields in raw sections (for a document that says an older version):
+    machine classes, complex jobs and network sensitivities (notes §8)."""
     out = []
     for section, key, items in (("vm_types", "machine_class", raw_vm_types),
-                                ("frameworks", "complex_jobs", raw_frameworks)):
+                                ("frameworks", "complex_jobs", raw_frameworks),
+                                ("frameworks", "network_sensitivity", raw_frameworks),
+                                ("jobs", "network_sensitivity", raw_jobs)):
         if isinstance(items, list):
             out += [f"{section}[{i}].{key}" for i, x in enumerate(items)
                     if isinstance(x, Mapping) and key in x]

@@ -99,6 +99,13 @@ def _workload(a: Scenario, b: Scenario) -> list[str]:
     if changed:
         lines.append(f"{len(changed):,} job{'s' * (len(changed) != 1)} changed (executors, sizes, times or "
                      f"deadline), e.g. {_names(changed)}")
+    sigma_a = dict(zip((j.id for j in a.jobs), a.network_sensitivities(), strict=True))
+    sigma_b = dict(zip((j.id for j in b.jobs), b.network_sensitivities(), strict=True))
+    sensitivity_changed = [i for i in sigma_a if i in sigma_b and sigma_a[i] != sigma_b[i]]
+    if sensitivity_changed:
+        n = len(sensitivity_changed)
+        lines.append(f"network sensitivity (notes §8) changed for {n:,} job{'s' * (n != 1)}, "
+                     f"e.g. {_names(sensitivity_changed)}")
     frameworks_a = {f.name: f for f in a.frameworks}
     frameworks_b = {f.name: f for f in b.frameworks}
     for label, names in (("only in A", [n for n in frameworks_a if n not in frameworks_b]),

@@ -4,7 +4,7 @@ Build them with :func:`~scheduling.scenario.parse_scenario` and
 :func:`~scheduling.scenario.parse_workload`, which check every field; ``to_dict`` gives the
 document back: version 1 when it uses no version-2 field (task ``queues``, ``offer_policy``,
 ``refuse_s``, ``hold_s`` of the online sharing simulator), version 2 when it uses no
-version-3 field (machine classes, complex jobs), else version 3.
+version-3 field (machine classes, complex jobs, network sensitivities), else version 3.
 
 >>> from scheduling.scenario import parse_workload
 >>> workload = parse_workload({"jobs": [{"id": "j1", "arrival_s": 0, "executors": 2,
@@ -136,6 +136,8 @@ class Framework:
     refuse_s: float = DEFAULT_REFUSE_S
     hold_s: float = DEFAULT_HOLD_S
     complex_jobs: tuple[ComplexJob, ...] = ()  # version 3 (paper 004's users' jobs)
+    # Version 3: the network sensitivity of the framework's jobs that set none (notes §8).
+    network_sensitivity: float = 0.0
 
     @property
     def uses_version_2(self) -> bool:
@@ -153,6 +155,8 @@ class Job:
     duration_s: float
     framework: str = DEFAULT_FRAMEWORK
     deadline_s: float | None = None  # relative to arrival
+    # Version 3: sigma >= 0 of notes §8 (paper 003's network-bound jobs); None: the framework's.
+    network_sensitivity: float | None = None
 
     @property
     def absolute_deadline_s(self) -> float | None:
@@ -212,6 +216,8 @@ def _frameworks_doc(resources: tuple[str, ...], frameworks: tuple[Framework, ...
             d["hold_s"] = plain(f.hold_s)
         if f.complex_jobs:
             d["complex_jobs"] = [_complex_job_doc(resources, j) for j in f.complex_jobs]
+        if f.network_sensitivity:
+            d["network_sensitivity"] = plain(f.network_sensitivity)
         out.append(d)
     return out
 
@@ -233,6 +239,8 @@ def _jobs_doc(
         )
         if j.deadline_s is not None:
             jd["deadline_s"] = plain(j.deadline_s)
+        if j.network_sensitivity is not None:
+            jd["network_sensitivity"] = plain(j.network_sensitivity)
         out.append(jd)
     return out
 
@@ -287,6 +295,25 @@ class Scenario:
                 out[j.framework] = Framework(name=j.framework)
         return out
 
+    def network_sensitivities(self) -> tuple[float, ...]:
+        """Each job's network sensitivity (notes §8): its own, else its framework's, else 0.
+
+        >>> from scheduling.scenario import parse_scenario
+        >>> s = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4, "mem": 16},
+        ...     "price_per_hour": 1}], "frameworks": [{"name": "pr", "network_sensitivity": 0.3}],
+        ...     "jobs": [{"id": j, "framework": "pr", "arrival_s": 0, "executors": 1,
+        ...               "executor": {"cpu": 1, "mem": 1}, "duration_s": 60, **extra}
+        ...              for j, extra in (("a", {}), ("b", {"network_sensitivity": 0}))]})
+        >>> s.network_sensitivities(), s.version
+        ((0.3, 0.0), 3)
+        """
+        frameworks = self.framework_map()
+        return tuple(
+            j.network_sensitivity if j.network_sensitivity is not None
+            else frameworks[j.framework].network_sensitivity
+            for j in self.jobs
+        )
+
     def total_capacity(self) -> tuple[float, ...]:
         return tuple(sum(t.capacity[r] * t.count for t in self.vm_types) for r in range(len(self.resources)))
 
@@ -307,9 +334,13 @@ class Scenario:
     @property
     def version(self) -> int:
         """The version :meth:`to_dict` writes: the lowest that has every field the scenario
-        uses (3: machine classes or complex jobs; 2: task queues or offer answers), so that
-        older readers keep reading every document they could before."""
-        if any(f.complex_jobs for f in self.frameworks) or any(t.machine_class for t in self.vm_types):
+        uses (3: machine classes, complex jobs or network sensitivities; 2: task queues or offer
+        answers), so that older readers keep reading every document they could before."""
+        if (
+            any(f.complex_jobs or f.network_sensitivity for f in self.frameworks)
+            or any(t.machine_class for t in self.vm_types)
+            or any(j.network_sensitivity is not None for j in self.jobs)
+        ):
             return SCENARIO_VERSION
         return 2 if any(f.uses_version_2 for f in self.frameworks) else 1
 

@@ -12,8 +12,9 @@ __all__ = ["DEFAULT_RESOURCES", "LIMITS", "OFFER_POLICIES", "READABLE_VERSIONS",
 #: ``refuse_s`` and ``hold_s`` (the online sharing simulator, papers 000 §V and 001).
 #: A document that uses none of them is still written as version 1.
 #: Version 3 adds machine classes (``vm_types[].machine_class``) and the frameworks'
-#: ``complex_jobs`` (paper 004's users with multi-task jobs). A document is written with the
-#: lowest version that has every field it uses.
+#: ``complex_jobs`` (paper 004's users with multi-task jobs), and the network sensitivity of
+#: jobs and frameworks (``network_sensitivity``: paper 003's network-bound jobs, notes §8). A
+#: document is written with the lowest version that has every field it uses.
 SCENARIO_VERSION = 3
 #: The versions this program reads.
 READABLE_VERSIONS = (1, 2, 3)
@@ -45,5 +46,6 @@ LIMITS: dict[str, float] = {
     "complex_jobs": 200_000,  # every framework's together
     "tasks_per_complex_job": 1_000,
     "runs": 1_000_000,  # times one complex job must run
+    "network_sensitivity": 100,  # sigma of notes §8: a job spread over every VM lasts at most 101x
     "errors_reported": 200,  # and as many warnings
 }

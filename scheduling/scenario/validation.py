@@ -103,7 +103,7 @@ largest executor 6 cpu, largest VM 4 cpu
     elif version == 1:
         _refuse_version_2_fields(doc.get("frameworks"), problems)
     if version in (1, 2):
-        for path in uses_version_3(doc.get("vm_types"), doc.get("frameworks")):
+        for path in uses_version_3(doc.get("vm_types"), doc.get("frameworks"), doc.get("jobs")):
             problems.add(path, f"is a version-3 field (the document says version {version})")
 
     scenario_name = "Untitled scenario"

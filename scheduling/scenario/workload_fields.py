@@ -1,7 +1,8 @@
 """A workload's sections read field by field (:func:`scheduling.scenario.parse_scenario` and
 :func:`scheduling.scenario.parse_workload` call them): the frameworks, with the online sharing
 simulator's fields (version 2: task queues, offer policy, refuse and hold times) and their
-complex jobs (version 3), and the jobs. Every problem is added to the caller's
+complex jobs and default network sensitivity (version 3), and the jobs, with their network
+sensitivity (version 3). Every problem is added to the caller's
 :class:`~scheduling.scenario.checks.Problems` with its path.
 """
 
@@ -25,12 +26,16 @@ from .document import (
 )
 from .limits import LIMITS, OFFER_POLICIES
 
-_JOB_KEYS = ("id", "framework", "arrival_s", "executors", "executor", "duration_s", "deadline_s")
+_JOB_KEYS = (
+    "id", "framework", "arrival_s", "executors", "executor", "duration_s", "deadline_s",
+    "network_sensitivity",
+)
 _FRAMEWORK_KEYS_V1 = ("name", "weight", "task_demand", "allowed_vm_types")
 #: The frameworks' fields that version 2 adds (the online sharing simulator).
 _FRAMEWORK_KEYS_V2 = ("queues", "offer_policy", "refuse_s", "hold_s")
-#: The frameworks' field that version 3 adds (paper 004's users' multi-task jobs).
-_FRAMEWORK_KEYS_V3 = ("complex_jobs",)
+#: The frameworks' fields that version 3 adds (paper 004's users' multi-task jobs; the default
+#: network sensitivity of the framework's jobs, notes §8).
+_FRAMEWORK_KEYS_V3 = ("complex_jobs", "network_sensitivity")
 _QUEUE_KEYS = (
     "tasks", "tasks_per_job", "duration_s", "task_demand", "start_s",
     "interval_s", "rate_per_s", "arrival_s", "sequential",
@@ -75,13 +80,37 @@ def _parse_frameworks(
         if "complex_jobs" in f and f["complex_jobs"] is not None:
             complex_jobs = read_complex_jobs(f["complex_jobs"], f"{p}.complex_jobs", resources, problems,
                                              complex_count)
+        # A bad sensitivity is reported at its path; the framework is kept (its jobs still name it).
+        _, sensitivity = network_sensitivity(f, p, problems)
         if fw_name is not None and weight is not None and sharing is not None and complex_jobs is not None:
             queues, policy, refuse, hold = sharing
             out.append(Framework(
                 name=fw_name, weight=weight, task_demand=demand, allowed_vm_types=allowed,
                 queues=queues, offer_policy=policy, refuse_s=refuse, hold_s=hold, complex_jobs=complex_jobs,
+                network_sensitivity=sensitivity or 0.0,
             ))
     return out
+
+
+def network_sensitivity(item: Mapping[Any, Any], p: str, problems: Problems) -> tuple[bool, float | None]:
+    """A job's or a framework's ``network_sensitivity`` (notes §8) as ``(ok, value)``: the value
+    is ``None`` when the field is absent (or null); an invalid one is added to ``problems`` at
+    ``<p>.network_sensitivity`` and comes back as ``(False, None)``.
+
+    >>> problems = Problems()
+    >>> network_sensitivity({"network_sensitivity": 0.3}, "jobs[0]", problems)
+    (True, 0.3)
+    >>> network_sensitivity({}, "jobs[1]", problems)
+    (True, None)
+    >>> network_sensitivity({"network_sensitivity": -1}, "jobs[3]", problems), str(problems.items[0])
+    ((False, None), 'jobs[3].network_sensitivity: must be >= 0')
+    """
+    raw = item.get("network_sensitivity")
+    if raw is None:
+        return True, None
+    value = number(raw, f"{p}.network_sensitivity", problems, minimum=0,
+                   maximum=LIMITS["network_sensitivity"])
+    return value is not None, value
 
 
 def _refuse_version_2_fields(raw: Any, problems: Problems) -> None:
@@ -338,6 +367,9 @@ def _parse_jobs(
             )
             if deadline is None:
                 continue
+        sensitivity_ok, sensitivity = network_sensitivity(j, p, problems)
+        if not sensitivity_ok:
+            continue
         if job_id is None or arrival is None or executors is None or executor is None or duration is None:
             continue
         if deadline is not None and deadline < duration:
@@ -355,6 +387,7 @@ def _parse_jobs(
                 executor=executor,
                 duration_s=duration,
                 deadline_s=deadline,
+                network_sensitivity=sensitivity,
             )
         )
     return out

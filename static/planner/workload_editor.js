@@ -47,6 +47,9 @@
       ...state.resources.map((r) => ({ key: "r:" + r, label: `${r} / executor`, num: true })),
       { key: "duration_s", label: "Duration (s)", num: true },
       { key: "deadline_s", label: "Deadline (s)", num: true },
+      { key: "network_sensitivity", label: "Network σ", num: true,
+        title: "Network sensitivity (paper 003's network-bound jobs): on k VMs the job runs " +
+          "1 + σ (k − 1) / (executors − 1) times its duration; empty: its framework's" },
     ];
   }
 
@@ -94,7 +97,15 @@
 
   function updateStats() {
     const withDeadline = state.jobs.filter((j) => j.deadline_s !== undefined && j.deadline_s !== null).length;
-    $("job-count").textContent = `${P.number(state.jobs.length, 0)} · ${P.number(withDeadline, 0)} with a deadline`;
+    // Network-bound: a sensitivity above 0, the job's own or else its framework's (notes §8).
+    const fwSigma = new Map(state.frameworks.map((f) => [f.name, f.network_sensitivity]));
+    const networkBound = state.jobs.filter(function (j) {
+      const own = j.network_sensitivity;
+      const sigma = own !== undefined && own !== null ? own : fwSigma.get(j.framework || "default");
+      return typeof sigma === "number" && sigma > 0;
+    }).length;
+    $("job-count").textContent = `${P.number(state.jobs.length, 0)} · ${P.number(withDeadline, 0)} with a deadline` +
+      (networkBound ? ` · ${P.number(networkBound, 0)} network-bound` : "");
     const stats = $("workload-stats");
     if (stats) {
       const f = state.frameworks.length;
@@ -105,7 +116,8 @@
   // ------------------------------------------------------------------ frameworks
   /* Each framework row: name, weight, its task demand (one input per resource, as the jobs'
    * executor columns), a compact sharing group (offer policy, refuse and hold seconds; empty
-   * = the library's default) and its allowed VM types. Task queues (from an imported
+   * = the library's default), the network sensitivity of its jobs that set none, and its
+   * allowed VM types. Task queues (from an imported
    * version-2 scenario) are not edited here: they stay in the framework object as they came
    * and are saved with it; the row shows what they hold. */
   const policies = cfg.offer_policies || [];
@@ -150,6 +162,8 @@
       ...state.resources.map((r) => P.el("th", { class: "num", text: `${r} / task`,
         title: "One task's demand (the fairness studies allocate tasks); leave every resource empty for none" })),
       P.el("th", { text: "Sharing", title: "How the framework answers offers in a sharing study; empty: the default" }),
+      P.el("th", { class: "num", text: "Network σ",
+        title: "The network sensitivity of the framework's jobs that set none (paper 003's network-bound jobs); empty: 0" }),
       P.el("th", { text: "Allowed VM types" }),
       P.el("th", { class: "num", text: "Jobs" }),
       P.el("th", {}, [P.el("span", { class: "visually-hidden", text: "Actions" })]),
@@ -158,7 +172,7 @@
 
   function renderFrameworks() {
     const counts = jobsPerFramework();
-    const width = state.resources.length + 6;
+    const width = state.resources.length + 7;
     renderFrameworkHead();
     fwBody.replaceChildren();
     state.frameworks.forEach(function (fw, i) {
@@ -207,6 +221,8 @@
         cell("weight", numberInput("weight", "Weight", { value: fw.weight === undefined ? 1 : fw.weight }), "num"),
         ...state.resources.map((r) => cell("td:" + r, numberInput("td:" + r, `${r} per task of ${fw.name}`), "num")),
         P.el("td", {}, [sharing]),
+        cell("network_sensitivity", numberInput("network_sensitivity", `Network sensitivity of ${fw.name}`,
+          { placeholder: "0" }), "num"),
         cell("allowed_vm_types", checks),
         P.el("td", { class: "num", text: P.number(counts.get(fw.name) || 0, 0) }),
         P.el("td", { class: "actions" }, canChange ? [P.el("button", { type: "button", class: "btn btn-small btn-danger-quiet",
@@ -339,7 +355,7 @@
     const head = table.querySelector("thead");
     head.replaceChildren(P.el("tr", {}, [
       P.el("th", { class: "num", text: "#" }),
-      ...columns().map((c) => P.el("th", { class: c.num ? "num" : "", text: c.label })),
+      ...columns().map((c) => P.el("th", { class: c.num ? "num" : "", text: c.label, title: c.title || null })),
       P.el("th", {}, [P.el("span", { class: "visually-hidden", text: "Actions" })]),
     ]));
   }

@@ -23,10 +23,10 @@ from planner.reports.tables import Cell, Table, detail_as_table, summary_table
 from scheduling.cost.charts import all_figures
 from scheduling.cost.tables import (
     COST_METRICS,
-    JOB_COLUMNS,
     MAX_JOB_ROWS,
     framework_table,
     hourly_table,
+    job_columns,
     job_rows,
     jobs_listed,
     vm_type_table,
@@ -115,5 +115,6 @@ def jobs_table(results: Mapping[str, Mapping[str, Any]], max_rows: int = MAX_JOB
             f"Truncated: {len(rows):,} of {total:,} job rows (each scheduler's first jobs); every job is in "
             "the run's result documents (API: /api/runs/<id>/results/<scheduler>/)."
         )
-    cells: list[list[Cell]] = [[row[c.key] for c in JOB_COLUMNS] for row in rows]
-    return Table("jobs", "Jobs", list(JOB_COLUMNS), cells, notes)
+    columns = job_columns(results)  # with each job's network stretch when some was network-bound
+    cells: list[list[Cell]] = [[row[c.key] for c in columns] for row in rows]
+    return Table("jobs", "Jobs", list(columns), cells, notes)

@@ -36,22 +36,25 @@ def _scenario_name(cluster: Cluster, workload: Workload) -> str:
 
 #: The frameworks' fields of version 2 (the online sharing simulator: docs/scenario.md, "Version 2").
 VERSION_2_FRAMEWORK_FIELDS = ("queues", "offer_policy", "refuse_s", "hold_s")
-#: The frameworks' field of version 3 (UDRF's complex jobs: docs/scenario.md, "Version 3").
-VERSION_3_FRAMEWORK_FIELDS = ("complex_jobs",)
+#: The frameworks' fields of version 3 (UDRF's complex jobs, the network sensitivity of paper
+#: 003's network-bound jobs: docs/scenario.md, "Version 3").
+VERSION_3_FRAMEWORK_FIELDS = ("complex_jobs", "network_sensitivity")
+#: The jobs' field of version 3 (a job's network sensitivity).
+VERSION_3_JOB_FIELDS = ("network_sensitivity",)
 
 
-def document_version(frameworks: Any, *, machine_classes: bool = False) -> int:
+def document_version(frameworks: Any, *, machine_classes: bool = False, jobs: Any = None) -> int:
     """The lowest version with every field used, as ``Scenario.to_dict`` writes it: 3 with a
-    framework's version-3 field or a VM type's ``machine_class`` label, else 2 with a
-    framework's version-2 field, else 1."""
-    def uses(keys: tuple[str, ...]) -> bool:
-        return isinstance(frameworks, list) and any(
-            isinstance(f, Mapping) and any(key in f for key in keys) for f in frameworks
+    framework's or a job's version-3 field or a VM type's ``machine_class`` label, else 2 with
+    a framework's version-2 field, else 1."""
+    def uses(items: Any, keys: tuple[str, ...]) -> bool:
+        return isinstance(items, list) and any(
+            isinstance(f, Mapping) and any(key in f for key in keys) for f in items
         )
 
-    if machine_classes or uses(VERSION_3_FRAMEWORK_FIELDS):
+    if machine_classes or uses(frameworks, VERSION_3_FRAMEWORK_FIELDS) or uses(jobs, VERSION_3_JOB_FIELDS):
         return 3
-    return 2 if uses(VERSION_2_FRAMEWORK_FIELDS) else 1
+    return 2 if uses(frameworks, VERSION_2_FRAMEWORK_FIELDS) else 1
 
 
 def scenario_document_and_parsed(
@@ -60,8 +63,9 @@ def scenario_document_and_parsed(
     """The scenario document of a cluster and a workload, and its parsed form.
 
     Version 1, or version 2 when a framework sets one of its fields (``offer_policy``,
-    ``refuse_s``, ``hold_s``, ``queues``), or version 3 when a framework has ``complex_jobs``
-    or a cluster entry a ``machine_class`` label, as the library writes a scenario.
+    ``refuse_s``, ``hold_s``, ``queues``), or version 3 when a framework has ``complex_jobs``,
+    a framework or a job a ``network_sensitivity``, or a cluster entry a ``machine_class``
+    label, as the library writes a scenario.
 
     Raises :class:`scheduling.ScenarioError` (paths into the document) when the two do not
     fit together, e.g. a job that fits on none of the cluster's VM types.
@@ -72,7 +76,8 @@ def scenario_document_and_parsed(
     resources = list(cluster.resources)
     doc: dict[str, Any] = {
         "version": document_version(
-            workload.frameworks, machine_classes=any(e.machine_class is not None for e in entries)
+            workload.frameworks, machine_classes=any(e.machine_class is not None for e in entries),
+            jobs=workload.jobs,
         ),
         "name": name or _scenario_name(cluster, workload),
     }

@@ -149,3 +149,19 @@ def test_a_stored_runs_csv_has_its_settings_and_the_chosen_baseline(
     rows = {r[0]: r[1] for r in csv.reader(io.StringIO(response.content.decode("utf-8-sig"))) if len(r) == 2}
     assert rows["Run"] == "Two" and rows["Schedulers"] == "fifo-spread, edf-bfd"
     assert (rows["Options"], rows["Seed"], rows["Baseline"]) == ("boot_time_s=30", "4", "edf-bfd")
+
+
+def test_the_jobs_table_shows_each_job_s_network_stretch_when_some_job_is_network_bound(
+    results: dict[str, dict[str, Any]],
+) -> None:
+    assert all(c.key != "stretch" for c in jobs_table(results).columns)
+    doc = {
+        "resources": ["cpu"],
+        "vm_types": [{"name": "vm", "capacity": {"cpu": 2}, "price_per_hour": 1, "count": 2}],
+        "jobs": [{"id": "pr", "arrival_s": 0, "executors": 4, "executor": {"cpu": 1}, "duration_s": 300,
+                  "network_sensitivity": 0.3}],
+    }
+    network = {k: v.to_dict() for k, v in compare(parse_scenario(doc), schedulers=["edf-bfd"]).items()}
+    table = jobs_table(network)
+    # 4 executors on the 2 VMs: 1 + 0.3 x 1/3.
+    assert table.columns[-1].key == "stretch" and table.values("stretch") == [pytest.approx(1.1)]

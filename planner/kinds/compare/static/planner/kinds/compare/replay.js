@@ -136,6 +136,16 @@
     ]);
   }
 
+  /* A network-bound job's stretch (notes §8), when the run records it: how much longer than its
+   * duration it runs because its executors span several VMs. */
+  function stretchText(e) {
+    if (e.stretch === undefined || e.stretch === null) return "";
+    const vms = `${e.job_vms} VM${e.job_vms === 1 ? "" : "s"}`;
+    return e.stretch > 1
+      ? `; network-bound over ${vms}: runs ${P.number(e.stretch, 3)} × its duration`
+      : `; on ${vms}: not stretched`;
+  }
+
   function vmRow(vm, resources) {
     const bars = P.el("td", {}, resources.map((r) => bar(r, vm.used[r], vm.capacity[r])));
     const executors = P.el("td", { class: "replay-execs" }, vm.executors.map((e) => P.el("span", {
@@ -143,8 +153,10 @@
       dataset: { job: e.job, count: String(e.count) },
       title: `${e.job} (${e.framework}): ${e.count} × ${demand(resources, e.executor)}; ` +
         `${e.state === "booting" ? "waiting for the VM to boot until " + clock(e.start_s) : "running"}, ` +
-        `finishes at ${clock(e.finish_s)}`,
+        `finishes at ${clock(e.finish_s)}` + stretchText(e),
     }, [P.el("span", { class: "mono", text: e.job }), ` ×${e.count}`,
+      e.stretch > 1 ? P.el("span", { class: "replay-stretch small", dataset: { stretch: String(e.stretch) },
+        text: ` ⇢${P.number(e.stretch, 2)}` }) : null,
       P.el("span", { class: "muted small", text: ` ${e.framework}` })])));
     if (!vm.executors.length) executors.append(P.el("span", { class: "muted small", text: "idle" }));
     return P.el("tr", { dataset: { vm: vm.vm } }, [
