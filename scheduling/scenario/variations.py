@@ -131,8 +131,9 @@ def vary(
     ScenarioError
         For a value out of its bounds or a VM type the document does not name.
     """
-    given = {"load": load, "load_mode": load_mode, "price_factors": dict(price_factors or {}),
-             "counts": dict(counts or {}), "seed": seed}
+    named: dict[str, Mapping[str, Any]] = {"price_factors": dict(price_factors or {}),
+                                           "counts": dict(counts or {})}
+    given: dict[str, Any] = {"load": load, "load_mode": load_mode, **named, "seed": seed}
     errors: list[FieldError] = []
     try:
         values = read_params(VARIATION_PARAMS, given, what="a variation")
@@ -142,7 +143,7 @@ def vary(
     out = copy.deepcopy(dict(doc))
     types = {str(t.get("name")): t for t in out.get("vm_types") or [] if isinstance(t, dict)}
     errors += [FieldError(f"{key}.{name}", f"is not a VM type of the scenario ({', '.join(types)})")
-               for key in ("price_factors", "counts") for name in given[key] if name not in types]
+               for key, by_type in named.items() for name in by_type if name not in types]
     jobs = [j for j in out.get("jobs") or [] if isinstance(j, dict)]
     factor = float(values["load"])
     if values["load_mode"] == "jobs" and len(jobs) * factor > MAX_JOBS:

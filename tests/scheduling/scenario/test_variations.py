@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scheduling import ScenarioError, parse_scenario
-from scheduling.scenario.variations import vary, variation_text
+from scheduling.scenario.variations import variation_text, vary
 
 ROOT = Path(__file__).resolve().parents[3]
 LIGHT = json.loads((ROOT / "examples" / "paper003-light.json").read_text())
