@@ -122,6 +122,9 @@ class RunKind(abc.ABC):
     start_url: str | None = None
     #: More pages of the kind in the navigation: ``(label, URL name)``.
     pages: tuple[tuple[str, str], ...] = ()
+    #: The question it answers, in an operator's words (the dashboard's buttons): "Find the
+    #: cheapest cluster". Empty: "New <label>".
+    question: str = ""
 
     # ------------------------------------------------------------------ starting
 

@@ -209,12 +209,23 @@ class ParamsForm(forms.Form):
     #: errors of in its own methods: the comparison's run options, one RUT weight per resource.
     OWN_PARAMS: tuple[str, ...] = ()
 
-    def add_params(self, params: Sequence[Param], *, rows_data: Any = None) -> None:
+    def add_params(self, params: Sequence[Param], *, rows_data: Any = None,
+                   keys: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Add the fields of ``params``; a ``mapping`` parameter named in ``keys`` gets one field
+        per key (``counts.m1.large``: the count of one VM type), its item's declaration each."""
         self.declared_params: tuple[Param, ...] = tuple(p for p in params if p.name not in self.OWN_PARAMS)
         params = self.declared_params
         self.param_rows: dict[str, list[ParamRowForm]] = {}
+        self.param_keys: dict[str, list[str]] = {}
         for p in params:
-            if _rows(p):
+            if p.kind == "mapping" and p.text is None and keys and p.name in keys:
+                assert p.item is not None
+                self.param_keys[p.name] = list(keys[p.name])
+                for key in self.param_keys[p.name]:
+                    field = param_field(p.item)
+                    field.label, field.help_text, field.initial = f"{key}: {p.label or p.name}", p.help, None
+                    self.fields[f"{p.name}.{key}"] = field
+            elif _rows(p):
                 assert p.item is not None
                 self.param_rows[p.name] = [
                     ParamRowForm(rows_data, prefix=f"{p.name}{k}", item=p.item, initial={"use": k == 0})
@@ -238,6 +249,9 @@ class ParamsForm(forms.Form):
         for p in self.declared_params:
             if p.name in self.param_rows:
                 continue
+            if p.name in self.param_keys:
+                names += [f"{p.name}.{key}" for key in self.param_keys[p.name]]
+                continue
             if p.kind == "object" and p.text is None:
                 names += [n for n in (p.name, *(f"{p.name}_{f.name}" for f in p.fields)) if n in self.fields]
             else:
@@ -260,7 +274,10 @@ class ParamsForm(forms.Form):
         data = self.cleaned_data
         out: dict[str, Any] = {}
         for p in self.declared_params:
-            if p.name in self.param_rows:
+            if p.name in self.param_keys:
+                given = {key: data.get(f"{p.name}.{key}") for key in self.param_keys[p.name]}
+                out[p.name] = {key: v for key, v in given.items() if v not in (None, "")}
+            elif p.name in self.param_rows:
                 out[p.name] = [row.values() for row in self.used_rows(p.name)]
             elif p.kind == "object" and p.text is None:
                 if p.default is None and not data.get(p.name):
@@ -277,7 +294,11 @@ class ParamsForm(forms.Form):
         its declared default."""
         for p in self.declared_params:
             value = values.get(p.name)
-            if p.name in self.param_rows:
+            if p.name in self.param_keys:
+                for key, v in (value or {}).items() if isinstance(value, Mapping) else ():
+                    if key in self.param_keys[p.name]:
+                        self.initial[f"{p.name}.{key}"] = v
+            elif p.name in self.param_rows:
                 given = [v for v in value or [] if isinstance(v, Mapping)][: self.ROWS]
                 for k, row in enumerate(self.param_rows[p.name]):
                     row.initial = {"use": True, **given[k]} if k < len(given) else {"use": False}
@@ -305,6 +326,11 @@ class ParamsForm(forms.Form):
         if p is None:
             return False
         rest = steps[1:]
+        if p.name in self.param_keys:
+            key = path[len(p.name) + 1:]  # a key may hold dots (m1.large)
+            field = f"{p.name}.{key}"
+            self.add_error(field if field in self.fields else None, message if field in self.fields else text)
+            return True
         if p.name in self.param_rows:
             rows = self.used_rows(p.name)
             if not rest or not isinstance(rest[0], int) or rest[0] >= len(rows):

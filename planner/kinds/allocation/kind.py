@@ -74,6 +74,7 @@ class AllocationKind(RunKind):
     scripts = ("planner/charts.js", "planner/variant_charts.js")
     report_formats = tuple(FORMATS)
     start_url = "web:allocation-start"
+    question = "Split a cluster fairly between frameworks"
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
         options = allocation_run(params, scenario=scenario,

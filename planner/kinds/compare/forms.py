@@ -19,8 +19,10 @@ from typing import Any, cast
 from django import forms
 
 from planner.web.forms import DeclaredOptionsForm
+from planner.web.param_forms import ParamsForm
 from planner.web.start import StartForm
 from scheduling import DEFAULT_RESOURCES, SCHEDULERS, option_fields
+from scheduling.scenario.variations import VARIATION_PARAMS
 
 __all__ = ["CompareForm"]
 
@@ -149,3 +151,12 @@ class CompareForm(StartForm, DeclaredOptionsForm):
             self.add_error(field, message if field else text)
             return True
         return super().place_error(path, message, text)
+
+
+class WhatIfForm(ParamsForm):
+    """What if, from a finished comparison: its scenario varied (load, a price factor and a count
+    per VM type, a seed: :data:`scheduling.scenario.variations.VARIATION_PARAMS`), the same schedulers."""
+
+    def __init__(self, *args: Any, vm_types: Sequence[str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.add_params(VARIATION_PARAMS, keys={"price_factors": vm_types, "counts": vm_types})

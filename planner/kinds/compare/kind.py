@@ -39,6 +39,7 @@ class CompareKind(RunKind):
     scripts = ("planner/charts.js", "planner/kinds/compare/results.js", "planner/kinds/compare/replay.js")
     report_formats = tuple(FORMATS)
     start_url = "web:compare-start"
+    question = "Compare schedulers on a cluster"
     pages = (("Compare runs", "web:compare-side-by-side"),)
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
@@ -133,7 +134,8 @@ class CompareKind(RunKind):
             "colours": scheduler_colours(variants),
             "plotly": True,
             "actions": (
-                [{"label": "Compare with…", "url": f"{reverse('web:compare-side-by-side')}?b={run.pk}"}]
+                [{"label": "What if…", "url": reverse("web:compare-what-if", args=[run.pk])},
+                 {"label": "Compare with…", "url": f"{reverse('web:compare-side-by-side')}?b={run.pk}"}]
                 if run.status == "succeeded"
                 else []
             ),

@@ -7,25 +7,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from planner.catalogue.selectors import vm_type_list
+from planner.core.errors import InputError, field_errors
 from planner.runs.kinds import get_kind
 from planner.runs.models import Run
 from planner.runs.selectors import run_currency, run_list, run_results_parts, run_summaries, run_with_scenario
-from planner.web.context import TeamRequest, team_page
+from planner.runs.services import run_start
+from planner.web.context import TeamRequest, follow_team, team_page
 from planner.web.start import StartForm, start_page
-from scheduling import DEFAULT_RESOURCES, SCHEDULERS, parse_scenario
+from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError, parse_scenario
 from scheduling.cost.charts import side_by_side_figures
 from scheduling.cost.orderings import ORDERING_CLASSES
 from scheduling.cost.placement import PLACEMENT_DESCRIPTIONS
 from scheduling.cost.schedulers import describe_scheduler
 from scheduling.cost.tables import side_by_side_deltas
 from scheduling.scenario import ScenarioDifference, scenario_differences
+from scheduling.scenario.variations import variation_text, vary
 
-from .forms import CompareForm
+from .forms import CompareForm, WhatIfForm
 from .kind import CompareKind
 
 CHOICES_LIMIT = 200
@@ -98,3 +102,43 @@ def start(request: TeamRequest) -> HttpResponse:
         request, kind=kind, template="kinds/compare/start.html", form_class=CompareForm,
         presets=kind.presets(), form_kwargs={"resources": _resources(request)}, context=_start_context,
     )
+
+
+#: What a what-if run keeps of the comparison it starts from (its stored options).
+KEPT = ("schedulers", "options", "baseline", "seed")
+
+
+@team_page
+@require_http_methods(["GET", "POST"])
+def what_if(request: TeamRequest, pk: int) -> HttpResponse:
+    """What if, from a comparison: its scenario with the load scaled, prices multiplied and counts
+    set (:func:`scheduling.scenario.variations.vary`), compared again with the same schedulers; the
+    runs side by side then name what changed."""
+    run = run_with_scenario(user=request.user, pk=pk)  # 404 beyond the user's teams
+    follow_team(request, run.team_id)
+    if run.kind != COMPARISON:  # this page is the comparison's own: another kind has none
+        return redirect("web:run-detail", pk=run.pk)
+    types = [str(t.get("name")) for t in (run.scenario or {}).get("vm_types") or []]
+    form = WhatIfForm(request.POST or None, vm_types=types)
+    if request.method == "POST" and form.is_valid():
+        values = form.param_values()
+        try:
+            doc = vary(run.scenario, **values)
+            started = run_start(
+                user=request.user, team=request.team, scenario=doc, kind=COMPARISON,
+                params={k: v for k, v in (run.options or {}).items() if k in KEPT and v is not None},
+                name=f"{run.name} — what if {variation_text(values)}"[:200],
+            )
+        except (InputError, ScenarioError) as exc:
+            for e in field_errors(exc):
+                if not form.place_param_error(e.path, e.message, str(e)):
+                    form.add_error(None, str(e))
+        else:
+            messages.success(request, f"Queued “{started.name}”. Compare it with #{run.pk} once it has run.")
+            return redirect("web:run-detail", pk=started.pk)
+    vm_types = (run.scenario or {}).get("vm_types") or []
+    return render(request, "kinds/compare/what_if.html", {
+        "run": run, "form": form, "jobs": len((run.scenario or {}).get("jobs") or []),
+        "prices": {str(t.get("name")): t.get("price_per_hour") for t in vm_types},
+        "counts": {str(t.get("name")): t.get("count") for t in vm_types},
+    }, status=400 if request.method == "POST" else 200)

@@ -62,6 +62,7 @@ class MrsuKind(RunKind):
     scripts = ("planner/charts.js", "planner/variant_charts.js")
     report_formats = tuple(FORMATS)
     start_url = "web:mrsu-start"
+    question = "Size the unit to sell or schedule in"
 
     def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
         """A request on an MRSU input that names no scenario records the input's machine."""

@@ -69,6 +69,7 @@ class ReproduceKind(RunKind):
     results_template = "kinds/reproduce/results.html"
     report_formats = tuple(FORMATS)
     start_url = "web:reproduce-start"
+    question = "Check the papers' figures"
 
     def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
         return recorded_scenario()

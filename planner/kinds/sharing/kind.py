@@ -44,6 +44,7 @@ class SharingKind(RunKind):
     scripts = ("planner/charts.js", "planner/variant_charts.js")
     report_formats = tuple(FORMATS)
     start_url = "web:sharing-start"
+    question = "See how a shared cluster treats each framework"
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
         options = sharing_run(params, scenario=scenario, max_variants=settings.PLANNER_MAX_VARIANTS_PER_RUN)

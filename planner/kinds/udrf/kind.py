@@ -65,6 +65,7 @@ class UdrfKind(RunKind):
     scripts = ("planner/charts.js", "planner/variant_charts.js")
     report_formats = tuple(FORMATS)
     start_url = "web:udrf-start"
+    question = "Share machine classes between users' jobs"
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
         options = udrf_run(params, scenario=scenario)

@@ -81,6 +81,15 @@ def get_item(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
+def bound_field(form: Any, name: str) -> Any:
+    """``form|bound_field:"counts.m1.large"``: a field whose name a template cannot spell."""
+    try:
+        return form[name]
+    except KeyError:
+        return ""
+
+
+@register.filter
 def detail_rows(table: Any) -> list[dict[str, Any]]:
     """A library detail table's rows for a template (``scheduling.tables.detail_table``):
     each with ``key`` (its first cell), ``marked`` and ``cells`` (``text``, ``numeric``)."""
@@ -128,13 +137,14 @@ def plotly_src() -> str:
 
 @register.simple_tag
 def start_links(query: str = "") -> list[dict[str, str]]:
-    """``[{"label", "url", "name"}]``: the start page of every registered run kind that has one,
-    in the registry's order (the first is the primary action), with ``query`` appended."""
+    """``[{"label", "url", "name", "question"}]``: the start page of every registered run kind that
+    has one, in the registry's order (the first is the primary action), with ``query`` appended."""
     from planner.runs.kinds import all_kinds
 
     return [
         {"label": kind.label, "url": f"{reverse(kind.start_url)}{query}",
-         "name": kind.start_url.split(":", 1)[-1]}
+         "name": kind.start_url.split(":", 1)[-1],
+         "question": kind.question or f"New {kind.label[:1].lower()}{kind.label[1:]}"}
         for kind in all_kinds()
         if kind.start_url
     ]
