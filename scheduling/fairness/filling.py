@@ -375,9 +375,10 @@ class _Filling:
             self.tick()
 
     def best_fit_over_all(self) -> None:
-        """``best-fit-all``: each framework's best-fit server over every server it may use; the
-        framework with the smallest criterion whose task fits on its best-fit server gets one
-        there (the others are passed over for this step); none: the trial is over."""
+        """``best-fit-all``: each framework's best-fit server over every server it may use (of
+        equally good fits, one its task fits on); the framework with the smallest criterion whose
+        task fits on its best-fit server gets one there (the others are passed over for this
+        step); none: the trial is over."""
         n_fw = self.x.shape[1]
         while True:
             t = np.flatnonzero(~self.done)
@@ -385,8 +386,11 @@ class _Filling:
                 return
             distance = criteria.best_fit_distance(self.demand[None, :, :], self.res[t][:, None, :, :])
             distance = np.where(self.problem.allowed[None], distance, np.inf)  # (L, N, I)
-            flat = distance.reshape(t.size * n_fw, -1)
-            best, found = self.pick(flat)
+            low = distance.min(axis=2, keepdims=True)
+            tied = np.isfinite(distance) & (distance <= low + np.abs(low) * TIE_TOLERANCE)
+            # among equally good fits, one the task fits on (at random), else any of them
+            rank = np.where(tied & self.fits[t], 0.0, np.where(tied, 1.0, np.inf))
+            best, found = self.pick(rank.reshape(t.size * n_fw, -1))
             best = best.reshape(t.size, n_fw)
             rows = np.arange(t.size)[:, None]
             takes = found.reshape(t.size, n_fw) & self.fits[t[:, None], np.arange(n_fw)[None, :], best]
