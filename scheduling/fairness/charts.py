@@ -417,9 +417,9 @@ def share_timeline_figure(doc: Doc, *, view: ShareView = "panels", max_points: i
     """Each framework's dominant share against its fair share over time, one configuration.
 
     The share is a solid step line, the fair share a dashed one of the same colour, and the
-    shortfall during contention (share below the fair share while two or more frameworks
-    have work waiting) is shaded between them: its area is the framework's unfairness area
-    (paper 001), which the legend gives with its unfairness %. In offers mode a dotted line
+    shortfall in the contention window (share below the fair share, :func:`contention_mask`)
+    is shaded between them: its area is the framework's unfairness area (paper 001 §II),
+    which the legend gives with its unfairness %, or "no contention window". In offers mode a dotted line
     adds the share held in outstanding offers. ``view="panels"`` draws one panel per
     framework, ``"overlay"`` all in one. Timelines are downsampled to ``max_points`` per
     trace (:func:`~scheduling.charts.downsample_step`), keeping every series on the same
