@@ -729,7 +729,9 @@ def _section_v_c() -> list[Claim]:
                 "+7 (35 % then 28 %)",
                 "percent",
                 measure=_difference(_unfairness(bigger, "aurora"), _unfairness(refuse, "aurora")),
-                reproduced=at_least(-1e-9),
+                reproduced=at_least(1.0),  # the paper's improvement, by a point at least
+                reason="Scylla's longer refusal changes nothing in the model: packing, it never declines an "
+                "offer it can use, so its filter never applies.",
                 setup=_preset(refuse),
             ),
         ]
