@@ -262,15 +262,16 @@ def _paper_001() -> list[Setup]:
         "does not offer (under 0.01 cpu and 32 MB): set minimum_offer to none for the disk-only offers the "
         "paper's explanation describes."
     )
+    c_rows: tuple[tuple[str, int, float, str, float | None, dict[str, Any]], ...] = (
+        ("001-v-c-aurora-hold", 100, 5, "Figure 8", 89.0, {}),
+        # the disk-only offers the paper's explanation describes (Mesos does not make them)
+        ("001-v-c-aurora-hold-any-offer", 100, 5, "Figure 8", None, {"minimum_offer": "none"}),
+        ("001-v-c-aurora-bigger-tasks", 4096, 5, "Figure 9", 35.0, {}),
+        ("001-v-c-aurora-scylla-refuse", 4096, 10, "Figure 10", 28.0, {}),
+    )
     for mem in AGENT_MEM:
         tail = "" if mem == 16 else f"-{mem:g}gb"
-        for key, disk, scylla_refuse, fig, value, rules in (
-            ("001-v-c-aurora-hold", 100, 5, "Figure 8", 89.0, {}),
-            # the disk-only offers the paper's explanation describes (Mesos does not make them)
-            ("001-v-c-aurora-hold-any-offer", 100, 5, "Figure 8", None, {"minimum_offer": "none"}),
-            ("001-v-c-aurora-bigger-tasks", 4096, 5, "Figure 9", 35.0, {}),
-            ("001-v-c-aurora-scylla-refuse", 4096, 10, "Figure 10", 28.0, {}),
-        ):
+        for key, disk, scylla_refuse, fig, printed, rules in c_rows:
             if rules and mem != 16:
                 continue
             task: dict[str, float] = {"cpu": 1, "mem": 2, "disk": disk}
@@ -294,7 +295,7 @@ def _paper_001() -> list[Setup]:
                     study="sharing",
                     figure="Aurora's unfairness (%)",
                     measure=("unfairness", "aurora"),
-                    paper_value=value,
+                    paper_value=printed,
                     share_args={**offers, **rules},
                     notes=c_notes,
                 )
