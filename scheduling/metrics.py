@@ -1,4 +1,11 @@
-"""Measures computed from a simulation's records: percentiles, cost per hour, unfairness."""
+"""Measures computed from a simulation's records: percentiles, cost per hour, unfairness.
+
+Unfairness has two readings: :func:`window_unfairness` is paper 001's own (§II; notes §5), over
+the window from "every framework has started launching" to "the first has launched all its
+tasks" against a constant fair line; :func:`fairness_summary` is the pending-work reading
+(fair share among the frameworks with work waiting, while two or more have some), which the
+cost comparison's fairness figures use and the sharing study reports beside the first.
+"""
 
 from __future__ import annotations
 
@@ -61,11 +68,12 @@ def fairness_summary(
     names: list[str],
     weights: FloatArray,
 ) -> dict[str, Any]:
-    """Unfairness of each framework over the contention window (paper 001; notes §5).
+    """Unfairness of each framework while two or more have pending work (the pending-work reading).
 
     ``dominant_share`` and ``fair_share`` are step functions sampled at ``t`` (rows) per
-    framework (columns). The contention window is the time during which at least two
-    frameworks have pending work (a positive fair share). For framework A: ``received_pct``
+    framework (columns). The contention time is the time during which at least two
+    frameworks have pending work (a positive fair share). Paper 001's own definition (§II) is
+    :func:`window_unfairness`. For framework A: ``received_pct``
     is the area of its dominant share over the area of its fair share times 100 (the paper's
     ``U_A``), ``unfairness_pct`` is ``max(0, 100 - received_pct)`` and ``unfairness_area`` is
     the area (share-seconds) between the dominant share and the fair share where the share is
@@ -98,5 +106,74 @@ def fairness_summary(
         "share": {name: dominant_share[:, k].tolist() for k, name in enumerate(names)},
         "fair_share": {name: fair_share[:, k].tolist() for k, name in enumerate(names)},
         "contention_s": float(w.sum()),
+        "frameworks": frameworks,
+    }
+
+
+def window_unfairness(
+    t: FloatArray,
+    dominant_share: FloatArray,
+    first_start: Sequence[float | None],
+    last_start: Sequence[float | None],
+    tasks: Sequence[int],
+    names: list[str],
+    weights: FloatArray,
+) -> dict[str, Any]:
+    """Unfairness of each framework as paper 001 defines it (§II; notes §5).
+
+    ``dominant_share`` (rows at ``t``, a column per framework) is a step function of each
+    framework's dominant share of its running tasks. Over the frameworks that have tasks
+    (``tasks > 0``), the window runs from the latest first task start to the earliest last task
+    start ("all have started launching" to "the first has launched all its tasks"). Framework
+    A's fair share is a constant line, ``phi_A`` over the sum of ``phi`` of the frameworks that
+    have tasks; ``received_pct`` is ``U_A`` = 100 x the area under its share over the window
+    divided by the area under its fair line, ``unfairness_pct`` is ``max(0, 100 - U_A)`` and
+    ``unfairness_area`` the area between the share and the fair line where the share is below
+    it (share-seconds). When the window is empty (or a framework with tasks never started one)
+    there is no contention window: ``window`` and the figures are ``None``, never 0.
+
+    >>> t = np.array([0.0, 10.0, 20.0, 30.0])
+    >>> share = np.array([[0.8, 0.0], [0.6, 0.2], [0.5, 0.5], [0.0, 0.5]])
+    >>> u = window_unfairness(t, share, [0.0, 10.0], [25.0, 30.0], [5, 5], ["a", "b"], np.ones(2))
+    >>> u["window"], u["contention_s"], u["frameworks"]["b"]["received_pct"]   # (0.2 * 10 + 0.5 * 5) / 7.5
+    ([10.0, 25.0], 15.0, 60.0)
+    >>> u["frameworks"]["b"]["unfairness_pct"], u["frameworks"]["b"]["unfairness_area"]
+    (40.0, 3.0)
+    >>> early = window_unfairness(t, share, [0.0, 10.0], [5.0, 30.0], [5, 5], ["a", "b"], np.ones(2))
+    >>> early["window"] is None, early["frameworks"]["b"]["unfairness_pct"] is None
+    (True, True)
+    """
+    has = [k for k, n in enumerate(tasks) if n > 0]
+    firsts = [first_start[k] for k in has]
+    lasts = [last_start[k] for k in has]
+    window: list[float] | None = None
+    if has and all(v is not None for v in firsts) and all(v is not None for v in lasts):
+        start = max(float(v) for v in firsts if v is not None)
+        end = min(float(v) for v in lasts if v is not None)
+        if end > start:
+            window = [start, end]
+    weight_sum = float(sum(weights[k] for k in has))
+    fair = {name: (float(weights[k]) / weight_sum if k in has and weight_sum > 0 else 0.0)
+            for k, name in enumerate(names)}
+    if window is not None and len(t):
+        nxt = np.append(t[1:], max(float(t[-1]), window[1]))
+        overlap = np.clip(np.minimum(nxt, window[1]) - np.maximum(t, window[0]), 0.0, None)
+    else:
+        overlap = np.zeros(len(t))
+    frameworks: dict[str, Any] = {}
+    for k, name in enumerate(names):
+        info: dict[str, Any] = {"weight": float(weights[k]), "fair_share": fair[name], "received_pct": None,
+                                "unfairness_pct": None, "unfairness_area": None}
+        if window is not None and fair[name] > 0:
+            span = window[1] - window[0]
+            share = np.minimum(dominant_share[:, k], 1.0)
+            received = 100.0 * float((share * overlap).sum()) / (fair[name] * span)
+            info["received_pct"] = received
+            info["unfairness_pct"] = max(0.0, 100.0 - received)
+            info["unfairness_area"] = float((np.maximum(fair[name] - share, 0.0) * overlap).sum())
+        frameworks[name] = info
+    return {
+        "window": window,
+        "contention_s": None if window is None else window[1] - window[0],
         "frameworks": frameworks,
     }

@@ -7,8 +7,9 @@ PS-DSF, rPS-DSF, BF-DRF under a server selection, over trials) or an exact optim
 spec* names one such allocation in one string, as the CLI, the planner and the reports
 write it (:func:`parse_allocation_variant`)::
 
-    drf | tsf | psdsf | rpsdsf [/rrr | /joint | /best-fit]     progressive filling
-    bf-drf                                                        DRF with best-fit servers
+    drf | tsf | psdsf | rpsdsf [/rrr | /joint | /best-fit | /rrr-task | /best-fit-all]
+                                                                  progressive filling
+    bf-drf [/best-fit-all]                                        DRF with best-fit servers
     mmf | pf [/fractional | /integer]                             exact (fractional by default)
 
 >>> from scheduling.fairness.model import FairnessProblem
@@ -70,6 +71,7 @@ POLICY_NAMES = {
 ALLOCATION_VARIANTS: tuple[str, ...] = (
     *(f"{p}/{s}" for p in ("drf", "tsf", "psdsf", "rpsdsf") for s in filling.SERVER_SELECTIONS),
     "bf-drf",
+    "bf-drf/best-fit-all",
     *(f"{p}/{k}" for p in EXACT_POLICIES for k in ("fractional", "integer")),
 )
 
@@ -90,14 +92,14 @@ def allocation_label(policy: str, servers: str | None, integer: bool) -> str:
 
     >>> allocation_label("psdsf", "joint", True), allocation_label("bf-drf", "best-fit", True)
     ('PS-DSF (joint)', 'BF-DRF')
-    >>> allocation_label("pf", None, False)
-    'PF (fractional)'
+    >>> allocation_label("pf", None, False), allocation_label("bf-drf", "best-fit-all", True)
+    ('PF (fractional)', 'BF-DRF (best-fit-all)')
     """
     name = POLICY_NAMES.get(policy, policy)
     if policy in EXACT_POLICIES:
         return f"{name} ({'integer' if integer else 'fractional'})"
     if policy == "bf-drf":
-        return name
+        return name if servers in (None, "best-fit") else f"{name} ({servers})"
     return f"{name} ({servers})"
 
 
@@ -112,7 +114,7 @@ def parse_allocation_variant(spec: str, *, path: str) -> AllocationVariant:
     Traceback (most recent call last):
     ...
     scheduling.errors.ScenarioError: variants[2]: unknown server selection 'fast' for drf \
-(write drf, drf/rrr, drf/joint or drf/best-fit)
+(write drf, drf/rrr, drf/joint, drf/best-fit, drf/rrr-task or drf/best-fit-all)
     """
     if not isinstance(spec, str) or not spec.strip():
         raise ScenarioError.single(
@@ -134,10 +136,14 @@ def parse_allocation_variant(spec: str, *, path: str) -> AllocationVariant:
         choices = ", ".join((*filling.POLICIES, *EXACT_POLICIES))
         raise ScenarioError.single(path, f"unknown policy {policy!r} (policies: {choices})")
     if policy == "bf-drf":
-        if option not in ("", "best-fit"):
-            raise ScenarioError.single(path, "bf-drf chooses servers by best fit (write bf-drf, or drf/rrr)")
+        if option not in ("", *filling.BEST_FIT):
+            raise ScenarioError.single(
+                path, "bf-drf chooses servers by best fit (write bf-drf, bf-drf/best-fit-all, or drf/rrr)"
+            )
+        servers = option or "best-fit"
         return AllocationVariant(
-            "bf-drf", policy, "best-fit", True, allocation_label(policy, "best-fit", True)
+            "bf-drf" if servers == "best-fit" else f"bf-drf/{servers}", policy, servers, True,
+            allocation_label(policy, servers, True),
         )
     servers = option or "rrr"
     if servers not in filling.SERVER_SELECTIONS:

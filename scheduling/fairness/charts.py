@@ -59,6 +59,7 @@ from ..charts.palettes import GREY, HEAT, LOWER_BOUND, colours
 from ..numbers import finite, integral
 from ..numbers import section as _section
 from .tables import framework_names, resource_names, stranded_totals
+from .tables_common import NO_WINDOW, no_window, paper_window
 
 __all__ = [
     "HEATMAP_MAX_MACHINES",
@@ -372,16 +373,33 @@ def _timeline(doc: Doc) -> tuple[np.ndarray, dict[str, dict[str, np.ndarray]]]:
     return t, out
 
 
+#: The share charts' caption for paper 001 §II's unfairness (a document whose ``fairness`` says
+#: ``definition: paper-001-ii``); older documents keep the pending-work caption.
+WINDOW_CAPTION = (
+    "Solid: the framework's dominant share of the cluster. Dashed: its fair share, its weight ÷ "
+    "the weights of the frameworks that have tasks (paper 001 §II).<br>Contention window: from the "
+    "time every framework has started launching to the time the first has launched all its tasks. "
+    "Shaded: share below the fair share in the window; its area, in share·s, is the unfairness area."
+)
+
 def contention_mask(doc: Doc) -> np.ndarray:
-    """Where the timeline is in contention: two or more frameworks have a positive fair
-    share (pending work), as :func:`scheduling.metrics.fairness_summary` counts it, and
-    inside the document's contention ``window`` when it gives one."""
+    """Where the timeline is in contention. For paper 001 §II's unfairness: inside the
+    document's contention ``window`` (nowhere when it has none). For an older document: two
+    or more frameworks have a positive fair share (pending work), as
+    :func:`scheduling.metrics.fairness_summary` counts it, inside its ``window`` if any."""
     t, series = _timeline(doc)
-    fair = series["fair_share"]
-    pending = sum(((f > 0).astype(int) for f in fair.values()), np.zeros(t.size, dtype=int))
-    mask = np.asarray(pending) >= 2
     window = [finite(v) for v in _section(doc, "fairness").get("window") or []]
-    if len(window) == 2 and window[0] is not None and window[1] is not None:
+    inside = len(window) == 2 and window[0] is not None and window[1] is not None
+    if paper_window(doc):
+        if not inside:
+            return np.zeros(t.size, dtype=bool)
+        mask = np.ones(t.size, dtype=bool)
+    else:
+        fair = series["fair_share"]
+        pending = sum(((f > 0).astype(int) for f in fair.values()), np.zeros(t.size, dtype=int))
+        mask = np.asarray(pending) >= 2
+    if inside:
+        assert window[0] is not None and window[1] is not None
         mask &= (t >= window[0] - 1e-9) & (t < window[1] - 1e-9)
     return mask
 
@@ -399,9 +417,9 @@ def share_timeline_figure(doc: Doc, *, view: ShareView = "panels", max_points: i
     """Each framework's dominant share against its fair share over time, one configuration.
 
     The share is a solid step line, the fair share a dashed one of the same colour, and the
-    shortfall during contention (share below the fair share while two or more frameworks
-    have work waiting) is shaded between them: its area is the framework's unfairness area
-    (paper 001), which the legend gives with its unfairness %. In offers mode a dotted line
+    shortfall in the contention window (share below the fair share, :func:`contention_mask`)
+    is shaded between them: its area is the framework's unfairness area (paper 001 §II),
+    which the legend gives with its unfairness %, or "no contention window". In offers mode a dotted line
     adds the share held in outstanding offers. ``view="panels"`` draws one panel per
     framework, ``"overlay"`` all in one. Timelines are downsampled to ``max_points`` per
     trace (:func:`~scheduling.charts.downsample_step`), keeping every series on the same
@@ -422,6 +440,8 @@ def share_timeline_figure(doc: Doc, *, view: ShareView = "panels", max_points: i
     title = f"Share of the cluster: {text(doc.get('label') or '')}"
     if contention_s is not None:
         title += f" (contention {fmt(contention_s / divisor)} {unit})"
+    elif paper_window(doc):
+        title += f" ({NO_WINDOW})"
     layout = base_layout(title, hovermode="x unified", height=max(460, 200 + 190 * len(panels)))
     for row, panel in enumerate(panels):
         last = row == len(panels) - 1
@@ -448,7 +468,7 @@ def share_timeline_figure(doc: Doc, *, view: ShareView = "panels", max_points: i
         label = text(fw)
         info = _section(summary, fw)
         area, pct = finite(info.get("unfairness_area")), finite(info.get("unfairness_pct"))
-        area_txt = "n/a" if area is None else f"{fmt(area)} share·s"
+        area_txt = (NO_WINDOW if paper_window(doc) else "n/a") if area is None else f"{fmt(area)} share·s"
         if pct is not None:
             area_txt += f", {pct:.1f}%"
         data.append(step_trace(
@@ -470,7 +490,7 @@ def share_timeline_figure(doc: Doc, *, view: ShareView = "panels", max_points: i
                 x, round_sig(ys["h"], 6), f"{label}: share with offers held", colour, legendgroup=label,
                 hovertemplate=f"{label}: share with its outstanding offers %{{y:.1%}}<extra></extra>", **refs,
             ) | {"line": {"shape": "hv", "color": colour, "width": 1.2, "dash": "dot"}})
-    words = FAIRNESS_CAPTION
+    words = WINDOW_CAPTION if paper_window(doc) else FAIRNESS_CAPTION
     if any_held:
         words += "<br>Dotted: the share with the resources held in outstanding offers (they count in it)."
     caption(layout, words)
@@ -571,8 +591,12 @@ def unfairness_figure(docs: Mapping[str, Doc]) -> Figure:
         yaxis=axis("Unfairness (% of the fair share not received)", rangemode="tozero"),
     )
     colour_ticks(layout, docs)
-    caption(layout, "Unfairness (paper 001): 100% minus the share of its fair share a framework received "
-                    "over the contention time.")
+    words = ("Unfairness (paper 001 §II): 100% minus the share of its fair share a framework received "
+             "over the contention window.")
+    none = [name for name, d in zip(names, docs.values(), strict=True) if no_window(d)]
+    if none:  # never a silent 0: say which configurations have no bar, and why
+        words += f"<br>{NO_WINDOW.capitalize()} (no bars): " + ", ".join(none) + "."
+    caption(layout, words)
     return {"data": data, "layout": layout}
 
 

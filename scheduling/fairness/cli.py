@@ -7,10 +7,12 @@ both print their comparison table on stderr unless ``--quiet`` and write a stand
 (:mod:`scheduling.cli_support`).
 
 The options that are a study's declared parameters (``allocate``'s ``--trials`` and ``--seed``,
-``share``'s ``--mode``, ``--criterion``, ``--servers``, ``--interval``, ``--seed`` and
-``--horizon``: :mod:`scheduling.fairness.params`) are built from their declarations
-(:func:`scheduling.params.add_flags`), so their help, ranges and defaults are the planner's,
-and read by them, each problem naming its flag (``--interval: must be a number of seconds > 0``).
+``share``'s ``--mode``, ``--criterion``, ``--servers``, ``--interval``, ``--seed``,
+``--horizon`` and the offer cycle's rules, ``--max-tasks-per-offer``, ``--registration``,
+``--offers-count``, ``--minimum-offer``, ``--drf-ties``: :mod:`scheduling.fairness.params`) are
+built from their declarations (:func:`scheduling.params.add_flags`), so their help, ranges and
+defaults are the planner's, and read by them, each problem naming its flag (``--interval: must be
+a number of seconds > 0``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..errors import FieldError, ScenarioError
 from ..params import Param, add_flags, flag_values, param_named, read_params, read_value
 from .allocation import EXACT_POLICIES, allocate
 from .filling import POLICIES, SERVER_SELECTIONS
-from .params import ALLOCATION_PARAMS, CONFIGURATION_PARAMS
+from .params import ALLOCATION_PARAMS, CONFIGURATION_PARAMS, RULES
 from .sharing import share
 
 __all__ = ["add_commands", "cmd_allocate", "cmd_share"]
@@ -162,6 +164,7 @@ def cmd_share(args: argparse.Namespace) -> int:
             overrides=overrides,
             horizon_s=values["horizon_s"],
             label=args.label,
+            **{name: values[name] for name in RULES},
         )
     except ScenarioError as exc:  # the library's names of the options, as this command spells them
         raise ScenarioError(_flagged(exc.errors, flags)) from None
@@ -208,12 +211,13 @@ def add_commands(subparsers: Subparsers) -> None:
         help="simulate frameworks sharing a cluster: the Mesos offer cycle or characterized allocation",
         description="Online sharing (papers 000 Section V, 001): the frameworks' task queues run on the "
         "scenario's cluster, allocated every --interval seconds by the Mesos offer cycle (frameworks' "
-        "offer_policy, refuse_s, hold_s) or by workload-characterized progressive filling (--criterion, "
+        "offer_policy, refuse_s, hold_s; Mesos 1.3's and Marathon 1.4's rules by default, each one a "
+        "flag) or by workload-characterized progressive filling (--criterion, "
         "--servers). Prints the sharing document (docs/results.md) as JSON: share timelines against "
         "the fair share, unfairness, makespan and completion per framework.",
     )
     add_source_arguments(sh, metavar="SCENARIO")
-    add_flags(sh, SHARE_FLAGS)  # --mode, --criterion, --servers, --interval, --seed, --horizon
+    add_flags(sh, SHARE_FLAGS)  # --mode, --criterion, --servers, --interval, --seed, --horizon, rules
     sh.add_argument(
         "--set",
         action="append",

@@ -11,7 +11,25 @@ anywhere. Which server it lands on is the *server selection*:
 * ``joint``: each step the (framework, server) pair with the smallest criterion gets a task;
 * ``best-fit``: the framework by its criterion (a per-server criterion by its smallest value
   over the servers it fits on), then the server whose residual capacity best matches its
-  demand (:func:`~scheduling.fairness.criteria.best_fit_distance`); BF-DRF is DRF with best fit.
+  demand (:func:`~scheduling.fairness.criteria.best_fit_distance`) among those it fits on;
+  BF-DRF is DRF with best fit.
+
+Two readings of paper 000's Table I (``docs/table-one.md`` has the arithmetic; the notes' §2
+readings above stay the defaults):
+
+* ``rrr-task``, randomised round robin with a fresh server order for every task (every step
+  of progressive filling is a round): the first server of a fresh random order where some
+  task fits, which is a server drawn uniformly among those, gets one task of the framework
+  with the smallest criterion there. Under DRF and TSF it gives Table I's two outcomes (5, 5
+  and 10, 4 per server, 69 % and 31 %) and Table II's deviations; ``rrr`` also gives 15, 3
+  and 0, 6 in about 4 % of trials, which the paper's 200 trials rule out;
+* ``best-fit-all``, best fit over every server the framework may use, whether its task fits
+  there or not: when it does not fit on that server, the framework with the next smallest
+  criterion is served instead ("if a framework's resource demands cannot be accommodated
+  ..., the framework with the next smallest fairness criterion will be allocated", §IV).
+  BF-DRF then allocates Table I's 41 tasks in every trial, 20, 2 / 0, 19 among them (the
+  outcome when DRF's ties go to f2). Unlike the others it may stop with a task that fits
+  somewhere.
 
 Every tie (frameworks with equal criteria, equal best-fit distances, equal pairs) is broken
 at random, so that no framework gains from its place in the file. A joint step breaks ties in
@@ -58,8 +76,10 @@ BoolArray = NDArray[np.bool_]
 
 #: The progressive-filling policies: a criterion, or ``bf-drf`` (DRF with best-fit servers).
 POLICIES = ("drf", "tsf", "psdsf", "rpsdsf", "bf-drf")
-#: How a task's server is chosen.
-SERVER_SELECTIONS = ("rrr", "joint", "best-fit")
+#: How a task's server is chosen: the notes' three (§2), then paper 000's Table I readings.
+SERVER_SELECTIONS = ("rrr", "joint", "best-fit", "rrr-task", "best-fit-all")
+#: The server selections of BF-DRF (DRF with best fit).
+BEST_FIT = ("best-fit", "best-fit-all")
 #: At most this many trials in one call.
 MAX_TRIALS = 100_000
 
@@ -78,7 +98,8 @@ INCREMENTAL_CELLS = 20_000
 def server_selection(policy: str, servers: str | None) -> str:
     """The server selection of ``policy`` when ``servers`` is given or not (``None``).
 
-    ``rrr`` by default; ``bf-drf`` means DRF with best-fit servers, so it takes no other.
+    ``rrr`` by default; ``bf-drf`` means DRF with best-fit servers, so it takes no other (either
+    reading of best fit: ``best-fit`` by default, or ``best-fit-all``).
 
     >>> server_selection("drf", None), server_selection("bf-drf", None), server_selection("tsf", "joint")
     ('rrr', 'best-fit', 'joint')
@@ -94,7 +115,7 @@ def server_selection(policy: str, servers: str | None) -> str:
     if servers is not None and servers not in SERVER_SELECTIONS:
         errors.append(FieldError(
             "servers", f"unknown server selection {servers!r} (choose {', '.join(SERVER_SELECTIONS)})"))
-    if policy == "bf-drf" and servers not in (None, "best-fit"):
+    if policy == "bf-drf" and servers not in (None, *BEST_FIT):
         errors.append(FieldError(
             "servers",
             "bf-drf chooses servers by best fit (use policy drf with servers rrr for DRF under "
@@ -128,8 +149,8 @@ def progressive_filling(
         Frameworks (demand, weight, allowed servers) and servers (capacity).
     policy : {"drf", "tsf", "psdsf", "rpsdsf", "bf-drf"}
         The criterion that picks the framework (notes §1).
-    servers : {"rrr", "joint", "best-fit"}, optional
-        The server selection (:func:`server_selection`'s default when ``None``).
+    servers : {"rrr", "joint", "best-fit", "rrr-task", "best-fit-all"}, optional
+        The server selection (:func:`server_selection`'s default when ``None``; module docstring).
     trials : int
         Independent repetitions; each breaks ties and orders servers with its own draws.
     seed, rng
@@ -176,6 +197,10 @@ def progressive_filling(
     )
     if servers == "rrr":
         state.round_robin()
+    elif servers == "rrr-task":
+        state.round_robin_per_task()
+    elif servers == "best-fit-all":
+        state.best_fit_over_all()  # vectorised only: each step weighs every (framework, server)
     elif state.per_framework is None and state.x.size > INCREMENTAL_CELLS:
         state.incremental(best_fit=servers == "best-fit")
     elif servers == "joint":
@@ -325,6 +350,58 @@ class _Filling:
             self.done[t[~self.fits[t].any(axis=(1, 2))]] = True
             pos[t] += 1
             new_round(t[pos[t] >= length[t]])
+            self.tick()
+
+    def round_robin_per_task(self) -> None:
+        """``rrr-task``: a fresh random server order for every task. The first server of a random
+        order where some task fits is uniform among those servers, so one is drawn directly
+        (servers where nothing fits would only be visited and closed)."""
+        while True:
+            t = np.flatnonzero(~self.done)
+            if t.size == 0:
+                return
+            # (L, I): the servers where some framework's task fits
+            open_: BoolArray = np.asarray(self.fits[t].any(axis=1), dtype=bool)
+            ok: BoolArray = np.asarray(open_.any(axis=1), dtype=bool)
+            self.done[t[~ok]] = True
+            t, open_ = t[ok], open_[ok]
+            if t.size == 0:
+                return
+            keys = np.where(open_, self.rng.random(open_.shape), np.inf)
+            i = keys.argmin(axis=1)
+            values = np.where(self.fits[t, :, i], self.column_values(t, i), np.inf)
+            n, _ = self.pick(values)
+            self.place(t, n, i)
+            self.tick()
+
+    def best_fit_over_all(self) -> None:
+        """``best-fit-all``: each framework's best-fit server over every server it may use (of
+        equally good fits, one its task fits on); the framework with the smallest criterion whose
+        task fits on its best-fit server gets one there (the others are passed over for this
+        step); none: the trial is over."""
+        n_fw = self.x.shape[1]
+        while True:
+            t = np.flatnonzero(~self.done)
+            if t.size == 0:
+                return
+            distance = criteria.best_fit_distance(self.demand[None, :, :], self.res[t][:, None, :, :])
+            distance = np.where(self.problem.allowed[None], distance, np.inf)  # (L, N, I)
+            low = distance.min(axis=2, keepdims=True)
+            tied = np.isfinite(distance) & (distance <= low + np.abs(low) * TIE_TOLERANCE)
+            # among equally good fits, one the task fits on (at random), else any of them
+            rank = np.where(tied & self.fits[t], 0.0, np.where(tied, 1.0, np.inf))
+            best, found = self.pick(rank.reshape(t.size * n_fw, -1))
+            best = best.reshape(t.size, n_fw)
+            rows = np.arange(t.size)[:, None]
+            takes = found.reshape(t.size, n_fw) & self.fits[t[:, None], np.arange(n_fw)[None, :], best]
+            if self.per_framework is not None:
+                values = np.where(takes, self.framework_values(t), np.inf)
+            else:
+                pairs = np.where(self.fits[t], self.pair_values(t), np.inf).min(axis=2)
+                values = np.where(takes, pairs, np.inf)
+            n, ok = self.pick(values)
+            self.done[t[~ok]] = True
+            self.place(t[ok], n[ok], best[rows[ok, 0], n[ok]])
             self.tick()
 
     def joint(self) -> None:

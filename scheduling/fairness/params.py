@@ -27,7 +27,7 @@ from ..scenario import OFFER_POLICIES, Scenario
 from .allocation import ALLOCATION_VARIANTS, parse_allocation_variant
 from .filling import MAX_TRIALS, POLICIES, SERVER_SELECTIONS, server_selection
 from .model import fairness_problem
-from .sharing_inputs import SHARING_MODES
+from .sharing_inputs import DRF_TIES, MINIMUM_OFFERS, OFFERS_COUNT, REGISTRATIONS, SHARING_MODES, OfferRules
 
 __all__ = [
     "ALLOCATION_PARAMS",
@@ -35,12 +35,14 @@ __all__ = [
     "DEFAULT_VARIANTS",
     "LABEL_MAX",
     "OVERRIDE_PARAMS",
+    "RULE_PARAMS",
     "SHARING_PARAMS",
     "allocation_run",
     "configuration_label",
     "configuration_text",
     "overrides_text",
     "parse_overrides",
+    "rules_text",
     "sharing_run",
 ]
 
@@ -189,6 +191,36 @@ OVERRIDE_PARAMS: tuple[Param, ...] = (
           unit="s", minimum=0),
 )
 
+_MESOS = OfferRules()
+#: The offer cycle's rules as Mesos 1.3 and Marathon 1.4 run them (notes §4), each one an option
+#: so that a configuration can turn it off to show what it changes; the defaults are Mesos'.
+RULE_PARAMS: tuple[Param, ...] = (
+    Param("max_tasks_per_offer", "integer", "Greedy: tasks per offer",
+          "The most tasks a greedy framework launches on one offer, the rest returned with no filter while "
+          "tasks wait (Marathon 1.4's max_tasks_per_offer: 5; 0: as many as fit).",
+          default=_MESOS.max_tasks_per_offer, minimum=0, maximum=1_000_000, flag="--max-tasks-per-offer"),
+    Param("registration", "choice", "Registration",
+          "When the master first knows a framework: when its first task queue starts (or first job "
+          "arrives; 0 without either), as Mesos; or every framework from the start.",
+          default=_MESOS.registration, choices=REGISTRATIONS,
+          choice_labels=("when its first queue starts (Mesos)", "every framework from the start"),
+          flag="--registration"),
+    Param("offers_count", "choice", "Offers count",
+          "What counts in a framework's share while the allocator decides: every offer, in whole, until "
+          "the decision ends (Mesos; what is not used returns at the next decision), or only the tasks "
+          "launched (and offers held).", default=_MESOS.offers_count, choices=OFFERS_COUNT,
+          choice_labels=("until the decision ends (Mesos)", "only what is launched"), flag="--offers-count"),
+    Param("minimum_offer", "choice", "Minimum offer",
+          "Which agents are offered: those with at least 0.01 cpu or 32 MB of memory unallocated (Mesos' "
+          "allocatable(): no disk-only offers), or any with anything unallocated.",
+          default=_MESOS.minimum_offer, choices=MINIMUM_OFFERS,
+          choice_labels=("0.01 cpu or 32 MB (Mesos)", "any resource"), flag="--minimum-offer"),
+    Param("drf_ties", "choice", "DRF ties",
+          "How frameworks of equal dominant share are ordered: fewest allocations so far, then name "
+          "(Mesos' sorter), or at random.", default=_MESOS.drf_ties, choices=DRF_TIES,
+          choice_labels=("fewest allocations, then name (Mesos)", "at random"), flag="--drf-ties"),
+)
+
 CONFIGURATION_PARAMS: tuple[Param, ...] = (
     Param("label", "text", "Label", "The configuration's column heading (default: what it changes).",
           max_chars=LABEL_MAX),
@@ -207,7 +239,10 @@ CONFIGURATION_PARAMS: tuple[Param, ...] = (
           "framework: offer_policy=…, refuse_s=…, hold_s=…; frameworks separated by ';'.", default={},
           item=Param("override", "object", default={}, fields=OVERRIDE_PARAMS),  # null: no override
           text=TextForm(parse_overrides, overrides_text, "scylla: refuse_s=5, offer_policy=first-fit")),
+    *RULE_PARAMS,
 )
+#: The rules' names, as a configuration stores them and :func:`~scheduling.fairness.sharing.share` takes them.
+RULES = tuple(p.name for p in RULE_PARAMS)
 
 SHARING_PARAMS: tuple[Param, ...] = (
     Param("configurations", "list", "Configurations", "Configurations of the offer cycle or of characterized "
@@ -222,11 +257,18 @@ SHARING_PARAMS: tuple[Param, ...] = (
 
 
 def configuration_label(config: Mapping[str, Any]) -> str:
-    """``offers drf; scylla refuse 5 s``: what a configuration changes, for a column heading."""
+    """``offers drf; scylla refuse 5 s``: what a configuration changes, for a column heading.
+
+    >>> configuration_label({"max_tasks_per_offer": 0, "offers_count": "launched"})
+    'offers drf (greedy unlimited, only launches count)'
+    """
     words = [str(config.get("mode") or "offers"), str(config.get("criterion") or "drf")]
     if config.get("servers"):
         words.append(str(config["servers"]))
     text = " ".join(words)
+    departures = _rules_words(config)
+    if departures:
+        text += f" ({departures})"
     changes = []
     for fw, o in (config.get("overrides") or {}).items():
         bits = [f"{o['offer_policy']}" if o.get("offer_policy") else "",
@@ -236,13 +278,44 @@ def configuration_label(config: Mapping[str, Any]) -> str:
     return f"{text}; {'; '.join(changes)}" if changes else text
 
 
+def rules_text(config: Mapping[str, Any]) -> str:
+    """The offer-cycle rules a configuration sets away from Mesos' (``""`` when none).
+
+    >>> rules_text({"max_tasks_per_offer": 0, "drf_ties": "random", "registration": "queues"})
+    'max_tasks_per_offer=0, drf_ties=random'
+    """
+    return ", ".join(f"{p.name}={config[p.name]}" for p in RULE_PARAMS
+                     if config.get(p.name) is not None and config[p.name] != p.default)
+
+
+def _rules_words(config: Mapping[str, Any]) -> str:
+    """The rules set away from Mesos', in a few words for a column heading."""
+    words = {
+        "registration": "registered at 0", "offers_count": "only launches count",
+        "minimum_offer": "any offer", "drf_ties": "random ties",
+    }
+    out = []
+    for p in RULE_PARAMS:
+        value = config.get(p.name)
+        if value is None or value == p.default:
+            continue
+        if p.name == "max_tasks_per_offer":
+            out.append(f"greedy {value}/offer" if value else "greedy unlimited")
+        else:
+            out.append(words[p.name])
+    return ", ".join(out)
+
+
 def configuration_text(c: Mapping[str, Any]) -> str:
-    """``mode=offers, criterion=drf, interval 1 s, seed 0; scylla: refuse_s=5``."""
+    """``mode=offers, criterion=drf, interval 1 s, seed 0; scylla: refuse_s=5``, and the offer
+    cycle's rules where they are not Mesos'."""
     text = (f"mode={c.get('mode')}, criterion={c.get('criterion')}"
             f"{', servers=' + str(c['servers']) if c.get('servers') else ''}, "
             f"interval {c.get('allocation_interval_s')} s, seed {c.get('seed')}")
     if c.get("horizon_s"):
         text += f", horizon {c['horizon_s']} s"
+    if rules_text(c):
+        text += f", {rules_text(c)}"
     for fw, o in (c.get("overrides") or {}).items():
         text += f"; {fw}: " + ", ".join(f"{k}={v}" for k, v in o.items())
     return text
@@ -285,7 +358,7 @@ def _stored(c: Mapping[str, Any]) -> dict[str, Any]:
     config = {
         "mode": c["mode"], "criterion": c["criterion"], "servers": c["servers"],
         "allocation_interval_s": c["allocation_interval_s"], "seed": c["seed"], "horizon_s": c["horizon_s"],
-        "overrides": overrides,
+        "overrides": overrides, **{name: c[name] for name in RULES},
     }
     label = (c["label"] or "").strip()
     config["label"] = label or configuration_label(config)

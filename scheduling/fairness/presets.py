@@ -24,7 +24,7 @@ from ..errors import ScenarioError
 from ..params import Preset
 from ..scenario import Scenario, parse_scenario
 from .allocation import parse_allocation_variant
-from .params import LABEL_MAX
+from .params import LABEL_MAX, RULES
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +45,7 @@ class StudyPreset:
     description: str
     scenario: dict[str, Any]
     params: dict[str, Any] = field(default_factory=dict)  #: the kind's parameters
+    setups: tuple[str, ...] = ()  #: the keys of the registry's set-ups it runs
 
 
 def _get(item: Any, *names: str) -> Any:
@@ -110,7 +111,8 @@ def _common_key(keys: list[str]) -> str:
 
 def _variant(args: Mapping[str, Any]) -> str | None:
     policy, servers = args.get("policy"), args.get("servers")
-    spec = str(policy) if policy == "bf-drf" or not servers else f"{policy}/{servers}"
+    plain = not servers or (policy == "bf-drf" and servers == "best-fit")
+    spec = str(policy) if plain else f"{policy}/{servers}"
     try:
         return parse_allocation_variant(spec, path="policy").spec
     except ScenarioError:
@@ -123,7 +125,7 @@ def _configuration(item: Any, overrides: dict[str, dict[str, Any]], label: str) 
         "label": label, "mode": args.get("mode", "offers"), "criterion": args.get("criterion", "drf"),
         "servers": args.get("servers"), "seed": args.get("seed", 0), "overrides": overrides,
     }
-    for key in ("allocation_interval_s", "horizon_s"):
+    for key in ("allocation_interval_s", "horizon_s", *RULES):
         if args.get(key) is not None:
             config[key] = args[key]
     return config
@@ -177,8 +179,9 @@ def _group_preset(group: _Group, key: str) -> StudyPreset | None:
             _configuration(item, overrides, label)
             for (item, overrides), label in zip(group.members, labels, strict=True)
         ]}
-    return StudyPreset(key=key, study=group.study, title=title,
-                       description=description, scenario=dict(group.document), params=params)
+    return StudyPreset(key=key, study=group.study, title=title, description=description,
+                       scenario=dict(group.document), params=params,
+                       setups=tuple(str(_get(i, "key")) for i in items))
 
 
 def presets_from_setups(items: list[Any]) -> list[StudyPreset]:

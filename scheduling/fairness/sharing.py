@@ -5,30 +5,37 @@ wait in one queue in arrival order, run for their duration once launched and are
 preempted. The allocator decides every ``allocation_interval_s`` seconds (Mesos' batch
 allocation, 1 s by default), in one of two modes:
 
-* ``offers``, the Mesos offer cycle (paper 001, Algorithm 1; notes §4): the agents (servers)
-  with unallocated resources, in a fresh random order; each agent's whole unallocated vector
-  is offered to the framework with the smallest weighted dominant share (resources held in
-  outstanding offers count in it) that has not filtered that agent. The framework answers by
-  its ``offer_policy``: ``first-fit`` launches one pending task that fits, ``bin-packing`` as
-  many as fit, ``greedy`` as many as fit and sets no filter while it has tasks waiting
-  (Marathon), ``hold`` launches what fits, else, with tasks waiting, keeps the offer until a
-  task fits (checked at each later decision) or ``hold_s`` has passed (Aurora). Declining an
-  offer, or using part of it, filters that agent for the framework for ``refuse_s`` seconds
-  (a greedy framework with tasks waiting sets none); declined resources return to the pool for
-  the next decision. A framework with nothing waiting declines every offer it gets (idle frameworks,
-  paper 001 §V-D). Each agent is offered once per decision.
+* ``offers``, the Mesos offer cycle (paper 001, Algorithm 1; notes §4) as Mesos 1.3 and
+  Marathon 1.4 run it: the agents (servers) whose unallocated resources are allocatable (at
+  least 0.01 cpu or 32 MB of memory: no disk-only offers), in a fresh random order; each
+  agent's whole unallocated vector is offered to the registered framework with the smallest
+  weighted dominant share (ties: fewest allocations so far, then name) that has not filtered
+  that agent. Resources held in outstanding offers count in the share, and so does every
+  offer until the decision ends, whether the framework launches into it or not. The framework
+  answers by its ``offer_policy``: ``first-fit`` launches one pending task that fits,
+  ``bin-packing`` as many as fit, ``greedy`` at most ``max_tasks_per_offer`` (5) and sets no
+  filter while it has tasks waiting (Marathon), ``hold`` launches what fits, else, with tasks
+  waiting, keeps the offer until a task fits (checked at each later decision) or ``hold_s``
+  has passed (Aurora). Declining an offer, or using part of it, filters that agent for the
+  framework for ``refuse_s`` seconds (a greedy framework with tasks waiting sets none);
+  declined resources return to the pool for the next decision. A registered framework with
+  nothing waiting declines every offer it gets (idle frameworks, paper 001 §V-D). Each agent
+  is offered once per decision. A framework registers when its first task queue starts (its
+  first job arrives; 0 without either). Each of these rules is an option of :func:`share`
+  (:class:`~scheduling.fairness.sharing_inputs.OfferRules`), the Mesos behaviour by default.
 * ``characterized``, workload-characterized allocation (paper 000 §V-A): each decision runs
   :func:`~scheduling.fairness.filling.progressive_filling` with the criterion and server
   selection over the free capacity, the running tasks counted in the criteria and the waiting
   tasks as the limit, and launches what it returns (one task's worth at a time).
 
 Results (:meth:`SharingResult.to_dict`, the sharing document): per framework over time the
-running tasks, dominant share, share held in offers, fair share (notes §5: weight over the
-weights of the frameworks with pending work, that is tasks waiting to launch, so that the
-contention window ends, as paper 001's, once all but one framework have launched all their
-tasks) and waiting tasks;
-utilisation per resource; unfairness over the contention window
-(:func:`scheduling.metrics.fairness_summary`); makespan, completion and offer counts.
+running tasks, dominant share, share held in offers, fair share (paper 001 §II, notes §5: its
+weight over the weights of the frameworks that have tasks, a constant line) and waiting
+tasks; utilisation per resource; unfairness over the contention window of §II, from "all
+frameworks have started launching" to "the first has launched all its tasks"
+(:func:`scheduling.metrics.window_unfairness`; none when that window is empty), and beside it
+the pending-work reading (fair share among the frameworks with tasks waiting); makespan,
+completion and offer counts.
 
 :func:`share` is the front door; the run's inputs (the workload expanded into units of tasks,
 the arguments checked) are :mod:`scheduling.fairness.sharing_inputs`', the simulation loop
@@ -57,10 +64,10 @@ from numpy.typing import NDArray
 from ..scenario import OFFER_POLICIES, Scenario, parse_scenario
 from .model import FairnessProblem
 from .sharing_doc import MAX_TIMELINE_POINTS, _document
-from .sharing_inputs import SHARING_MODES, _settings
+from .sharing_inputs import SHARING_MODES, OfferRules, _settings
 from .sharing_run import _Run
 
-__all__ = ["MAX_TIMELINE_POINTS", "OFFER_POLICIES", "SHARING_MODES", "SharingResult", "share"]
+__all__ = ["MAX_TIMELINE_POINTS", "OFFER_POLICIES", "SHARING_MODES", "OfferRules", "SharingResult", "share"]
 
 FloatArray = NDArray[np.float64]
 
@@ -102,6 +109,11 @@ def share(
     horizon_s: float | None = None,
     label: str | None = None,
     progress: Callable[[float], None] | None = None,
+    max_tasks_per_offer: int = 5,
+    registration: str = "queues",
+    offers_count: str = "decision",
+    minimum_offer: str = "mesos",
+    drf_ties: str = "allocations",
 ) -> SharingResult:
     """Simulate the frameworks of ``scenario`` sharing its cluster over time.
 
@@ -132,6 +144,20 @@ def share(
         The document's label.
     progress : callable, optional
         Called now and then with the fraction of tasks finished; it may raise to stop the run.
+    max_tasks_per_offer : int
+        The most tasks a greedy framework launches on one offer (Marathon 1.4: 5; 0: no limit).
+    registration : {"queues", "start"}
+        A framework registers when its first task queue starts (Mesos: the master does not know
+        it before), or every framework at 0.
+    offers_count : {"decision", "launched"}
+        Every offer counts in its receiver's share in whole until the allocation decision ends
+        (Mesos), or only what it launches (and holds).
+    minimum_offer : {"mesos", "none"}
+        Only agents with at least 0.01 cpu or 32 MB of memory unallocated are offered (Mesos),
+        or any agent with anything unallocated.
+    drf_ties : {"allocations", "random"}
+        Frameworks of equal share in the fewest-allocations-then-name order (Mesos' sorter), or
+        at random.
 
     Returns
     -------
@@ -142,13 +168,14 @@ def share(
     ------
     ScenarioError
         For an unknown mode (path ``mode``), criterion or server selection, a bad interval,
-        horizon or override (``overrides.<framework>.<field>``), or a scenario with no
-        framework that has work (``frameworks``).
+        horizon, rule (its name) or override (``overrides.<framework>.<field>``), or a
+        scenario with no framework that has work (``frameworks``).
 
     Examples
     --------
     Two first-fit frameworks on one 4-cpu agent: each offer launches one task, the agent
-    goes to the framework with the smaller dominant share, so they alternate.
+    goes to the framework with the smaller dominant share (on a tie, the one with fewer offers
+    so far, then by name), so they alternate: a at 0 s, b at 1 s.
 
     >>> from scheduling.scenario import parse_scenario
     >>> fw = {"task_demand": {"cpu": 1, "mem": 1}, "offer_policy": "first-fit", "refuse_s": 0,
@@ -161,8 +188,9 @@ def share(
     """
     if not isinstance(scenario, Scenario):
         scenario = parse_scenario(scenario)
+    rules = OfferRules(max_tasks_per_offer, registration, offers_count, minimum_offer, drf_ties)
     chosen, policies = _settings(
-        scenario, mode, criterion, servers, allocation_interval_s, overrides, horizon_s, seed
+        scenario, mode, criterion, servers, allocation_interval_s, overrides, horizon_s, seed, rules
     )
     run = _Run(
         scenario,
@@ -174,6 +202,7 @@ def share(
         horizon=horizon_s,
         seed=seed,
         progress=progress,
+        rules=rules,
     )
     run.run()
     document = _document(run, scenario, label=label, seed=seed)

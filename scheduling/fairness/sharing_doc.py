@@ -2,7 +2,8 @@
 (:func:`scheduling.fairness.sharing.share`): per framework over time its running tasks,
 dominant share, share held in offers, fair share and waiting tasks (downsampled to at most
 about :data:`MAX_TIMELINE_POINTS` points), utilisation, unfairness over the contention
-window, makespan, completion and offer counts.
+window (paper 001 §II; ``fairness.pending_work`` the pending-work reading beside it), the
+offer cycle's rules, makespan, completion and offer counts.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from typing import Any
 import numpy as np
 
 from ..charts.downsample import downsample_step
-from ..metrics import fairness_summary
+from ..metrics import fairness_summary, window_unfairness
 from ..scenario import Scenario
 from ..scenario.checks import plain
 from .sharing_run import _Run
+from .tables_common import UNFAIRNESS_DEFINITION
 
 __all__ = ["MAX_TIMELINE_POINTS"]
 
@@ -41,13 +43,22 @@ def _document(run: _Run, scenario: Scenario, *, label: str | None, seed: int) ->
         kinds[k] for k in ("running", "share", "held", "fair_share", "pending")
     )
     utilisation = kinds["utilisation"]
-    summary = fairness_summary(t, share, fair, names, run.weight)
-    contention = (fair > 0).sum(axis=1) >= 2
-    window: list[float] | None = None
+    firsts: list[float | None] = []
+    lasts: list[float | None] = []
+    for k in range(len(names)):
+        starts = run.start[(run.task_fw == k) & ~np.isnan(run.start)]
+        firsts.append(float(starts.min()) if starts.size else None)
+        lasts.append(float(starts.max()) if starts.size else None)
+    unfairness = window_unfairness(t, share, firsts, lasts, run.tasks_of.tolist(), names, run.weight)
+    # the pending-work reading, beside it under its own name
+    pending_fair = kinds["pending_fair_share"]
+    summary = fairness_summary(t, share, pending_fair, names, run.weight)
+    contention = (pending_fair > 0).sum(axis=1) >= 2
+    pending_window: list[float] | None = None
     if contention.any():
         rows = np.flatnonzero(contention)
         end = t[rows[-1] + 1] if rows[-1] + 1 < t.size else t[rows[-1]]
-        window = [float(t[rows[0]]), float(end)]
+        pending_window = [float(t[rows[0]]), float(end)]
     series: dict[str, Any] = {}
     for kind, values in (
         ("running", running),
@@ -140,10 +151,17 @@ def _document(run: _Run, scenario: Scenario, *, label: str | None, seed: int) ->
         "frameworks": frameworks,
         "timeline": timeline,
         "fairness": {
-            "contention_s": summary["contention_s"],
-            "window": window,
-            "frameworks": summary["frameworks"],
+            "definition": UNFAIRNESS_DEFINITION,
+            "contention_s": unfairness["contention_s"],
+            "window": unfairness["window"],
+            "frameworks": unfairness["frameworks"],
+            "pending_work": {
+                "contention_s": summary["contention_s"],
+                "window": pending_window,
+                "frameworks": summary["frameworks"],
+            },
         },
+        "rules": run.rules.to_dict(),
         "makespan_s": makespan,
         "completion": completion,
         "offers": {

@@ -1,7 +1,8 @@
 """What an online sharing run (:func:`scheduling.fairness.sharing.share`) starts from: the
-scenario's task queues and jobs expanded into units of tasks that arrive together, and the
-run's arguments checked (mode, criterion, server selection, interval, horizon, seed and the
-per-framework offer-policy overrides), every problem reported on its field.
+scenario's task queues and jobs expanded into units of tasks that arrive together, the
+offer cycle's rules (:class:`OfferRules`), and the run's arguments checked (mode, criterion,
+server selection, interval, horizon, seed, the rules and the per-framework offer-policy
+overrides), every problem reported on its field.
 """
 
 from __future__ import annotations
@@ -18,10 +19,92 @@ from ..numbers import seed_error
 from ..scenario import OFFER_POLICIES, Scenario
 from .filling import POLICIES, server_selection
 
-__all__ = ["SHARING_MODES"]
+__all__ = [
+    "DRF_TIES", "MINIMUM_OFFERS", "OFFERS_COUNT", "REGISTRATIONS", "SHARING_MODES", "OfferRules",
+    "registration_times",
+]
 
 #: The allocation modes.
 SHARING_MODES = ("offers", "characterized")
+#: When the master first knows a framework: when its first task queue starts (or its first job
+#: arrives; 0 without either), or every framework from the start.
+REGISTRATIONS = ("queues", "start")
+#: What counts in a framework's share while the allocator decides: every offer it got, in
+#: whole, until the decision ends; or only the tasks it launched (and offers it holds).
+OFFERS_COUNT = ("decision", "launched")
+#: Which agents are offered: Mesos' ``allocatable()`` (at least 0.01 cpu or 32 MB of memory
+#: unallocated), or any agent with any resource unallocated.
+MINIMUM_OFFERS = ("mesos", "none")
+#: How DRF orders frameworks of equal share: fewest allocations (offers) so far, then name, as
+#: Mesos' sorter does; or at random.
+DRF_TIES = ("allocations", "random")
+#: Mesos' ``MIN_CPUS`` and ``MIN_MEM`` (``src/master/constants.hpp``), mem in GB (32 MB).
+MIN_CPU = 0.01
+MIN_MEM_GB = 32 / 1024
+
+
+@dataclass(frozen=True)
+class OfferRules:
+    """The offer cycle as Mesos 1.3 and Marathon 1.4 run it (notes §4), one option per rule so
+    that each can be turned off to see what it changes; the defaults are Mesos' and Marathon's.
+
+    ``max_tasks_per_offer``: the most tasks a *greedy* framework launches on one offer
+    (Marathon's ``max_tasks_per_offer``, 5; 0: as many as fit). ``registration``, ``offers_count``,
+    ``minimum_offer``, ``drf_ties``: one of :data:`REGISTRATIONS`, :data:`OFFERS_COUNT`,
+    :data:`MINIMUM_OFFERS`, :data:`DRF_TIES`. The last three concern the offer cycle only;
+    registration also holds in characterized mode.
+    """
+
+    max_tasks_per_offer: int = 5
+    registration: str = "queues"
+    offers_count: str = "decision"
+    minimum_offer: str = "mesos"
+    drf_ties: str = "allocations"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "max_tasks_per_offer": self.max_tasks_per_offer, "registration": self.registration,
+            "offers_count": self.offers_count, "minimum_offer": self.minimum_offer, "drf_ties": self.drf_ties,
+        }
+
+
+def _rule_errors(rules: OfferRules) -> list[FieldError]:
+    errors = []
+    most = rules.max_tasks_per_offer
+    if isinstance(most, bool) or not isinstance(most, int) or not 0 <= most <= 1_000_000:
+        errors.append(
+            FieldError("max_tasks_per_offer", "must be a whole number from 0 to 1,000,000 (0: no limit)")
+        )
+    for name, choices in (("registration", REGISTRATIONS), ("offers_count", OFFERS_COUNT),
+                          ("minimum_offer", MINIMUM_OFFERS), ("drf_ties", DRF_TIES)):
+        if getattr(rules, name) not in choices:
+            errors.append(FieldError(name, f"must be one of {', '.join(choices)}"))
+    return errors
+
+
+def registration_times(scenario: Scenario, names: list[str], rule: str) -> list[float]:
+    """When each framework registers with the master (notes §4): its first task queue's start
+    or first job's arrival, 0 without either (the idle frameworks of paper 001 §V-D); with
+    ``rule="start"`` every framework at 0.
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> node = {"name": "n", "capacity": {"cpu": 1, "mem": 1}, "price_per_hour": 0}
+    >>> s = parse_scenario({"vm_types": [node],
+    ...     "frameworks": [{"name": "a", "task_demand": {"cpu": 1, "mem": 1},
+    ...                     "queues": [{"tasks": 1, "duration_s": 1, "start_s": 30}]},
+    ...                    {"name": "idle", "task_demand": {"cpu": 1, "mem": 1}}]})
+    >>> registration_times(s, ["a", "idle"], "queues"), registration_times(s, ["a", "idle"], "start")
+    ([30.0, 0.0], [0.0, 0.0])
+    """
+    if rule == "start":
+        return [0.0] * len(names)
+    first: dict[str, float] = {}
+    for f in scenario.frameworks:
+        for q in f.queues:
+            first[f.name] = min(first.get(f.name, math.inf), float(q.start_s))
+    for job in scenario.jobs:
+        first[job.framework] = min(first.get(job.framework, math.inf), float(job.arrival_s))
+    return [first.get(name, 0.0) for name in names]
 
 
 # --------------------------------------------------------------------------- the workload
@@ -99,8 +182,9 @@ def _settings(
     overrides: Mapping[str, Mapping[str, Any]] | None,
     horizon: float | None,
     seed: Any = 0,
+    rules: OfferRules | None = None,
 ) -> tuple[str, dict[str, tuple[str, float, float]]]:
-    errors: list[FieldError] = []
+    errors: list[FieldError] = _rule_errors(rules) if rules is not None else []
     if seed_error(seed) is not None:
         errors.append(FieldError("seed", str(seed_error(seed))))
     if mode not in SHARING_MODES:

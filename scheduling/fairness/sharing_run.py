@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from ..scenario import Scenario
 from .filling import progressive_filling
 from .model import FairnessProblem
-from .sharing_inputs import _workload
+from .sharing_inputs import MIN_CPU, MIN_MEM_GB, OfferRules, _workload, registration_times
 
 __all__ = ["MAX_AGENT_STEPS", "MAX_STEPS"]
 
@@ -56,9 +56,11 @@ class _Run:
         horizon: float | None,
         seed: int,
         progress: Callable[[float], None] | None,
+        rules: OfferRules | None = None,
     ) -> None:
         self.rng = np.random.default_rng(seed)
         self.mode, self.criterion, self.servers, self.interval = mode, criterion, servers, interval
+        self.rules = rules if rules is not None else OfferRules()
         self.horizon = horizon
         agents = sum(t.count for t in scenario.vm_types)
         self.max_steps = min(MAX_STEPS, max(1, MAX_AGENT_STEPS // max(1, agents)))
@@ -151,12 +153,32 @@ class _Run:
         self.rows: list[tuple[float, NDArray[np.float64]]] = []
         self.max_refuse = float(self.refuse.max()) if n else 0.0
         self.dirty = True  # something changed since the last timeline row
+        # the offer cycle's rules (notes §4)
+        self.registered_at = np.array(registration_times(scenario, self.names, self.rules.registration))
+        self.all_registered = not (self.registered_at > 0).any()
+        # offered this decision and not launched into: it counts in the share until the decision ends
+        self.in_decision = np.zeros((n, r))
+        self.name_rank = [sorted(self.names).index(name) for name in self.names]
+        self.greedy_most = self.rules.max_tasks_per_offer or None
+        resources = list(scenario.resources)
+        # Mesos' allocatable(): at least MIN_CPU cpu or MIN_MEM memory (a scenario with neither
+        # resource: any positive amount)
+        self.min_offer = np.full(r, np.inf)
+        if self.rules.minimum_offer == "mesos" and ("cpu" in resources or "mem" in resources):
+            if "cpu" in resources:
+                self.min_offer[resources.index("cpu")] = MIN_CPU
+            if "mem" in resources:
+                self.min_offer[resources.index("mem")] = MIN_MEM_GB
+        else:
+            self.min_offer[:] = FIT
 
     # ------------------------------------------------------------------ bookkeeping
 
     def _dominant(self, n: int) -> None:
         self.dirty = True
-        self.dominant[n] = float(((self.usage[n] + self.held_total[n]) / self.total_safe).max())
+        self.dominant[n] = float(
+            ((self.usage[n] + self.held_total[n] + self.in_decision[n]) / self.total_safe).max()
+        )
 
     def _arrive(self, unit: int, t: float) -> None:
         ids = self.w.unit_tasks[unit]
@@ -266,7 +288,10 @@ class _Run:
         if self.holding:
             self._held_offers(t)
         unallocated = self.free - self.held.sum(axis=0) if self.holding else self.free
-        open_ = np.flatnonzero((unallocated > FIT).any(axis=1))
+        # an agent is offered only when its unallocated resources are allocatable (notes §4)
+        open_ = np.flatnonzero(
+            (unallocated >= self.min_offer - FIT).any(axis=1) & (unallocated > FIT).any(axis=1)
+        )
         if open_.size == 0:
             return
         offers = unallocated.tolist()
@@ -274,7 +299,13 @@ class _Run:
         # every (agent, framework) can be read once: a filter holds back an offer it covers.
         covered = (unallocated[None, :, :] <= self.filter_amount + FIT).all(axis=2)
         eligible = (~((self.filter_until > t + 1e-9) & covered)).T.tolist()
+        registered = [True] * len(self.names) if self.all_registered else (
+            (self.registered_at <= t + 1e-9).tolist()
+        )
         rng, policy, waiting = self.rng, self.policy, self.waiting_count
+        by_count = self.rules.drf_ties == "allocations"
+        count_offers = self.rules.offers_count == "decision"
+        offered: set[int] = set()
         order: list[int] = []
         keys: list[float] = []
         for i in rng.permutation(open_).tolist():
@@ -285,7 +316,7 @@ class _Run:
             ties: list[int] = []
             best = math.inf
             for f in order:
-                if can[f]:
+                if can[f] and registered[f]:
                     if not ties:
                         best = keys[f]
                         ties.append(f)
@@ -295,10 +326,22 @@ class _Run:
                         break
             if not ties:
                 continue
-            fw = ties[0] if len(ties) == 1 else ties[int(rng.random() * len(ties))]
+            if len(ties) == 1:
+                fw = ties[0]
+            elif by_count:  # Mesos' DRF sorter: fewest allocations so far, then the name
+                fw = min(ties, key=lambda f: (self.made[f], self.name_rank[f]))
+            else:
+                fw = ties[int(rng.random() * len(ties))]
             offer = offers[i]
             self.made[fw] += 1
-            most = 1 if policy[fw] == "first-fit" else int(waiting[fw])
+            if by_count:
+                order = []  # the count orders ties: sort again
+            if policy[fw] == "first-fit":
+                most = min(1, int(waiting[fw]))
+            elif policy[fw] == "greedy" and self.greedy_most is not None:
+                most = min(self.greedy_most, int(waiting[fw]))  # Marathon's max_tasks_per_offer
+            else:
+                most = int(waiting[fw])
             launched, rest = self._pack(fw, i, offer, t, most) if most else (0, offer)
             if launched:
                 self.accepted[fw] += 1
@@ -313,9 +356,20 @@ class _Run:
                     self.holding.add((fw, i))
                 self._dominant(fw)
                 order = []
+                continue
             else:
                 self.declined[fw] += 1
                 self._filter(fw, i, t, offer)
+            if count_offers and any(x > FIT for x in rest):
+                # the offer counts in whole until the decision ends (notes §4): what was not
+                # launched into returns to the pool at the next decision
+                self.in_decision[fw] += rest
+                offered.add(fw)
+                self._dominant(fw)
+                order = []
+        for fw in offered:
+            self.in_decision[fw] = 0.0
+            self._dominant(fw)
 
     # ------------------------------------------------------------------ workload-characterized
 
@@ -416,17 +470,23 @@ class _Run:
         dominant = table[:, 2 * n + n * r : 3 * n + n * r]
         free = table[:, 3 * n + n * r :]
         share = (usage / self.total_safe).max(axis=2) if r else np.zeros_like(running)
-        # The fair share (notes §5): weight over the weights of the frameworks with pending work,
-        # tasks waiting to launch (paper 001's window ends once a framework has launched them all).
+        # The fair share of paper 001 §II (notes §5): a constant line, the weight over the weights
+        # of the frameworks that have tasks.
+        has = self.tasks_of > 0
+        weight_sum = float((self.weight * has).sum())
+        line = np.where(has, self.weight / weight_sum, 0.0) if weight_sum > 0 else np.zeros(n)
+        fair = np.broadcast_to(line, running.shape).copy()
+        # The pending-work reading: weight over the weights of the frameworks with tasks waiting.
         active = waiting > 0
-        weight_sum = (active * self.weight).sum(axis=1, keepdims=True)
-        fair = np.where(active, self.weight / np.where(weight_sum > 0, weight_sum, 1.0), 0.0)
+        pending_sum = (active * self.weight).sum(axis=1, keepdims=True)
+        pending_fair = np.where(active, self.weight / np.where(pending_sum > 0, pending_sum, 1.0), 0.0)
         utilisation = (self.total - free) / self.total_safe
         return t, {
             "running": running,
             "share": share,
             "held": np.maximum(dominant - share, 0.0),
             "fair_share": fair,
+            "pending_fair_share": pending_fair,
             "pending": waiting,
             "utilisation": np.clip(utilisation, 0.0, None),
         }

@@ -13,7 +13,7 @@ summary, the rows of its comparison table and its per-framework table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +24,8 @@ from ..scenario.limits import DEFAULT_RESOURCES
 from ..tables import MISSING, Column, Headline, Metric, show
 from .tables_common import (
     FRAMEWORK_ROWS_COMPACT,
+    NO_WINDOW,
+    UNFAIRNESS_DEFINITION,
     Doc,
     _path,
     _pct_of,
@@ -31,6 +33,7 @@ from .tables_common import (
     _with_name,
     _worst,
     framework_names,
+    no_window,
     resource_names,
 )
 
@@ -93,6 +96,10 @@ def sharing_summary(doc: Doc) -> dict[str, Any]:
     * ``worst_unfairness_pct`` / ``worst_unfairness_framework``: the largest unfairness (%)
       over the frameworks, and ``worst_unfairness_area`` / ``worst_area_framework`` the
       largest unfairness area (share·s); ``total_unfairness_area`` their sum;
+      ``no_contention_window``: whether paper 001 §II's window is empty (the figures are then
+      ``None``, shown as "no contention window");
+    * ``worst_pending_unfairness_pct`` / ``worst_pending_framework``: the largest unfairness
+      of the pending-work reading (``fairness.pending_work``), where the document has it;
     * ``mean_wait_s``: the mean wait over every launched task (each framework's mean weighted
       by its launched tasks; finished, else all, when the document has no count of launched
       ones), ``max_wait_s``, ``tasks``, ``finished``;
@@ -111,6 +118,10 @@ def sharing_summary(doc: Doc) -> dict[str, Any]:
                                                               "received_pct")}
         for fw in [*frameworks, *(str(k) for k in per_fw if str(k) not in frameworks)]
     }
+    pending_doc = _section(fairness, "pending_work")
+    pending = {fw: finite(_section(pending_doc, "frameworks", fw).get("unfairness_pct"))
+               for fw in _section(pending_doc, "frameworks")}
+    worst_pending, worst_pending_fw = _worst(pending, max)
     worst_pct, worst_pct_fw = _worst({fw: v["unfairness_pct"] for fw, v in unfair.items()}, max)
     worst_area, worst_area_fw = _worst({fw: v["unfairness_area"] for fw, v in unfair.items()}, max)
     areas = [v["unfairness_area"] for v in unfair.values() if v["unfairness_area"] is not None]
@@ -146,10 +157,15 @@ def sharing_summary(doc: Doc) -> dict[str, Any]:
         "frameworks": frameworks,
         "makespan_s": finite(doc.get("makespan_s")),
         "fairness": {
+            **({"definition": UNFAIRNESS_DEFINITION} if fairness.get("definition") == UNFAIRNESS_DEFINITION
+               else {}),
             "contention_s": finite(fairness.get("contention_s")),
             "window": [finite(v) for v in fairness.get("window") or []] or None,
             "frameworks": unfair,
         },
+        "no_contention_window": no_window(doc),
+        "worst_pending_unfairness_pct": worst_pending,
+        "worst_pending_framework": worst_pending_fw,
         "worst_unfairness_pct": worst_pct,
         "worst_unfairness_framework": worst_pct_fw,
         "worst_unfairness_area": worst_area,
@@ -166,6 +182,19 @@ def sharing_summary(doc: Doc) -> dict[str, Any]:
         "offers_declined": declined,
         "offers_declined_pct": (declined / made * 100.0) if made and declined is not None else None,
     }
+
+
+def _or_no_window(unit: str, name_key: str | None = None) -> Callable[[float | None, Headline, str], str]:
+    """A value in ``unit`` (with its framework's name, from ``name_key``), or "no contention window"
+    where paper 001 §II's window is empty: never a silent 0 or a bare dash."""
+    named = _with_name(unit, name_key) if name_key else None
+
+    def text(value: float | None, h: Headline, currency: str) -> str:
+        if value is None and h.get("no_contention_window"):
+            return NO_WINDOW
+        return named(value, h, currency) if named else show(value, unit, currency)
+
+    return text
 
 
 def _finished_text(value: float | None, h: Headline, _currency: str) -> str:
@@ -197,39 +226,49 @@ def sharing_metrics(
     ['worst_unfairness_pct', 'unfairness_pct:a', 'worst_unfairness_area', 'unfairness_area:a']
     """
     per_fw_detail = len(frameworks) > FRAMEWORK_ROWS_COMPACT
+    window = ("no_contention_window",)
     metrics: list[Metric] = [
         Metric("worst_unfairness_pct", "Worst unfairness", "percent",
-               ("worst_unfairness_pct", "worst_unfairness_framework"), _path("worst_unfairness_pct"), "lower",
-               text=_with_name("percent", "worst_unfairness_framework"),
-               note="Unfairness (paper 001): how much of its fair share a framework did not receive over "
-                    "the contention time (two or more frameworks with work waiting), in %; the worst "
-                    "framework's."),
+               ("worst_unfairness_pct", "worst_unfairness_framework", *window), _path("worst_unfairness_pct"),
+               "lower", text=_or_no_window("percent", "worst_unfairness_framework"),
+               note="Unfairness (paper 001 §II): how much of its fair share (its weight over the weights of "
+                    "the frameworks that have tasks) a framework did not receive over the contention window, "
+                    "from the time every framework has started launching to the time the first has launched "
+                    "all its tasks, in %; the worst framework's. No window: no figure."),
     ]
     for fw in frameworks:
         paths = _reads(("fairness", "frameworks", fw, "unfairness_pct"))
         metrics.append(Metric(
-            f"unfairness_pct:{fw}", f"Unfairness of {fw}", "percent", paths["reads"],
+            f"unfairness_pct:{fw}", f"Unfairness of {fw}", "percent", (*paths["reads"], *window),
             _path("fairness", "frameworks", fw, "unfairness_pct"), "lower", detail=per_fw_detail,
-            paths=paths["paths"],
+            text=_or_no_window("percent"), paths=paths["paths"],
         ))
     metrics.append(Metric(
         "worst_unfairness_area", "Largest unfairness area", "share_seconds",
-        ("worst_unfairness_area", "worst_area_framework"), _path("worst_unfairness_area"), "lower",
-        text=_with_name("share_seconds", "worst_area_framework"),
+        ("worst_unfairness_area", "worst_area_framework", *window), _path("worst_unfairness_area"), "lower",
+        text=_or_no_window("share_seconds", "worst_area_framework"),
         note="Unfairness area: the area between a framework's share and its fair share where it is below, "
              "in share·s (share × seconds), the shaded area of the share charts.",
     ))
     for fw in frameworks:
         paths = _reads(("fairness", "frameworks", fw, "unfairness_area"))
         metrics.append(Metric(
-            f"unfairness_area:{fw}", f"Unfairness area of {fw}", "share_seconds", paths["reads"],
+            f"unfairness_area:{fw}", f"Unfairness area of {fw}", "share_seconds", (*paths["reads"], *window),
             _path("fairness", "frameworks", fw, "unfairness_area"), "lower", detail=True,
-            paths=paths["paths"],
+            text=_or_no_window("share_seconds"), paths=paths["paths"],
         ))
     contention = _reads(("fairness", "contention_s"))
     metrics += [
-        Metric("contention_s", "Contention time", "seconds", contention["reads"],
-               _path("fairness", "contention_s"), detail=True, paths=contention["paths"]),
+        Metric("worst_pending_unfairness_pct", "Worst unfairness while work is pending", "percent",
+               ("worst_pending_unfairness_pct", "worst_pending_framework"),
+               _path("worst_pending_unfairness_pct"), "lower",
+               text=_with_name("percent", "worst_pending_framework"), detail=True,
+               note="Unfairness while work is pending (a second reading, not paper 001's): the fair share "
+                    "is the weight over the weights of the frameworks with tasks waiting, over the time two "
+                    "or more have some."),
+        Metric("contention_s", "Contention window", "seconds", (*contention["reads"], *window),
+               _path("fairness", "contention_s"), detail=True, text=_or_no_window("seconds"),
+               paths=contention["paths"]),
         Metric("makespan_s", "Makespan", "seconds", ("makespan_s",), _path("makespan_s"), "lower"),
     ]
     for fw in frameworks:
@@ -276,6 +315,7 @@ SHARING_FRAMEWORK_COLUMNS: tuple[Column, ...] = (
     Column("received_pct", "Fair share received", "percent"),
     Column("unfairness_pct", "Unfairness", "percent"),
     Column("unfairness_area", "Unfairness area", "share_seconds"),
+    Column("pending_unfairness_pct", "Unfairness while work is pending", "percent"),
     Column("first_start_s", "First start", "seconds"),
     Column("last_finish_s", "Last finish", "seconds"),
     Column("mean_wait_s", "Mean wait", "seconds"),
@@ -305,12 +345,18 @@ def sharing_framework_rows(docs: Mapping[str, Doc]) -> list[dict[str, Any]]:
             done = _section(doc, "completion", fw)
             offers = _section(doc, "offers", fw)
             tasks = finite(done.get("tasks"))
+            figures: dict[str, Any] = {k: finite(fair.get(k)) for k in ("received_pct", "unfairness_pct",
+                                                                         "unfairness_area")}
+            if no_window(doc) and (tasks or 0) > 0:  # undefined, never a silent 0 or a bare dash
+                figures = {k: NO_WINDOW for k in figures}
+            pending = _section(doc, "fairness", "pending_work", "frameworks", fw)
             rows.append({
                 "configuration": str(label), "framework": fw, "weight": finite(f.get("weight")),
                 "policy": f.get("policy"), "tasks": tasks if tasks is not None else finite(f.get("tasks")),
                 "launched": finite(done.get("launched")),
                 "finished": finite(done.get("finished")),
-                **{k: finite(fair.get(k)) for k in ("received_pct", "unfairness_pct", "unfairness_area")},
+                **figures,
+                "pending_unfairness_pct": finite(pending.get("unfairness_pct")),
                 **{k: finite(done.get(k)) for k in ("first_start_s", "last_finish_s", "mean_wait_s",
                                                     "max_wait_s")},
                 "offers_made": finite(offers.get("made")), "offers_declined": finite(offers.get("declined")),

@@ -14,9 +14,19 @@ from typing import Any
 from ..numbers import finite
 from ..tables import Headline, show
 
-__all__ = ["FRAMEWORK_ROWS_COMPACT", "Doc", "framework_names", "resource_names", "study_of"]
+__all__ = [
+    "FRAMEWORK_ROWS_COMPACT", "NO_WINDOW", "UNFAIRNESS_DEFINITION", "Doc", "framework_names", "paper_window",
+    "resource_names", "study_of",
+]
 
 Doc = Mapping[str, Any]
+
+#: ``fairness.definition`` of a sharing document whose unfairness is paper 001 §II's (notes §5);
+#: older documents, without it, hold the pending-work reading there.
+UNFAIRNESS_DEFINITION = "paper-001-ii"
+#: How tables and figures say that a configuration has no contention window (paper 001 §II): its
+#: unfairness is undefined, never 0.
+NO_WINDOW = "no contention window"
 
 #: With at most this many frameworks, the per-framework rows are in the compact table (the
 #: page's); with more, in the files' full table only (``detail``).
@@ -33,6 +43,22 @@ def study_of(doc: Doc) -> str:
     if study not in ("allocation", "sharing"):
         raise ValueError(f"not a fairness document: study is {study!r} (expected 'allocation' or 'sharing')")
     return str(study)
+
+
+def paper_window(doc: Doc) -> bool:
+    """Whether a sharing document's (or summary's) unfairness is paper 001 §II's.
+
+    >>> paper_window({"fairness": {"definition": "paper-001-ii", "window": None}}), paper_window({})
+    (True, False)
+    """
+    fairness = doc.get("fairness")
+    return isinstance(fairness, Mapping) and fairness.get("definition") == UNFAIRNESS_DEFINITION
+
+
+def no_window(doc: Doc) -> bool:
+    """Whether a sharing document (or summary) of paper 001 §II's unfairness has no contention window."""
+    fairness = doc.get("fairness")
+    return paper_window(doc) and isinstance(fairness, Mapping) and not fairness.get("window")
 
 
 def framework_names(doc: Doc) -> list[str]:

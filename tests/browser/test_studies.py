@@ -26,7 +26,8 @@ from .test_browser import (  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LABELS = ["DRF (rrr)", "TSF (rrr)", "PS-DSF (rrr)", "rPS-DSF (joint)", "BF-DRF"]
+LABELS = ["DRF (rrr-task)", "TSF (rrr-task)", "PS-DSF (rrr-task)", "rPS-DSF (joint)", "BF-DRF (best-fit-all)",
+          "DRF (rrr)"]
 
 
 def test_the_table_one_preset_starts_and_shows_its_heatmaps(
@@ -43,8 +44,10 @@ def test_the_table_one_preset_starts_and_shows_its_heatmaps(
     assert page.locator("input[name='trials']").input_value() == "200"
     checked = page.locator("input[name='variants']:checked")
     ticked = [checked.nth(i).get_attribute("value") for i in range(checked.count())]
-    # The planner's Table I preset, or the library's registry's (which may list more policies).
-    assert {"drf/rrr", "tsf/rrr", "psdsf/rrr", "rpsdsf/joint", "bf-drf"} <= set(ticked)
+    # The library's registry's Table I: the paper's procedure as read (docs/table-one.md), and the
+    # notes' RRR rounds beside it.
+    assert {"drf/rrr-task", "tsf/rrr-task", "psdsf/rrr-task", "rpsdsf/joint", "bf-drf/best-fit-all",
+            "drf/rrr"} <= set(ticked)
     screenshot("allocation-new")
     no_console_errors(page)
 
@@ -69,8 +72,9 @@ def test_the_table_one_preset_starts_and_shows_its_heatmaps(
 def test_a_sharing_preset_starts_and_shows_the_share_timelines(
     live_server: Any, page: Any, operator: Any, runs_in_threads: Any, screenshot: Any,  # noqa: F811
 ) -> None:
-    """Paper 001 §V-B in one click: Marathon (greedy) against Scylla under three settings, side
-    by side, each with its share timeline, the fair line and the shaded unfairness area."""
+    """Paper 001 §V-B in one click: Marathon (greedy) against Scylla under three settings (and
+    Figure 1 with two of the offer cycle's rules turned off), side by side, each with its share
+    timeline, the fair line and the shaded unfairness area."""
     base = live_server.url
     sign_in(page, base, screenshot)
     page.click("nav a:has-text('New sharing study')")
@@ -86,7 +90,7 @@ def test_a_sharing_preset_starts_and_shows_the_share_timelines(
     page.wait_for_url(re.compile(r"/runs/\d+/$"))
     page.wait_for_selector("#charts[data-drawn='true']", timeout=120_000)
     timelines = page.locator("#share-timelines .js-plotly-plot")
-    assert timelines.count() == 3  # one per configuration
+    assert timelines.count() == 5  # one per configuration
     # each panel draws the fair line and fills the unfairness area (a trace with fill)
     assert page.locator("#share-timelines .js-plotly-plot .scatterlayer .js-fill").count() >= 3
     assert page.locator("td[data-variant]").count() > 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scheduling.metrics import cost_by_hour, fairness_summary, percentile
+from scheduling.metrics import cost_by_hour, fairness_summary, percentile, window_unfairness
 
 
 def test_unfairness_of_paper_001_by_hand() -> None:
@@ -81,3 +81,51 @@ def test_percentile() -> None:
     assert percentile([4, 1, 3, 2], 50) == 2.5
     assert percentile([1, 2, 3, 4, 5], 95) == pytest.approx(4.8)
     assert percentile([], 99) == 0.0
+
+
+def test_window_unfairness_of_paper_001_section_ii_by_hand() -> None:
+    """Paper 001 §II: U_A over [i, j], from "all frameworks have started launching" (the latest
+    first start) to "the first has launched all its tasks" (the earliest last start), against a
+    constant fair line phi_A / sum phi over the frameworks that have tasks (notes §5).
+
+    A (weight 2) launches from 0 s to 70 s, B (weight 1) from 20 s to 90 s, C has no tasks (an
+    idle framework: it takes no part). Window [20, 70]: 50 s; fair A 2/3, B 1/3.
+
+    ========= ============= =============
+    interval  share A       share B
+    ========= ============= =============
+    0-20 s    0.9           0
+    20-40 s   0.8           0.2
+    40-70 s   0.6           0.4
+    70-100 s  0.3           0.6
+    ========= ============= =============
+
+    B: area 0.2 * 20 + 0.4 * 30 = 16 against 1/3 * 50: U_B = 96 %, unfairness 4 %; below the
+    line 20 s by 1/3 - 0.2, 30 s above it: area 20 * 2/15 = 8/3. A: 0.8 * 20 + 0.6 * 30 = 34
+    against 2/3 * 50: U_A = 102 %, unfairness 0; below the line 30 s by 1/15: area 2.
+    """
+    t = np.array([0.0, 20.0, 40.0, 70.0, 100.0])
+    share = np.array([[0.9, 0.0, 0.0], [0.8, 0.2, 0.0], [0.6, 0.4, 0.0], [0.3, 0.6, 0.0], [0.0, 0.0, 0.0]])
+    u = window_unfairness(t, share, [0.0, 20.0, None], [70.0, 90.0, None], [10, 10, 0], ["a", "b", "c"],
+                          np.array([2.0, 1.0, 1.0]))
+    assert u["window"] == [20.0, 70.0] and u["contention_s"] == 50.0
+    a, b, c = (u["frameworks"][k] for k in "abc")
+    assert a["fair_share"] == pytest.approx(2 / 3) and b["fair_share"] == pytest.approx(1 / 3)
+    assert b["received_pct"] == pytest.approx(96.0) and b["unfairness_pct"] == pytest.approx(4.0)
+    assert b["unfairness_area"] == pytest.approx(8 / 3)
+    assert a["received_pct"] == pytest.approx(102.0) and a["unfairness_pct"] == 0.0
+    assert a["unfairness_area"] == pytest.approx(2.0)
+    assert c["fair_share"] == 0.0 and c["unfairness_pct"] is None
+
+
+def test_no_contention_window_is_none_never_zero() -> None:
+    """A framework that launches all its tasks before the other starts: no window, every figure
+    None (the document and the tables say "no contention window"); likewise when a framework
+    with tasks never started one."""
+    t = np.array([0.0, 10.0, 20.0])
+    share = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    u = window_unfairness(t, share, [0.0, 10.0], [5.0, 15.0], [3, 3], ["a", "b"], np.ones(2))
+    assert u["window"] is None and u["contention_s"] is None
+    assert all(f["unfairness_pct"] is None and f["unfairness_area"] is None for f in u["frameworks"].values())
+    never = window_unfairness(t, share, [0.0, None], [5.0, None], [3, 3], ["a", "b"], np.ones(2))
+    assert never["window"] is None

@@ -2,8 +2,9 @@
 
 A configuration is one call of :func:`scheduling.fairness.sharing.share`: the allocation
 mode (the Mesos offer cycle or workload-characterized), the criterion, the server
-selection, the allocation interval, a seed and per-framework overrides of the offer cycle
-(``offer_policy``, ``refuse_s``, ``hold_s``), for example "refuse 0 s" against "refuse 5 s".
+selection, the allocation interval, a seed, per-framework overrides of the offer cycle
+(``offer_policy``, ``refuse_s``, ``hold_s``), for example "refuse 0 s" against "refuse 5 s",
+and the offer cycle's rules (Mesos 1.3's and Marathon 1.4's by default, each one an option).
 One part per configuration. The parameters, their checks and the presets are the library's
 (:mod:`scheduling.fairness.params`, :mod:`scheduling.fairness.presets`).
 """
@@ -21,7 +22,7 @@ from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, V
 from scheduling import Scenario
 from scheduling.charts import variant_colours
 from scheduling.fairness.charts import sharing_figures
-from scheduling.fairness.params import SHARING_PARAMS, configuration_text, sharing_run
+from scheduling.fairness.params import RULE_PARAMS, SHARING_PARAMS, configuration_text, sharing_run
 from scheduling.fairness.presets import study_presets
 from scheduling.fairness.sharing import share
 from scheduling.fairness.tables import fairness_metrics, fairness_table, sharing_summary
@@ -63,10 +64,13 @@ class SharingKind(RunKind):
         progress: Progress,
     ) -> list[Variant]:
         c = options["configurations"][int(payload["configuration"])]
+        # a configuration stored before the offer cycle's rules were options has none: Mesos' defaults
+        rules = {p.name: c[p.name] for p in RULE_PARAMS if c.get(p.name) is not None}
         result = share(
             scenario, mode=c["mode"], criterion=c["criterion"], servers=c["servers"],
             allocation_interval_s=c["allocation_interval_s"], seed=c["seed"],
             overrides=c["overrides"] or None, horizon_s=c["horizon_s"], label=c["label"], progress=progress,
+            **rules,
         )
         return [Variant(c["label"], result.to_dict())]
 

@@ -46,7 +46,8 @@ def without_timing(doc: dict[str, Any]) -> dict[str, Any]:
 def test_the_declared_parameters_are_the_options() -> None:
     assert [p.flag for p in ALLOCATE_FLAGS] == ["--trials", "--seed"]
     assert [p.flag for p in SHARE_FLAGS] == ["--mode", "--criterion", "--servers", "--interval", "--seed",
-                                             "--horizon"]
+                                             "--horizon", "--max-tasks-per-offer", "--registration",
+                                             "--offers-count", "--minimum-offer", "--drf-ties"]
     assert all(p in ALLOCATION_PARAMS for p in ALLOCATE_FLAGS)
     assert all(p in CONFIGURATION_PARAMS for p in SHARE_FLAGS)
     for command, params in (("allocate", ALLOCATE_FLAGS), ("share", SHARE_FLAGS)):

@@ -17,12 +17,14 @@ from scheduling.fairness.params import (
     DEFAULT_VARIANTS,
     LABEL_MAX,
     OVERRIDE_PARAMS,
+    RULE_PARAMS,
     SHARING_PARAMS,
     allocation_run,
     configuration_label,
     configuration_text,
     overrides_text,
     parse_overrides,
+    rules_text,
     sharing_run,
 )
 from scheduling.fairness.sharing import share
@@ -140,15 +142,18 @@ def test_the_allocation_declarations() -> None:
 
 # --------------------------------------------------------------------------- sharing
 
+#: The offer cycle's rules as Mesos 1.3 and Marathon 1.4 run them: every configuration's defaults.
+MESOS = {"max_tasks_per_offer": 5, "registration": "queues", "offers_count": "decision",
+         "minimum_offer": "mesos", "drf_ties": "allocations"}
 STORED_KEYS = ["mode", "criterion", "servers", "allocation_interval_s", "seed", "horizon_s", "overrides",
-               "label"]
+               *MESOS, "label"]
 
 
 def test_a_sharing_study_of_nothing_given_is_one_configuration_of_defaults() -> None:
     options = sharing_run({})
     assert options == {"configurations": [{
         "mode": "offers", "criterion": "drf", "servers": None, "allocation_interval_s": 1.0, "seed": 0,
-        "horizon_s": None, "overrides": {}, "label": "offers drf",
+        "horizon_s": None, "overrides": {}, **MESOS, "label": "offers drf",
     }], "baseline": "offers drf"}
     assert list(options["configurations"][0]) == STORED_KEYS
     assert sharing_run({"configurations": [None]}) == options  # a null configuration: every default
@@ -165,7 +170,7 @@ def test_configurations_are_stored_in_the_runs_shape() -> None:
     assert first == {"mode": "offers", "criterion": "drf", "servers": None, "allocation_interval_s": 2.0,
                      "seed": 1, "horizon_s": 300.0, "overrides": {"a": {"offer_policy": "first-fit",
                                                                         "refuse_s": 5.0}},
-                     "label": "refuse 5 s"}
+                     **MESOS, "label": "refuse 5 s"}
     assert isinstance(first["allocation_interval_s"], float) and isinstance(first["horizon_s"], float)
     assert second["label"] == "characterized bf-drf; a hold 0.5 s" and second["servers"] is None
     assert options["baseline"] == "refuse 5 s"
@@ -249,7 +254,7 @@ def test_every_problem_of_a_sharing_study_comes_at_once_with_its_path() -> None:
     ({"configurations": []}, "configurations", "must not be empty"),
     ({"configurations": ["x"]}, "configurations[0]",
      "must be an object with label, mode, criterion, servers, allocation_interval_s, seed, horizon_s, "
-     "overrides"),
+     "overrides, max_tasks_per_offer, registration, offers_count, minimum_offer, drf_ties"),
     ({"configurations": [{"overrides": "x"}]}, "configurations[0].overrides", "must be an object"),
     ({"configurations": [{"mode": None, "seed": 2**63}]}, "configurations[0].seed",
      "must be a whole number from 0 to 9,223,372,036,854,775,807"),
@@ -271,7 +276,27 @@ def test_the_configuration_declarations_agree_with_share() -> None:
             continue
         assert p.default == signature[p.name].default, p.name
     assert [p.flag for p in CONFIGURATION_PARAMS] == [
-        None, "--mode", "--criterion", "--servers", "--interval", "--seed", "--horizon", None]
+        None, "--mode", "--criterion", "--servers", "--interval", "--seed", "--horizon", None,
+        "--max-tasks-per-offer", "--registration", "--offers-count", "--minimum-offer", "--drf-ties"]
+    assert {p.name: p.default for p in RULE_PARAMS} == MESOS
+
+
+def test_each_rule_is_a_field_of_a_configuration_named_in_its_label() -> None:
+    """Each of the offer cycle's rules can be turned off per configuration, to show what it changes;
+    a configuration that does says so in its label and its settings' text."""
+    options = sharing_run({"configurations": [
+        {}, {"max_tasks_per_offer": 0}, {"registration": "start", "offers_count": "launched"},
+        {"minimum_offer": "none", "drf_ties": "random"},
+    ]})
+    labels = [c["label"] for c in options["configurations"]]
+    assert labels == ["offers drf", "offers drf (greedy unlimited)",
+                      "offers drf (registered at 0, only launches count)",
+                      "offers drf (any offer, random ties)"]
+    assert configuration_text(options["configurations"][1]).endswith(", max_tasks_per_offer=0")
+    assert rules_text(options["configurations"][0]) == ""
+    assert errors(sharing_run, {"configurations": [{"max_tasks_per_offer": -1, "drf_ties": "oldest"}]}) == {
+        "configurations[0].max_tasks_per_offer": "must be a whole number from 0 to 1,000,000",
+        "configurations[0].drf_ties": "must be one of allocations, random"}
     assert [p.name for p in OVERRIDE_PARAMS] == ["offer_policy", "refuse_s", "hold_s"]
     assert [p.name for p in SHARING_PARAMS] == ["configurations", "baseline"]
 

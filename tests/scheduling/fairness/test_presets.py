@@ -11,7 +11,7 @@ import pytest
 
 from scheduling import parse_scenario
 from scheduling.fairness.params import allocation_run, sharing_run
-from scheduling.fairness.presets import study_presets
+from scheduling.fairness.presets import library_presets, study_presets
 from scheduling.params import Preset
 
 
@@ -100,11 +100,20 @@ def test_the_librarys_own_presets() -> None:
     preset = table_one()
     assert preset.title == "Paper 000, Table I" and preset.scenario is not None
     assert preset.params["trials"] == 200
-    assert {"drf/rrr", "rpsdsf/joint", "bf-drf"} <= set(preset.params["variants"])
+    # the paper's procedure as read (docs/table-one.md), and the notes' RRR rounds beside it
+    variants = set(preset.params["variants"])
+    assert {"drf/rrr-task", "drf/rrr", "rpsdsf/joint", "bf-drf/best-fit-all"} <= variants
+    study = next(p for p in library_presets() if p.key == preset.key)
+    assert "000-table-1-drf" in study.setups and "000-table-1-drf-rounds" in study.setups
     sharing = {p.key: p for p in study_presets("sharing")}
     assert "001-v-b-greedy" in sharing
-    labels = [c["label"] for c in sharing["001-v-b-greedy"].params["configurations"]]
-    assert len(labels) == 3 and all("Scylla" in label for label in labels)
+    configurations = sharing["001-v-b-greedy"].params["configurations"]
+    labels = [c["label"] for c in configurations]
+    assert len(labels) == 5 and all("Scylla" in label for label in labels)
+    # Figures 1, 6 and 7 with Mesos' rules, then Figure 1 with one rule turned off each
+    assert [c.get("max_tasks_per_offer") for c in configurations] == [None, None, None, 0, None]
+    assert [c.get("offers_count") for c in configurations][-1] == "launched"
+    assert sharing["001-v-c-aurora-hold"].params["configurations"][1]["minimum_offer"] == "none"
     assert study_presets("nothing") == []
 
 

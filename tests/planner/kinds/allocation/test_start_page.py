@@ -53,7 +53,7 @@ def test_the_page_shows_every_field_of_the_declared_parameters(owner_client: Cli
         assert f'name="{name}"' in page, name
     # the declared choices, labels, help, bounds and defaults
     boxes = re.findall(r'<input type="checkbox" name="variants" value="([^"]+)"[^>]*?( checked)?>', page)
-    assert [v for v, _ in boxes][:3] == ["drf/rrr", "drf/joint", "drf/best-fit"] and len(boxes) == 21
+    assert [v for v, _ in boxes][:3] == ["drf/rrr", "drf/joint", "drf/best-fit"] and len(boxes) == 30
     assert [v for v, checked in boxes if checked] == list(DEFAULT_VARIANTS)
     assert "rPS-DSF (joint)" in page and "U-MMF (fractional)" in page
     assert describe(param_named(ALLOCATION_PARAMS, "trials")) in page
@@ -88,7 +88,8 @@ def test_the_preset_starts_as_it_is_filled(owner_client: Client) -> None:
     assert run.name == "Paper 000, Table I" and run.options["trials"] == 200
     # the preset's policies, in the page's order (the boxes')
     assert run.options["variants"] == [
-        "drf/rrr", "tsf/rrr", "psdsf/rrr", "psdsf/joint", "rpsdsf/joint", "bf-drf"]
+        "drf/rrr", "drf/rrr-task", "tsf/rrr-task", "psdsf/joint", "psdsf/rrr-task", "rpsdsf/joint",
+        "rpsdsf/rrr-task", "bf-drf/best-fit-all"]
     assert sorted(run.options["variants"]) == sorted(preset().params["variants"])
 
 

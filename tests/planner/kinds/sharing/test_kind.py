@@ -14,11 +14,16 @@ from django.urls import reverse
 
 from planner.runs.kinds import get_kind
 from planner.runs.models import Run, RunPart
+from scheduling import parse_scenario
 from scheduling.fairness.params import SHARING_PARAMS
 
 from .documents import CONFIGURATIONS, queued, two_frameworks
 
 pytestmark = pytest.mark.django_db
+
+#: The offer cycle's rules as Mesos 1.3 and Marathon 1.4 run them: every configuration's defaults.
+MESOS = {"max_tasks_per_offer": 5, "registration": "queues", "offers_count": "decision",
+         "minimum_offer": "mesos", "drf_ties": "allocations"}
 
 
 def test_the_kind_is_registered_by_its_app() -> None:
@@ -36,18 +41,35 @@ def test_each_configuration_is_one_call_of_share(sharing_run: Run, share_calls: 
         "scenario": "two tenants", "mode": "offers", "criterion": "drf", "servers": None,
         "allocation_interval_s": 1.0, "seed": 1,
         "overrides": {"a": {"refuse_s": 5.0, "offer_policy": "first-fit"}},
-        "horizon_s": None, "label": "refuse 5 s",
+        "horizon_s": None, "label": "refuse 5 s", **MESOS,
     }
     assert share_calls[1]["overrides"] == {"a": {"refuse_s": 1.0}} and share_calls[1]["seed"] == 0
-    # the stored options keep their shape (old runs display and clone)
+    # the stored options keep their shape (old runs display and clone), the rules added
     assert sharing_run.options == {"configurations": [
         {"mode": "offers", "criterion": "drf", "servers": None, "allocation_interval_s": 1.0, "seed": 1,
          "horizon_s": None, "overrides": {"a": {"offer_policy": "first-fit", "refuse_s": 5.0}},
-         "label": "refuse 5 s"},
+         **MESOS, "label": "refuse 5 s"},
         {"mode": "offers", "criterion": "drf", "servers": None, "allocation_interval_s": 1.0, "seed": 0,
-         "horizon_s": None, "overrides": {"a": {"refuse_s": 1.0}}, "label": "refuse 1 s"},
+         "horizon_s": None, "overrides": {"a": {"refuse_s": 1.0}}, **MESOS, "label": "refuse 1 s"},
     ], "baseline": "refuse 5 s"}
     assert sharing_run.name == "two tenants: sharing, refuse 5 s vs refuse 1 s"
+
+
+def test_a_configuration_stored_before_the_rules_runs_with_mesos_defaults(
+    sharing_run: Run, share_calls: list[dict[str, Any]]
+) -> None:
+    """A run stored before the offer cycle's rules were options has none: executed again, share()
+    gets no rule (its defaults are Mesos'); one that sets a rule passes it on."""
+    kind = get_kind("sharing")
+    old = {"mode": "offers", "criterion": "drf", "servers": None, "allocation_interval_s": 1.0, "seed": 0,
+           "horizon_s": None, "overrides": {}, "label": "refuse 5 s"}
+    share_calls.clear()
+    options = {"configurations": [old, {**old, "max_tasks_per_offer": 0}]}
+    scenario = parse_scenario(sharing_run.scenario)
+    kind.execute(scenario, options, {}, {"configuration": 0}, progress=lambda _f: None)
+    assert not set(MESOS) & set(share_calls[0])
+    kind.execute(scenario, options, {}, {"configuration": 1}, progress=lambda _f: None)
+    assert share_calls[1]["max_tasks_per_offer"] == 0
 
 
 def test_the_page_shows_the_timelines_the_table_and_the_settings(

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 URL = "/runs/new/sharing/"
 ROW_FIELDS = ["use", "label", "mode", "criterion", "servers", "allocation_interval_s", "seed", "horizon_s",
-              "overrides"]
+              "overrides", "max_tasks_per_offer", "registration", "offers_count", "minimum_offer", "drf_ties"]
 
 
 def row(k: int, **fields: str) -> dict[str, str]:
@@ -114,7 +114,9 @@ def test_empty_fields_take_the_declared_defaults(owner_client: Client) -> None:
     assert response.status_code == 302, response.context["form"].errors
     assert Run.objects.get().options["configurations"] == [{
         "mode": "offers", "criterion": "drf", "servers": None, "allocation_interval_s": 1.0, "seed": 0,
-        "horizon_s": None, "overrides": {}, "label": "offers drf"}]
+        "horizon_s": None, "overrides": {}, "max_tasks_per_offer": 5, "registration": "queues",
+        "offers_count": "decision", "minimum_offer": "mesos", "drf_ties": "allocations",
+        "label": "offers drf"}]
 
 
 def test_each_error_lands_on_its_row_and_field(owner_client: Client) -> None:
