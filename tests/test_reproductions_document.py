@@ -18,4 +18,5 @@ def test_the_document_is_the_commands_output() -> None:
     text = reproduction_markdown(outcomes, seeds=5, command="python -m scheduling reproduce --seeds 5",
                                  intro=paper_intros(PAPERS))
     stored = (ROOT / "docs" / "reproductions.md").read_text(encoding="utf-8")
-    assert text == stored, "regenerate: python -m scheduling reproduce --seeds 5 --markdown docs/reproductions.md"
+    regenerate = "python -m scheduling reproduce --seeds 5 --markdown docs/reproductions.md"
+    assert text == stored, f"docs/reproductions.md is out of date: {regenerate}"
