@@ -51,9 +51,19 @@ class PartAborted(Exception):
     """Raised from the progress callback: the part was cancelled, deleted or given up on."""
 
 
+#: The Celery node name of this worker (``worker@host``, from ``celery worker -n``), set when
+#: the worker starts (``planner.runs.tasks``); ``None`` outside a worker.
+WORKER_NODE: str | None = None
+
+
 def worker_name() -> str:
-    """``host:pid`` of this process, recorded on the parts it claims."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """``node:pid`` of this process, recorded on the parts it claims.
+
+    The node is the Celery worker's name (``-n worker@host``; by default ``celery@`` and the
+    machine's host name), so that parts claimed by workers on several machines, or by
+    several workers on one, say which worker ran them.
+    """
+    return f"{WORKER_NODE or socket.gethostname()}:{os.getpid()}"
 
 
 def _lease_until() -> object:
