@@ -35,7 +35,7 @@ from pathlib import Path
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
-from django.db.models import Avg, F, OuterRef, QuerySet, Subquery
+from django.db.models import Avg, Count, F, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from scheduling import ScenarioError, SchedulingError, parse_scenario
@@ -78,8 +78,101 @@ class Claim:
     position: int
 
 
-def part_claim(part_id: int) -> Claim | None:
-    """Claim a QUEUED part for this worker; ``None`` when it is not queued (any more)."""
+def part_claim(part_id: int, task_id: str | None = None) -> Claim | None:
+    """Claim, for this worker, the part message ``task_id`` carries, or a fairer one.
+
+    A message is a token: it carries the queued part whose ``task_id`` it is (``part_id``
+    for a message no part names any more, as a direct call). Before claiming that part, the
+    worker looks for a queued part of a team with fewer running parts (:func:`_fairer_part`)
+    and, if there is one, claims it instead and hands its own message over to the part it
+    carried: the two parts swap their messages, so every queued part still has exactly one.
+    One team's hundreds of queued parts therefore delay another team's part by at most one
+    part's duration: the next worker that frees up takes it, whatever message it reads.
+
+    ``None`` when the carried part is not queued (any more): a duplicate delivery, a
+    cancelled part or a deleted run.
+    """
+    for _ in range(3):  # a message being handed over meanwhile: read what it carries again
+        carried = _carried_part(part_id, task_id)
+        if carried is None:
+            return None
+        fairer = _fairer_part(carried)
+        if fairer is not None:
+            with transaction.atomic():
+                claim = _claim_queued(fairer["id"])
+                if claim is not None:
+                    _hand_over(carried, fairer)
+                    return claim
+        claim = _claim_queued(carried["id"])
+        if claim is not None:
+            return claim
+    return None
+
+
+_MESSAGE_FIELDS = ("id", "task_id", "sent_at", "sends", "run__team_id", "run__job_count")
+
+
+def _carried_part(part_id: int, task_id: str | None) -> dict[str, object] | None:
+    """The queued part a message carries: the one with its task id, else ``part_id``."""
+    if task_id:
+        named = RunPart.objects.filter(task_id=task_id).values("status", *_MESSAGE_FIELDS).first()
+        if named is not None:
+            return named if named["status"] == Status.QUEUED else None
+    return RunPart.objects.filter(pk=part_id, status=Status.QUEUED).values("status", *_MESSAGE_FIELDS).first()
+
+
+def _fairer_part(carried: dict[str, object]) -> dict[str, object] | None:
+    """A queued part of a team with fewer running parts than the carried part's team.
+
+    The team with the fewest running parts first, then its oldest run's first part; only
+    parts of the same queue (a heavy run's part is left to the heavy queue's workers).
+    """
+    running = dict(
+        RunPart.objects.filter(status=Status.RUNNING)
+        .values("run__team_id")
+        .annotate(n=Count("id"))
+        .values_list("run__team_id", "n")
+    )
+    mine = running.get(carried["run__team_id"], 0)
+    if mine == 0:
+        return None
+    waiting = RunPart.objects.filter(status=Status.QUEUED, run__cancel_requested=False).exclude(
+        run__team_id=carried["run__team_id"]
+    )
+    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
+    if heavy:
+        limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
+        is_heavy = int(carried["run__job_count"]) >= limit  # type: ignore[call-overload]
+        if is_heavy:
+            waiting = waiting.filter(run__job_count__gte=limit)
+        else:
+            waiting = waiting.filter(run__job_count__lt=limit)
+    teams = set(waiting.values_list("run__team_id", flat=True).distinct()[:1000])
+    fewer = sorted((running.get(t, 0), t) for t in teams if running.get(t, 0) < mine)
+    if not fewer:
+        return None
+    team = fewer[0][1]
+    return (
+        waiting.filter(run__team_id=team)
+        .order_by("run__created_at", "run_id", "position")
+        .values(*_MESSAGE_FIELDS)
+        .first()
+    )
+
+
+def _hand_over(carried: dict[str, object], taken: dict[str, object]) -> None:
+    """The message that was consumed (``carried``'s) is now the taken part's; the taken part's
+    message, still in the broker, carries ``carried`` from now on (with its send record)."""
+    RunPart.objects.filter(pk=carried["id"], status=Status.QUEUED).update(
+        task_id=taken["task_id"], sent_at=taken["sent_at"], sends=taken["sends"]
+    )
+    RunPart.objects.filter(pk=taken["id"]).update(
+        task_id=carried["task_id"], sent_at=carried["sent_at"], sends=carried["sends"]
+    )
+
+
+def _claim_queued(part_id: object) -> Claim | None:
+    """``QUEUED -> RUNNING`` with a conditional update: the attempt counted, the lease taken."""
     now = timezone.now()
     claimed = RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
         status=Status.RUNNING,
@@ -97,7 +190,7 @@ def part_claim(part_id: int) -> Claim | None:
     if row is None:  # the run was deleted in between
         return None
     Run.objects.filter(pk=row["run_id"], status=Status.QUEUED).update(status=Status.RUNNING, started_at=now)
-    return Claim(part_id, row["run_id"], row["attempts"], row["position"])
+    return Claim(int(part_id), row["run_id"], row["attempts"], row["position"])  # type: ignore[call-overload]
 
 
 def _mine(claim: Claim) -> QuerySet[RunPart]:
@@ -282,16 +375,18 @@ def _release(claim: Claim) -> None:
         logger.exception("part %s: could not release the claim; the reaper will re-queue it", claim.part_id)
 
 
-def part_execute_now(part_id: int) -> str:
-    """Claim the part and execute it; returns the outcome (``skipped`` if it was not QUEUED).
+def part_execute_now(part_id: int, task_id: str | None = None) -> str:
+    """Claim the part message ``task_id`` carries (or a fairer one: :func:`part_claim`) and
+    execute it; returns the outcome (``skipped`` if it was not QUEUED).
 
     Only a :class:`django.db.OperationalError` escapes (after the claim is released), for the
     task to retry; every other failure is recorded on the part as FAILED with its reason.
     """
-    claim = part_claim(part_id)
+    claim = part_claim(part_id, task_id)
     if claim is None:  # a duplicate delivery, a cancelled part or a deleted run: nothing to do
         logger.info("part %s: not queued any more; skipping", part_id)
         return "skipped"
+    part_id = claim.part_id
     try:
         with Heartbeat(claim, float(settings.PLANNER_PART_HEARTBEAT_S)) as heartbeat, solver_files(part_id):
             run = Run.objects.only("id", "kind", "scenario", "options", "context").get(pk=claim.run_id)

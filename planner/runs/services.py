@@ -124,6 +124,7 @@ def run_start(
     plan = _plan(run_kind, parsed, params)
     context = run_kind.prepare(parsed, plan.options)
     with transaction.atomic():
+        _check_team_queue(team_id, len(plan.parts))
         run = Run.objects.create(
             team_id=team_id,
             created_by=user,
@@ -146,6 +147,22 @@ def run_start(
         )
         transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in parts], first=True))
     return run
+
+
+def _check_team_queue(team_id: int, adding: int) -> None:
+    """A team has at most ``PLANNER_TEAM_MAX_QUEUED_PARTS`` parts queued or running at once.
+
+    With fair claiming between teams (``execution.part_claim``), this bounds what one team
+    can put in the broker (and in the database's queue) ahead of everybody else.
+    """
+    limit = int(settings.PLANNER_TEAM_MAX_QUEUED_PARTS)
+    waiting = RunPart.objects.filter(run__team_id=team_id, status__in=UNFINISHED).count()
+    if waiting + adding > limit:
+        raise InputError.single(
+            "team",
+            f"the team has {waiting} parts queued or running and this run adds {adding}; at most {limit} "
+            "at once: wait for runs to finish, or cancel one",
+        )
 
 
 def part_queues(part_ids: Iterable[int]) -> dict[int, str]:

@@ -36,7 +36,7 @@ def run_part_execute(self: Any, part_id: int) -> str:
     After the last retry the part stays queued and the reaper sends it again later.
     """
     try:
-        return execution.part_execute_now(int(part_id))
+        return execution.part_execute_now(int(part_id), self.request.id)
     except OperationalError as exc:
         if self.request.retries >= MAX_RETRIES:
             logger.error("part %s: database still unavailable after %s retries", part_id, MAX_RETRIES)
