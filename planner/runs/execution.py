@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -112,7 +113,7 @@ def part_claim(part_id: int, task_id: str | None = None) -> Claim | None:
 _MESSAGE_FIELDS = ("id", "task_id", "sent_at", "sends", "run__team_id", "run__job_count")
 
 
-def _carried_part(part_id: int, task_id: str | None) -> dict[str, object] | None:
+def _carried_part(part_id: int, task_id: str | None) -> dict[str, Any] | None:
     """The queued part a message carries: the one with its task id, else ``part_id``."""
     if task_id:
         named = RunPart.objects.filter(task_id=task_id).values("status", *_MESSAGE_FIELDS).first()
@@ -121,7 +122,7 @@ def _carried_part(part_id: int, task_id: str | None) -> dict[str, object] | None
     return RunPart.objects.filter(pk=part_id, status=Status.QUEUED).values("status", *_MESSAGE_FIELDS).first()
 
 
-def _fairer_part(carried: dict[str, object]) -> dict[str, object] | None:
+def _fairer_part(carried: dict[str, Any]) -> dict[str, Any] | None:
     """A queued part of a team with fewer running parts than the carried part's team.
 
     The team with the fewest running parts first, then its oldest run's first part; only
@@ -142,7 +143,7 @@ def _fairer_part(carried: dict[str, object]) -> dict[str, object] | None:
     heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
     if heavy:
         limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
-        is_heavy = int(carried["run__job_count"]) >= limit  # type: ignore[call-overload]
+        is_heavy = int(carried["run__job_count"]) >= limit
         if is_heavy:
             waiting = waiting.filter(run__job_count__gte=limit)
         else:
@@ -160,7 +161,7 @@ def _fairer_part(carried: dict[str, object]) -> dict[str, object] | None:
     )
 
 
-def _hand_over(carried: dict[str, object], taken: dict[str, object]) -> None:
+def _hand_over(carried: dict[str, Any], taken: dict[str, Any]) -> None:
     """The message that was consumed (``carried``'s) is now the taken part's; the taken part's
     message, still in the broker, carries ``carried`` from now on (with its send record)."""
     RunPart.objects.filter(pk=carried["id"], status=Status.QUEUED).update(
@@ -171,7 +172,7 @@ def _hand_over(carried: dict[str, object], taken: dict[str, object]) -> None:
     )
 
 
-def _claim_queued(part_id: object) -> Claim | None:
+def _claim_queued(part_id: int) -> Claim | None:
     """``QUEUED -> RUNNING`` with a conditional update: the attempt counted, the lease taken."""
     now = timezone.now()
     claimed = RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
@@ -190,7 +191,7 @@ def _claim_queued(part_id: object) -> Claim | None:
     if row is None:  # the run was deleted in between
         return None
     Run.objects.filter(pk=row["run_id"], status=Status.QUEUED).update(status=Status.RUNNING, started_at=now)
-    return Claim(int(part_id), row["run_id"], row["attempts"], row["position"])  # type: ignore[call-overload]
+    return Claim(part_id, row["run_id"], row["attempts"], row["position"])
 
 
 def _mine(claim: Claim) -> QuerySet[RunPart]:
@@ -215,7 +216,7 @@ class Heartbeat:
         self._thread: threading.Thread | None = None
 
     def renew(self, progress: float | None = None) -> bool:
-        fields: dict[str, object] = {"lease_until": _lease_until()}
+        fields: dict[str, Any] = {"lease_until": _lease_until()}
         if progress is not None:
             fields["progress"] = round(min(max(float(progress), 0.0), 1.0), 4)
         if not _mine(self.claim).update(**fields):
@@ -348,7 +349,7 @@ def stale_work_dirs_remove() -> int:
 # --------------------------------------------------------------------------- the part
 
 
-def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, object]]) -> bool:
+def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, Any]]) -> bool:
     """The part's results and SUCCEEDED in one transaction; False if it is no longer this attempt's."""
     with transaction.atomic():
         if not _mine(claim).update(
