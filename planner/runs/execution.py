@@ -36,7 +36,7 @@ from typing import Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
-from django.db.models import Avg, Count, F, OuterRef, QuerySet, Subquery
+from django.db.models import Avg, Count, F, Max, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from scheduling import ScenarioError, SchedulingError, parse_scenario
@@ -84,8 +84,9 @@ def part_claim(part_id: int, task_id: str | None = None) -> Claim | None:
 
     A message is a token: it carries the queued part whose ``task_id`` it is (``part_id``
     for a message no part names any more, as a direct call). Before claiming that part, the
-    worker looks for a queued part of a team with fewer running parts (:func:`_fairer_part`)
-    and, if there is one, claims it instead and hands its own message over to the part it
+    worker looks for a queued part of a team whose turn comes first (fewer running parts, or
+    as many and an older last start: :func:`_fairer_part`) and, if there is one, claims it
+    instead and hands its own message over to the part it
     carried: the two parts swap their messages, so every queued part still has exactly one.
     One team's hundreds of queued parts therefore delay another team's part by at most one
     part's duration: the next worker that frees up takes it, whatever message it reads.
@@ -123,38 +124,50 @@ def _carried_part(part_id: int, task_id: str | None) -> dict[str, Any] | None:
 
 
 def _fairer_part(carried: dict[str, Any]) -> dict[str, Any] | None:
-    """A queued part of a team with fewer running parts than the carried part's team.
+    """A queued part of a team whose turn comes before the carried part's team's, if any.
 
-    The team with the fewest running parts first, then its oldest run's first part; only
-    parts of the same queue (a heavy run's part is left to the heavy queue's workers).
+    Teams take turns: the team with the fewest running parts first and, among equals, the
+    one whose last part started longest ago (a team that never ran first). Within a team, its
+    oldest run's first part. Only parts of the same queue (a heavy run's part is left to the
+    heavy queue's workers, and the other way round).
     """
+    team = carried["run__team_id"]
+    waiting = RunPart.objects.filter(status=Status.QUEUED, run__cancel_requested=False)
+    waiting = waiting.exclude(run__team_id=team)
+    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
+    if heavy:
+        limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
+        if int(carried["run__job_count"]) >= limit:
+            waiting = waiting.filter(run__job_count__gte=limit)
+        else:
+            waiting = waiting.filter(run__job_count__lt=limit)
+    others = set(waiting.values_list("run__team_id", flat=True).distinct()[:1000])
+    if not others:
+        return None
+    teams = [*others, team]
     running = dict(
-        RunPart.objects.filter(status=Status.RUNNING)
+        RunPart.objects.filter(status=Status.RUNNING, run__team_id__in=teams)
         .values("run__team_id")
         .annotate(n=Count("id"))
         .values_list("run__team_id", "n")
     )
-    mine = running.get(carried["run__team_id"], 0)
-    if mine == 0:
-        return None
-    waiting = RunPart.objects.filter(status=Status.QUEUED, run__cancel_requested=False).exclude(
-        run__team_id=carried["run__team_id"]
+    recent = timezone.now() - timedelta(days=1)
+    last_start = dict(
+        RunPart.objects.filter(run__team_id__in=teams, started_at__gte=recent)
+        .values("run__team_id")
+        .annotate(last=Max("started_at"))
+        .values_list("run__team_id", "last")
     )
-    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
-    if heavy:
-        limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
-        is_heavy = int(carried["run__job_count"]) >= limit
-        if is_heavy:
-            waiting = waiting.filter(run__job_count__gte=limit)
-        else:
-            waiting = waiting.filter(run__job_count__lt=limit)
-    teams = set(waiting.values_list("run__team_id", flat=True).distinct()[:1000])
-    fewer = sorted((running.get(t, 0), t) for t in teams if running.get(t, 0) < mine)
-    if not fewer:
+
+    def turn(t: Any) -> tuple[int, float]:
+        last = last_start.get(t)
+        return running.get(t, 0), (last.timestamp() if last is not None else float("-inf"))
+
+    first = min(others, key=lambda t: (turn(t), t))
+    if turn(first) >= turn(team):
         return None
-    team = fewer[0][1]
     return (
-        waiting.filter(run__team_id=team)
+        waiting.filter(run__team_id=first)
         .order_by("run__created_at", "run_id", "position")
         .values(*_MESSAGE_FIELDS)
         .first()

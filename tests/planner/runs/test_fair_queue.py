@@ -79,6 +79,16 @@ def test_every_part_runs_once_whatever_order_the_messages_come_in(big: Run, smal
     assert RunPart.objects.filter(status="running").count() == len(messages)
 
 
+def test_with_one_worker_slot_teams_take_turns(big: Run, small: Run) -> None:
+    """One worker process: team A has nothing running when the next message is read, but its
+    last part started after team B's (never), so B's part goes first."""
+    first, second, *_ = parts(big)
+    execution.part_claim(first.pk, first.task_id)
+    RunPart.objects.filter(pk=first.pk).update(status="succeeded")  # the slot is free again
+    claim = execution.part_claim(second.pk, second.task_id)
+    assert claim is not None and claim.part_id == parts(small)[0].pk
+
+
 def test_no_swap_between_parts_of_one_team(big: Run) -> None:
     first, second, *_ = parts(big)
     execution.part_claim(first.pk, first.task_id)
