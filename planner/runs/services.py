@@ -184,9 +184,10 @@ def part_queues(part_ids: Iterable[int]) -> dict[int, str]:
 def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
     """Send each part's task message; returns how many went out.
 
-    A part whose message cannot be sent on the run's start fails with the reason (the
-    broker is down: better said at once than a run queued forever); a re-send by the
-    reaper that fails leaves the part queued for the next round.
+    A part whose message cannot be sent (the broker is down or restarting) stays queued,
+    with the reason in its ``error`` for the run page, and is sent by the reaper's next round
+    once the broker answers again (``runs_reap``: a queued part never sent is due at once):
+    the run is never lost, and the request that started it still answers 201.
     """
     from .tasks import run_part_execute
 
@@ -197,16 +198,22 @@ def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
         try:
             run_part_execute.apply_async(args=[part_id], task_id=task_id, queue=queues.get(part_id))
         except Exception as exc:  # kombu raises several types for an unreachable broker
-            logger.exception("could not queue part %s", part_id)
-            if first:
-                reason = f"could not queue the run (is the task broker running?): {type(exc).__name__}: {exc}"
-                part_fail(part_id, None, reason)
+            logger.warning("could not queue part %s (sent later): %s: %s", part_id, type(exc).__name__, exc)
+            RunPart.objects.filter(pk=part_id, status=Status.QUEUED, sent_at__isnull=True).update(
+                error=f"{BROKER_DOWN}: {type(exc).__name__}: {exc}"[:1000]
+            )
             continue
         RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
             sent_at=timezone.now(), sends=F("sends") + 1
         )
+        noted = RunPart.objects.filter(pk=part_id, status=Status.QUEUED, error__startswith=BROKER_DOWN)
+        noted.update(error="")
         sent += 1
     return sent
+
+
+#: The note on a part whose message could not be sent yet (cleared once it is).
+BROKER_DOWN = "waiting for the task broker (queued; sent when it answers again)"
 
 
 # --------------------------------------------------------------------------- parts ending

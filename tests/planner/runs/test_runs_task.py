@@ -473,21 +473,6 @@ def test_a_run_left_open_after_its_parts_ended_is_closed(run: Run) -> None:
     assert Run.objects.get(pk=run.pk).status == "succeeded"
 
 
-def test_a_broker_down_at_start_fails_the_parts_it_could_not_queue(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
-) -> None:
-    def down(*args: Any, **kwargs: Any) -> Any:
-        raise ConnectionRefusedError("[Errno 111] Connection refused")
-
-    monkeypatch.setattr(run_part_execute, "apply_async", down)
-    with django_capture_on_commit_callbacks(execute=True):
-        run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd"])
-    run.refresh_from_db()
-    assert run.status == "failed"
-    assert "could not queue the run (is the task broker running?)" in run.error
-
-
 # --------------------------------------------------------------------------- solver files
 
 
