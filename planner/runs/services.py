@@ -29,7 +29,7 @@ from planner.teams.models import Team
 from scheduling import Scenario, ScenarioError, parse_scenario
 
 from .kinds import RunKind, RunPlan, get_kind, kind_for_request
-from .models import FINISHED, UNFINISHED, Run, RunPart, RunResult, Status
+from .models import FINISHED, PROCESS_LOST, UNFINISHED, Run, RunPart, RunResult, Status
 
 logger = logging.getLogger(__name__)
 
@@ -369,7 +369,7 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
     failed = 0
     hard_limit = timedelta(seconds=int(settings.CELERY_TASK_TIME_LIMIT))
     lapsed = RunPart.objects.filter(status=Status.RUNNING, lease_until__lt=now).only(
-        "id", "run_id", "attempts", "worker", "label", "started_at"
+        "id", "run_id", "attempts", "worker", "label", "started_at", "error"
     )
     for part in lapsed:
         if part.started_at is not None and part.started_at < now - hard_limit:
@@ -377,17 +377,19 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
             reason = f"stopped at the hard time limit ({int(settings.CELERY_TASK_TIME_LIMIT)} s)"
             failed += part_fail(part.pk, part.attempts, reason)
             continue
+        # The worker's main process notes why its pool process died (tasks.PartRequest).
+        died = f"; {part.error}" if part.error.startswith(PROCESS_LOST) else ""
         if part.attempts >= max_attempts:
             reason = (
-                f"its worker stopped responding {part.attempts} times (last: {part.worker or 'unknown'}); "
-                "given up after the last attempt"
+                f"its worker stopped responding {part.attempts} times "
+                f"(last: {part.worker or 'unknown'}{died}); given up after the last attempt"
             )
             failed += part_fail(part.pk, part.attempts, reason)
             continue
         task_id = str(uuid.uuid4())
         if RunPart.objects.filter(pk=part.pk, status=Status.RUNNING, attempts=part.attempts).update(
             status=Status.QUEUED, lease_until=None, progress=0.0, task_id=task_id, sent_at=None,
-            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}); queued again",
+            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}{died}); queued again",
         ):
             logger.warning(
                 "part %s of run %s: worker %s lost; queued again", part.pk, part.run_id, part.worker

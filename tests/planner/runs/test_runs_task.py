@@ -423,6 +423,29 @@ def test_a_lapsed_lease_queues_the_part_again_and_resends_it(run: Run, sent: lis
     assert (first.attempts, first.error) == (2, "")
 
 
+def test_a_part_whose_process_is_killed_fails_with_that_reason(
+    run: Run, sent: list[int], settings: Any
+) -> None:
+    """The worker's main process notes the pool's account of a dead process (tasks.PartRequest);
+    the requeue and the final failure carry it."""
+    settings.PLANNER_PART_MAX_ATTEMPTS = 2
+    first = parts_of(run)[0]
+    killed = "Worker exited prematurely: signal 9 (SIGKILL) Job: 0."
+    for attempt in (1, 2):
+        task_id = RunPart.objects.get(pk=first.pk).task_id
+        assert execution.part_claim(first.pk, task_id) is not None
+        assert execution.part_process_lost(task_id, killed)
+        RunPart.objects.filter(pk=first.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+        services.runs_reap()
+        first.refresh_from_db()
+        if attempt == 1:
+            assert first.status == "queued" and "signal 9 (SIGKILL)" in first.error
+    assert first.status == "failed"
+    assert "stopped responding 2 times" in first.error and "out-of-memory killer" in first.error
+    # Only a running part takes the note.
+    assert not execution.part_process_lost(first.task_id, killed)
+
+
 def test_a_part_whose_worker_keeps_dying_fails_after_the_last_attempt(
     run: Run, sent: list[int], settings: Any, execute_run: Callable[[int], str]
 ) -> None:
