@@ -48,8 +48,8 @@ LIMITS: dict[str, float] = {
     "complex_jobs": 200_000,  # every framework's together
     "tasks_per_complex_job": 1_000,
     "runs": 1_000_000,  # times one complex job must run
-    "network_sensitivity": 100,
+    "network_sensitivity": 100,  # sigma of notes §8: a job spread over every VM lasts at most 101x
     "interruptions_per_hour": 3_600,  # a spot VM reclaimed once a second on average, at most
-    "interruptions": 1_000_000,  # spot VMs reclaimed in one run (beyond it the run stops)  # sigma of notes §8: a job spread over every VM lasts at most 101x
+    "interruptions": 1_000_000,  # spot VMs reclaimed in one run (beyond it the run stops)
     "errors_reported": 200,  # and as many warnings
 }

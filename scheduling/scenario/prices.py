@@ -15,12 +15,15 @@ The machines of neither are billed on demand. This module reads the two fields;
 >>> problems = Problems()
 >>> read_market_prices({"count": 6, "reserved": {"price_per_hour": 0.15, "count": 2},
 ...                     "spot": {"price_per_hour": 0.07, "interruptions_per_hour": 0.1}},
-...                    "vm_types[0]", 6, problems)
-(ReservedPrice(price_per_hour=0.15, count=2), SpotPrice(price_per_hour=0.07, count=None, interruptions_per_hour=0.1))
+...                    "vm_types[0]", 6, problems)  # doctest: +NORMALIZE_WHITESPACE
+(ReservedPrice(price_per_hour=0.15, count=2),
+ SpotPrice(price_per_hour=0.07, count=None, interruptions_per_hour=0.1))
 >>> read_market_prices({"reserved": {"price_per_hour": -1, "count": 7}}, "vm_types[2]", 6, problems)
 (None, None)
->>> [str(p) for p in problems.items]
-['vm_types[2].reserved.price_per_hour: must be >= 0', "vm_types[2].reserved.count: must be <= the type's count (6)"]
+>>> for p in problems.items:
+...     print(p)
+vm_types[2].reserved.price_per_hour: must be >= 0
+vm_types[2].reserved.count: must be <= the type's count (6)
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ def read_market_prices(
     if raw is not None:
         p = f"{path}.spot"
         if not isinstance(raw, Mapping):
-            problems.add(p, "must be an object with price_per_hour (and optionally count, interruptions_per_hour)")
+            problems.add(p, "must be an object: price_per_hour; count, interruptions_per_hour if wanted")
             return reserved, None
         unknown_keys(raw, SPOT_KEYS, p, problems)
         price = _price(raw, p, problems)

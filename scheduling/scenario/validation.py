@@ -324,7 +324,8 @@ def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, pr
     seen: set[str] = set()
     machines = 0
     for p, t in entries(
-        items, "vm_types", ("name", "capacity", "price_per_hour", "count", "machine_class", *PRICE_FIELDS), problems
+        items, "vm_types", ("name", "capacity", "price_per_hour", "count", "machine_class", *PRICE_FIELDS),
+        problems,
     ):
         type_name = name(t["name"], f"{p}.name", problems) if "name" in t else None
         if "name" not in t:
