@@ -257,7 +257,8 @@ def vm_interval_count(doc: Result) -> int:
 
 
 def vm_interval_column(doc: Result, key: str) -> list[Any]:
-    """One field of every VM on-interval: ``vm`` (name), ``vm_type`` (name), ``cost`` or a
+    """One field of every VM on-interval: ``vm`` (name), ``vm_type`` (name), ``cost``,
+    ``interrupted`` (ended by a spot interruption; ``False`` when the document does not say) or a
     stored field (:data:`VM_INTERVAL_FIELDS`)."""
     intervals = doc.get("vm_intervals")
     if not isinstance(intervals, Mapping):
@@ -268,6 +269,8 @@ def vm_interval_column(doc: Result, key: str) -> list[Any]:
     if key == "vm_type":
         types = _machine_types(doc)
         return [types[m] for m in intervals["machine"]]
+    if key == "interrupted" and key not in intervals:  # no spot VM could be reclaimed
+        return [False] * vm_interval_count(doc)
     if key == "cost" and "cost" not in intervals:
         prices = machine_prices(doc)
         pairs = zip(intervals["machine"], intervals["billed_s"], strict=True)

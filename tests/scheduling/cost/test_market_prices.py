@@ -245,3 +245,15 @@ def test_interruptions_with_co_located_jobs_and_several_vms() -> None:
         durations = [j["duration_s"] for j in doc["jobs"]]
         columns = zip(d["jobs"]["finish_s"], d["jobs"]["arrival_s"], durations, strict=True)
         assert all(f >= a + dur - 1e-9 for f, a, dur in columns)
+
+
+def test_the_replay_counts_reservations_and_marginal_prices() -> None:
+    from scheduling.cost.replay import ReplayIndex
+
+    doc = simulate(parse_scenario(two_reserved_scenario()), scheduler="edf-bfd").to_dict()
+    index = ReplayIndex(doc)
+    for t in (0.0, 900.0, 3600.0, 7200.0):
+        cost = index.snapshot(t)["cost"]
+        # $1.20/h of reservations all along, $1.00/h for B's on-demand VM, nothing more for A's.
+        assert cost["rate_per_hour"] == pytest.approx(2.2 if t < 7200 else 1.2)
+        assert cost["so_far"] == pytest.approx(2.2 * t / 3600.0)
