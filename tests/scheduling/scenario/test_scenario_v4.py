@@ -42,7 +42,8 @@ def test_reserved_and_spot_machines_in_listed_order_and_a_round_trip() -> None:
     assert scenario.version == SCENARIO_VERSION == 4 and scenario.has_market_prices
     written = scenario.to_dict()
     assert written["vm_types"][0]["reserved"] == {"price_per_hour": 0.15, "count": 2}
-    assert written["vm_types"][0]["spot"] == {"price_per_hour": 0.07, "count": 5, "interruptions_per_hour": 0.2}
+    spot = written["vm_types"][0]["spot"]
+    assert spot == {"price_per_hour": 0.07, "count": 5, "interruptions_per_hour": 0.2}
     assert parse_scenario(written) == scenario
     # Without a spot count, every machine beyond the reserved ones is a spot VM.
     assert parse_scenario(doc(spot={"price_per_hour": 0.07})).vm_types[0].market_counts() == {
@@ -83,7 +84,8 @@ def test_a_document_of_an_older_version_may_not_use_them() -> None:
         ({"reserved": {"price_per_hour": 0.1, "count": 4}, "spot": {"price_per_hour": 0.1, "count": 7}},
          "vm_types[0].spot.count", "must be <= the type's count less its reserved machines (6)"),
         ({"reserved": {"price_per_hour": 0.1}}, "vm_types[0].reserved.count", "is required"),
-        ({"reserved": {"price_per_hour": 0.1, "count": 1.5}}, "vm_types[0].reserved.count", "must be an integer"),
+        ({"reserved": {"price_per_hour": 0.1, "count": 1.5}}, "vm_types[0].reserved.count",
+         "must be an integer"),
         ({"reserved": {"price_per_hour": 0.1, "count": 11}}, "vm_types[0].reserved.count",
          "must be <= the type's count (10)"),
         ({"reserved": {"price_per_hour": float("nan"), "count": 1}}, "vm_types[0].reserved.price_per_hour",
