@@ -52,7 +52,7 @@ from .tables import table_text
 __all__ = ["PAPERS", "build_parser", "main"]
 
 #: The paper packages whose ``cli.add_commands`` add sub-commands, in the order ``--help`` lists them.
-PAPERS = ("cost", "fairness", "mrsu", "udrf")
+PAPERS = ("cost", "fairness", "mrsu", "udrf", "sweep")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
