@@ -29,7 +29,7 @@ from .evaluate import evaluate_points
 from .expand import Point, settings_grid, settings_sample, sweep_points
 from .params import sweep_run
 
-__all__ = ["BAND_METRICS", "FRONTS", "plan_points", "sweep", "sweep_document"]
+__all__ = ["BAND_METRICS", "FRONTS", "options_of_records", "plan_points", "sweep", "sweep_document"]
 
 #: The figures plotted against cost, each with its Pareto front (both lower is better).
 FRONTS: tuple[str, ...] = ("deadline_miss_pct", "unfairness_area")
@@ -47,12 +47,38 @@ def plan_points(options: Mapping[str, Any]) -> list[Point]:
     return sweep_points(settings, list(options["schedulers"]), seeds=int(options["seeds"]))
 
 
+def _value_order(values: Sequence[Any]) -> list[Any]:
+    unique = list(dict.fromkeys(values))
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in unique)
+    return sorted(unique) if numbers else unique
+
+
+def options_of_records(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What a sweep asked for, as far as its records say: the axes (each value found, numbers
+    in order), the schedulers (in order of the points) and the seeds. For a run whose options
+    are not at hand (its figures are made from its results alone).
+
+    >>> options_of_records([{"point": 2, "scheduler": "b", "seed": 1, "settings": {"load.jobs": 2.0}},
+    ...                     {"point": 1, "scheduler": "a", "seed": 0, "settings": {"load.jobs": 1.0}}])
+    {'vary': {'load.jobs': [1.0, 2.0]}, 'schedulers': ['a', 'b'], 'seeds': 2}
+    """
+    ordered = sorted(records, key=lambda r: int(r["point"]))
+    keys = list(dict.fromkeys(k for r in ordered for k in r.get("settings") or {}))
+    return {
+        "vary": {k: _value_order([(r.get("settings") or {}).get(k) for r in ordered
+                                  if k in (r.get("settings") or {})]) for k in keys},
+        "schedulers": list(dict.fromkeys(str(r.get("scheduler")) for r in ordered)),
+        "seeds": max((int(r.get("seed") or 0) for r in ordered), default=0) + 1,
+    }
+
+
 def sweep_document(
-    options: Mapping[str, Any], records: Sequence[Mapping[str, Any]], *, scenario: str = "",
+    options: Mapping[str, Any] | None, records: Sequence[Mapping[str, Any]], *, scenario: str = "",
     frameworks: int = 0,
 ) -> dict[str, Any]:
     """The sweep document of ``records`` (any order: they are sorted by point), with the
     Pareto fronts of cost against each of :data:`FRONTS` and the bands of :data:`BAND_METRICS`.
+    Without ``options``, what the records say of them (:func:`options_of_records`).
 
     >>> recs = [{"point": 2, "scheduler": "s", "seed": 0, "settings": {}, "total_cost": 1.0,
     ...          "deadline_miss_pct": 10.0},
@@ -63,6 +89,8 @@ def sweep_document(
     ([1, 2], {'deadline_miss_pct': [2, 1], 'unfairness_area': []})
     """
     points = sorted((dict(r) for r in records), key=lambda r: int(r["point"]))
+    if options is None:
+        options = options_of_records(points)
     axes = {k: list(v) for k, v in (options.get("vary") or {}).items()}
     return {
         "format": 1,

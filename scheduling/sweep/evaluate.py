@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cost import simulate
+from ..errors import ScenarioError
 from ..numbers import finite, integral
 from ..scenario import Scenario, SimulationOptions, parse_scenario
 from ..scenario.variations import vary
@@ -31,8 +32,9 @@ _COUNTS = ("deadline_jobs", "deadline_missed", "jobs_total")
 
 
 def point_scenario(doc: Mapping[str, Any], point: Point) -> tuple[Scenario, SimulationOptions]:
-    """The scenario of ``point`` (``doc`` varied by its setting, load copies drawn with its seed)
-    and its run options (the scenario's own with the setting's run options over them).
+    """The scenario of ``point`` (``doc`` varied by its setting, load copies drawn with its seed;
+    a VM type counted 0 left out) and its run options (the scenario's own with the setting's run
+    options over them).
 
     Raises
     ------
@@ -41,7 +43,12 @@ def point_scenario(doc: Mapping[str, Any], point: Point) -> tuple[Scenario, Simu
     """
     kwargs = variation(point.settings)
     overrides = option_overrides(kwargs)
-    scenario = parse_scenario(vary(doc, **kwargs, seed=point.seed))
+    varied = vary(doc, **kwargs, seed=point.seed)
+    # vary() declares that a count of 0 takes the type out of the cluster; a scenario lists only
+    # types it has (count >= 1), so the point's cluster is the types with a count.
+    varied["vm_types"] = [t for t in varied.get("vm_types") or []
+                          if not (isinstance(t, dict) and t.get("count") == 0)]
+    scenario = parse_scenario(varied)
     options = SimulationOptions.from_dict(overrides, resources=scenario.resources, base=scenario.options)
     return scenario, options
 
@@ -68,14 +75,15 @@ def evaluate_point(doc: Mapping[str, Any], point: Point) -> dict[str, Any]:
     Simulates one scheduler on the varied scenario (and solves its lower bound, a small linear
     programme). The record: ``point``, ``settings``, ``scheduler``, ``seed``, ``vms`` (the
     point's cluster: VMs in all), ``cluster`` (VM type to count and hourly price: what a
-    comparison of the point needs), :data:`RECORD_FIELDS` and ``unfairness_area``.
-
-    Raises
-    ------
-    ScenarioError
-        When the point's scenario is not valid.
+    comparison of the point needs), :data:`RECORD_FIELDS` and ``unfairness_area``; a point
+    whose varied scenario is not valid (no VM left that holds a job) has ``error`` (every
+    problem, with its path) and no figures, so that one such point does not cost the others.
     """
-    scenario, options = point_scenario(doc, point)
+    try:
+        scenario, options = point_scenario(doc, point)
+    except ScenarioError as exc:
+        return {**point.to_dict(), "error": "; ".join(str(e) for e in exc.errors),
+                **dict.fromkeys(RECORD_FIELDS), "unfairness_area": None}
     result = simulate(scenario, scheduler=point.scheduler, options=options, seed=point.seed).to_dict()
     record: dict[str, Any] = point.to_dict()
     record["vms"] = sum(t.count for t in scenario.vm_types)

@@ -63,6 +63,8 @@ def point_columns(doc: Mapping[str, Any]) -> list[Column]:
     if has_unfairness(doc):
         columns.append(Column("unfairness_area", "Unfairness area", "share_seconds"))
     columns.append(Column("front", "Pareto front"))
+    if any(p.get("error") for p in doc.get("points") or []):
+        columns.append(Column("error", "Not run because"))
     return columns
 
 

@@ -95,6 +95,10 @@ def test_bad_parameters_are_reported_at_their_paths(small_doc: dict[str, Any]) -
     assert caught.value.errors[0].path == "vary" and "2,500 points" in caught.value.errors[0].message
 
 
-def test_a_point_whose_cluster_cannot_run_a_job_says_so(small_doc: dict[str, Any]) -> None:
-    with pytest.raises(ScenarioError):
-        evaluate_point(small_doc, Point(1, {"counts.m1.large": 0, "counts.m1.xlarge": 0}, "edf-bfd"))
+def test_a_point_whose_cluster_cannot_run_a_job_is_kept_with_its_reason(small_doc: dict[str, Any]) -> None:
+    doc = sweep(small_doc, {"vary": {"counts.m1.large": [0, 3], "counts.m1.xlarge": [0]}})
+    broken, ok = doc["points"]
+    assert broken["total_cost"] is None and "vm_types" in broken["error"]
+    assert ok["total_cost"] is not None and "error" not in ok
+    assert point_columns(doc)[-1].label == "Not run because"
+    assert doc["fronts"]["deadline_miss_pct"] == [2]
