@@ -82,7 +82,8 @@ def evaluate_point(doc: Mapping[str, Any], point: Point) -> dict[str, Any]:
     try:
         scenario, options = point_scenario(doc, point)
     except ScenarioError as exc:
-        return {**point.to_dict(), "error": "; ".join(str(e) for e in exc.errors),
+        more = f"; and {len(exc.errors) - 3} more" if len(exc.errors) > 3 else ""
+        return {**point.to_dict(), "error": "; ".join(str(e) for e in exc.errors[:3]) + more,
                 **dict.fromkeys(RECORD_FIELDS), "unfairness_area": None}
     result = simulate(scenario, scheduler=point.scheduler, options=options, seed=point.seed).to_dict()
     record: dict[str, Any] = point.to_dict()

@@ -8,7 +8,7 @@ points (:func:`~scheduling.sweep.document.plan_points`), one point's evaluation
 
 **Parts.** The points are packed into parts by
 :func:`scheduling.sweep.expand.point_batches`: consecutive points until the part's estimated
-work reaches :data:`~scheduling.sweep.expand.TARGET_PART_S` (2 s), a point's work estimated as
+work reaches :data:`~scheduling.sweep.expand.TARGET_PART_S` (1 s), a point's work estimated as
 its jobs (the scenario's jobs times its ``load.jobs`` factor) times
 :data:`~scheduling.sweep.expand.SECONDS_PER_JOB`. So small points share a part (its claim,
 heartbeat and result transaction are paid once for many points) and large points get one part
