@@ -107,7 +107,9 @@ def band_figure(doc: Mapping[str, Any], metric: str, axis_key: str, *, currency:
                      "y": line["mean"], "line": {"color": colours[spec], "width": 2},
                      "marker": {"color": colours[spec], "size": 7}})
     seeds = int(doc.get("seeds") or 1)
-    layout = base_layout(f"{_label(metric, currency).split(' (')[0]} against {text(axis_label(axis_key))}",
+    shown = axis_label(axis_key)
+    title = f"{_label(metric, currency).split(' (')[0]} against {shown[:1].lower()}{shown[1:]}"
+    layout = base_layout(text(title),
                          height=400, xaxis=axis(text(axis_label(axis_key)), type="category" if categorical
                                                 else "linear"),
                          yaxis=axis(_label(metric, currency), rangemode="tozero"))

@@ -126,12 +126,14 @@ def test_finished_points_stay_when_a_worker_dies_and_when_the_run_is_cancelled(
 def test_a_point_opens_as_a_comparison_on_its_cluster(
     api: Callable[[Any], Any], owner: Any, team: Any, scenario_doc: dict[str, Any],
     execute_run: Callable[[int], str], client_for: Callable[[Any], Any], outsider: Any, other_team: Any,
+    member: Any,
 ) -> None:
     run = _start(api, owner, scenario_doc, vary={"counts.small": [1, 3], "prices.big": [0.5]},
                  schedulers=["edf-bfd", "morpheus"], seeds=1)
     assert execute_run(run.pk) == "succeeded"
     url = reverse("web:sweep-point-compare", args=[run.pk, 2])  # counts.small=1, morpheus
     assert client_for(outsider).post(url).status_code == 404
+    assert client_for(owner).get(url).status_code == 405  # a POST starts a run, never a GET
     response = client_for(owner).post(url)
     assert response.status_code == 302
     comparison = Run.objects.get(kind="compare")
@@ -145,6 +147,7 @@ def test_a_point_opens_as_a_comparison_on_its_cluster(
     point = RunResult.objects.get(run=run, variant="point 2").summary
     assert cost == pytest.approx(point["total_cost"])  # the same simulation as the point's
     assert client_for(owner).post(reverse("web:sweep-point-compare", args=[run.pk, 99])).status_code == 404
+    assert client_for(member).post(url).status_code == 302  # a member of the team may too
 
 
 def test_bad_parameters_are_named_at_their_paths(
@@ -189,3 +192,19 @@ def test_its_start_page_has_its_fields_presets_and_errors_on_the_field(
     run = Run.objects.get()
     assert run.kind == "sweep" and run.options["points"] == 4 and run.cluster_id == cluster.pk
     assert execute_run(run.pk) == "succeeded"
+
+
+def test_a_sweep_is_cloned_with_its_axes(
+    api: Callable[[Any], Any], owner: Any, team: Any, scenario_doc: dict[str, Any], client: Any,
+    execute_run: Callable[[int], str],
+) -> None:
+    run = _start(api, owner, scenario_doc, seeds=1)
+    assert execute_run(run.pk) == "succeeded"
+    client.force_login(owner)
+    page = client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
+    clone = f"{reverse('web:sweep-start')}?clone={run.pk}"
+    assert f'href="{clone}"' in page
+    filled = client.get(clone).content.decode()
+    assert "counts.small=1,3; load.jobs=1,2" in filled
+    form = client.get(clone).context["form"]
+    assert form.initial["schedulers"] == ["edf-bfd", "fifo-spread"] and form.initial["seeds"] == 1
