@@ -134,17 +134,20 @@ def parameter_bands(
     schedulers = list(dict.fromkeys(str(r.get("scheduler")) for r in records))
     lines: list[dict[str, Any]] = []
     for axis, values in axes.items():
+        # One pass over the records per axis: (scheduler, value) -> seed -> the figures.
+        groups: dict[tuple[str, Any], dict[int, list[float]]] = {}
+        for r in records:
+            y = finite(r.get(metric))
+            settings = r.get("settings") or {}
+            if y is None or axis not in settings:
+                continue
+            key = (str(r.get("scheduler")), _hashable(settings[axis]))
+            groups.setdefault(key, {}).setdefault(int(r.get("seed") or 0), []).append(y)
         for spec in schedulers:
             line: dict[str, Any] = {"axis": axis, "scheduler": spec, "values": list(values),
                                     "mean": [], "low": [], "high": [], "seeds": []}
             for value in values:
-                per_seed: dict[int, list[float]] = {}
-                for r in records:
-                    y = finite(r.get(metric))
-                    mine = str(r.get("scheduler")) == spec and (r.get("settings") or {}).get(axis) == value
-                    if y is None or not mine:
-                        continue
-                    per_seed.setdefault(int(r.get("seed") or 0), []).append(y)
+                per_seed = groups.get((spec, _hashable(value)), {})
                 means = [math.fsum(v) / len(v) for _, v in sorted(per_seed.items())]
                 mean, low, high = band(means)
                 line["mean"].append(mean)
@@ -153,3 +156,8 @@ def parameter_bands(
                 line["seeds"].append(len(means))
             lines.append(line)
     return lines
+
+
+def _hashable(value: Any) -> Any:
+    """A setting's value as a key: its type too, so that ``True`` and ``1`` stay apart."""
+    return (type(value) is bool, value if not isinstance(value, list | dict) else repr(value))

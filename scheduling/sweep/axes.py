@@ -9,7 +9,11 @@ by their own declarations (:func:`scheduling.scenario.option_fields`).
 
 An axis is one :class:`Axis` of :data:`AXES`: a new one (reserved counts, a spot discount, once
 ``vary`` takes them) is one line here, and the parameters, the command line, the expansion, the
-tables and the figures take it from there.
+tables and the figures take it from there. Reserved counts, once ``vary(reserved={type: n})``
+declares ``reserved`` in ``VARIATION_PARAMS``, would be::
+
+    Axis("reserved", "Reserved VMs", "How many VMs of the type are reserved.", "vm_type",
+         lambda name, v: {"reserved": {name: v}}, _vary_item("reserved")),
 
 >>> [a.prefix for a in AXES]
 ['counts', 'prices', 'load', 'options']
