@@ -108,14 +108,14 @@ def band_figure(doc: Mapping[str, Any], metric: str, axis_key: str, *, currency:
                      "marker": {"color": colours[spec], "size": 7}})
     seeds = int(doc.get("seeds") or 1)
     shown = axis_label(axis_key)
-    title = f"{_label(metric, currency).split(' (')[0]} against {shown[:1].lower()}{shown[1:]}"
+    in_sentence = shown if shown[1:2].isupper() else shown[:1].lower() + shown[1:]  # "VM count" stays
+    title = f"{_label(metric, currency).split(' (')[0]} against {in_sentence}"
     layout = base_layout(text(title),
                          height=400, xaxis=axis(text(axis_label(axis_key)), type="category" if categorical
                                                 else "linear"),
                          yaxis=axis(_label(metric, currency), rangemode="tozero"))
-    caption(layout, f"Mean over the other axes' settings, then over {seeds} seeds; shaded: its 95 % "
-                    "t-interval over the seeds" if seeds > 1 else "One seed: no interval (run more seeds "
-                    "for a band).")
+    caption(layout, f"Mean of {seeds} seeds (each over the other axes); shaded: 95 % t-interval"
+                    if seeds > 1 else "One seed: no interval (run more seeds for a band).")
     return {"data": data, "layout": layout}
 
 
