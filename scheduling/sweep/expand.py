@@ -53,7 +53,7 @@ class Point:
     """One point of a sweep: its number (from 1), its setting, its scheduler and its seed."""
 
     point: int
-    settings: dict[str, Any] = field(compare=True)
+    settings: dict[str, Any] = field(default_factory=dict)
     scheduler: str = "edf-bfd"
     seed: int = 0
 

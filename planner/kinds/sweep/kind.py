@@ -124,6 +124,10 @@ class SweepKind(RunKind):
             figures=pick_figures(all_figures(doc, currency=currency), PDF_FIGURES),
         )
 
+    def settings(self, options: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """The declared parameters' rows, then how many points they make."""
+        return [*super().settings(options), ("Points", int(options.get("points") or 0))]
+
     def presets(self) -> Sequence[Preset]:
         return presets()
 

@@ -65,3 +65,11 @@ def test_parameter_bands_average_the_other_axes_per_seed() -> None:
     assert a["mean"] == [105.5, 205.5] and a["seeds"] == [2, 2]
     assert a["low"][0] == pytest.approx(105.5 - 6.3531, abs=1e-3)
     assert lines["b.y"]["mean"] == [150.5, 160.5]
+
+
+@given(st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=40))
+def test_a_band_holds_its_mean(values: list[float]) -> None:
+    mean, low, high = band(values)
+    assert low is not None and high is not None and mean is not None
+    assert low <= mean + 1e-6 * (1 + abs(mean)) and mean <= high + 1e-6 * (1 + abs(mean))
+    assert min(values) - 1e-6 <= mean <= max(values) + 1e-6

@@ -85,7 +85,7 @@ def test_a_sweep_runs_its_points_in_parts_and_shows_and_reports_every_point(
     points = rows[rows.index(header) + 1: rows.index(header) + 17]
     assert [r[0] for r in points] == [str(n) for n in range(1, 17)]
     assert "Unfairness area (share·s)" in header and "Pareto front" in header
-    assert ["Seeds", "2"] in rows
+    assert ["Seeds", "2"] in rows and ["Points", "16"] in rows
     xlsx = api(owner).get(f"/api/runs/{run.pk}/report/xlsx/")
     assert xlsx.status_code == 200 and xlsx.content.startswith(b"PK")
     assert api(owner).get(f"/api/runs/{run.pk}/report/pdf/").content.startswith(b"%PDF")
