@@ -21,7 +21,14 @@ from ..scenario.variations import vary
 from .axes import option_overrides, variation
 from .expand import Point
 
-__all__ = ["RECORD_FIELDS", "evaluate_point", "evaluate_points", "point_scenario", "unfairness_area"]
+__all__ = [
+    "RECORD_FIELDS",
+    "evaluate_point",
+    "evaluate_points",
+    "point_comparison",
+    "point_scenario",
+    "unfairness_area",
+]
 
 #: The figures a point's record keeps of its result document (docs/results.md), in order.
 RECORD_FIELDS: tuple[str, ...] = (
@@ -108,3 +115,30 @@ def evaluate_points(
         if progress is not None:
             progress((k + 1) / len(points))
     return records
+
+
+def point_comparison(
+    doc: Mapping[str, Any], point: Point, schedulers: Sequence[str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A point as an ordinary comparison: the scenario document of its cluster and load (as
+    :func:`point_scenario` builds it) and a comparison's parameters
+    (:data:`scheduling.cost.params.COMPARISON_PARAMS`): ``schedulers`` (the sweep's), the
+    point's scheduler as the ``baseline``, its ``seed`` and its run options' overrides.
+
+    >>> doc = {"vm_types": [{"name": "s", "capacity": {"cpu": 4}, "price_per_hour": 1.0, "count": 2}],
+    ...        "resources": ["cpu"],
+    ...        "jobs": [{"id": "a", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1},
+    ...                  "duration_s": 60}]}
+    >>> point = Point(3, {"counts.s": 5, "options.boot_time_s": 30.0}, "morpheus", 1)
+    >>> scenario, params = point_comparison(doc, point, ["edf-bfd", "morpheus"])
+    >>> scenario["vm_types"][0]["count"], params
+    (5, {'schedulers': ['edf-bfd', 'morpheus'], 'baseline': 'morpheus', 'seed': 1, \
+'options': {'boot_time_s': 30.0}})
+    """
+    scenario, _ = point_scenario(doc, point)
+    overrides = option_overrides(variation(point.settings))
+    specs = list(schedulers) or [point.scheduler]
+    if point.scheduler not in specs:
+        specs.append(point.scheduler)
+    return scenario.to_dict(), {"schedulers": specs, "baseline": point.scheduler, "seed": point.seed,
+                                "options": overrides or None}

@@ -38,17 +38,14 @@ from scheduling.sweep.setups import presets
 from scheduling.sweep.tables import points_table, scheduler_summaries, sweep_metrics
 from scheduling.tables import comparison_table, format_money
 
-__all__ = ["SweepKind", "point_label"]
+from .services import point_label
+
+__all__ = ["SweepKind"]
 
 #: Figures the PDF draws, by key or key prefix, in order.
 PDF_FIGURES: tuple[str, ...] = (
     "cost-misses", "cost-unfairness", "band:total_cost:", "band:deadline_miss_pct:",
 )
-
-
-def point_label(point: int) -> str:
-    """The variant of one point: ``point 17``."""
-    return f"point {point}"
 
 
 def _part_label(batch: Sequence[Point], total: int) -> str:

@@ -14,21 +14,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
 from planner.runs.kinds import get_kind
-from planner.runs.models import RunResult
 from planner.runs.selectors import run_with_scenario
-from planner.runs.services import run_start
 from planner.web.context import TeamRequest, follow_team, team_page
 from planner.web.start import StartForm, start_page
 from scheduling import ScenarioError
-from scheduling.sweep.axes import AXES, option_overrides, variation
-from scheduling.sweep.evaluate import point_scenario
-from scheduling.sweep.expand import Point
+from scheduling.sweep.axes import AXES
 
 from .forms import SweepForm
-from .kind import SweepKind, point_label
-
-#: The kind a point opens as (by its key: kinds do not import each other).
-COMPARISON = "compare"
+from .kind import SweepKind
+from .services import sweep_point_compare, sweep_point_get
 
 
 def _start_context(request: TeamRequest) -> Any:
@@ -54,28 +48,14 @@ def start(request: TeamRequest) -> HttpResponse:
 @require_POST
 def point_compare(request: TeamRequest, pk: int, point: int) -> HttpResponse:
     """Point ``point`` of sweep ``pk`` as a comparison of the sweep's schedulers on the point's
-    scenario (:func:`scheduling.sweep.evaluate.point_scenario`: its VM counts and prices, its
-    load drawn with its seed, its run options), started at once; the new run's page follows."""
+    cluster (:func:`~.services.sweep_point_compare`), started at once; the new run's page follows."""
     run = run_with_scenario(user=request.user, pk=pk)  # 404 beyond the user's teams
     follow_team(request, run.team_id)
-    if run.kind != SweepKind.key:
-        raise Http404("not a sweep")
-    record = (RunResult.objects.filter(run=run, variant=point_label(point)).values_list("summary", flat=True)
-              .first())
-    if record is None:
-        raise Http404("no such point")
-    found = Point.from_dict(record)
-    options = run.options or {}
+    found = sweep_point_get(run=run, point=point) if run.kind == SweepKind.key else None
+    if found is None:
+        raise Http404("no such point of a sweep")
     try:
-        scenario, _ = point_scenario(run.scenario, found)
-        overrides = option_overrides(variation(found.settings))
-        settings = ", ".join(f"{k}={v}" for k, v in found.settings.items()) or "as it is"
-        started = run_start(
-            user=request.user, team=request.team, scenario=scenario.to_dict(), kind=COMPARISON,
-            params={"schedulers": list(options.get("schedulers") or [found.scheduler]),
-                    "baseline": found.scheduler, "seed": found.seed, "options": overrides or None},
-            name=f"{run.name} — point {point} ({settings})"[:200],
-        )
+        started = sweep_point_compare(user=request.user, team=request.team, run=run, point=found)
     except (InputError, ScenarioError) as exc:
         for e in field_errors(exc):
             messages.error(request, f"Point {point} cannot be compared: {e}")
