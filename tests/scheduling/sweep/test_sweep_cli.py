@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +68,10 @@ def test_bad_input_exits_2_with_every_problem_at_its_flag(
         "error: --vary counts.m9: 'm9' is not a VM type of the scenario (m1.large, m1.xlarge)")
     assert main(["sweep", str(scenario_file), "--vary", "load.jobs", "-q"]) == 2
     assert "is not <axis>=<value>,<value>" in capsys.readouterr().err
+
+
+def test_the_sweep_package_imports_no_django() -> None:
+    code = ("import sys, scheduling.sweep, scheduling.sweep.cli, scheduling.sweep.charts, "
+            "scheduling.sweep.setups; sys.exit(any(m.split('.')[0] in "
+            "('django', 'rest_framework', 'planner') for m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", code], check=False, timeout=120).returncode == 0
