@@ -27,7 +27,6 @@ from typing import Any
 
 from ..cost.schedulers import SCHEDULERS, parse_scheduler
 from ..errors import FieldError, ScenarioError
-from ..numbers import finite
 from ..params import Param, TextForm, read_params, seed_param
 from ..scenario import DEFAULT_RESOURCES, Scenario
 from .axes import check_axis_values
@@ -195,10 +194,3 @@ spread; named schedulers: fifo-spread, fifo-consolidate, morpheus, edf-bfd, edf-
         raise ScenarioError(errors)
     return {"vary": values["vary"], "schedulers": specs, "seeds": values["seeds"], "sample": values["sample"],
             "seed": values["seed"], "points": points}
-
-
-def point_count_text(options: Mapping[str, Any]) -> str:
-    """``12 points`` of a sweep's options (for names and headlines)."""
-    n = finite(options.get("points"))
-    return f"{int(n or 0):,} point{'s' if n != 1 else ''}"
-
