@@ -7,7 +7,8 @@ importers of :mod:`scheduling.importers` (``--format``, or guessed from the file
 
 The papers' sub-commands come from their packages: each paper named in :data:`PAPERS` has a
 ``cli.py`` whose ``add_commands(subparsers)`` adds them (``simulate``; ``allocate``, ``share``;
-``mrsu``, ``mrsu-sweep``, ``mrsu-advise``; ``udrf``, ``udrf-generate``), in this order; the
+``mrsu``, ``mrsu-sweep``, ``mrsu-advise``; ``udrf``, ``udrf-generate``; ``sweep``, of the
+sweeps over the cost engine, :mod:`scheduling.sweep`), in this order; the
 commands every paper shares (``validate``, ``import``, ``import-rm``, ``generate``, and
 ``reproduce``, which measures every paper's claims: :mod:`scheduling.reproduce`) are here.
 What every command shares (reading inputs, writing outputs, exit codes) is
@@ -51,8 +52,9 @@ from .tables import table_text
 
 __all__ = ["PAPERS", "build_parser", "main"]
 
-#: The paper packages whose ``cli.add_commands`` add sub-commands, in the order ``--help`` lists them.
-PAPERS = ("cost", "fairness", "mrsu", "udrf")
+#: The packages whose ``cli.add_commands`` add sub-commands, in the order ``--help`` lists them: the
+#: papers', then the sweeps (built on the cost engine).
+PAPERS = ("cost", "fairness", "mrsu", "udrf", "sweep")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
