@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "planner.kinds.mrsu",
     "planner.kinds.udrf",
     "planner.kinds.reproduce",
+    "planner.kinds.cheapest",
 ]
 
 MIDDLEWARE = [

@@ -33,6 +33,7 @@ __all__ = [
     "CheapestResult",
     "certificate",
     "cheapest",
+    "compact_part",
     "frontier",
     "join_parts",
     "search_options",
@@ -40,6 +41,9 @@ __all__ = [
 
 #: How many of the closest candidates an answer lists when none meets the target.
 CLOSEST = 5
+
+#: How many of a part's cheapest and closest candidates its compact document keeps.
+KEEP = 25
 
 #: Words of each prune rule in the certificate.
 RULE_WORDS = {
@@ -166,7 +170,7 @@ def join_parts(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     meets = [r for r in tried if r["meets"]]
     best = min(meets, key=lambda r: (r["cost"], r["index"])) if meets else None
     certified = all(d["certified"] for d in parts)
-    simulated = len(tried)
+    simulated = sum(int(d["simulated"]) for d in parts)  # a compact part lists only some (compact_part)
     not_simulated = int(first["to_simulate"]) - simulated
     pruned = dict(first["pruned_before"])
     unexplored = 0
@@ -227,6 +231,24 @@ def join_parts(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
     doc["certificate"] = certificate(doc)
     return doc
+
+
+def compact_part(doc: Mapping[str, Any], *, keep: int = KEEP) -> dict[str, Any]:
+    """A part's document with only the simulated candidates an answer can show: its frontier,
+    its ``keep`` cheapest that met the target and its ``keep`` closest to it. :func:`join_parts`
+    of compact parts gives the same answer, certificate, counts, frontier and closest candidates
+    as of the full parts; only ``tried`` is shorter (the planner stores this as a part's summary).
+
+    >>> rows = [{"index": k, "cost": c, "missed": m, "meets": m == 0, "mean_completion_s": 1.0}
+    ...         for k, (c, m) in enumerate([(5, 0), (6, 0), (4, 3), (7, 3)])]
+    >>> [r["index"] for r in compact_part({"tried": rows}, keep=1)["tried"]]
+    [0, 2]
+    """
+    tried = list(doc["tried"])
+    meets = sorted((r for r in tried if r["meets"]), key=lambda r: (r["cost"], r["index"]))[:keep]
+    closest = sorted(tried, key=lambda r: (r["missed"], r["mean_completion_s"], r["cost"]))[:keep]
+    kept = {r["index"] for r in [*frontier(tried), *meets, *closest]}
+    return {**doc, "tried": [r for r in tried if r["index"] in kept]}
 
 
 def _answer(space: SearchSpace, row: Mapping[str, Any]) -> dict[str, Any]:

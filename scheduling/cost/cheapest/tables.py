@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...tables import Column, DetailTable, detail_table
+from ...tables import Column, DetailTable, Metric, detail_table
 from .space import SearchSpace, counts_text
 
 __all__ = [
     "CANDIDATE_COLUMNS",
+    "PART_METRICS",
     "answer_rows",
     "answer_table",
     "candidate_rows",
@@ -46,6 +47,29 @@ CANDIDATE_COLUMNS = (
     Column("mean_completion_s", "Mean completion", "seconds"),
     Column("p95_completion_s", "p95 completion", "seconds"),
     Column("verdict", "Target"),
+)
+
+#: The rows of the table of a search's parts (each part walks its share of the candidates).
+PART_METRICS = (
+    Metric("simulated", "Candidates simulated", "count", ("simulated",), lambda h, _b: h.get("simulated")),
+    Metric("own", "Its share of the candidates to simulate", "count", ("own",), lambda h, _b: h.get("own")),
+    Metric(
+        "cheapest_met",
+        "Cheapest meeting the target",
+        "money",
+        ("best",),
+        lambda h, _b: (h.get("best") or {}).get("cost"),
+        "lower",
+    ),
+    Metric(
+        "next_bound",
+        "Lower bound where it stopped",
+        "money",
+        ("next_bound",),
+        lambda h, _b: h.get("next_bound"),
+        note="The next candidate of the part's share had this bound, at least the part's cheapest cost met "
+        "(empty: the share was exhausted).",
+    ),
 )
 
 _RULE_LABELS = {
