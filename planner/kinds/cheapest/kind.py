@@ -20,12 +20,18 @@ A part's summary is its document with only the candidates an answer can show (it
 cheapest and its closest: :func:`~scheduling.cost.cheapest.answer.compact_part`), so the run
 page and the run list read summaries of a few kilobytes; the figures and reports read the full
 documents (every candidate simulated).
+
+A part stops proposing candidates when the worker's soft time limit nears
+(:func:`part_time_budget_s`): its answer is then marked not certified, with the least the
+candidates it left could cost, rather than the part being killed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from django.conf import settings
 
 from planner.reports import FORMATS, ReportBody
 from planner.reports.tables import detail_as_table, summary_table
@@ -64,6 +70,14 @@ def part_label(part: int, parts: int) -> str:
     return f"part {part + 1} of {parts}"
 
 
+def part_time_budget_s() -> float:
+    """How long a part searches before it stops with what it found (not certified): the task's
+    soft time limit less a margin for the candidates being simulated and the results' write, so
+    that a large search ends with an answer instead of being killed."""
+    soft = float(settings.CELERY_TASK_SOFT_TIME_LIMIT)
+    return max(0.5 * soft, soft - 120.0)
+
+
 def joined(documents: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
     """The answer document of a run's parts (``None`` while a part is missing: a run that failed
     or was cancelled before every part ended has no certified answer)."""
@@ -71,6 +85,23 @@ def joined(documents: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
         return join_parts(list(documents.values())) if documents else None
     except ScenarioError:
         return None
+
+
+def _with_rows(
+    table: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any], html_id: str
+) -> dict[str, Any]:
+    """A table of candidates as the template lays it out: each row's candidate (for its Compare
+    button), whether it is marked, and its cells."""
+    numeric = [c["unit"] != "text" for c in table["columns"]]
+    cells = [
+        {
+            "index": int(r["index"]),
+            "marked": marked,
+            "cells": [{"text": t, "numeric": n} for t, n in zip(texts, numeric, strict=True)],
+        }
+        for r, texts, marked in zip(candidate_rows(doc, rows), table["shown"], table["marked"], strict=True)
+    ]
+    return {"id": html_id, "table": table, "rows": cells}
 
 
 class CheapestKind(RunKind):
@@ -116,6 +147,7 @@ class CheapestKind(RunKind):
             part=part,
             parts=parts,
             max_simulations=options.get("max_simulations"),
+            time_budget_s=part_time_budget_s(),
             progress=progress,
         )
         return [Variant(part_label(part, parts), doc)]
@@ -196,29 +228,23 @@ class CheapestKind(RunKind):
         }
         if doc is None:
             return context
-        shown = (
-            frontier_table(doc, currency=currency) if doc["answer"] else closest_table(doc, currency=currency)
-        )
-        rows = doc["frontier"] if doc["answer"] else doc["closest"]
-        numeric = [c["unit"] != "text" for c in shown["columns"]]
-        candidate_cells = [
-            {
-                "index": int(r["index"]),
-                "marked": marked,
-                "cells": [{"text": t, "numeric": n} for t, n in zip(texts, numeric, strict=True)],
-            }
-            for r, texts, marked in zip(
-                candidate_rows(doc, rows), shown["shown"], shown["marked"], strict=True
-            )
-        ]
+        if doc["answer"]:
+            first, first_rows = frontier_table(doc, currency=currency), doc["frontier"]
+        else:
+            first, first_rows = closest_table(doc, currency=currency), doc["closest"]
+        tried = tried_table(doc, currency=currency)
+        tried["title"] = "Candidates simulated: the frontier, the cheapest and the closest of each part"
+        tried["notes"] = [f"The reports list all {doc['simulated']:,} candidates simulated."]
         return {
             **context,
             "doc": doc,
             "answer_table": answer_table(doc, currency=currency),
             "candidates_table": candidates_table(doc),
             "pruned_table": pruned_table(doc),
-            "candidate_table": shown,
-            "candidate_rows": candidate_cells,
+            "candidate_tables": [
+                _with_rows(first, first_rows, doc, "cheapest-frontier"),
+                _with_rows(tried, doc["tried"], doc, "cheapest-tried"),
+            ],
         }
 
     def api_fields(self, run: Any) -> dict[str, Any]:

@@ -45,6 +45,9 @@ CLOSEST = 5
 #: How many of a part's cheapest and closest candidates its compact document keeps.
 KEEP = 25
 
+#: Words of each budget that can stop a search, in the certificate.
+BUDGET_WORDS = {"budget": "simulation budget", "time": "time budget"}
+
 #: Words of each prune rule in the certificate.
 RULE_WORDS = {
     "bound": "by bound",
@@ -82,6 +85,7 @@ def cheapest(
     seed: int = 0,
     workers: int = 1,
     max_simulations: int | None = None,
+    time_budget_s: float | None = None,
     progress: Progress | None = None,
 ) -> CheapestResult:
     """The cheapest cluster of the space ``counts`` that meets ``target`` under ``scheduler``,
@@ -106,6 +110,8 @@ def cheapest(
         Processes simulating candidates at once.
     max_simulations : int, optional
         Stop after this many simulations (the answer then says it is not certified).
+    time_budget_s : float, optional
+        Propose no new candidate after so many seconds (the same, by the clock).
     progress : callable, optional
         Fraction of the candidates to simulate done or skipped; may raise to stop.
 
@@ -147,6 +153,7 @@ by demand window (1) or because a job does not fit (3)
         seed=seed,
         workers=workers,
         max_simulations=max_simulations,
+        time_budget_s=time_budget_s,
         progress=progress,
     )
     return CheapestResult(join_parts([doc]))
@@ -300,8 +307,10 @@ def certificate(doc: Mapping[str, Any]) -> str:
             if answer
             else "none found meets the target"
         )
+        spent = sorted({p["stopped_by"] for p in doc["parts"] if not p["certified"]})
+        which = " and ".join(BUDGET_WORDS.get(b, str(b)) for b in spent)
         return (
-            f"not certified: the search stopped at its budget; {found}; {share}, {doc['unexplored']} not "
+            f"not certified: the search stopped at its {which}; {found}; {share}, {doc['unexplored']} not "
             f"explored, which could cost as little as {format_money(doc['lowest_possible'])}"
         )
     if answer is None:

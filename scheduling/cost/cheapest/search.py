@@ -29,6 +29,7 @@ least the cheapest of all parts.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -221,6 +222,7 @@ class CheapestSearch:
         part: int = 0,
         parts: int = 1,
         max_simulations: int | None = None,
+        time_budget_s: float | None = None,
     ):
         if not 0 <= part < parts:
             raise ScenarioError.single("part", f"must be from 0 to {parts - 1}")
@@ -232,6 +234,8 @@ class CheapestSearch:
         self.seed = seed
         self.part, self.parts = part, parts
         self.max_simulations = max_simulations
+        self.time_budget_s = time_budget_s
+        self.started = time.monotonic()
         self.counts = space.counts()
         n = len(self.counts)
         deadline_jobs = sum(1 for j in scenario.jobs if j.deadline_s is not None)
@@ -282,6 +286,8 @@ class CheapestSearch:
             and len(self.outcomes) + len(self.pending) >= self.max_simulations
         ):
             return "budget"
+        if self.time_budget_s is not None and time.monotonic() - self.started >= self.time_budget_s:
+            return "time"
         return None
 
     def next_batch(self, size: int) -> list[int]:
@@ -335,6 +341,8 @@ class CheapestSearch:
     def document(self) -> dict[str, Any]:
         """This part's result: what it simulated, why it stopped, what it left and why.
 
+        ``stopped_by`` is ``bound`` (the next bound reached the cheapest cost met), ``exhausted``
+        (its share is done), ``budget`` or ``time`` (a budget was spent: not certified).
         ``certified`` says that every candidate of its share it did not simulate has a bound at
         least its cheapest cost met; ``pruned_before`` counts the candidates of the whole space
         each rule took out before any simulation (:func:`.answer.join_parts` adds those the
@@ -419,9 +427,14 @@ def search_part(
     parts: int = 1,
     workers: int = 1,
     max_simulations: int | None = None,
+    time_budget_s: float | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Run one part of a search (the whole search with ``parts=1``) and return its document.
+
+    ``max_simulations`` and ``time_budget_s`` stop it early (no new candidate is proposed once
+    either is spent; the document then says it is not certified): the planner gives a part the
+    time its worker allows, so a large search ends with what it found rather than being killed.
 
     ``workers`` > 1 simulates batches of that many candidates in as many processes (each batch
     the next candidates in the order; all of a batch are recorded before the next is proposed).
@@ -438,6 +451,7 @@ def search_part(
         part=part,
         parts=parts,
         max_simulations=max_simulations,
+        time_budget_s=time_budget_s,
     )
     for outcome in _run(search, workers):
         search.record(outcome)

@@ -62,7 +62,7 @@ def test_a_search_runs_in_parts_and_gives_the_librarys_answer(
     ).to_dict()
     assert expected["answer"] is not None and expected["certified"]
     page = client_for(owner).get(reverse("web:run-detail", args=[run.pk])).content.decode()
-    assert "cheapest within the space: " in page and 'id="cheapest-candidate-table"' in page
+    assert "cheapest within the space: " in page and 'id="cheapest-frontier-table"' in page
     assert f"of {expected['candidates']} candidates simulated" in page  # N of M
     assert 'data-figure="frontier"' in page and 'id="summary-table"' in page
     answer = expected["answer"]

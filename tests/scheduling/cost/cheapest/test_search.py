@@ -86,6 +86,12 @@ def test_a_budget_leaves_the_answer_uncertified(light_head):
     assert doc["simulated"] + sum(doc["pruned"].values()) + doc["unexplored"] == doc["candidates"]
 
 
+def test_a_time_budget_stops_with_what_was_found(light_head):
+    doc = cheapest(light_head(10), scheduler="edf-bfd", counts=SPACE, time_budget_s=0.0).to_dict()
+    assert doc["simulated"] == 0 and not doc["certified"] and doc["parts"][0]["stopped_by"] == "time"
+    assert doc["certificate"].startswith("not certified: the search stopped at its time budget")
+
+
 def test_a_target_no_candidate_meets_says_so_and_shows_the_closest(light_head):
     scenario = light_head(20)
     doc = cheapest(
