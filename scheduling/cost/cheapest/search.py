@@ -148,7 +148,7 @@ def evaluate_candidate(
     target: Target,
     options: SimulationOptions | None = None,
     seed: int = 0,
-    global_bound: float = 0.0,
+    global_bound: float | None = None,
 ) -> CandidateOutcome:
     """Simulate one candidate (a process of its own may call this: every argument pickles).
 
@@ -314,7 +314,8 @@ class CheapestSearch:
             "target": self.target,
             "options": self.options,
             "seed": self.seed,
-            "global_bound": self.global_bound,
+            # With market prices each candidate's document solves its own bound (its reservations).
+            "global_bound": None if self.bounds.markets else self.global_bound,
         }
 
     def record(self, outcome: CandidateOutcome) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...errors import FieldError, ScenarioError
-from ...scenario import LIMITS, Scenario, executors_that_fit
+from ...scenario import LIMITS, Scenario, VMType, executors_that_fit
 
 __all__ = [
     "MAX_CANDIDATES",
@@ -171,11 +171,35 @@ def search_space(
 
 def cluster_scenario(scenario: Scenario, counts: Sequence[int]) -> Scenario:
     """``scenario`` with its VM types' counts set to ``counts`` (in its order); a type with no VM
-    is left out, as a scenario's VM types each have at least one."""
-    types = tuple(
-        dataclasses.replace(t, count=int(n)) for t, n in zip(scenario.vm_types, counts, strict=True) if n > 0
-    )
+    is left out, as a scenario's VM types each have at least one.
+
+    A type's markets (version 4) keep their order: its first machines are reserved, up to its
+    reserved count; then spot, up to its spot count; the rest on demand. A market left with no
+    machine is dropped.
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> s = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4}, "price_per_hour": 1,
+    ...     "count": 6, "reserved": {"price_per_hour": 0.5, "count": 3}, "spot": {"price_per_hour": 0.3,
+    ...     "count": 2}}], "resources": ["cpu"], "jobs": [{"id": "j", "arrival_s": 0, "executors": 1,
+    ...     "executor": {"cpu": 1}, "duration_s": 1}]})
+    >>> [cluster_scenario(s, [n]).vm_types[0].market_counts() for n in (2, 4, 9)]
+    [{'reserved': 2, 'spot': 0, 'on_demand': 0}, {'reserved': 3, 'spot': 1, 'on_demand': 0}, \
+{'reserved': 3, 'spot': 2, 'on_demand': 4}]
+    """
+    types = tuple(_with_count(t, int(n)) for t, n in zip(scenario.vm_types, counts, strict=True) if n > 0)
     return dataclasses.replace(scenario, vm_types=types)
+
+
+def _with_count(t: VMType, n: int) -> VMType:
+    reserved = t.reserved
+    if reserved is not None:
+        kept = min(reserved.count, n)
+        reserved = dataclasses.replace(reserved, count=kept) if kept else None
+    spot = t.spot
+    if spot is not None and spot.count is not None:
+        kept = min(spot.count, n - (reserved.count if reserved is not None else 0))
+        spot = dataclasses.replace(spot, count=kept) if kept else None
+    return dataclasses.replace(t, count=n, reserved=reserved, spot=spot)
 
 
 def cluster_document(scenario: Scenario, counts: Sequence[int]) -> dict[str, Any]:

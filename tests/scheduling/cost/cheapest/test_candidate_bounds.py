@@ -51,6 +51,48 @@ def test_hand_worked_bound() -> None:
     assert CandidateBounds(scenario, max_missed=2).bounds(np.array([[0, 0]])) == pytest.approx([4.0])
 
 
+def test_hand_worked_bound_with_reserved_and_spot_prices() -> None:
+    # One type, 4 cpu, on demand $1/h; its first 2 machines reserved at $0.5/h (billed for the
+    # whole horizon, used or not), the next one spot at $0.25/h. One job: 8 cpu for one hour, due
+    # within it: W = W_in = 8 cpu-h, H_min = 1 h.
+    #   n = 4: 2 reserved + 1 spot + 1 on demand. Whole term (bounds.py): R = 2 x $0.5, H >= 1:
+    #          $1 of reservations, whose 2 VM-hours cover all 8 cpu-h: $1.
+    #   n = 2: 2 reserved: $1, the 8 cpu-h on them.
+    #   n = 1: 1 reserved and nothing else: 4 cpu-h in the hour at most: inf.
+    # Over every shape, each type at its cheapest market ($0.25/h spot): 2 VM-h = $0.50.
+    doc = {
+        "resources": ["cpu"],
+        "vm_types": [
+            {
+                "name": "v",
+                "capacity": {"cpu": 4},
+                "price_per_hour": 1.0,
+                "count": 4,
+                "reserved": {"price_per_hour": 0.5, "count": 2},
+                "spot": {"price_per_hour": 0.25, "count": 1},
+            },
+        ],
+        "jobs": [
+            {
+                "id": "a",
+                "arrival_s": 0,
+                "executors": 2,
+                "executor": {"cpu": 4},
+                "duration_s": 3600,
+                "deadline_s": 3600,
+            }
+        ],
+    }
+    bounds = CandidateBounds(parse_scenario(doc), max_missed=0)
+    assert bounds.global_bound == pytest.approx(0.5)
+    got = bounds.bounds(np.array([[4], [2], [1]]))
+    assert got[:2] == pytest.approx([1.0, 1.0]) and math.isinf(got[2])
+    # One machine reserved: a candidate of 3 pays $0.5 of reservation (1 VM-h, 4 cpu-h), then the
+    # spot machine ($0.25/h) for the other 4 cpu-h: $0.75.
+    doc["vm_types"][0]["reserved"]["count"] = 1
+    assert CandidateBounds(parse_scenario(doc), max_missed=0).bounds(np.array([[3]])) == pytest.approx([0.75])
+
+
 job = st.fixed_dictionaries(
     {
         "arrival_s": st.integers(0, 3600),
@@ -69,8 +111,12 @@ job = st.fixed_dictionaries(
     st.lists(st.integers(0, 4), min_size=3, max_size=3),
     st.sampled_from([0.0, 20.0, 50.0]),
     st.sampled_from(["edf-bfd", "edf-ilp", "fifo-spread"]),
+    st.sampled_from([None, (0.15, 2, None, None), (None, None, 0.1, 2), (0.3, 1, 0.05, None)]),
 )
-def test_no_simulation_that_meets_the_target_costs_less_than_its_bound(jobs, counts, pct, scheduler) -> None:
+def test_no_simulation_that_meets_the_target_costs_less_than_its_bound(
+    jobs, counts, pct, scheduler, markets
+) -> None:
+    # ``markets``: the first type's reserved price and count, spot price and count (None: none).
     doc = {
         "vm_types": [
             {"name": "s", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 6},
@@ -89,6 +135,15 @@ def test_no_simulation_that_meets_the_target_costs_less_than_its_bound(jobs, cou
             for k, j in enumerate(jobs)
         ],
     }
+    if markets is not None:
+        reserved_price, reserved_count, spot_price, spot_count = markets
+        if reserved_price is not None:
+            doc["vm_types"][0]["reserved"] = {"price_per_hour": reserved_price, "count": reserved_count}
+        if spot_price is not None:
+            doc["vm_types"][0]["spot"] = {
+                "price_per_hour": spot_price,
+                **({"count": spot_count} if spot_count else {}),
+            }
     scenario = parse_scenario(doc)
     n = np.array([counts])
     if not fits(scenario, n)[0]:
@@ -97,8 +152,9 @@ def test_no_simulation_that_meets_the_target_costs_less_than_its_bound(jobs, cou
     deadline_jobs = sum(1 for j in scenario.jobs if j.deadline_s is not None)
     bounds = CandidateBounds(scenario, max_missed=target.max_missed(deadline_jobs))
     bound = float(bounds.bounds(n)[0])
-    # Monotone: a cluster with fewer VMs of one type never has a lower bound.
-    for t in range(3):
+    # Monotone: a cluster with fewer VMs of one type never has a lower bound (unless it has fewer
+    # reservations to pay for).
+    for t in range(3 if markets is None or markets[0] is None else 0):
         if counts[t]:
             smaller = n.copy()
             smaller[0, t] -= 1

@@ -144,3 +144,30 @@ def test_bad_input_names_its_field(light_head):
     assert paths == {"counts.m9", "counts.m1.large", "scheduler"}
     with pytest.raises(ScenarioError, match="candidate clusters; the most is"):
         cheapest(scenario, scheduler="edf-bfd", counts={t: [0, 99] for t in SPACE})
+
+
+def test_reservations_raise_the_bounds_and_the_answer_is_still_the_brute_forces(light_head):
+    # m2.xlarge's first two machines reserved at $2.40/h for the whole run, used or not: every
+    # candidate with m2.xlarge pays for its reservations, and the bound says so.
+    import dataclasses
+
+    from scheduling.scenario import ReservedPrice
+
+    base = light_head(15)
+    types = tuple(
+        dataclasses.replace(t, reserved=ReservedPrice(2.40, 2)) if t.name == "m2.xlarge" else t
+        for t in base.vm_types
+    )
+    scenario = dataclasses.replace(base, vm_types=types)
+    space = {"m1.large": [0, 4], "m1.xlarge": [0, 2], "m2.xlarge": [0, 3]}
+    doc = cheapest(scenario, scheduler="edf-bfd", counts=space, target=Target(5.0)).to_dict()
+    counts = search_space(scenario, space).counts()
+    ok = fits(scenario, counts)
+    costs = []
+    for k in np.flatnonzero(ok):
+        r = simulate(cluster_scenario(scenario, counts[k]), scheduler="edf-bfd")
+        if r.deadline_missed <= Target(5.0).max_missed(r.deadline_jobs):
+            costs.append(r.total_cost)
+    assert doc["certified"] and doc["answer"]["cost"] == min(costs)
+    with_reserved = [r for r in doc["tried"] if r["counts"][2] > 0]
+    assert with_reserved and all(r["bound"] > doc["global_lower_bound"] for r in with_reserved)
