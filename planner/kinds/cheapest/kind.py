@@ -49,6 +49,7 @@ from scheduling.cost.cheapest import (
 from scheduling.cost.cheapest.answer import compact_part
 from scheduling.cost.cheapest.charts import all_figures
 from scheduling.cost.cheapest.setups import presets
+from scheduling.cost.cheapest.space import with_reserved
 from scheduling.cost.cheapest.tables import (
     PART_METRICS,
     answer_table,
@@ -138,6 +139,7 @@ class CheapestKind(RunKind):
     ) -> list[Variant]:
         parts = int(options["workers"])
         part = int(payload["part"])
+        scenario = with_reserved(scenario, options.get("reserved") or {})
         doc = search_part(
             scenario,
             space=search_space(scenario, options["counts"]),

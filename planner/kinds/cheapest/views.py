@@ -20,7 +20,7 @@ from planner.web.context import TeamRequest, follow_team, team_page
 from planner.web.start import StartForm, start_page
 from scheduling import ScenarioError, parse_scenario
 from scheduling.cost.cheapest import cluster_document, search_space
-from scheduling.cost.cheapest.space import counts_text
+from scheduling.cost.cheapest.space import counts_text, with_reserved
 
 from .forms import CheapestForm
 from .kind import CheapestKind
@@ -67,7 +67,7 @@ def candidate_compare(request: TeamRequest, pk: int, index: int) -> HttpResponse
         raise Http404("not a cheapest-cluster search")
     options = run.options or {}
     try:
-        scenario = parse_scenario(run.scenario)
+        scenario = with_reserved(parse_scenario(run.scenario), options.get("reserved") or {})
         space = search_space(scenario, options.get("counts") or {})
     except ScenarioError as exc:
         raise Http404("the search's scenario no longer reads") from exc

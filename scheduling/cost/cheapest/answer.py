@@ -26,7 +26,7 @@ from ...scenario import Scenario, SimulationOptions
 from ...tables import format_money
 from ..schedulers import parse_scheduler
 from .search import FORMAT, PRUNE_RULES, Progress, Target, search_part
-from .space import SearchSpace, counts_text, search_space
+from .space import SearchSpace, counts_text, search_space, with_reserved
 
 __all__ = [
     "PRUNE_RULES",
@@ -86,6 +86,7 @@ def cheapest(
     workers: int = 1,
     max_simulations: int | None = None,
     time_budget_s: float | None = None,
+    reserved: Mapping[str, int] | None = None,
     progress: Progress | None = None,
 ) -> CheapestResult:
     """The cheapest cluster of the space ``counts`` that meets ``target`` under ``scheduler``,
@@ -112,6 +113,9 @@ def cheapest(
         Stop after this many simulations (the answer then says it is not certified).
     time_budget_s : float, optional
         Propose no new candidate after so many seconds (the same, by the clock).
+    reserved : mapping, optional
+        ``{vm type: n}``: reserve so many machines of the type at its reserved price
+        (:func:`.space.with_reserved`); the scenario's own reservations otherwise.
     progress : callable, optional
         Fraction of the candidates to simulate done or skipped; may raise to stop.
 
@@ -143,7 +147,7 @@ def cheapest(
     cheapest within the space: small ×4 at 4.00; 1 of 10 candidates simulated; the rest pruned by bound (5), \
 by demand window (1) or because a job does not fit (3)
     """
-    space, spec = search_options(scenario, counts, scheduler, options)
+    scenario, space, spec = search_options(scenario, counts, scheduler, options, reserved)
     doc = search_part(
         scenario,
         space=space,
@@ -208,6 +212,7 @@ def join_parts(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "max_missed": first["max_missed"],
         "space": first["space"],
         "prices": first["prices"],
+        "reserved": first.get("reserved") or {},
         "answer": answer,
         "certified": certified,
         "candidates": int(first["candidates"]),
@@ -321,12 +326,21 @@ def certificate(doc: Mapping[str, Any]) -> str:
 
 
 def search_options(
-    scenario: Scenario, counts: Mapping[str, Sequence[int]], scheduler: str, options: SimulationOptions | None
-) -> tuple[SearchSpace, str]:
-    """The space and the scheduler's spec of a search, checked (every problem with its path)."""
+    scenario: Scenario,
+    counts: Mapping[str, Sequence[int]],
+    scheduler: str,
+    options: SimulationOptions | None,
+    reserved: Mapping[str, int] | None = None,
+) -> tuple[Scenario, SearchSpace, str]:
+    """The scenario with its reservations (:func:`.space.with_reserved`), the space and the
+    scheduler's spec of a search, checked (every problem with its path)."""
     errors: list[FieldError] = []
     space: SearchSpace | None = None
     spec = scheduler
+    try:
+        scenario = with_reserved(scenario, reserved or {})
+    except ScenarioError as exc:
+        errors.extend(exc.errors)
     try:
         space = search_space(scenario, counts)
     except ScenarioError as exc:
@@ -339,4 +353,4 @@ def search_options(
         errors.extend(exc.errors)
     if errors or space is None:
         raise ScenarioError(errors)
-    return space, spec
+    return scenario, space, spec

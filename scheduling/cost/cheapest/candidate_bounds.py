@@ -74,12 +74,13 @@ class CandidateBounds:
         self.scenario = scenario
         self.capacity = np.array([t.capacity for t in scenario.vm_types], dtype=float)  # (T, R)
         self.markets = scenario.has_market_prices
-        #: The columns of the horizon's programme: (type, market) of every market a type has.
+        #: The columns of the horizon's programme: (type, market) of every market a type has a price
+        #: in (a candidate's split decides how many machines each gets: :meth:`_column_hours`).
         self.columns = [
             (t, m)
             for t, vt in enumerate(scenario.vm_types)
-            for m in MARKETS
-            if m == "on_demand" or (vt.market_counts()[m] > 0)
+            for m, priced in zip(MARKETS, (vt.reserved is not None, vt.spot is not None, True), strict=True)
+            if priced
         ]
         self.column_price = np.array(
             [scenario.vm_types[t].market_price(m) for t, m in self.columns], dtype=float

@@ -23,13 +23,18 @@ from ...errors import FieldError, ScenarioError
 from ...params import add_flags, flag_values
 from ...tables import table_text
 from .answer import cheapest
-from .params import CHEAPEST_PARAMS, cheapest_run, parse_counts
+from .params import CHEAPEST_PARAMS, cheapest_run, parse_counts, parse_reserved
 from .search import Target
 
 __all__ = ["add_commands", "cmd_cheapest"]
 
 FLAGGED = tuple(p for p in CHEAPEST_PARAMS if p.flag is not None)
-_FLAGS = {**{p.name: str(p.flag) for p in FLAGGED}, "counts": "--counts", "scheduler": "--scheduler"}
+_FLAGS = {
+    **{p.name: str(p.flag) for p in FLAGGED},
+    "counts": "--counts",
+    "scheduler": "--scheduler",
+    "reserved": "--reserved",
+}
 
 
 def _at_flag(error: FieldError) -> FieldError:
@@ -45,6 +50,7 @@ def cmd_cheapest(args: argparse.Namespace) -> int:
     given = flag_values(args, FLAGGED)
     given["scheduler"] = args.scheduler
     given["counts"] = parse_counts(" ".join(args.counts or []), "--counts")
+    given["reserved"] = parse_reserved(" ".join(args.reserved or []), "--reserved")
     try:
         options = cheapest_run(given, scenario=scenario)
     except ScenarioError as exc:  # every problem at the flag that gave it
@@ -57,6 +63,7 @@ def cmd_cheapest(args: argparse.Namespace) -> int:
         seed=options["seed"],
         workers=options["workers"],
         max_simulations=options["max_simulations"],
+        reserved=options["reserved"],
     )
     doc = result.to_dict()
     write_output(json.dumps(doc, indent=None if args.compact else 1), args.output)
@@ -95,6 +102,12 @@ def add_commands(subparsers: Subparsers) -> None:
         metavar="VMTYPE=LO-HI",
         required=True,
         help="repeatable: the range of counts of one VM type (a type not named keeps its count)",
+    )
+    s.add_argument(
+        "--reserved",
+        action="append",
+        metavar="VMTYPE=N",
+        help="repeatable: reserve N VMs of a type at its reserved price (version-4 scenarios)",
     )
     add_flags(s, FLAGGED)
     s.add_argument("--html", metavar="FILE", help="also write a standalone page of the figures")

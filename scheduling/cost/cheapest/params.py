@@ -50,6 +50,38 @@ def parse_counts(text: str, path: str) -> dict[str, list[int]]:
     return out
 
 
+def parse_reserved(text: str, path: str) -> dict[str, int]:
+    """``m1.large=2, m2.xlarge=1`` as ``{type: count}``.
+
+    >>> parse_reserved("m1.large=2 m2.xlarge=0", "reserved")
+    {'m1.large': 2, 'm2.xlarge': 0}
+    """
+    out: dict[str, int] = {}
+    errors: list[FieldError] = []
+    for word in text.replace(",", " ").split():
+        name, sep, n = word.partition("=")
+        if not sep or not name or not n.strip().isdigit():
+            errors.append(FieldError(path, f"{word}: must be VMTYPE=N (e.g. m1.large=2)"))
+        elif name in out:
+            errors.append(FieldError(path, f"{name} is given twice"))
+        else:
+            out[name] = int(n)
+    if errors:
+        raise ScenarioError(errors)
+    return out
+
+
+def reserved_text_form(reserved: Any) -> str:
+    """``{type: count}`` as the text :func:`parse_reserved` reads.
+
+    >>> reserved_text_form({"m1.large": 2})
+    'm1.large=2'
+    """
+    if isinstance(reserved, str):
+        return reserved
+    return ", ".join(f"{t}={n}" for t, n in (reserved or {}).items())
+
+
 def counts_text_form(counts: Any) -> str:
     """``{type: [lo, hi]}`` as the text :func:`parse_counts` reads.
 
@@ -84,6 +116,17 @@ CHEAPEST_PARAMS: tuple[Param, ...] = (
             max_items=2,
         ),
         text=TextForm(parse_counts, counts_text_form, "m1.large=0-20, m1.xlarge=0-20"),
+    ),
+    Param(
+        "reserved",
+        "mapping",
+        "Reserved VMs",
+        "Reserve so many VMs of a type at the reserved price its scenario gives it, billed for the "
+        "whole run, used or not (a candidate with fewer reserves them all), e.g. m1.large=2; "
+        "empty: the scenario's own reservations.",
+        default={},
+        item=Param("count", "integer", minimum=0, maximum=100_000),
+        text=TextForm(parse_reserved, reserved_text_form, "m1.large=2"),
     ),
     Param(
         "max_miss_pct",
@@ -151,7 +194,8 @@ def cheapest_run(params: Mapping[str, Any], *, scenario: Scenario | None = None)
 
     >>> cheapest_run({"counts": {"m1.large": [0, 3]}, "max_miss_pct": 1})
     {'scheduler': 'edf-bfd', 'counts': {'m1.large': [0, 3]}, 'max_miss_pct': 1.0, \
-'max_mean_completion_s': None, 'max_p95_completion_s': None, 'seed': 0, 'workers': 2, 'max_simulations': None}
+'max_mean_completion_s': None, 'max_p95_completion_s': None, 'seed': 0, 'workers': 2, \
+'max_simulations': None, 'reserved': {}}
     >>> cheapest_run({"counts": {"m1.large": [3, 1]}, "scheduler": "edf-best"})
     Traceback (most recent call last):
     ...
@@ -164,7 +208,9 @@ schedulers: fifo-spread, fifo-consolidate, morpheus, edf-bfd, edf-ilp)
     errors: list[FieldError] = []
     if scenario is not None:
         try:
-            _, values["scheduler"] = search_options(scenario, counts, str(values["scheduler"]), None)
+            _, _, values["scheduler"] = search_options(
+                scenario, counts, str(values["scheduler"]), None, values["reserved"] or {}
+            )
         except ScenarioError as exc:
             errors.extend(exc.errors)
     else:
@@ -192,4 +238,5 @@ schedulers: fifo-spread, fifo-consolidate, morpheus, edf-bfd, edf-ilp)
         "seed": values["seed"],
         "workers": values["workers"],
         "max_simulations": values["max_simulations"],
+        "reserved": dict(values["reserved"] or {}),
     }

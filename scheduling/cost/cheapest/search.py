@@ -364,6 +364,7 @@ class CheapestSearch:
             "max_missed": self.max_missed,
             "space": {"vm_types": list(self.space.vm_types), "counts": self.space.ranges()},
             "prices": [t.price_per_hour for t in self.scenario.vm_types],
+            "reserved": {t.name: t.reserved.count for t in self.scenario.vm_types if t.reserved is not None},
             "candidates": len(self.counts),
             "to_simulate": len(self.queue),
             "own": len(self.own),

@@ -33,6 +33,7 @@ __all__ = [
     "fits",
     "parse_count_range",
     "search_space",
+    "with_reserved",
 ]
 
 IntArray = NDArray[np.int64]
@@ -200,6 +201,56 @@ def _with_count(t: VMType, n: int) -> VMType:
         kept = min(spot.count, n - (reserved.count if reserved is not None else 0))
         spot = dataclasses.replace(spot, count=kept) if kept else None
     return dataclasses.replace(t, count=n, reserved=reserved, spot=spot)
+
+
+def with_reserved(scenario: Scenario, reserved: Mapping[str, int], *, path: str = "reserved") -> Scenario:
+    """``scenario`` with so many machines of some VM types reserved (``{vm type: count}``), each
+    type at the reserved price its scenario gives it (version 4: ``vm_types[i].reserved``); 0
+    reserves none. A candidate with fewer machines of the type reserves them all
+    (:func:`cluster_scenario`). Every problem is reported with its path (``reserved.m9``).
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> s = parse_scenario({"vm_types": [{"name": "a", "capacity": {"cpu": 4}, "price_per_hour": 1,
+    ...     "count": 2, "reserved": {"price_per_hour": 0.6, "count": 1}}, {"name": "b", "capacity":
+    ...     {"cpu": 4}, "price_per_hour": 1}], "resources": ["cpu"], "jobs": [{"id": "j",
+    ...     "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]})
+    >>> with_reserved(s, {"a": 5}).vm_types[0].reserved
+    ReservedPrice(price_per_hour=0.6, count=5)
+    >>> with_reserved(s, {"b": 1, "c": 2})
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: reserved.b: the VM type has no reserved price (the scenario's \
+vm_types[1].reserved.price_per_hour)
+    reserved.c: is not a VM type of the scenario (a, b)
+    """
+    if not reserved:
+        return scenario
+    names = [t.name for t in scenario.vm_types]
+    errors: list[FieldError] = []
+    for name, n in reserved.items():
+        if name not in names:
+            errors.append(
+                FieldError(f"{path}.{name}", f"is not a VM type of the scenario ({', '.join(names)})")
+            )
+        elif scenario.vm_types[names.index(name)].reserved is None:
+            errors.append(
+                FieldError(
+                    f"{path}.{name}",
+                    "the VM type has no reserved price (the scenario's "
+                    f"vm_types[{names.index(name)}].reserved.price_per_hour)",
+                )
+            )
+        elif not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            errors.append(FieldError(f"{path}.{name}", "must be a whole number >= 0"))
+    if errors:
+        raise ScenarioError(errors)
+    types = []
+    for t in scenario.vm_types:
+        if t.name in reserved and t.reserved is not None:
+            n = int(reserved[t.name])
+            t = dataclasses.replace(t, reserved=dataclasses.replace(t.reserved, count=n) if n else None)
+        types.append(t)
+    return dataclasses.replace(scenario, vm_types=tuple(types))
 
 
 def cluster_document(scenario: Scenario, counts: Sequence[int]) -> dict[str, Any]:

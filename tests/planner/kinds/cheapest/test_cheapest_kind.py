@@ -107,10 +107,20 @@ def test_bad_input_names_its_field(
     paths = {e["path"] for e in response.json()["errors"]}
     assert "max_miss_pct" in paths
     response = _start(
-        api, owner, scenario_doc, counts={"huge": [0, 2], "small": [3, 1]}, scheduler="edf-nope"
+        api,
+        owner,
+        scenario_doc,
+        counts={"huge": [0, 2], "small": [3, 1]},
+        scheduler="edf-nope",
+        reserved={"small": 1},
     )
     assert response.status_code == 400
-    assert {e["path"] for e in response.json()["errors"]} == {"counts.huge", "counts.small", "scheduler"}
+    assert {e["path"] for e in response.json()["errors"]} == {
+        "counts.huge",
+        "counts.small",
+        "scheduler",
+        "reserved.small",  # the scenario gives small no reserved price
+    }
 
 
 def test_its_start_page_has_presets_and_puts_errors_on_fields(

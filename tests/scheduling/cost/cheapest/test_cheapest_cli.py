@@ -72,3 +72,38 @@ def test_bad_input_exits_2_naming_the_flag(tmp_path):
     out = run("cheapest", src, "--counts", "m9=0-2", "--scheduler", "edf-nope")
     assert "--counts m9: is not a VM type of the scenario" in out.stderr
     assert "--scheduler: unknown placement 'nope'" in out.stderr
+
+
+def test_reserved_vms_at_the_scenarios_reserved_price(tmp_path):
+    doc = json.loads((ROOT / "examples" / "paper003-light.json").read_text())
+    doc["jobs"] = doc["jobs"][:10]
+    doc["version"] = 4
+    doc["vm_types"][2]["reserved"] = {"price_per_hour": 0.45, "count": 1}
+    path = tmp_path / "reserved.json"
+    path.write_text(json.dumps(doc))
+    answer = tmp_path / "answer.json"
+    out = run(
+        "cheapest",
+        str(path),
+        "--counts",
+        "m1.large=0-2",
+        "--counts",
+        "m2.xlarge=1-2",
+        "--reserved",
+        "m2.xlarge=2",
+        "--max-miss-pct",
+        "50",
+        "-q",
+        "-o",
+        str(answer),
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(answer.read_text())
+    assert got["reserved"] == {"m2.xlarge": 2} and got["answer"] is not None
+    out = run(
+        "cheapest", str(path), "--counts", "m1.large=0-2", "--reserved", "m1.large=1", "--reserved", "x"
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "--reserved: x: must be VMTYPE=N" in out.stderr
+    out = run("cheapest", str(path), "--counts", "m1.large=0-2", "--reserved", "m1.large=1")
+    assert "--reserved m1.large: the VM type has no reserved price" in out.stderr
