@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "planner.kinds.udrf",
     "planner.kinds.reproduce",
     "planner.kinds.sweep",
+    "planner.kinds.cheapest",
 ]
 
 MIDDLEWARE = [
