@@ -19,7 +19,7 @@ from scheduling import DEFAULT_RESOURCES, LIMITS, OptionField, option_fields
 from scheduling.generators import WorkloadSpec
 from scheduling.importers import IMPORTERS
 
-from .param_forms import NumberInput
+from .param_forms import NumberInput, param_field
 
 OPTIONAL_NUMBER = {"required": False, "localize": False}
 
@@ -311,9 +311,9 @@ class JobsCsvForm(forms.Form):
         super().__init__(*args, **kwargs)
         for importer in IMPORTERS.values():
             for option in importer.options:
-                self.fields[self._option_field(importer.name, option.name)] = option_form_field(
-                    option, label=f"{importer.label.split(' (')[0]}: {option.label}"
-                )
+                field = param_field(option)
+                field.label = f"{importer.label.split(' (')[0]}: {field.label}"
+                self.fields[self._option_field(importer.name, option.name)] = field
 
     @staticmethod
     def _option_field(fmt: str, name: str) -> str:

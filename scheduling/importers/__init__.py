@@ -1,19 +1,38 @@
 """Importers from public workload formats into the scenario document, behind one registry.
 
 Each format is an entry of :data:`IMPORTERS` (see :mod:`scheduling.importers.registry`):
-the paper-003 RM-Simulator CSV, the planner's jobs CSV and the scenario JSON document.
+the paper-003 RM-Simulator CSV, the planner's jobs CSV and the scenario JSON document, and
+the public traces read as streams (:mod:`.swim`; the rules they share are
+:mod:`.traces`, their files :mod:`.sources`; ``docs/traces.md``).
 """
 
 from . import jobs_csv, rm_simulator, scenario_json
+
+# isort: off
+# The traces register after the plain formats: IMPORTERS lists formats in this order.
+from . import swim
+# isort: on
 from .jobs_csv import read_jobs_csv
-from .registry import IMPORTERS, Imported, Importer, get_importer, guess_importer, register, row_path
+from .registry import (
+    IMPORTERS,
+    Imported,
+    Importer,
+    TraceStream,
+    get_importer,
+    guess_importer,
+    register,
+    row_path,
+)
 from .rm_simulator import import_rm_csv, read_rm_csv
 from .scenario_json import read_scenario_json
+from .sources import Source, sources_from_paths
 
 __all__ = [
     "IMPORTERS",
     "Imported",
     "Importer",
+    "Source",
+    "TraceStream",
     "get_importer",
     "guess_importer",
     "import_rm_csv",
@@ -25,4 +44,6 @@ __all__ = [
     "rm_simulator",
     "row_path",
     "scenario_json",
+    "sources_from_paths",
+    "swim",
 ]
