@@ -10,7 +10,7 @@ from . import jobs_csv, rm_simulator, scenario_json
 
 # isort: off
 # The traces register after the plain formats: IMPORTERS lists formats in this order.
-from . import swim
+from . import swim, google2011
 # isort: on
 from .jobs_csv import read_jobs_csv
 from .registry import (
@@ -34,6 +34,7 @@ __all__ = [
     "Source",
     "TraceStream",
     "get_importer",
+    "google2011",
     "guess_importer",
     "import_rm_csv",
     "jobs_csv",

@@ -19,7 +19,7 @@ jobs it keeps. Every format reads files through the same two calls:
 * ``importer.preview(sources, options, limit=20) -> Imported``: its first ``limit`` jobs.
 
 >>> sorted(IMPORTERS)
-['jobs', 'rm-simulator', 'scenario-json', 'swim']
+['google-2011', 'jobs', 'rm-simulator', 'scenario-json', 'swim']
 >>> imported = get_importer("jobs").read_text("id,arrival_s,executors,cpu,duration_s\\nj1,0,1,2,-5\\n")
 >>> from scheduling import ScenarioError, parse_workload
 >>> try:
@@ -235,7 +235,11 @@ class Importer:
         return self._imported(jobs, report, vm_types)
 
     def preview(
-        self, sources: Sequence[Source], options: Any = None, *, limit: int = 20,
+        self,
+        sources: Sequence[Source],
+        options: Any = None,
+        *,
+        limit: int = 20,
         vm_types: Sequence[Mapping[str, Any]] | None = None,
     ) -> Imported:
         """The first ``limit`` jobs the import would give, reading no further than they need
@@ -270,8 +274,12 @@ class Importer:
             errors = [FieldError(f"{source.name}: {e.path}", e.message) for e in exc.errors]
             raise ScenarioError(errors) from None
         if vm_types is not None:
-            imported = Imported({**imported.document, "vm_types": list(vm_types)}, imported.origins,
-                                imported.columns, imported.warnings)
+            imported = Imported(
+                {**imported.document, "vm_types": list(vm_types)},
+                imported.origins,
+                imported.columns,
+                imported.warnings,
+            )
         return imported
 
     def _imported(
