@@ -251,14 +251,21 @@ class Selection:
         if time_s >= self.end_s:
             report.drop("arrived after the window (--start-s + --window-s)")
             return False
-        if self.sample < 1 and seeded_unit(self.seed, key, "sample") >= self.sample:
-            report.drop(f"not in the sample (--sample {self.sample:g} --seed {self.seed})")
+        if not self.sampled(key):
+            self.drop_unsampled(report)
             return False
         if self.admitted >= self.max_jobs:
             report.drop(f"over the cap (--max-jobs {self.max_jobs:,})")
             return False
         self.admitted += 1
         return True
+
+    def sampled(self, key: str) -> bool:
+        """Whether the job ``key`` is in the seeded sample (a property of the job alone)."""
+        return self.sample >= 1 or seeded_unit(self.seed, key, "sample") < self.sample
+
+    def drop_unsampled(self, report: Report, n: int = 1) -> None:
+        report.drop(f"not in the sample (--sample {self.sample:g} --seed {self.seed})", n)
 
     def arrival(self, time_s: float) -> float:
         """A trace time as an arrival of the scenario: seconds from the window's start."""
