@@ -10,7 +10,7 @@ from . import jobs_csv, rm_simulator, scenario_json
 
 # isort: off
 # The traces register after the plain formats: IMPORTERS lists formats in this order.
-from . import swim, google2011, alibaba2018
+from . import swim, google2011, google2019, alibaba2018
 # isort: on
 from .jobs_csv import read_jobs_csv
 from .registry import (
@@ -36,6 +36,7 @@ __all__ = [
     "alibaba2018",
     "get_importer",
     "google2011",
+    "google2019",
     "guess_importer",
     "import_rm_csv",
     "jobs_csv",

@@ -143,7 +143,6 @@ class _Task:
 
 
 def _tasks(sources: Iterable[Source], report: Report) -> Iterator[_Task]:
-    depends = 0
     for source in sources:
         for n, line in numbered_lines(source):
             cells = line.rstrip("\r\n").split(",")
@@ -153,14 +152,12 @@ def _tasks(sources: Iterable[Source], report: Report) -> Iterator[_Task]:
                 raise _width_error(source, n, cells, "batch_task", TASK_COLUMNS)
             task = _Task(cells, source, n)
             if _DEPENDS.match(task.name):
-                depends += 1
+                report.count(
+                    "batch_task",
+                    "tasks name the tasks they wait for (M5_3_4: task 5 after tasks 3 and 4); the scenario "
+                    "has no dependencies, so the DAG is ignored",
+                )
             yield task
-    if depends:
-        report.note(
-            "batch_task",
-            f"{depends:,} tasks name the tasks they wait for (M5_3_4: task 5 after tasks 3 and 4); the "
-            "scenario has no dependencies, so the DAG is ignored",
-        )
 
 
 def _usable(task: _Task, keep_failed: bool, report: Report) -> bool:

@@ -233,8 +233,8 @@ def _machines(
                 continue
             capacities[(round(cpu * cpu_unit, 2), round(mem * mem_unit, 2))] += 1
     if unknown:
-        report.note(
-            "machine_events", f"{unknown:,} machines added without a CPU or memory capacity are left out"
+        report.count(
+            "machine_events", "machines added without a CPU or memory capacity are left out", n=unknown
         )
     return capacities
 

@@ -19,7 +19,7 @@ jobs it keeps. Every format reads files through the same two calls:
 * ``importer.preview(sources, options, limit=20) -> Imported``: its first ``limit`` jobs.
 
 >>> sorted(IMPORTERS)
-['alibaba-2018', 'google-2011', 'jobs', 'rm-simulator', 'scenario-json', 'swim']
+['alibaba-2018', 'google-2011', 'google-2019', 'jobs', 'rm-simulator', 'scenario-json', 'swim']
 >>> imported = get_importer("jobs").read_text("id,arrival_s,executors,cpu,duration_s\\nj1,0,1,2,-5\\n")
 >>> from scheduling import ScenarioError, parse_workload
 >>> try:

@@ -201,18 +201,24 @@ class Report:
     vm_types: list[dict[str, Any]] | None = None
     fallback_vm_types: list[dict[str, Any]] | None = None
     dropped: Counter[str] = field(default_factory=Counter)
-    notes: dict[str, str] = field(default_factory=dict)
-    kept: int = 0
+    notes: dict[tuple[str, str], int | None] = field(default_factory=dict)
 
     def drop(self, reason: str, n: int = 1) -> None:
         self.dropped[reason] += n
 
     def note(self, path: str, message: str) -> None:
-        """A feature of the trace the import ignores (said once per path)."""
-        self.notes.setdefault(path, message)
+        """A feature of the trace the import ignores (said once)."""
+        self.notes.setdefault((path, message), None)
+
+    def count(self, path: str, what: str, n: int = 1) -> None:
+        """``n`` more things the import ignores: said once, as ``<total> <what>``."""
+        self.notes[(path, what)] = (self.notes.get((path, what)) or 0) + n
 
     def warnings(self) -> tuple[FieldError, ...]:
-        out = [FieldError(path, message) for path, message in self.notes.items()]
+        out = [
+            FieldError(path, message if n is None else f"{n:,} {message}")
+            for (path, message), n in self.notes.items()
+        ]
         for reason, n in self.dropped.items():
             out.append(FieldError("import", f"{n:,} job{'s' if n != 1 else ''} dropped: {reason}"))
         return tuple(out)

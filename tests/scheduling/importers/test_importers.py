@@ -22,7 +22,7 @@ from scheduling.importers import (
 from scheduling.presets import preset_vm_types
 
 #: The trace formats, registered after the plain ones.
-TRACES = ["swim", "google-2011", "alibaba-2018"]
+TRACES = ["swim", "google-2011", "google-2019", "alibaba-2018"]
 JOBS_CSV = get_importer("jobs")
 RM_CSV = get_importer("rm-simulator")
 
