@@ -4,7 +4,7 @@
     python benchmarks/trace_import.py --sizes-mb 64 256     # quicker
 
 Writes, in a temporary folder deleted afterwards, ``task_events`` files of the Google 2011
-trace's shape (13 columns, time-ordered, jobs of 1-20 tasks each submitted, scheduled and
+trace's shape (13 columns, time-ordered, jobs of 10-60 tasks each submitted, scheduled and
 finished, with a 44-character user hash as in the trace; the seed fixes everything) of each
 size, with a ``job_events`` file of the same jobs beside them. Then, each in a fresh process
 so that its peak resident memory (``ru_maxrss``) is its own, it imports them with the
@@ -91,7 +91,7 @@ def write_trace(folder: Path, size_bytes: int, seed: int) -> tuple[Path, Path, i
             t += int(rng.expovariate(1 / (0.2 * S)))
             flush(t)
             user = rng.choice(users)
-            n_tasks = rng.randint(1, 20)
+            n_tasks = rng.randint(10, 60)
             cpu, mem = rng.choice((0.0125, 0.025, 0.0625, 0.125)), rng.choice((0.0159, 0.0318, 0.0636))
             start = t + rng.randrange(0, 5 * S)
             end = start + int(rng.expovariate(1 / (300 * S))) + S
