@@ -200,3 +200,18 @@ def test_job_count_arrivals_and_sizes_follow_the_rule(
         assert 1 <= job["executors"] <= 16
     if imported.jobs:
         parse_scenario({**imported.document, "vm_types": CLUSTER})
+
+
+def test_flags_and_options_are_checked_at_the_flag(tmp_path: Path) -> None:
+    path = tmp_path / "day.tsv"
+    path.write_text("a\t0\t0\t1\t1\t1\n")
+    out = run("import", "--format", "swim", str(path), "--sample", "0", "--option", "block_mb=big,colour=red")
+    assert out.returncode == 2
+    assert out.stderr.splitlines() == [
+        "error: --option.block_mb: must be a number, got 'big'",
+        f"error: --option.colour: unknown option (options: {', '.join(p.name for p in SWIM.options)})",
+    ]
+    out = run("import", "--format", "swim", str(path), "--sample", "0")
+    assert (out.returncode, out.stderr) == (2, "error: --sample: must be a number in (0, 1]\n")
+    out = run("import", "--format", "jobs", str(path), "--window-s", "60")
+    assert out.returncode == 2 and "--window-s: the jobs format takes no window_s" in out.stderr
