@@ -70,6 +70,10 @@ _BY_COLUMNS = {len(TASK_COLUMNS): "batch_task", len(INSTANCE_COLUMNS): "batch_in
 #: A task name that names the tasks it waits for: a letter or more, its number, ``_`` and theirs.
 _DEPENDS = re.compile(r"^[A-Za-z]+\d+(_\d+)+$")
 _TASK = {c: k for k, c in enumerate(TASK_COLUMNS)}
+#: ``plan_cpu`` is in hundredths of a core; ``plan_mem`` and ``mem_size`` in hundredths of the
+#: largest machine's memory (schema.txt).
+PLAN_CPU_PER_CORE = 100
+MEM_SCALE = 100
 _SOURCE_COLUMNS = {
     "id": "job_name/task_name",
     "arrival_s": "start_time",
@@ -106,6 +110,14 @@ def _number(
             row_path(origin, job_id, column), f"must be a number >= {minimum:g}, got {cell!r}"
         )
     return float(value)
+
+
+def _executor(plan_cpu: float, plan_mem: float, options: Mapping[str, Any]) -> dict[str, float]:
+    """An executor of a task's plan: cores, and GB of the largest machine's memory."""
+    return {
+        "cpu": plan_cpu / PLAN_CPU_PER_CORE,
+        "mem": plan_mem / MEM_SCALE * float(options["machine_mem_gb"]),
+    }
 
 
 def _width_error(
@@ -181,7 +193,7 @@ def _machines(
 ) -> Counter[tuple[float, float]]:
     seen: set[str] = set()
     capacities: Counter[tuple[float, float]] = Counter()
-    unit = float(options["machine_mem_gb"]) / 100
+    unit = float(options["machine_mem_gb"]) / MEM_SCALE
     for source in sources:
         for n, line in numbered_lines(source):
             cells = line.rstrip("\r\n").split(",")
@@ -200,7 +212,9 @@ def _machines(
                         f"{line_of(source, n)}, {MACHINE_COLUMNS[k]}", f"must be a number, got {cell!r}"
                     ) from None
             cpu, mem = values
-            if machine in seen or cpu <= 0 or not 0 < mem <= 100:  # the trace marks invalid values -1 or 101
+            if (
+                machine in seen or cpu <= 0 or not 0 < mem <= MEM_SCALE
+            ):  # the trace marks invalid values -1 or 101
                 continue
             seen.add(machine)
             capacities[(round(cpu, 2), round(mem * unit, 2))] += 1
@@ -243,7 +257,6 @@ def stream_alibaba_2018(
     fit = ClusterFit(cluster_of(report, vm_types))
     selection = Selection(options)
     keep_failed = bool(options["keep_failed"])
-    mem_unit = float(options["machine_mem_gb"]) / 100
     tasks = (t for t in _tasks(tables["batch_task"], report) if _usable(t, keep_failed, report))
     if options["jobs"] == "task":
         for task in tasks:
@@ -258,7 +271,7 @@ def stream_alibaba_2018(
                 job_id=key,
                 arrival_s=selection.arrival(task.start),
                 executors=task.instances,
-                executor={"cpu": (task.cpu or 0) / 100, "mem": (task.mem or 0) * mem_unit},
+                executor=_executor(task.cpu or 0, task.mem or 0, options),
                 duration_s=task.end - task.start,
             )
             if fit.keeps(job, report):
@@ -291,7 +304,6 @@ def _serialised(
         acc[4] = max(acc[4], task.mem or 0)
     if unsampled:
         selection.drop_unsampled(report, len(unsampled))
-    mem_unit = float(options["machine_mem_gb"]) / 100
     whole = Selection({**options, "sample": 1.0})  # the sample was drawn above
     by_arrival = sorted(jobs.items(), key=lambda kv: (kv[1][0], kv[0]))
     for name, (start, duration, instances, cpu, mem, origin) in by_arrival:
@@ -302,7 +314,7 @@ def _serialised(
             job_id=name,
             arrival_s=whole.arrival(start),
             executors=instances,
-            executor={"cpu": cpu / 100, "mem": mem * mem_unit},
+            executor=_executor(cpu, mem, options),
             duration_s=duration,
         )
         if fit.keeps(job, report):

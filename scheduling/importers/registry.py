@@ -42,7 +42,7 @@ from typing import Any
 
 from ..errors import FieldError, ScenarioError
 from ..params import Param, read_params
-from ..scenario import LIMITS
+from ..scenario import DEFAULT_RESOURCES, LIMITS
 from ..scenario.checks import shown
 from ..scenario.options import _FALSE, _TRUE  # the one spelling of true and false in text
 from .sources import Source, numbered_lines
@@ -241,15 +241,18 @@ class Importer:
         *,
         limit: int = 20,
         vm_types: Sequence[Mapping[str, Any]] | None = None,
+        fallback_vm_types: Sequence[Mapping[str, Any]] | None = None,
     ) -> Imported:
         """The first ``limit`` jobs the import would give, reading no further than they need
-        (a trace's jobs come in the order the trace completes them)."""
+        (a trace hands its jobs on in the order it completes them; the preview's warnings
+        count what was dropped so far). Other formats are read whole and cut."""
         checked = self.parse_options(options)
         if self.stream is None:
             whole = self._read_one(sources, checked, vm_types)
             doc = {**whole.document, "jobs": whole.jobs[:limit]}
             return Imported(doc, whole.origins[:limit], whole.columns, whole.warnings)
-        report = Report()
+        fallback = None if fallback_vm_types is None else [dict(t) for t in fallback_vm_types]
+        report = Report(fallback_vm_types=fallback)
         stream = self.stream(sources, checked, report, vm_types)
         try:
             jobs = list(itertools.islice(stream, limit))
@@ -289,7 +292,8 @@ class Importer:
         vm_types: Sequence[Mapping[str, Any]] | None,
     ) -> Imported:
         jobs.sort(key=lambda jo: (jo[0]["arrival_s"], str(jo[0]["id"])))
-        doc: dict[str, Any] = {"resources": ["cpu", "mem"], "frameworks": [], "jobs": [j for j, _ in jobs]}
+        jobs_only = [j for j, _ in jobs]
+        doc: dict[str, Any] = {"resources": list(DEFAULT_RESOURCES), "frameworks": [], "jobs": jobs_only}
         cluster = cluster_of(report, vm_types)
         if cluster is not None:
             doc["vm_types"] = cluster

@@ -44,7 +44,7 @@ from typing import Any
 from ..errors import FieldError
 from ..params import Param, seed_param
 from ..presets import preset_vm_types
-from ..scenario import LIMITS, executors_that_fit
+from ..scenario import DEFAULT_RESOURCES, LIMITS, executors_that_fit
 
 __all__ = [
     "DEADLINE_PARAMS",
@@ -336,7 +336,7 @@ class ClusterFit:
     """
 
     def __init__(
-        self, vm_types: Sequence[Mapping[str, Any]] | None, resources: Sequence[str] = ("cpu", "mem")
+        self, vm_types: Sequence[Mapping[str, Any]] | None, resources: Sequence[str] = DEFAULT_RESOURCES
     ):
         self.resources = tuple(resources)
         self.types: list[tuple[tuple[float, ...], int]] | None = None
