@@ -96,9 +96,11 @@ def read_input(
     raw_options: Sequence[str],
     *,
     checked: dict[str, Any] | None = None,
+    fallback_vm_types: list[dict[str, Any]] | None = None,
 ) -> tuple[Importer, Imported]:
     """Read ``path`` with the importer ``fmt`` (or the one its type and first line suggest);
-    ``checked``: options already read (else ``raw_options`` are)."""
+    ``checked``: options already read (else ``raw_options`` are). A trace's jobs that cannot
+    start on ``fallback_vm_types`` (the cluster it will get) are dropped, as an import does."""
     try:
         with input_lines(path) as lines:
             first = next(iter(lines), "")
@@ -113,6 +115,9 @@ def read_input(
             options = checked if checked is not None else importer.parse_options(
                 parse_overrides(raw_options, importer.options, path="--option"), path="--option"
             )
+            if importer.stream is not None and path != "-":
+                source = Source.from_path(path)
+                return importer, importer.read_sources([source], options, fallback_vm_types=fallback_vm_types)
             return importer, importer.read(itertools.chain([first], lines), options)
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
@@ -249,7 +254,9 @@ def scenario_of(imported: Imported, args: argparse.Namespace) -> tuple[dict[str,
 
 def load_scenario(args: argparse.Namespace) -> Scenario:
     """The scenario of the command's source arguments (:func:`add_source_arguments`)."""
-    _, imported = read_input(args.source, args.format, [])
+    fallback = preset_vm_types(args.preset, scale=args.scale)
+    _, imported = read_input(args.source, args.format, [], fallback_vm_types=fallback)
+    warn(imported.warnings)
     return scenario_of(imported, args)[1]
 
 

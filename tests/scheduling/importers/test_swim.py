@@ -215,3 +215,17 @@ def test_flags_and_options_are_checked_at_the_flag(tmp_path: Path) -> None:
     assert (out.returncode, out.stderr) == (2, "error: --sample: must be a number in (0, 1]\n")
     out = run("import", "--format", "jobs", str(path), "--window-s", "60")
     assert out.returncode == 2 and "--window-s: the jobs format takes no window_s" in out.stderr
+
+
+def test_fb_2010_lines_with_input_paths_and_validate_on_a_preset(tmp_path: Path) -> None:
+    # FB-2010's withInputPaths files add an input path (and empty cells) after the six columns
+    path = tmp_path / "FB-2010_samples_24_times_1hr_withInputPaths_0.tsv"
+    path.write_text(
+        "job0\t1\t1\t2267942\t0\t1937944\tinputPath1\t\t\njob1\t2\t1\t20791551476\t12295202125\t1491950225\tp\t\t\n"
+    )
+    imported = SWIM.read_sources([Source.from_path(path)])
+    assert [j["arrival_s"] for j in imported.jobs] == [1, 2]
+    # validate (and simulate) read a trace file too, its jobs fitted to the preset's cluster
+    out = run("validate", str(path), "--preset", "paper-000")
+    assert out.returncode == 0, out.stderr
+    assert "2 jobs, 6 machines" in out.stdout
