@@ -2,6 +2,7 @@
 
     python benchmarks/trace_import.py                       # 256 MB and 1 GB files
     python benchmarks/trace_import.py --sizes-mb 64 256     # quicker
+    python benchmarks/trace_import.py --gzip --sizes-mb 256 # the files gzipped, as Google ships them
 
 Writes, in a temporary folder deleted afterwards, ``task_events`` files of the Google 2011
 trace's shape (13 columns, time-ordered, jobs of 10-60 tasks each submitted, scheduled and
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import heapq
 import os
 import platform
@@ -35,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[1]
 S = 1_000_000
@@ -52,20 +55,26 @@ start = time.perf_counter()
 if way == "stream":
     from scheduling.importers.traces import Report
     options = importer.parse_options({{}})
-    sources = [Source.from_path(jobs, name="job_events.csv"), Source.from_path(tasks, name="task_events.csv")]
+    sources = [Source.from_path(jobs), Source.from_path(tasks)]
     count = sum(1 for _ in importer.stream(sources, options, Report(), cluster))
 else:
     options = {{"max_jobs": 10000}} if way == "capped" else {{}}
-    count = len(importer.read_sources([Source.from_path(tasks, name="task_events.csv")], options,
+    count = len(importer.read_sources([Source.from_path(tasks)], options,
                                       vm_types=cluster).jobs)
 print(count, time.perf_counter() - start)
 """
 
 
-def write_trace(folder: Path, size_bytes: int, seed: int) -> tuple[Path, Path, int]:
-    """``task_events`` of about ``size_bytes`` and the ``job_events`` of its jobs, in time order."""
+def write_trace(folder: Path, size_bytes: int, seed: int, *, gz: bool = False) -> tuple[Path, Path, int]:
+    """``task_events`` of about ``size_bytes`` (uncompressed) and the ``job_events`` of its jobs,
+    in time order, gzipped (level 1) when ``gz``."""
     rng = random.Random(seed)
-    tasks_path, jobs_path = folder / "task_events.csv", folder / "job_events.csv"
+    ending = ".csv.gz" if gz else ".csv"
+    tasks_path, jobs_path = folder / f"task_events{ending}", folder / f"job_events{ending}"
+
+    def create(path: Path) -> TextIO:
+        return gzip.open(path, "wt", compresslevel=1) if gz else path.open("w")
+
     users = [base64.b64encode(rng.randbytes(33)).decode() for _ in range(500)]
     pending: list[tuple[int, int, str, str]] = []  # (time, sequence, table, line)
     lines = 0
@@ -73,7 +82,7 @@ def write_trace(folder: Path, size_bytes: int, seed: int) -> tuple[Path, Path, i
     sequence = 0
     t = 600 * S
     job = 6_000_000_000
-    with tasks_path.open("w") as tasks, jobs_path.open("w") as jobs:
+    with create(tasks_path) as tasks, create(jobs_path) as jobs:
 
         def flush(until: int) -> None:
             nonlocal lines, written
@@ -132,6 +141,7 @@ def main() -> None:
     parser.add_argument("--sizes-mb", type=int, nargs="+", default=[256, 1024])
     parser.add_argument("--ways", nargs="+", default=["stream", "capped", "all"])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--gzip", action="store_true", help="write the files gzipped (level 1)")
     args = parser.parse_args()
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}")
@@ -140,13 +150,15 @@ def main() -> None:
     for size in args.sizes_mb:
         with tempfile.TemporaryDirectory(prefix="trace-import-") as tmp:
             started = time.perf_counter()
-            tasks, jobs, lines = write_trace(Path(tmp), size * MB, args.seed)
-            real = tasks.stat().st_size / MB
-            print(f"<!-- wrote {real:.0f} MB of task_events in {time.perf_counter() - started:.0f} s -->",
+            tasks, jobs, lines = write_trace(Path(tmp), size * MB, args.seed, gz=args.gzip)
+            real = size if args.gzip else tasks.stat().st_size / MB
+            on_disk = tasks.stat().st_size / MB
+            print(f"<!-- wrote {on_disk:.0f} MB of task_events in {time.perf_counter() - started:.0f} s -->",
                   file=sys.stderr)
             for way in args.ways:
                 count, seconds, rss = measure(way, tasks, jobs)
-                print(f"| {real:,.0f} MB | {lines:,} | {way} | {count:,} | {seconds:.1f} | "
+                name = f"{real:,.0f} MB" + (f" ({on_disk:,.0f} MB gzipped)" if args.gzip else "")
+                print(f"| {name} | {lines:,} | {way} | {count:,} | {seconds:.1f} | "
                       f"{lines / seconds:,.0f} | {rss:,.0f} MB |", flush=True)
     print(f"load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 

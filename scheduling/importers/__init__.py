@@ -2,8 +2,9 @@
 
 Each format is an entry of :data:`IMPORTERS` (see :mod:`scheduling.importers.registry`):
 the paper-003 RM-Simulator CSV, the planner's jobs CSV and the scenario JSON document, and
-the public traces read as streams (:mod:`.swim`; the rules they share are
-:mod:`.traces`, their files :mod:`.sources`; ``docs/traces.md``).
+the public traces read as streams: :mod:`.swim`, :mod:`.google2011` and :mod:`.google2019`
+(one job rule, :mod:`.google_events`), :mod:`.alibaba2018`; the rules every trace shares are
+:mod:`.traces`, their files :mod:`.sources` (``docs/traces.md``).
 """
 
 from . import jobs_csv, rm_simulator, scenario_json
