@@ -249,7 +249,7 @@ def stream_alibaba_2018(
     if tables["machine_meta"] and vm_types is None:
         machines = _machines(tables["machine_meta"], options, report)
         if machines:
-            report.vm_types = vm_types_of_machines(machines, options, prefix="ali2018")
+            report.vm_types = vm_types_of_machines(machines, options, prefix="ali2018", report=report)
     if tables["batch_instance"]:
         report.note("batch_instance", "not read: batch_task carries each task's instances, start and end")
     if not tables["batch_task"]:

@@ -264,7 +264,7 @@ def stream_google_2011(
     if tables["machine_events"] and vm_types is None:
         machines = _machines(tables["machine_events"], options, report)
         if machines:
-            report.vm_types = vm_types_of_machines(machines, options, prefix="g2011")
+            report.vm_types = vm_types_of_machines(machines, options, prefix="g2011", report=report)
     if not tables["job_events"] and not tables["task_events"]:
         raise ScenarioError.single("files", "have no job_events or task_events: there are no jobs to read")
     if not tables["task_events"]:

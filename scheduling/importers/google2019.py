@@ -311,7 +311,7 @@ def stream_google_2019(
     if tables["machine_events"] and vm_types is None:
         machines = _machines(tables["machine_events"], options, report)
         if machines:
-            report.vm_types = vm_types_of_machines(machines, options, prefix="g2019")
+            report.vm_types = vm_types_of_machines(machines, options, prefix="g2019", report=report)
     if not tables["instance_events"]:
         raise ScenarioError.single(
             "files", "have no instance_events: a job's executors, sizes and durations are there"

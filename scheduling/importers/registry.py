@@ -18,6 +18,12 @@ jobs it keeps. Every format reads files through the same two calls:
 * ``importer.read_sources(sources, options, vm_types=None) -> Imported``: the whole import;
 * ``importer.preview(sources, options, limit=20) -> Imported``: its first ``limit`` jobs.
 
+>>> from scheduling.importers import Source
+>>> day = Source.from_text("day.tsv", "a\\t0\\t0\\t1\\t1\\t1\\nb\\t9\\t9\\t1\\t1\\t1\\n")
+>>> first = get_importer("swim").preview([day], {"deadline": "factor"}, limit=1)
+>>> [(j["id"], j["arrival_s"]) for j in first.jobs]
+[('a', 0)]
+
 >>> sorted(IMPORTERS)
 ['alibaba-2018', 'google-2011', 'google-2019', 'jobs', 'rm-simulator', 'scenario-json', 'swim']
 >>> imported = get_importer("jobs").read_text("id,arrival_s,executors,cpu,duration_s\\nj1,0,1,2,-5\\n")

@@ -381,16 +381,22 @@ class ClusterFit:
 
 
 def vm_types_of_machines(
-    machines: Counter[tuple[float, float]], options: Mapping[str, Any], *, prefix: str
+    machines: Counter[tuple[float, float]],
+    options: Mapping[str, Any],
+    *,
+    prefix: str,
+    report: Report | None = None,
 ) -> list[dict[str, Any]]:
     """VM types of machines counted by capacity ``(cores, GB)``: one type per capacity, named
-    ``<prefix>-<cores>c-<GB>g``, priced ``price_per_cpu_hour`` x cores + ``price_per_gb_hour`` x GB.
+    ``<prefix>-<cores>c-<GB>g``, priced ``price_per_cpu_hour`` x cores + ``price_per_gb_hour`` x GB;
+    the most common capacities first, at most the scenario's limit of VM types (``report`` says
+    what is left out).
 
     >>> vm_types_of_machines(Counter({(16.0, 32.0): 3}), {"price_per_cpu_hour": 0.06, "price_per_gb_hour": 0},
     ...                      prefix="g")
     [{'name': 'g-16c-32g', 'capacity': {'cpu': 16.0, 'mem': 32.0}, 'price_per_hour': 0.96, 'count': 3}]
     """
-    out = []
+    out: list[dict[str, Any]] = []
     for (cpu, mem), count in sorted(machines.items(), key=lambda kv: (-kv[1], kv[0])):
         price = cpu * float(options["price_per_cpu_hour"]) + mem * float(options["price_per_gb_hour"])
         out.append(
@@ -401,4 +407,12 @@ def vm_types_of_machines(
                 "count": count,
             }
         )
-    return out[: int(LIMITS["vm_types"])]
+    limit = int(LIMITS["vm_types"])
+    if len(out) > limit and report is not None:
+        left = sum(int(t["count"]) for t in out[limit:])
+        report.note(
+            "machines",
+            f"{len(out) - limit:,} capacities held by the fewest machines ({left:,}) are "
+            f"left out: a scenario has at most {limit:,} VM types",
+        )
+    return out[:limit]
