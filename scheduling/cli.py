@@ -24,9 +24,10 @@ import sys
 from collections.abc import Sequence
 
 from .cli_support import (
+    add_import_arguments,
     add_source_arguments,
     load_scenario,
-    read_input,
+    read_import,
     run_command,
     scenario_of,
     warn,
@@ -75,7 +76,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    _, imported = read_input(args.source, args.format, args.option or [])
+    if not hasattr(args, "sources"):  # import-rm: one file
+        args.sources = [args.source]
+        args.vm_types = None
+        args.option = args.option or []
+    args.source = args.sources[0]  # names the scenario
+    imported = read_import(args)
+    warn(imported.warnings)
     doc, _ = scenario_of(imported, args)  # the output is always a valid scenario
     write_output(json.dumps(doc, indent=None if len(imported.jobs) > 1000 else 1), args.output)
     return 0
@@ -148,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     formats = "; ".join(f"{i.name}: {i.label}" for i in IMPORTERS.values())
     i = sub.add_parser("import", help=f"convert an input into a scenario document ({formats})")
-    add_source_arguments(i, options="an importer option, e.g. with_deadlines=false (rm-simulator)")
+    add_import_arguments(i)
     i.add_argument("--output", "-o")
     i.set_defaults(func=cmd_import)
 
