@@ -4,8 +4,9 @@ two runs side by side, and the detail rows of its reports.
 * :data:`COST_METRICS` are the rows of a cost comparison, as :class:`scheduling.tables.Metric`
   data; :func:`headline` keeps what they read of a result document (a few hundred bytes per
   scheduler), and :func:`scheduling.tables.comparison_table` with ``metrics=COST_METRICS`` lays
-  them out for the CLI, the HTML page, the run page and every report. :func:`cheapest` is the
-  run list's one line.
+  them out for the CLI, the HTML page, the run page and every report. :func:`recommendation`
+  (by :data:`RECOMMENDATION_RULE`: deadline misses first, then cost) is the run list's one line and
+  the reports' recommendation.
 * :func:`side_by_side_deltas`: B − A of the headline metrics :data:`SIDE_BY_SIDE_METRICS` of two
   runs, per scheduler (the figures are :func:`scheduling.cost.charts.side_by_side_figures`).
 * Detail rows, their columns declared by the ``*_COLUMNS`` tuples (:func:`scheduling.tables.detail_table`
@@ -32,7 +33,7 @@ two runs side by side, and the detail rows of its reports.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from ..numbers import finite, integral
 from ..tables import (
@@ -56,10 +57,12 @@ __all__ = [
     "HOURLY_NOTES",
     "JOB_COLUMNS",
     "MAX_JOB_ROWS",
+    "RECOMMENDATION_RULE",
     "SIDE_BY_SIDE_METRICS",
     "STRETCH_COLUMN",
     "UNUSED_CAPACITY",
     "VM_TYPE_COLUMNS",
+    "Pick",
     "cheapest",
     "framework_rows",
     "framework_table",
@@ -71,6 +74,8 @@ __all__ = [
     "job_rows",
     "jobs_listed",
     "placement_text",
+    "recommendation",
+    "recommendation_text",
     "side_by_side_deltas",
     "vm_type_rows",
     "vm_type_table",
@@ -187,12 +192,105 @@ def headline(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def cheapest(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$") -> BestVariant | None:
-    """The variant with the lowest total cost (for the run list), or ``None``.
+    """The variant with the lowest total cost whatever its deadline misses, or ``None``.
+
+    What to *recommend* is :func:`recommendation`'s rule, which weighs misses first.
 
     >>> cheapest({"a": {"total_cost": 2.0}, "b": {"total_cost": None}}, currency="€")
     {'variant': 'a', 'value': 2.0, 'shown': '€2.00'}
     """
     return best_variant(summaries, "total_cost", currency=currency, metrics=COST_METRICS)
+
+
+#: The rule of :func:`recommendation`, in the words pages and reports show beside it.
+RECOMMENDATION_RULE = (
+    "A scheduler that misses more deadlines is never recommended as the cheapest without saying so: "
+    "the recommendation is the cheapest of the schedulers with the fewest deadline misses (\"cheapest "
+    "with no misses\" when some miss none); when a scheduler that misses more costs less, it is named "
+    "beside it with its misses."
+)
+
+
+class Pick(TypedDict):
+    """One line of a :func:`recommendation`."""
+
+    label: str  #: "cheapest with no misses", "fewest misses (6)", "cheapest", ...
+    variant: str
+    cost: float
+    shown: str  #: the cost as a page shows it
+    missed: int | None  #: deadline misses (``None``: no job has a deadline)
+
+
+def _missed(h: Mapping[str, Any]) -> int | None:
+    return integral(h.get("deadline_missed")) if integral(h.get("deadline_jobs")) else None
+
+
+def recommendation(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$") -> list[Pick]:
+    """What a run recommends, by :data:`RECOMMENDATION_RULE`: one or two picks, the first the
+    recommended one (the run list's headline, the reports' "Recommendation" row).
+
+    The cheapest of the schedulers with the fewest deadline misses comes first; when a
+    scheduler that misses more deadlines costs less, it follows, with its misses, so it is
+    never shown as the cheapest without them.
+
+    Parameters
+    ----------
+    summaries : mapping of str to mapping
+        Headline summaries (:func:`headline`) or result documents per scheduler.
+    currency : str, default "$"
+        Symbol shown with money (display only).
+
+    Examples
+    --------
+    >>> run = {"edf-ilp": {"total_cost": 0.4352, "deadline_jobs": 100, "deadline_missed": 11},
+    ...        "morpheus": {"total_cost": 0.5, "deadline_jobs": 100, "deadline_missed": 6}}
+    >>> [(p["label"], p["variant"], p["shown"]) for p in recommendation(run)]
+    [('fewest misses (6)', 'morpheus', '$0.5000'), ('cheapest (11 missed)', 'edf-ilp', '$0.4352')]
+    >>> recommendation_text(recommendation(run))
+    'fewest misses (6): morpheus $0.5000 · cheapest (11 missed): edf-ilp $0.4352'
+    >>> run["morpheus"]["deadline_missed"] = 0
+    >>> recommendation_text(recommendation(run))
+    'cheapest with no misses: morpheus $0.5000 · cheapest (11 missed): edf-ilp $0.4352'
+    >>> recommendation_text(recommendation({"a": {"total_cost": 0.2}, "b": {"total_cost": 0.3}}))
+    'cheapest: a $0.2000'
+    """
+    costs = {
+        str(v): (cost, _missed(h))
+        for v, h in summaries.items()
+        if (cost := finite(h.get("total_cost"))) is not None
+    }
+    if not costs:
+        return []
+
+    def pick(label: str, variant: str) -> Pick:
+        cost, missed = costs[variant]
+        return {"label": label, "variant": variant, "cost": cost,
+                "shown": show(cost, "money", currency), "missed": missed}
+
+    cheapest_any = min(costs, key=lambda v: costs[v][0])  # the first on a tie
+    counted = [m for _, m in costs.values() if m is not None]
+    if not counted:
+        return [pick("cheapest", cheapest_any)]
+    fewest = min(counted)
+    cheapest_fewest = min((v for v, (_, m) in costs.items() if m == fewest), key=lambda v: costs[v][0])
+    first = "cheapest with no misses" if fewest == 0 else f"fewest misses ({fewest:,})"
+    if costs[cheapest_any][0] >= costs[cheapest_fewest][0]:
+        label = "cheapest, no misses" if fewest == 0 else f"cheapest, {first}"
+        return [pick(label, cheapest_fewest)]
+    missed = costs[cheapest_any][1]
+    return [
+        pick(first, cheapest_fewest),
+        pick("cheapest" if missed is None else f"cheapest ({missed:,} missed)", cheapest_any),
+    ]
+
+
+def recommendation_text(picks: Sequence[Pick]) -> str:
+    """A :func:`recommendation` in one line: ``label: variant cost`` per pick.
+
+    >>> recommendation_text([])
+    ''
+    """
+    return " · ".join(f"{p['label']}: {p['variant']} {p['shown']}" for p in picks)
 
 
 # --------------------------------------------------------------------------- two runs side by side

@@ -176,3 +176,27 @@ def test_the_cli_summary_is_the_presenters() -> None:
         assert line.endswith(row["cells"][-1]["shown"])
     saving = next(line for line in lines if line.startswith("Saving vs a"))
     assert "baseline" in saving and "+20.0%" in saving
+
+
+def test_the_recommendation_never_calls_a_scheduler_with_more_misses_the_cheapest_silently() -> None:
+    from scheduling.cost.tables import recommendation, recommendation_text
+
+    # a is cheaper than b but misses 1 deadline, b none; c misses 3 and costs most.
+    picks = recommendation({"a": A, "c": C, "b": B})
+    assert [(p["label"], p["variant"], p["missed"]) for p in picks] == [
+        ("cheapest, no misses", "b", 0)
+    ]
+    cheaper_a = {**A, "total_cost": 7.0}
+    picks = recommendation({"a": cheaper_a, "b": B, "c": C})
+    assert [(p["label"], p["variant"]) for p in picks] == [
+        ("cheapest with no misses", "b"), ("cheapest (1 missed)", "a"),
+    ]
+    # Nobody misses none: the fewest misses, then the cheaper one that misses more.
+    some = {"edf-ilp": {**cheaper_a, "deadline_missed": 11}, "morpheus": {**B, "deadline_missed": 6}}
+    assert recommendation_text(recommendation(some)) == (
+        "fewest misses (6): morpheus $8.00 · cheapest (11 missed): edf-ilp $7.00"
+    )
+    # Without deadlines it is the cheapest; without costs nothing.
+    no_deadlines = {k: {**v, "deadline_jobs": 0} for k, v in RUN.items()}
+    assert recommendation_text(recommendation(no_deadlines)) == "cheapest: b $8.00"
+    assert recommendation({"x": {"total_cost": None}}) == []
