@@ -21,13 +21,13 @@ two runs side by side, and the detail rows of its reports.
 >>> table = comparison_table({"fifo": a, "edf": b}, baseline="fifo", currency="€", metrics=COST_METRICS)
 >>> rows = {row["key"]: row for row in table["rows"]}
 >>> [(c["variant"], c["shown"], c["best"]) for c in rows["total_cost"]["cells"]]
-[('fifo', '€10.00', False), ('edf', '€7.50', True)]
+[('fifo', '€10.0000', False), ('edf', '€7.5000', True)]
 >>> [c["shown"] for c in rows["saving_pct"]["cells"]], rows["saving_pct"]["label"]
 (['baseline', '+25.0%'], 'Saving vs fifo')
 >>> rows["deadline_violation_eq12"]["cells"][0]["shown"]
 '1.00 (2 missed ÷ 2 met)'
 >>> cheapest({"fifo": a, "edf": b})
-{'variant': 'edf', 'value': 7.5, 'shown': '$7.50'}
+{'variant': 'edf', 'value': 7.5, 'shown': '$7.5000'}
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ def cheapest(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$")
     What to *recommend* is :func:`recommendation`'s rule, which weighs misses first.
 
     >>> cheapest({"a": {"total_cost": 2.0}, "b": {"total_cost": None}}, currency="€")
-    {'variant': 'a', 'value': 2.0, 'shown': '€2.00'}
+    {'variant': 'a', 'value': 2.0, 'shown': '€2.0000'}
     """
     return best_variant(summaries, "total_cost", currency=currency, metrics=COST_METRICS)
 
@@ -327,7 +327,7 @@ def side_by_side_deltas(
     --------
     >>> rows = side_by_side_deltas({"edf-bfd": {"total_cost": 2.0}}, {"edf-bfd": {"total_cost": 1.5}})
     >>> [(r["label"], r["a"], r["b"], r["delta"], r["pct"], r["trend"]) for r in rows[0]["metrics"][:1]]
-    [('Total cost', '$2.00', '$1.50', '−$0.5000', '−25.0%', 'better')]
+    [('Total cost', '$2.0000', '$1.5000', '−$0.5000', '−25.0%', 'better')]
     """
     metrics = [_metric(key) for key in SIDE_BY_SIDE_METRICS]
     names = list(dict.fromkeys([*summaries_a, *summaries_b]))

@@ -28,13 +28,10 @@
     return { ok: response.ok, status: response.status, data: data };
   }
 
-  /* Same rules as scheduling.charts.format_money: 2 decimals from 1 up, 4 below. */
+  /* Same rule as scheduling.tables.format_money: four decimals, thousands separated. */
   function money(value) {
     if (value === null || value === undefined || !isFinite(value)) return "—";
-    const abs = Math.abs(value);
-    return abs >= 1
-      ? value.toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-      : value.toFixed(4);
+    return value.toLocaleString("en-GB", { minimumFractionDigits: 4, maximumFractionDigits: 4 });
   }
 
   function number(value, digits) {

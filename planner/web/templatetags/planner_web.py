@@ -20,7 +20,7 @@ register = template.Library()
 
 @register.filter
 def money(value: Any) -> str:
-    """``1,234.57`` / ``0.0400`` / ``—``."""
+    """``1,234.5700`` / ``0.0400`` / ``—`` (scheduling.tables.format_money)."""
     try:
         return format_money(None if value is None or value == "" else float(value))
     except (TypeError, ValueError):

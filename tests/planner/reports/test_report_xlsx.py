@@ -92,7 +92,7 @@ def test_formats_and_layout(workbook_bytes: bytes) -> None:
     h = _header_row(ws)
     header = [c.value for c in ws[h]]
     data = ws[h + 1]
-    assert data[header.index("Total cost ($)")].number_format == "#,##0.00"  # cents
+    assert data[header.index("Total cost ($)")].number_format == "#,##0.0000"  # as the page shows it
     assert data[header.index("Makespan (s)")].number_format == "#,##0"  # whole seconds
     assert data[header.index("Gap to lower bound (%)")].number_format == "0.00%"
     assert data[header.index("Total cost ($)")].data_type == "n"

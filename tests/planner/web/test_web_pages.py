@@ -65,7 +65,7 @@ def test_dashboard_shows_the_teams_objects(owner_client, succeeded_run, queued_r
     assert "badge-succeeded" in page and "badge-queued" in page
     assert "Table 3" in page and "Tiny" in page
     # Totals of Table 3: 6 x 4 + 5 x 8 + 3 x 12 cores, $0.24 x 6 + 0.48 x 5 + 0.72 x 3 per hour.
-    assert ">100<" in page and ">6.00<" in page
+    assert ">100<" in page and ">6.0000<" in page
 
 
 def test_user_input_is_escaped_everywhere(owner_client, owner, team, cluster):
