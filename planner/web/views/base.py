@@ -21,6 +21,7 @@ from planner.runs.selectors import run_list
 from planner.scenarios.selectors import cluster_list, workload_list
 from planner.teams.selectors import team_list
 from planner.teams.services import team_create
+from scheduling.glossary import TERMS
 from scheduling.scenario.totals import cluster_totals
 
 from ..context import SESSION_KEY, TeamRequest, switch_team, team_page
@@ -29,6 +30,14 @@ from ..forms import TeamForm
 from .runs import with_headlines
 
 DASHBOARD_RUNS = 8
+
+
+@login_required
+@require_GET
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The planner's words, from the library's one definition (:data:`scheduling.glossary.TERMS`,
+    which the command line's ``--help`` shows too)."""
+    return render(request, "web/glossary.html", {"terms": TERMS})
 
 
 @team_page

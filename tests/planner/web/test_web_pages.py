@@ -147,3 +147,16 @@ def test_run_page_uses_the_local_plotly(owner_client, succeeded_run):
 def test_api_docs_are_linked(owner_client):
     page = owner_client.get(reverse("web:dashboard")).content.decode()
     assert 'href="/api/docs/"' in page
+
+
+def test_the_glossary_page_is_the_librarys_text(owner_client):
+    from django.utils.html import escape
+
+    from scheduling.glossary import TERMS
+
+    page = owner_client.get(reverse("web:glossary")).content.decode()
+    for t in TERMS:
+        assert f'id="{t.key}"' in page and escape(t.meaning) in page and escape(t.paper) in page
+    # Every page carries the terms for app.js to link, and a link to the glossary.
+    dashboard = owner_client.get(reverse("web:dashboard")).content.decode()
+    assert 'id="glossary-terms"' in dashboard and f'href="{reverse("web:glossary")}"' in dashboard
