@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypedDict
 
+from ..glossary import term
 from ..numbers import finite, integral
 from ..tables import (
     MISSING,
@@ -147,7 +148,7 @@ COST_METRICS: tuple[Metric, ...] = (
     Metric("saving_pct", "Saving vs {baseline}", "percent", ("total_cost",), _saving_pct, "higher",
            note="Saving: in % of the baseline's total cost (negative: it costs more).", relative=True),
     Metric("lower_bound_cost", "Lower bound", "money", ("lower_bound_cost",), _field("lower_bound_cost"),
-           detail=True),
+           note=f"Lower bound: {term('lower-bound').meaning}"),
     Metric("gap_to_lower_bound_pct", "Gap to lower bound", "percent", ("gap_to_lower_bound",), _gap_pct,
            "lower", note="Gap to the lower bound: how far above the cost no scheduler can beat."),
     Metric("makespan_s", "Makespan", "seconds", ("makespan_s",), _field("makespan_s"), "lower"),
@@ -173,6 +174,7 @@ COST_METRICS: tuple[Metric, ...] = (
     Metric("mean_wait_s", "Mean wait", "seconds", ("mean_wait_s",), _field("mean_wait_s"), "lower"),
     Metric("ilp_fallbacks", "ILP fallbacks", "count", ("ilp_fallbacks", "ilp_decisions"), _fallbacks,
            "lower", text=_fallbacks_text,
+           note=f"ILP placement, exact per decision: {term('exact-per-decision').meaning}",
            paths={"ilp_fallbacks": ("ilp", "fallbacks"), "ilp_decisions": ("ilp", "decisions")}),
 )
 

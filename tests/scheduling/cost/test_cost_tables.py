@@ -202,3 +202,19 @@ def test_the_recommendation_never_calls_a_scheduler_with_more_misses_the_cheapes
     no_deadlines = {k: {**v, "deadline_jobs": 0} for k, v in RUN.items()}
     assert recommendation_text(recommendation(no_deadlines)) == "cheapest: b $8.0000"
     assert recommendation({"x": {"total_cost": None}}) == []
+
+
+def test_the_compact_table_shows_the_lower_bound_and_says_ilp_is_exact_per_decision() -> None:
+    """Issue 22: edf-ilp, "solved exactly", cost more than edf-bfd with no word why."""
+    from scheduling.cost.schedulers import describe_scheduler
+    from scheduling.glossary import term
+
+    compact = comparison_table(RUN)
+    rows = {row["key"]: row for row in compact["rows"]}
+    assert [c["shown"] for c in rows["lower_bound_cost"]["cells"]] == ["$8.0000"] * 3
+    keys = [row["key"] for row in compact["rows"]]
+    assert keys.index("lower_bound_cost") == keys.index("total_cost") + 2  # beside the costs
+    notes = " ".join(row["note"] for row in compact["rows"])
+    assert term("exact-per-decision").meaning in notes and term("lower-bound").meaning in notes
+    ilp = describe_scheduler("edf-ilp")
+    assert "exact per decision" in ilp and "not over the run" in ilp and "solved exactly" not in ilp
