@@ -287,7 +287,9 @@ def _bar(
     )
     if trace.get("text") is not None and mode == "stack":
         for xi, yi, b, label in zip(x, y, np.broadcast_to(bottom, y.shape), trace["text"], strict=False):
-            if yi > 0:
+            if yi > 0 and trace.get("textposition") == "outside":  # above the stack, as Plotly puts it
+                ax.text(xi, b + yi, plain_text(label), ha="center", va="bottom", fontsize=7, color="#222222")
+            elif yi > 0:
                 ax.text(
                     xi, b + yi / 2, plain_text(label), ha="center", va="center", fontsize=7, color="white"
                 )
