@@ -34,6 +34,7 @@ from .cli_support import (
     write_output,
 )
 from .generators import synthetic_jobs
+from .glossary import command_terms, help_text
 from .html import write_text_atomically
 from .importers import IMPORTERS
 from .params import add_flags, read_flags
@@ -194,7 +195,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--compact", action="store_true", help="JSON without indentation")
     r.add_argument("--quiet", "-q", action="store_true", help="no progress or table on stderr")
     r.set_defaults(func=cmd_reproduce)
+    for name, command in sub.choices.items():
+        if keys := command_terms(name):  # the glossary's entries, as the planner's page shows them
+            command.epilog = help_text(keys)
+            command.formatter_class = _ParagraphsFormatter
     return p
+
+
+class _ParagraphsFormatter(argparse.HelpFormatter):
+    """Wraps each paragraph (blank-line separated) of a description or epilog on its own."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        fill = super()._fill_text  # (a bare super() does not work inside the generator)
+        return "\n\n".join(fill(p, width, indent) for p in text.split("\n\n"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

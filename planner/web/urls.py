@@ -16,6 +16,7 @@ app_name = "web"
 
 urlpatterns = [
     path("", base.dashboard, name="dashboard"),
+    path("glossary/", base.glossary, name="glossary"),
     path("team/switch/", base.team_switch, name="team-switch"),
     path("teams/new/", base.team_new, name="team-new"),
     path("teams/<int:pk>/members/", teams.team_members_page, name="team-members"),

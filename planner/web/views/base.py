@@ -22,6 +22,7 @@ from planner.scenarios.selectors import cluster_list, workload_list
 from planner.scenarios.services.common import totals_row
 from planner.teams.selectors import team_list
 from planner.teams.services import team_create
+from scheduling.glossary import TERMS
 from scheduling.scenario.totals import cluster_totals
 
 from ..context import SESSION_KEY, TeamRequest, switch_team, team_page
@@ -30,6 +31,14 @@ from ..forms import TeamForm
 from .runs import with_headlines
 
 DASHBOARD_RUNS = 8
+
+
+@login_required
+@require_GET
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The planner's words, from the library's one definition (:data:`scheduling.glossary.TERMS`,
+    which the command line's ``--help`` shows too)."""
+    return render(request, "web/glossary.html", {"terms": TERMS})
 
 
 @team_page

@@ -237,3 +237,18 @@ def test_scenario_json_keeps_document_paths():
         "the scenario must be a JSON object"
     ]
     assert error_list(get_importer("scenario-json").read_text, '{"a": NaN}')[0].startswith("not valid JSON")
+
+
+def test_a_jobs_csv_reports_every_error_at_once_in_the_files_order() -> None:
+    from scheduling.errors import ScenarioError
+    from scheduling.importers import read_jobs_csv
+
+    lines = ["id,arrival_s,executors,cpu,mem,duration_s\n", "j1,0,0,1,2,60\n", "j2,zero,2,1,2,60\n",
+             "j3,0,2,-1,2,60\n"]
+    with pytest.raises(ScenarioError) as caught:
+        read_jobs_csv(lines, {})
+    assert [(e.path, e.message) for e in caught.value.errors] == [
+        ("line 2 (job j1), executors", "must be >= 1"),
+        ("line 3 (job j2), arrival_s", "must be a number, got 'zero'"),
+        ("line 4 (job j3), cpu", "must be >= 0"),
+    ]
