@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.db.models import QuerySet
-from django.http import HttpRequest
 
 from .models import Cluster, ClusterEntry, Workload
 
@@ -27,6 +25,3 @@ class WorkloadAdmin(admin.ModelAdmin):
     list_filter = ["team"]
     search_fields = ["name", "team__name"]
     list_select_related = ["team"]
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Workload]:
-        return super().get_queryset(request).defer("jobs")  # lists never load every job

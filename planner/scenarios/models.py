@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -66,13 +68,19 @@ class ClusterEntry(models.Model):
 
 
 class Workload(models.Model):
+    """Frameworks and jobs in the scenario document's format.
+
+    The frameworks are a JSON list on the row; the jobs are stored compactly beside it, as
+    :class:`JobChunk` rows (:mod:`planner.scenarios.jobstore`), and written only by the
+    services (``jobstore.jobs_store``).
+    """
+
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="workloads")
     name = models.CharField(max_length=100)
     description = models.TextField(blank=True, default="")
-    # Exactly the scenario document's "frameworks" and "jobs" lists.
+    # Exactly the scenario document's "frameworks" list.
     frameworks = models.JSONField(default=list, blank=True)
-    jobs = models.JSONField(default=list, blank=True)
-    # Kept with every write so that lists never load the jobs themselves.
+    # Kept with every write so that lists and pages never count the jobs themselves.
     job_count = models.PositiveIntegerField(default=0)
     resources = models.JSONField(default=default_resources)  # the resources the jobs demand, in order
     created_by = models.ForeignKey(
@@ -91,3 +99,51 @@ class Workload(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def jobs(self) -> list[dict[str, Any]]:
+        """Every job, as the scenario document's ``jobs`` list.
+
+        Reads and decodes every chunk on first use (one query per chunk; seconds for a million
+        jobs), then keeps the list on the instance. Pages, exports and labels of big workloads
+        read chunks instead (``jobstore.jobs_page``, ``job_chunks``, ``StoredJobs``).
+        """
+        cached: list[dict[str, Any]] | None = self.__dict__.get("_jobs")
+        if cached is None:
+            from .jobstore import job_chunks
+
+            cached = [] if self.pk is None else [job for chunk in job_chunks(self) for job in chunk]
+            self.__dict__["_jobs"] = cached
+        return cached
+
+    def jobs_known(self, jobs: list[dict[str, Any]]) -> None:
+        """Keep ``jobs`` as this instance's jobs (just stored by a service: no need to read them)."""
+        self.__dict__["_jobs"] = jobs
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        self.__dict__.pop("_jobs", None)
+        super().refresh_from_db(*args, **kwargs)
+
+
+class JobChunk(models.Model):
+    """At most ``jobstore.JOBS_PER_CHUNK`` consecutive jobs of a workload, as one Parquet file.
+
+    ``first_job`` is the index of the chunk's first job in the workload's list, so a page finds
+    its chunk with one indexed query. Written and read only by :mod:`planner.scenarios.jobstore`.
+    """
+
+    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="job_chunks")
+    position = models.PositiveIntegerField()
+    first_job = models.PositiveIntegerField()
+    job_count = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        ordering = ["workload_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["workload", "position"], name="jobchunk_unique_position"),
+        ]
+        indexes = [models.Index(fields=["workload", "first_job"], name="jobchunk_first_job_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.workload_id}: jobs {self.first_job}..{self.first_job + self.job_count - 1}"

@@ -34,14 +34,14 @@ def cluster_get(*, user: Any, pk: Any) -> Cluster:
 
 def workload_list(*, user: Any, team: Any = None) -> QuerySet[Workload]:
     """The workloads of the user's teams, without their jobs (``job_count`` says how many)."""
-    qs = Workload.objects.filter(team_id__in=team_ids_of(user)).select_related("created_by").defer("jobs")
+    qs = Workload.objects.filter(team_id__in=team_ids_of(user)).select_related("created_by")
     if team is not None:
         qs = qs.filter(team=team)
     return qs.order_by("team_id", "name", "id")
 
 
 def workload_get(*, user: Any, pk: Any) -> Workload:
-    """One workload, jobs included."""
+    """One workload; its jobs are read when first used (``Workload.jobs``) or a page at a time."""
     return get_object_or_404(
         Workload.objects.filter(team_id__in=team_ids_of(user)).select_related("created_by"), pk=pk
     )

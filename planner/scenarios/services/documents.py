@@ -21,6 +21,7 @@ from planner.teams.access import require_member
 from planner.teams.models import Team
 from scheduling import LIMITS, FieldError, Scenario, parse_scenario
 
+from ..jobstore import jobs_store
 from ..models import Cluster, Workload
 from .common import EntrySpec, cluster_entries_replace, vm_type_entry
 
@@ -222,11 +223,12 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
         name=free_name(base_name, set(Workload.objects.filter(team=team).values_list("name", flat=True))),
         description=scenario.description,
         frameworks=frameworks,
-        jobs=canonical["jobs"],
         job_count=len(canonical["jobs"]),
         resources=list(canonical["resources"]),
         created_by=user,
     )
+    jobs_store(workload, canonical["jobs"])
+    workload.jobs_known(canonical["jobs"])
     return ScenarioImport(
         cluster=cluster,
         workload=workload,

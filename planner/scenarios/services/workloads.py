@@ -31,6 +31,7 @@ from scheduling import parse_workload
 from scheduling.generators import generate_jobs, parse_generator_spec
 from scheduling.importers import get_importer
 
+from ..jobstore import jobs_store
 from ..models import Cluster, Workload
 
 __all__ = [
@@ -87,11 +88,12 @@ def workload_create(
             name=name,
             description=description,
             frameworks=frameworks,
-            jobs=jobs,
             job_count=len(jobs),
             resources=list(parsed.resources),
             created_by=user,
         )
+    jobs_store(workload, jobs)
+    workload.jobs_known(jobs)
     workload.warnings = parsed.warnings
     return workload
 
@@ -110,6 +112,7 @@ def workload_update(
     require_can_change(user, workload.team_id, workload.created_by_id, what="this workload")
     new_name, new_description = name_and_description(workload, name, description)
     warnings = workload.warnings
+    new_jobs: list[Any] | None = None
     if frameworks is not UNSET or jobs is not UNSET:
         new_frameworks = (
             workload.frameworks if frameworks is UNSET else ([] if frameworks is None else frameworks)
@@ -118,12 +121,15 @@ def workload_update(
         parsed = _workload_check(new_frameworks, new_jobs)
         warnings = parsed.warnings
         workload.resources = list(parsed.resources)
-        workload.frameworks, workload.jobs, workload.job_count = new_frameworks, new_jobs, len(new_jobs)
+        workload.frameworks, workload.job_count = new_frameworks, len(new_jobs)
     if new_name != workload.name:
         check_name_free(Workload, workload.team_id, new_name, exclude_pk=workload.pk)
     workload.name, workload.description = new_name, new_description
     with name_kept_free(Workload, new_name):
         workload.save()
+    if new_jobs is not None and jobs is not UNSET:
+        jobs_store(workload, new_jobs)
+        workload.jobs_known(new_jobs)
     workload.warnings = warnings
     return workload
 
