@@ -200,11 +200,16 @@ class StoredJobs(Sequence[dict[str, Any]]):
         return self._chunk[1][index - self._chunk[0]]
 
 
+def _owned(owner: Any) -> dict[str, Any]:
+    """The chunks' filter of a workload, or of an upload (its jobs until it is saved)."""
+    return {f"{owner._meta.model_name}_id": owner.pk}
+
+
 def _chunk_holding(workload: Any, index: int) -> tuple[int, bytes]:
     from .models import JobChunk
 
     first, data = (
-        JobChunk.objects.filter(workload_id=workload.pk, first_job__lte=index)
+        JobChunk.objects.filter(**_owned(workload), first_job__lte=index)
         .order_by("-first_job")
         .values_list("first_job", "data")[:1]
         .get()
@@ -213,14 +218,15 @@ def _chunk_holding(workload: Any, index: int) -> tuple[int, bytes]:
 
 
 def jobs_page(workload: Any, *, offset: int, limit: int) -> list[dict[str, Any]]:
-    """Jobs ``offset:offset + limit`` of a stored workload: one query per chunk the page spans."""
+    """Jobs ``offset:offset + limit`` of a stored workload (or upload): one query per chunk the
+    page spans."""
     from .models import JobChunk
 
     out: list[dict[str, Any]] = []
     end = min(offset + limit, int(workload.job_count))
     while offset < end:
         row = (
-            JobChunk.objects.filter(workload_id=workload.pk, first_job__lte=offset)
+            JobChunk.objects.filter(**_owned(workload), first_job__lte=offset)
             .order_by("-first_job")
             .values_list("first_job", "data")[:1]
             .first()
@@ -241,7 +247,7 @@ def job_chunks(workload: Any) -> Iterator[list[dict[str, Any]]]:
     from .models import JobChunk
 
     positions = list(
-        JobChunk.objects.filter(workload_id=workload.pk).order_by("first_job").values_list("pk", flat=True)
+        JobChunk.objects.filter(**_owned(workload)).order_by("first_job").values_list("pk", flat=True)
     )
     for pk in positions:
         yield jobs_decode(bytes(JobChunk.objects.values_list("data", flat=True).get(pk=pk)))
@@ -261,12 +267,12 @@ def jobs_store_chunks(workload: Any, groups: Iterable[Sequence[Mapping[str, Any]
     that a million jobs never need to be one list."""
     from .models import JobChunk
 
-    JobChunk.objects.filter(workload_id=workload.pk).delete()
+    owned = _owned(workload)
+    JobChunk.objects.filter(**owned).delete()
     first = 0
     for position, group in enumerate(g for g in groups if g):
         JobChunk.objects.create(
-            workload_id=workload.pk, position=position, first_job=first, job_count=len(group),
-            data=jobs_encode(group),
+            **owned, position=position, first_job=first, job_count=len(group), data=jobs_encode(group)
         )
         first += len(group)
     return first

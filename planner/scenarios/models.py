@@ -130,9 +130,16 @@ class JobChunk(models.Model):
 
     ``first_job`` is the index of the chunk's first job in the workload's list, so a page finds
     its chunk with one indexed query. Written and read only by :mod:`planner.scenarios.jobstore`.
+    The jobs of an upload being imported belong to the upload until it is saved as a workload
+    (``upload`` set, ``workload`` null); saving moves them with one update.
     """
 
-    workload = models.ForeignKey(Workload, on_delete=models.CASCADE, related_name="job_chunks")
+    workload = models.ForeignKey(
+        Workload, on_delete=models.CASCADE, related_name="job_chunks", null=True, blank=True
+    )
+    upload = models.ForeignKey(
+        "Upload", on_delete=models.CASCADE, related_name="job_chunks", null=True, blank=True
+    )
     position = models.PositiveIntegerField()
     first_job = models.PositiveIntegerField()
     job_count = models.PositiveIntegerField()
@@ -142,8 +149,108 @@ class JobChunk(models.Model):
         ordering = ["workload_id", "position"]
         constraints = [
             models.UniqueConstraint(fields=["workload", "position"], name="jobchunk_unique_position"),
+            models.UniqueConstraint(fields=["upload", "position"], name="jobchunk_unique_upload_position"),
+            models.CheckConstraint(
+                condition=models.Q(workload__isnull=True) | models.Q(upload__isnull=True),
+                name="jobchunk_one_owner",
+            ),
         ]
         indexes = [models.Index(fields=["workload", "first_job"], name="jobchunk_first_job_idx")]
 
     def __str__(self) -> str:
         return f"{self.workload_id}: jobs {self.first_job}..{self.first_job + self.job_count - 1}"
+
+
+class Upload(models.Model):
+    """Files uploaded to become a workload, imported by a background task (``tasks.upload_read``).
+
+    The request only stores the files (:class:`UploadFile`, their bytes in :class:`UploadChunk`
+    rows, so any worker reads them through the database). The task claims the upload
+    (``received`` -> ``reading``), runs the format's importer, checks the jobs and stores them
+    as the upload's :class:`JobChunk` rows, and ends ``ready`` with a preview (the first jobs,
+    the VM types the files describe) or ``failed`` with the errors, each naming the file and
+    line. Saving a ready upload (``services.upload_save``) makes the workload (and a cluster of
+    the files' machines, at the prices the user sets) in one transaction.
+    """
+
+    class Status(models.TextChoices):
+        RECEIVED = "received", "Waiting for a worker"
+        READING = "reading", "Importing"
+        READY = "ready", "Ready to save"
+        SAVED = "saved", "Saved"
+        FAILED = "failed", "Failed"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="uploads")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The workload's name when it is saved (checked free then).
+    name = models.CharField(max_length=100)
+    # A key of scheduling.importers.IMPORTERS and the importer's checked options.
+    format = models.CharField(max_length=60)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.RECEIVED)
+    progress = models.FloatField(default=0.0)  # 0..1 while reading
+    stage = models.CharField(max_length=200, blank=True, default="")  # what the worker is doing
+    # [{"path", "message"}]: why it failed (paths name the file and line), and the warnings.
+    errors = models.JSONField(default=list, blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+    # What the files hold besides the jobs: name, description, resources, frameworks, vm_types.
+    document = models.JSONField(default=dict, blank=True)
+    # The first jobs, for the preview.
+    preview_jobs = models.JSONField(default=list, blank=True)
+    job_count = models.PositiveIntegerField(default=0)
+    total_bytes = models.PositiveBigIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    # The task's claim: a worker that dies leaves it "reading" with a lapsed lease.
+    lease_until = models.DateTimeField(null=True, blank=True)
+    workload = models.ForeignKey(
+        Workload, on_delete=models.SET_NULL, null=True, blank=True, related_name="uploads"
+    )
+    cluster = models.ForeignKey(
+        Cluster, on_delete=models.SET_NULL, null=True, blank=True, related_name="uploads"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.format}, {self.status})"
+
+
+class UploadFile(models.Model):
+    """One file of an upload (the multi-table trace formats take several), in order."""
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="files")
+    position = models.PositiveIntegerField()
+    name = models.CharField(max_length=255)
+    size = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["upload_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "position"], name="uploadfile_unique_position")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class UploadChunk(models.Model):
+    """Consecutive bytes of an uploaded file (``uploads.UPLOAD_CHUNK_BYTES`` at most)."""
+
+    file = models.ForeignKey(UploadFile, on_delete=models.CASCADE, related_name="chunks")
+    position = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        ordering = ["file_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["file", "position"], name="uploadchunk_unique_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_id}/{self.position}"

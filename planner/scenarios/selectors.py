@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 
 from planner.teams.selectors import team_ids_of
 
-from .models import Cluster, ClusterEntry, Workload
+from .models import Cluster, ClusterEntry, Upload, Workload
 
 
 def cluster_list(*, user: Any, team: Any = None) -> QuerySet[Cluster]:
@@ -45,3 +45,19 @@ def workload_get(*, user: Any, pk: Any) -> Workload:
     return get_object_or_404(
         Workload.objects.filter(team_id__in=team_ids_of(user)).select_related("created_by"), pk=pk
     )
+
+
+def upload_list(*, user: Any, team: Any = None) -> QuerySet[Upload]:
+    """The uploads of the user's teams, newest first, with their files (two queries)."""
+    qs = (
+        Upload.objects.filter(team_id__in=team_ids_of(user))
+        .select_related("created_by", "workload", "cluster")
+        .prefetch_related("files")
+    )
+    if team is not None:
+        qs = qs.filter(team=team)
+    return qs.order_by("-created_at", "-id")
+
+
+def upload_get(*, user: Any, pk: Any) -> Upload:
+    return get_object_or_404(upload_list(user=user), pk=pk)
