@@ -34,7 +34,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 __all__ = [
+    "INLINE_JOBS_MAX",
     "JOBS_PER_CHUNK",
+    "PAGE_SIZE_MAX",
     "StoredJobs",
     "job_chunks",
     "jobs_decode",
@@ -46,6 +48,11 @@ __all__ = [
 
 #: Jobs in one chunk: a page of the editor reads one chunk (about 1 MB for generated jobs).
 JOBS_PER_CHUNK = 50_000
+#: The most jobs one page of the API or the editor holds.
+PAGE_SIZE_MAX = 1_000
+#: A workload of more jobs is *paged*: its API detail leaves the jobs out, and the editor reads
+#: and saves them a page at a time instead of holding them all in the browser.
+INLINE_JOBS_MAX = 20_000
 
 _FORMAT = 1
 _META_KEY = b"planner.jobstore"

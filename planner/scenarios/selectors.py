@@ -8,6 +8,7 @@ from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from planner.teams.selectors import team_ids_of
+from scheduling.price_lists import PRICE_LISTS, suggested_price
 
 from .models import Cluster, ClusterEntry, Upload, Workload
 
@@ -61,3 +62,21 @@ def upload_list(*, user: Any, team: Any = None) -> QuerySet[Upload]:
 
 def upload_get(*, user: Any, pk: Any) -> Upload:
     return get_object_or_404(upload_list(user=user), pk=pk)
+
+
+def upload_vm_types(upload: Upload) -> list[dict[str, Any]]:
+    """The machine types an upload's files describe, each with its price by every price list
+    (:data:`scheduling.price_lists.PRICE_LISTS`): ``suggested_prices: {list name: price}``."""
+    out = []
+    for entry in (upload.document or {}).get("vm_types") or []:
+        capacity = entry.get("capacity") or {}
+        out.append({
+            "name": entry.get("name"),
+            "capacity": capacity,
+            "count": entry.get("count", 1),
+            "price_per_hour": entry.get("price_per_hour"),
+            "suggested_prices": {
+                name: suggested_price(capacity, prices) for name, prices in PRICE_LISTS.items()
+            },
+        })
+    return out
