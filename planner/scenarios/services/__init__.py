@@ -12,7 +12,13 @@ such as ``jobs[3].executor.cpu``) and leaves the database unchanged.
 """
 
 from .clusters import cluster_create, cluster_delete, cluster_update
-from .documents import ScenarioImport, scenario_document, scenario_document_and_parsed, scenario_import
+from .documents import (
+    ScenarioImport,
+    scenario_document,
+    scenario_document_and_parsed,
+    scenario_document_chunked,
+    scenario_import,
+)
 from .uploads import upload_create, upload_delete, upload_save
 from .workloads import (
     frameworks_with,
@@ -32,6 +38,7 @@ __all__ = [
     "frameworks_with",
     "scenario_document",
     "scenario_document_and_parsed",
+    "scenario_document_chunked",
     "scenario_import",
     "upload_create",
     "upload_delete",

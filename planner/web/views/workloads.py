@@ -9,13 +9,12 @@ and as the grid counts them (``job 4 (id j-17): executor.cpu``, to show). Bulk o
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -24,11 +23,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
+from planner.scenarios.jobstore import INLINE_JOBS_MAX, StoredJobs, job_chunks
 from planner.scenarios.models import Workload
 from planner.scenarios.selectors import cluster_get, cluster_list, workload_get, workload_list
 from planner.scenarios.serializers import WorkloadDetailOutputSerializer
 from planner.scenarios.services import (
-    scenario_document,
+    scenario_document_chunked,
     scenario_import,
     workload_create,
     workload_delete,
@@ -37,6 +37,7 @@ from planner.scenarios.services import (
     workload_update,
 )
 from scheduling import FieldError, ScenarioError
+from scheduling.exports import jobs_csv_text, scenario_json_text
 from scheduling.scenario import OFFER_POLICIES
 from scheduling.scenario.document import DEFAULT_HOLD_S, DEFAULT_OFFER_POLICY, DEFAULT_REFUSE_S
 
@@ -264,7 +265,7 @@ def workload_generator(request: TeamRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_GET
-def workload_export(request: TeamRequest, pk: int) -> HttpResponse:
+def workload_export(request: TeamRequest, pk: int) -> HttpResponseBase:
     """The scenario document of this workload on a cluster, as a JSON download."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
@@ -274,21 +275,41 @@ def workload_export(request: TeamRequest, pk: int) -> HttpResponse:
         return redirect("web:workload-edit", pk=workload.pk)
     cluster = cluster_get(user=request.user, pk=int(raw))
     try:
-        doc = scenario_document(cluster, workload)
+        head, chunks = scenario_document_chunked(cluster, workload)
     except (InputError, ScenarioError) as exc:
         messages.error(
             request,
             f"This workload does not fit cluster “{cluster.name}”: "
-            + _first(grid_errors(field_errors(exc), workload.jobs, workload.frameworks)),
+            + _first(grid_errors(field_errors(exc), StoredJobs(workload), workload.frameworks)),
         )
         return redirect("web:workload-edit", pk=workload.pk)
-    body = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False).encode()
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response = _text_response(scenario_json_text(head, chunks()), workload, "application/json; charset=utf-8")
     filename = (
         f"scenario-{slugify(workload.name) or workload.pk}-on-{slugify(cluster.name) or cluster.pk}.json"
     )
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
+
+
+@team_page
+@require_GET
+def workload_jobs_csv(request: TeamRequest, pk: int) -> HttpResponseBase:
+    """The workload's jobs as the jobs CSV (what the ``jobs`` importer reads), a chunk at a time."""
+    workload = _workload_without_jobs(request, pk)
+    follow_team(request, workload.team_id)
+    text = jobs_csv_text(job_chunks(workload), list(workload.resources))
+    response = _text_response(text, workload, "text/csv; charset=utf-8")
+    filename = f"jobs-{slugify(workload.name) or workload.pk}.csv"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def _text_response(pieces: Iterator[str], workload: Workload, content_type: str) -> HttpResponseBase:
+    """A download written a piece at a time: a paged workload's (a million jobs are about 200 MB
+    of text) is streamed, never one string; a smaller one is sent whole, with its length."""
+    if workload.job_count > INLINE_JOBS_MAX:
+        return StreamingHttpResponse((p.encode() for p in pieces), content_type=content_type)
+    return HttpResponse("".join(pieces).encode(), content_type=content_type)
 
 
 def _first(errors: Iterable[FieldError], n: int = 5) -> str:

@@ -44,12 +44,23 @@ def test_any_jobs_round_trip_exactly(jobs: list[dict[str, Any]]) -> None:
 
 def test_a_scenario_documents_jobs_round_trip_to_identical_json() -> None:
     """JSON -> columnar -> JSON identical, for jobs as the library writes them."""
-    jobs = generate_jobs(parse_generator_spec({
-        "jobs": 3000, "seed": 4, "frameworks": ["a", "b"], "deadline_fraction": 0.5,
-        "network_fraction": 0.2, "network_sensitivity": 1.5,
-    }))
-    doc = {"vm_types": [{"name": "m", "capacity": {"cpu": 64, "mem": 256}, "price_per_hour": 1, "count": 9}],
-           "frameworks": [{"name": "a"}, {"name": "b"}], "jobs": jobs}
+    jobs = generate_jobs(
+        parse_generator_spec(
+            {
+                "jobs": 3000,
+                "seed": 4,
+                "frameworks": ["a", "b"],
+                "deadline_fraction": 0.5,
+                "network_fraction": 0.2,
+                "network_sensitivity": 1.5,
+            }
+        )
+    )
+    doc = {
+        "vm_types": [{"name": "m", "capacity": {"cpu": 64, "mem": 256}, "price_per_hour": 1, "count": 9}],
+        "frameworks": [{"name": "a"}, {"name": "b"}],
+        "jobs": jobs,
+    }
     canonical = parse_scenario(doc).to_dict()["jobs"]
     for given_jobs in (jobs, canonical):
         text = json.dumps(given_jobs)

@@ -24,10 +24,22 @@ CSV = "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s\n" + "".jo
 )
 
 
-def upload(team: Team, user: Any, text: str, *, name: str = "trace", fmt: str = "jobs",
-           options: Any = None, filename: str = "jobs.csv") -> Upload:
+def upload(
+    team: Team,
+    user: Any,
+    text: str,
+    *,
+    name: str = "trace",
+    fmt: str = "jobs",
+    options: Any = None,
+    filename: str = "jobs.csv",
+) -> Upload:
     return services.upload_create(
-        team=team, user=user, name=name, format=fmt, options=options,
+        team=team,
+        user=user,
+        name=name,
+        format=fmt,
+        options=options,
         files=[SimpleUploadedFile(filename, text.encode())],
     )
 
@@ -83,7 +95,10 @@ def test_a_broken_header_and_bad_bytes_name_the_file(team: Team, owner: Any) -> 
     made.refresh_from_db()
     assert made.errors[0]["path"] == "jobs.csv" and "header lacks" in made.errors[0]["message"]
     made = services.upload_create(
-        team=team, user=owner, name="t2", format="jobs",
+        team=team,
+        user=owner,
+        name="t2",
+        format="jobs",
         files=[SimpleUploadedFile("x.csv", CSV.encode()[:200] + b"\xff\xfe\n")],
     )
     importing.upload_read_now(made.pk)
@@ -107,6 +122,7 @@ def test_a_failure_while_storing_leaves_nothing_half_written(
                 if k == 2:
                     raise MemoryError("out of memory")
                 yield group
+
         return real(owner_, some())
 
     monkeypatch.setattr(importing, "jobs_store_chunks", breaking)
@@ -128,12 +144,23 @@ def test_options_and_format_are_checked_by_the_request(team: Team, owner: Any) -
 
 def test_machines_become_vm_types_at_the_prices_set(team: Team, owner: Any) -> None:
     doc = {
-        "name": "traced", "resources": ["cpu", "mem"],
-        "vm_types": [{"name": "node-a", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0, "count": 4},
-                     {"name": "node-b", "capacity": {"cpu": 16, "mem": 64}, "price_per_hour": 0, "count": 2}],
+        "name": "traced",
+        "resources": ["cpu", "mem"],
+        "vm_types": [
+            {"name": "node-a", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0, "count": 4},
+            {"name": "node-b", "capacity": {"cpu": 16, "mem": 64}, "price_per_hour": 0, "count": 2},
+        ],
         "frameworks": [],
-        "jobs": [{"id": f"j{k}", "arrival_s": k, "executors": 1, "executor": {"cpu": 1, "mem": 2},
-                  "duration_s": 10} for k in range(5)],
+        "jobs": [
+            {
+                "id": f"j{k}",
+                "arrival_s": k,
+                "executors": 1,
+                "executor": {"cpu": 1, "mem": 2},
+                "duration_s": 10,
+            }
+            for k in range(5)
+        ],
     }
     made = upload(team, owner, json.dumps(doc), fmt="scenario-json", filename="t.json")
     assert importing.upload_read_now(made.pk) == "ready"
@@ -146,7 +173,8 @@ def test_machines_become_vm_types_at_the_prices_set(team: Team, owner: Any) -> N
     saved = services.upload_save(upload=made, user=owner, prices={"node-a": 0.5, "node-b": 1.25})
     cluster = Cluster.objects.get(pk=saved.cluster_id)
     assert sorted((e.vm_type.name, e.vm_type.price_per_hour, e.count) for e in cluster.entries.all()) == [
-        ("node-a", 0.5, 4), ("node-b", 1.25, 2)
+        ("node-a", 0.5, 4),
+        ("node-b", 1.25, 2),
     ]
     assert Workload.objects.get(pk=saved.workload_id).job_count == 5
 

@@ -28,12 +28,17 @@ def outsider_api(api: Any, outsider: Any, other_team: Team) -> APIClient:
     client: APIClient = api(outsider)
     return client
 
+
 CSV = "id,arrival_s,executors,cpu,mem,duration_s\n" + "".join(f"j{k},{k},1,1,2,60\n" for k in range(25))
 
 
 def post_upload(client: APIClient, text: str = CSV, **fields: Any) -> Any:
-    body = {"name": "api trace", "format": "jobs", "files": [SimpleUploadedFile("w.csv", text.encode())],
-            **fields}
+    body = {
+        "name": "api trace",
+        "format": "jobs",
+        "files": [SimpleUploadedFile("w.csv", text.encode())],
+        **fields,
+    }
     return client.post("/api/uploads/", body, format="multipart")
 
 
@@ -88,7 +93,10 @@ def test_importers_are_listed_with_their_options(owner_api: APIClient) -> None:
 
 
 def test_jobs_are_paged_and_big_workloads_leave_them_out_of_the_detail(
-    owner_api: APIClient, team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch,
+    owner_api: APIClient,
+    team: Team,
+    owner: Any,
+    monkeypatch: pytest.MonkeyPatch,
     django_assert_max_num_queries: Any,
 ) -> None:
     monkeypatch.setattr(jobstore, "JOBS_PER_CHUNK", 40)
@@ -109,6 +117,11 @@ def test_jobs_are_paged_and_big_workloads_leave_them_out_of_the_detail(
 
 def test_the_schema_documents_uploads_and_pages(owner_api: APIClient) -> None:
     schema = owner_api.get("/api/schema/?format=json").json()
-    assert {"/api/uploads/", "/api/uploads/{id}/", "/api/uploads/{id}/save/", "/api/importers/",
-            "/api/workloads/{id}/jobs/"} <= set(schema["paths"])
+    assert {
+        "/api/uploads/",
+        "/api/uploads/{id}/",
+        "/api/uploads/{id}/save/",
+        "/api/importers/",
+        "/api/workloads/{id}/jobs/",
+    } <= set(schema["paths"])
     assert "multipart/form-data" in schema["paths"]["/api/uploads/"]["post"]["requestBody"]["content"]
