@@ -32,6 +32,7 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from django.db import models
 
 __all__ = [
     "INLINE_JOBS_MAX",
@@ -39,9 +40,11 @@ __all__ = [
     "PAGE_SIZE_MAX",
     "StoredJobs",
     "job_chunks",
+    "jobs_column",
     "jobs_decode",
     "jobs_encode",
     "jobs_page",
+    "jobs_replace_range",
     "jobs_store",
     "jobs_store_chunks",
 ]
@@ -143,10 +146,27 @@ def jobs_encode(jobs: Sequence[Mapping[str, Any]]) -> bytes:
     return sink.getvalue()
 
 
-def jobs_decode(data: bytes, *, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
-    """The jobs ``start:stop`` of a chunk written by :func:`jobs_encode`, as JSON objects."""
-    table = pq.read_table(io.BytesIO(bytes(data)))
-    meta = json.loads((table.schema.metadata or {})[_META_KEY])
+def jobs_decode(
+    data: bytes, *, start: int = 0, stop: int | None = None, keys: Iterable[str] | None = None
+) -> list[dict[str, Any]]:
+    """The jobs ``start:stop`` of a chunk written by :func:`jobs_encode`, as JSON objects.
+
+    With ``keys``, only those keys of each job are read (their columns alone are decoded):
+    ``keys=["id"]`` gives ``[{"id": ...}, ...]``.
+    """
+    source = io.BytesIO(bytes(data))
+    meta = json.loads((pq.read_schema(source).metadata or {})[_META_KEY])
+    wanted = None if keys is None else set(keys)
+    chosen = [
+        index for index, entry in enumerate(meta["columns"]) if wanted is None or entry["path"][0] in wanted
+    ]
+    names = [
+        f"c{index}.{suffix}"
+        for index in chosen
+        for suffix in (["kind"] if len(meta["columns"][index]["kinds"]) > 1 else [])
+        + [_ARRAY_NAMES[k] for k in meta["columns"][index]["kinds"] if k in _ARRAY_TYPES]
+    ]
+    table = pq.read_table(source, columns=names) if wanted is not None else pq.read_table(source)
     if meta.get("format") != _FORMAT:
         raise ValueError(f"unknown job chunk format {meta.get('format')!r}")
     rows = int(meta["rows"])
@@ -155,7 +175,8 @@ def jobs_decode(data: bytes, *, start: int = 0, stop: int | None = None) -> list
     count = stop - start
     table = table.slice(start, count)
     jobs: list[dict[str, Any]] = [{} for _ in range(count)]
-    for index, entry in enumerate(meta["columns"]):
+    for index in chosen:
+        entry = meta["columns"][index]
         path = tuple(entry["path"])
         present = entry["kinds"]
         typed = {
@@ -283,3 +304,73 @@ def jobs_store_chunks(workload: Any, groups: Iterable[Sequence[Mapping[str, Any]
         )
         first += len(group)
     return first
+
+
+def jobs_column(owner: Any, key: str) -> Iterator[tuple[int, list[Any]]]:
+    """``(first_job, [each job's value of key, None when absent])`` for every chunk, in order:
+    one column read a chunk at a time (ids for a uniqueness check, frameworks in use)."""
+    from .models import JobChunk
+
+    rows = JobChunk.objects.filter(**_owned(owner)).order_by("first_job").values_list("pk", "first_job")
+    for pk, first in list(rows):
+        data = bytes(JobChunk.objects.values_list("data", flat=True).get(pk=pk))
+        yield int(first), [job.get(key) for job in jobs_decode(data, keys=[key])]
+
+
+def jobs_replace_range(workload: Any, offset: int, count: int, jobs: Sequence[Mapping[str, Any]]) -> int:
+    """Replace jobs ``offset:offset + count`` of a stored workload by ``jobs`` (a saved page);
+    returns the new number of jobs. Call it inside the transaction that saves the row.
+
+    Only the chunks the range touches are read and written again (split so that none holds
+    more than :data:`JOBS_PER_CHUNK`); the chunks after them move by one update.
+    """
+    from django.db.models import F
+
+    from .models import JobChunk
+
+    chunks = JobChunk.objects.filter(**_owned(workload)).order_by("first_job")
+    touched = list(
+        chunks.filter(first_job__lt=max(offset + count, offset + 1))
+        .filter(first_job__gte=_first_of_chunk_holding(workload, offset))
+        .values_list("pk", "position", "first_job", "data")
+    )
+    if not touched:  # an empty workload, or a page added at the very end
+        last = chunks.values_list("position", "first_job", "job_count").last()
+        position, first = (0, 0) if last is None else (last[0] + 1, last[1] + last[2])
+        kept: list[dict[str, Any]] = []
+    else:
+        position, first = touched[0][1], touched[0][2]
+        kept = [job for row in touched for job in jobs_decode(bytes(row[3]))]
+    local = offset - first
+    merged = [*kept[:local], *jobs, *kept[local + count :]]
+    groups = [merged[i : i + JOBS_PER_CHUNK] for i in range(0, len(merged), JOBS_PER_CHUNK)]
+    end_of_touched = first + len(kept)
+    later = chunks.filter(first_job__gte=end_of_touched) if touched else chunks.none()
+    JobChunk.objects.filter(pk__in=[row[0] for row in touched]).delete()
+    later.update(
+        first_job=F("first_job") + len(merged) - len(kept),
+        position=F("position") + len(groups) - len(touched),
+    )
+    for k, group in enumerate(groups):
+        JobChunk.objects.create(
+            **_owned(workload),
+            position=position + k,
+            first_job=first,
+            job_count=len(group),
+            data=jobs_encode(group),
+        )
+        first += len(group)
+    total: int = JobChunk.objects.filter(**_owned(workload)).aggregate(n=models.Sum("job_count"))["n"] or 0
+    return total
+
+
+def _first_of_chunk_holding(owner: Any, index: int) -> int:
+    from .models import JobChunk
+
+    row = (
+        JobChunk.objects.filter(**_owned(owner), first_job__lte=index)
+        .order_by("-first_job")
+        .values_list("first_job", flat=True)
+        .first()
+    )
+    return 0 if row is None else int(row)

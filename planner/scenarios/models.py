@@ -129,7 +129,9 @@ class JobChunk(models.Model):
     """At most ``jobstore.JOBS_PER_CHUNK`` consecutive jobs of a workload, as one Parquet file.
 
     ``first_job`` is the index of the chunk's first job in the workload's list, so a page finds
-    its chunk with one indexed query. Written and read only by :mod:`planner.scenarios.jobstore`.
+    its chunk with one indexed query; a save of one page rewrites the chunks it touches and
+    moves the ``first_job`` (and ``position``, the order) of the chunks after them. Written and
+    read only by :mod:`planner.scenarios.jobstore`.
     The jobs of an upload being imported belong to the upload until it is saved as a workload
     (``upload`` set, ``workload`` null); saving moves them with one update.
     """
@@ -148,8 +150,6 @@ class JobChunk(models.Model):
     class Meta:
         ordering = ["workload_id", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["workload", "position"], name="jobchunk_unique_position"),
-            models.UniqueConstraint(fields=["upload", "position"], name="jobchunk_unique_upload_position"),
             models.CheckConstraint(
                 condition=models.Q(workload__isnull=True) | models.Q(upload__isnull=True),
                 name="jobchunk_one_owner",

@@ -68,9 +68,6 @@ class Migration(migrations.Migration):
             options={
                 "ordering": ["workload_id", "position"],
                 "indexes": [models.Index(fields=["workload", "first_job"], name="jobchunk_first_job_idx")],
-                "constraints": [
-                    models.UniqueConstraint(fields=("workload", "position"), name="jobchunk_unique_position")
-                ],
             },
         ),
         migrations.RunPython(jobs_to_chunks, chunks_to_jobs),

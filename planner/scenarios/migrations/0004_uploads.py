@@ -150,12 +150,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name="jobchunk",
-            constraint=models.UniqueConstraint(
-                fields=("upload", "position"), name="jobchunk_unique_upload_position"
-            ),
-        ),
-        migrations.AddConstraint(
-            model_name="jobchunk",
             constraint=models.CheckConstraint(
                 condition=models.Q(("workload__isnull", True), ("upload__isnull", True), _connector="OR"),
                 name="jobchunk_one_owner",

@@ -28,6 +28,7 @@ from .workloads import (
     workload_import,
     workload_import_csv,
     workload_update,
+    workload_update_page,
 )
 
 __all__ = [
@@ -49,4 +50,5 @@ __all__ = [
     "workload_import",
     "workload_import_csv",
     "workload_update",
+    "workload_update_page",
 ]

@@ -125,3 +125,92 @@ def test_the_migration_moves_jobs_into_chunks_and_back() -> None:
     apps = executor.loader.project_state([("scenarios", "0002_clusterentry_machine_class")]).apps
     assert apps.get_model("scenarios", "Workload").objects.get(pk=old.pk).jobs == jobs
     call_command("migrate", verbosity=0)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("offset", "count", "new"),
+    [(5, 4, 4), (5, 4, 9), (5, 4, 0), (6, 0, 3), (30, 0, 2), (0, 30, 1), (12, 3, 20)],
+)
+def test_a_page_save_rewrites_only_its_range(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch, offset: int, count: int, new: int
+) -> None:
+    monkeypatch.setattr(jobstore, "JOBS_PER_CHUNK", 7)
+    jobs = generate_jobs(parse_generator_spec({"jobs": 30, "seed": 2}))
+    workload = services.workload_create(team=team, user=owner, name="paged", jobs=jobs)
+    page = [{**jobs[0], "id": f"new-{k}"} for k in range(new)]
+    saved = services.workload_update_page(
+        workload=workload, user=owner, offset=offset, count=count, jobs=page
+    )
+    expected = [*jobs[:offset], *page, *jobs[offset + count :]]
+    fresh = Workload.objects.get(pk=workload.pk)
+    assert saved.job_count == fresh.job_count == len(expected)
+    assert fresh.jobs == expected
+    firsts = list(
+        JobChunk.objects.filter(workload=workload).order_by("position").values_list("first_job", "job_count")
+    )
+    assert [f for f, _ in firsts] == [sum(n for _, n in firsts[:k]) for k in range(len(firsts))]
+    assert all(0 < n <= 7 for _, n in firsts)
+
+
+@pytest.mark.django_db
+def test_a_page_save_checks_ids_and_frameworks_against_the_other_pages(team: Team, owner: Any) -> None:
+    from planner.core.errors import InputError
+
+    jobs = [
+        {
+            "id": f"j{k}",
+            "framework": "a",
+            "arrival_s": k,
+            "executors": 1,
+            "executor": {"cpu": 1, "mem": 1},
+            "duration_s": 5,
+        }
+        for k in range(20)
+    ]
+    workload = services.workload_create(
+        team=team, user=owner, name="p", frameworks=[{"name": "a"}], jobs=jobs
+    )
+    with pytest.raises(InputError) as exc:
+        services.workload_update_page(
+            workload=workload,
+            user=owner,
+            offset=10,
+            count=5,
+            jobs=[{**jobs[10], "id": "j2"}, {**jobs[11], "duration_s": -1}],
+        )
+    assert {e.path: e.message for e in exc.value.errors} == {"jobs[11].duration_s": "must be > 0"}
+    with pytest.raises(InputError) as exc:
+        services.workload_update_page(
+            workload=workload, user=owner, offset=10, count=5, jobs=[{**jobs[10], "id": "j2"}]
+        )
+    assert [(e.path, e.message) for e in exc.value.errors] == [
+        ("jobs[10].id", "job 3 of the workload has the id 'j2'")
+    ]
+    with pytest.raises(InputError) as exc:
+        services.workload_update_page(
+            workload=workload, user=owner, offset=10, count=5, jobs=jobs[10:15], frameworks=[{"name": "b"}]
+        )
+    assert exc.value.errors[0].path == "jobs[10].framework"  # the page's own jobs first
+    with pytest.raises(InputError) as exc:
+        services.workload_update_page(
+            workload=workload,
+            user=owner,
+            offset=0,
+            count=5,
+            jobs=[{**j, "framework": "b"} for j in jobs[:5]],
+            frameworks=[{"name": "b"}],
+        )
+    assert [(e.path, e.message) for e in exc.value.errors] == [
+        ("frameworks", "jobs on other pages belong to 'a', which must stay declared")
+    ]
+    assert Workload.objects.get(pk=workload.pk).jobs == jobs  # nothing written by a refused save
+    saved = services.workload_update_page(
+        workload=workload,
+        user=owner,
+        offset=0,
+        count=20,
+        jobs=[{**j, "framework": "b"} for j in jobs[:3]],
+        frameworks=[{"name": "b"}],
+    )
+    assert saved.job_count == 3 and saved.frameworks == [{"name": "b"}]
