@@ -35,6 +35,7 @@ from planner.scenarios.services import (
     workload_generate,
     workload_import,
     workload_update,
+    workload_update_page,
 )
 from scheduling import FieldError, ScenarioError
 from scheduling.exports import jobs_csv_text, scenario_json_text
@@ -123,6 +124,9 @@ def _editor(
                 },
                 "can_change": can_change,
                 "job_count": workload.job_count,
+                # More jobs than the browser should hold: read and saved a page at a time.
+                "paged": workload.job_count > INLINE_JOBS_MAX,
+                "jobs_api": reverse("api:workload-jobs", args=[workload.pk]),
             },
         },
         status=status,
@@ -160,7 +164,37 @@ def workload_edit(request: TeamRequest, pk: int) -> HttpResponse:
     return _editor(request, workload)
 
 
-_SAVED_FIELDS = ("name", "description", "frameworks", "jobs")
+_SAVED_FIELDS = ("name", "description", "frameworks", "jobs", "page")
+_PAGE_FIELDS = ("offset", "count", "jobs")
+
+
+class _PageJobs(Sequence[Any]):
+    """The jobs of a workload as a saved page sees them: the page's own where it lies, none
+    elsewhere (for counting its errors as the grid does, ``job 50,004 (id j-50003)``)."""
+
+    def __init__(self, offset: int, jobs: list[Any], total: int):
+        self.offset, self.jobs, self.total = offset, jobs, total
+
+    def __len__(self) -> int:
+        return max(self.total, self.offset + len(self.jobs))
+
+    def __getitem__(self, index: Any) -> Any:
+        k = index - self.offset
+        return self.jobs[k] if 0 <= k < len(self.jobs) else {}
+
+
+def _page(body: dict[str, Any]) -> dict[str, Any]:
+    """The ``page`` object of a paged save, checked for its fields."""
+    page = body["page"]
+    if "jobs" in body:
+        raise InputError.single("page", "send the jobs, or a page of them, not both")
+    if not isinstance(page, dict):
+        raise InputError.single("page", "must be an object of offset, count and jobs")
+    problems = [FieldError(f"page.{k}", "unknown field") for k in page if k not in _PAGE_FIELDS]
+    problems += [FieldError(f"page.{k}", "is required") for k in _PAGE_FIELDS if k not in page]
+    if problems:
+        raise InputError(problems)
+    return page
 
 
 def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
@@ -178,7 +212,11 @@ def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
         unknown = [FieldError(str(k), "unknown field") for k in body if k not in _SAVED_FIELDS]
         if unknown:
             raise InputError(unknown)
-        workload = workload_update(workload=workload, user=request.user, **body)
+        if "page" in body:
+            rest = {k: v for k, v in body.items() if k != "page"}
+            workload = workload_update_page(workload=workload, user=request.user, **_page(body), **rest)
+        else:
+            workload = workload_update(workload=workload, user=request.user, **body)
     except RequestDataTooBig:
         return JsonResponse({"detail": "The workload is larger than the limit.", "errors": []}, status=413)
     except PermissionDenied as exc:
@@ -186,15 +224,23 @@ def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
             {"detail": str(exc) or "You may not change this workload.", "errors": []}, status=403
         )
     except (InputError, ScenarioError) as exc:
-        errors = grid_problems(field_errors(exc), *_lists(body))
+        errors = grid_problems(field_errors(exc), *_lists(body, workload))
         return JsonResponse({"detail": "Not saved.", "errors": errors}, status=400)
     data = dict(WorkloadDetailOutputSerializer(workload).data)
-    data["warnings"] = grid_problems(workload.warnings, workload.jobs, workload.frameworks)
+    data["warnings"] = grid_problems(workload.warnings, _lists(body, workload)[0], workload.frameworks)
     return JsonResponse(data)
 
 
-def _lists(body: Any) -> tuple[list[Any], list[Any]]:
-    """The jobs and frameworks a posted body holds, for labelling its errors."""
+def _lists(body: Any, workload: Workload | None = None) -> tuple[Sequence[Any], list[Any]]:
+    """The jobs and frameworks a posted body holds, for labelling its errors (a page's jobs at
+    their places in the workload)."""
+    page = body.get("page") if isinstance(body, dict) else None
+    if isinstance(page, dict) and isinstance(page.get("jobs"), list) and isinstance(page.get("offset"), int):
+        total = workload.job_count if workload is not None else 0
+        frameworks = body.get("frameworks") if isinstance(body.get("frameworks"), list) else []
+        return _PageJobs(page["offset"], page["jobs"], total), frameworks
+    if isinstance(body, dict) and "jobs" not in body and workload is not None:
+        return StoredJobs(workload), list(workload.frameworks)
     jobs = body.get("jobs") if isinstance(body, dict) else None
     frameworks = body.get("frameworks") if isinstance(body, dict) else None
     return (jobs if isinstance(jobs, list) else [], frameworks if isinstance(frameworks, list) else [])

@@ -167,3 +167,49 @@ def test_a_misfit_in_a_later_chunk_is_named_at_its_place(
     )
     text = response.content.decode()
     assert "job 10 (id j9): executor" in text
+
+
+def test_the_editor_of_a_paged_workload_reads_and_saves_a_page(
+    owner_client: Any, team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobstore, "JOBS_PER_CHUNK", 8)
+    monkeypatch.setattr("planner.web.views.workloads.INLINE_JOBS_MAX", 10)
+    monkeypatch.setattr("planner.scenarios.serializers.INLINE_JOBS_MAX", 10)
+    jobs = [
+        {"id": f"j{k}", "arrival_s": k, "executors": 1, "executor": {"cpu": 1, "mem": 1}, "duration_s": 5}
+        for k in range(40)
+    ]
+    workload = workload_create(team=team, user=owner, name="paged", jobs=jobs)
+    url = reverse("web:workload-edit", args=[workload.pk])
+    page = owner_client.get(url)
+    config = json.loads(
+        page.content.decode().split('id="workload-config" type="application/json">')[1].split("</script>")[0]
+    )
+    assert config["paged"] is True and config["jobs_api"] == f"/api/workloads/{workload.pk}/jobs/"
+    assert b"j39" not in page.content  # the page itself holds no job
+    edited = [{**j, "duration_s": 7} for j in jobs[20:30]] + [{**jobs[0], "id": "added"}]
+    body = {"name": "paged", "page": {"offset": 20, "count": 10, "jobs": edited}}
+    response = owner_client.post(url, json.dumps(body), content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert response.json()["job_count"] == 41 and response.json()["jobs"] is None
+    assert Workload.objects.get(pk=workload.pk).jobs == [*jobs[:20], *edited, *jobs[30:]]
+    bad = {
+        "page": {"offset": 20, "count": 11, "jobs": [{**jobs[20], "executors": 0}, {**jobs[20], "id": "j5"}]}
+    }
+    response = owner_client.post(url, json.dumps(bad), content_type="application/json")
+    assert response.status_code == 400
+    assert [(e["path"], e["text"]) for e in response.json()["errors"]] == [
+        ("jobs[20].executors", "job 21 (id j20): executors: must be >= 1")
+    ]
+    response = owner_client.post(
+        url,
+        json.dumps({"page": {"offset": 20, "count": 11, "jobs": [{**jobs[20], "id": "j5"}]}}),
+        content_type="application/json",
+    )
+    assert [e["text"] for e in response.json()["errors"]] == [
+        "job 21 (id j5): id: job 6 of the workload has the id 'j5'"
+    ]
+    response = owner_client.post(
+        url, json.dumps({"page": {"offset": 20}, "jobs": []}), content_type="application/json"
+    )
+    assert response.status_code == 400
