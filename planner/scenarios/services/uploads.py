@@ -153,6 +153,7 @@ def upload_save(*, upload: Upload, user: Any, name: Any = None, prices: Any = No
         Workload.objects.filter(pk=workload.pk).update(
             job_count=locked.job_count, resources=list(doc.get("resources") or workload.resources)
         )
+        workload.refresh_from_db()  # its jobs are the moved chunks now, not the empty list made
         locked.status, locked.workload, locked.cluster = Upload.Status.SAVED, workload, cluster
         locked.stage = "saved"
         locked.save(update_fields=["status", "workload", "cluster", "stage"])

@@ -68,6 +68,7 @@ def test_the_task_reads_checks_and_stores_then_save_makes_the_workload(team: Tea
     assert jobs_page(made, offset=28, limit=5)[0]["id"] == "j28"  # the stored jobs page already
     assert importing.upload_read_now(made.pk) == "skipped"  # a second delivery does nothing
     saved = services.upload_save(upload=made, user=owner, name="Imported trace")
+    assert saved.workload is not None and saved.workload.job_count == 30 and len(saved.workload.jobs) == 30
     workload = Workload.objects.get(pk=saved.workload_id)
     assert workload.name == "Imported trace" and workload.job_count == 30
     assert [j["id"] for j in workload.jobs] == [f"j{k}" for k in range(30)]
