@@ -32,7 +32,6 @@ import os
 import platform
 import resource
 import signal
-import statistics
 import sys
 import tempfile
 import time
@@ -89,10 +88,15 @@ def workload_jobs(jobs: int, vms: int, seed: int) -> tuple[list[dict[str, Any]],
     base = preset_vm_types("paper-003")
     scale = max(1, round(vms / sum(t["count"] for t in base)))
     vm_types = preset_vm_types("paper-003", scale=scale)
-    spec = parse_generator_spec({
-        "jobs": jobs, "seed": seed, "frameworks": ["analytics", "etl"], "deadline_fraction": 0.3,
-        "arrival_rate_per_s": 1.0,
-    })
+    spec = parse_generator_spec(
+        {
+            "jobs": jobs,
+            "seed": seed,
+            "frameworks": ["analytics", "etl"],
+            "deadline_fraction": 0.3,
+            "arrival_rate_per_s": 1.0,
+        }
+    )
     drawn = generate_jobs(spec, vm_types=vm_types)
     # Spread the arrivals so that the work is about 70 % of the cluster's cpu capacity.
     capacity = sum(t["capacity"]["cpu"] * t["count"] for t in vm_types)
@@ -133,8 +137,10 @@ def main() -> None:
     from planner.teams.services import team_create
     from scheduling.exports import jobs_csv_text, scenario_json_text
 
-    print(f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"load average at the start {os.getloadavg()[0]:.1f}\n")
+    print(
+        f"Machine: {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"load average at the start {os.getloadavg()[0]:.1f}\n"
+    )
     print("| step | value | note |\n|---|---|---|")
     from django.contrib.auth import get_user_model
 
@@ -143,26 +149,38 @@ def main() -> None:
 
     # 1. generate
     (jobs, vm_types), took = timed(lambda: workload_jobs(args.jobs, args.vms, args.seed))
-    row("generate (seeded)", f"{took:.1f} s", f"{len(jobs):,} jobs, {sum(t['count'] for t in vm_types):,} VMs")
+    row(
+        "generate (seeded)", f"{took:.1f} s", f"{len(jobs):,} jobs, {sum(t['count'] for t in vm_types):,} VMs"
+    )
     path = folder / "million.csv"
 
-    def write() -> None:
+    def write(drawn: list[dict[str, Any]]) -> None:
         with path.open("w") as out:
-            for piece in jobs_csv_text([jobs], ["cpu", "mem"]):
+            for piece in jobs_csv_text([drawn], ["cpu", "mem"]):
                 out.write(piece)
 
-    _, took = timed(write)
+    started = time.perf_counter()
+    write(jobs)
+    took = time.perf_counter() - started
     row("write the jobs CSV", f"{took:.1f} s", f"{path.stat().st_size / 1e6:.0f} MB")
-    del jobs
+    jobs.clear()  # the worker reads the file, as it would
 
     # 2. upload (the request)
     with path.open("rb") as handle:
-        upload, took = timed(lambda: upload_create(
-            team=team, user=user, name="A million jobs", format="jobs",
-            files=[File(handle, name="million.csv")],
-        ))
-    row("upload: store the file (request)", f"{took:.1f} s",
-        f"{UploadChunk.objects.filter(file__upload=upload).count()} chunks of 4 MB in the database")
+        upload, took = timed(
+            lambda: upload_create(
+                team=team,
+                user=user,
+                name="A million jobs",
+                format="jobs",
+                files=[File(handle, name="million.csv")],
+            )
+        )
+    row(
+        "upload: store the file (request)",
+        f"{took:.1f} s",
+        f"{UploadChunk.objects.filter(file__upload=upload).count()} chunks of 4 MB in the database",
+    )
 
     # 3. import (the worker), stage by stage
     stages: list[tuple[str, float]] = []
@@ -182,19 +200,29 @@ def main() -> None:
         row(f"import: {name}", f"{nxt - at:.1f} s", "")
     upload.refresh_from_db()
     stored = sum(len(bytes(d)) for d in JobChunk.objects.filter(upload=upload).values_list("data", flat=True))
-    row("stored jobs", f"{stored / 1e6:.1f} MB", f"{JobChunk.objects.filter(upload=upload).count()} Parquet chunks")
+    row(
+        "stored jobs",
+        f"{stored / 1e6:.1f} MB",
+        f"{JobChunk.objects.filter(upload=upload).count()} Parquet chunks",
+    )
 
     # 4. save
     saved, took = timed(lambda: upload_save(upload=upload, user=user))
     workload = saved.workload
     row("save as a workload (request)", f"{took:.2f} s", f"{workload.job_count:,} jobs")
     cluster = cluster_create(
-        team=team, user=user, name="paper-003 mix",
+        team=team,
+        user=user,
+        name="paper-003 mix",
         entries=[{"vm_type": t["name"], "count": t["count"]} for t in vm_types],
     )
 
     # 5. pages
-    for where, offset in (("first", 0), ("middle", workload.job_count // 2), ("last", workload.job_count - 100)):
+    for where, offset in (
+        ("first", 0),
+        ("middle", workload.job_count // 2),
+        ("last", workload.job_count - 100),
+    ):
         took = best_of(lambda offset=offset: jobs_page(workload, offset=offset, limit=100))
         row(f"page of 100 jobs, {where} (jobs_page)", f"{took * 1000:.0f} ms", "best of 5")
     client = Client()
@@ -204,7 +232,11 @@ def main() -> None:
     row("GET /api/workloads/<id>/jobs/ (middle page)", f"{took * 1000:.0f} ms", "best of 5")
     response = client.get(f"/workloads/{workload.pk}/")
     took = best_of(lambda: client.get(f"/workloads/{workload.pk}/"))
-    row("GET /workloads/<id>/ (the editor)", f"{took * 1000:.0f} ms", f"{len(response.content) / 1e3:.0f} KB; best of 5")
+    row(
+        "GET /workloads/<id>/ (the editor)",
+        f"{took * 1000:.0f} ms",
+        f"{len(response.content) / 1e3:.0f} KB; best of 5",
+    )
 
     # 6. exports
     def drain(pieces: Iterator[str]) -> int:
@@ -222,7 +254,9 @@ def main() -> None:
         return
 
     # 7. the run, as the engine is today
-    run, took = timed(lambda: run_start(user=user, cluster=cluster, workload=workload, schedulers=["edf-bfd"]))
+    run, took = timed(
+        lambda: run_start(user=user, cluster=cluster, workload=workload, schedulers=["edf-bfd"])
+    )
     row("run: start (request)", f"{took:.1f} s", "scenario built from the chunks, checked, stored on the run")
     part = run.parts.get()
 
@@ -241,7 +275,11 @@ def main() -> None:
     finally:
         signal.alarm(0)
     run.refresh_from_db()
-    row("run: the edf-bfd part (worker)", f"{took:.0f} s", f"{outcome}, run {run.status}; peak RSS {rss_mb():,.0f} MB")
+    row(
+        "run: the edf-bfd part (worker)",
+        f"{took:.0f} s",
+        f"{outcome}, run {run.status}; peak RSS {rss_mb():,.0f} MB",
+    )
     if run.status != Run.Status.SUCCEEDED:
         return
     took = best_of(lambda: client.get(f"/runs/{run.pk}/"))
@@ -249,7 +287,11 @@ def main() -> None:
     figures = client.get(f"/api/runs/{run.pk}/figures/")
     row("chart payload", f"{len(figures.content) / 1e6:.2f} MB", "GET /api/runs/<id>/figures/")
     response, took = timed(lambda: client.get(f"/runs/{run.pk}/report.csv"))
-    row("CSV report", f"{took:.1f} s", f"{len(b''.join(response) if response.streaming else response.content) / 1e3:.0f} KB")
+    row(
+        "CSV report",
+        f"{took:.1f} s",
+        f"{len(b''.join(response) if response.streaming else response.content) / 1e3:.0f} KB",
+    )
     print(json.dumps({"folder": str(folder)}))
 
 

@@ -224,6 +224,7 @@ def _read_upload(upload: Any) -> str:
     limit = int(settings.PLANNER_MAX_BODY_BYTES)
     if upload.size > limit:
         raise PayloadTooLarge()
+    services.inline_import_check(int(upload.size or 0), "file")
     try:
         return bytes(upload.read()).decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -254,6 +255,7 @@ class ScenarioImportApi(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
+        services.inline_import_check(int(request.META.get("CONTENT_LENGTH") or 0), "scenario")
         body = request_object(request)
         if "scenario" not in body:  # a bare document: it has no "scenario" field of its own
             params = request.query_params

@@ -19,7 +19,7 @@ from .documents import (
     scenario_document_chunked,
     scenario_import,
 )
-from .uploads import upload_create, upload_delete, upload_save
+from .uploads import inline_import_check, upload_create, upload_delete, upload_save
 from .workloads import (
     frameworks_with,
     workload_create,
@@ -37,6 +37,7 @@ __all__ = [
     "cluster_delete",
     "cluster_update",
     "frameworks_with",
+    "inline_import_check",
     "scenario_document",
     "scenario_document_and_parsed",
     "scenario_document_chunked",

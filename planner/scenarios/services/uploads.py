@@ -29,10 +29,30 @@ from ..models import JobChunk, Upload, UploadChunk, UploadFile, Workload
 from .documents import scenario_import
 from .workloads import workload_create
 
-__all__ = ["UPLOAD_CHUNK_BYTES", "upload_create", "upload_delete", "upload_save"]
+__all__ = [
+    "INLINE_IMPORT_MAX_BYTES",
+    "UPLOAD_CHUNK_BYTES",
+    "inline_import_check",
+    "upload_create",
+    "upload_delete",
+    "upload_save",
+]
 
 #: Bytes of an uploaded file per database row (a worker holds one in memory at a time).
 UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024
+#: The largest text imported inside its request (the editor's paste or file, a scenario
+#: document posted whole): about 50,000 jobs, checked in seconds. Anything larger is an upload,
+#: read and checked by a worker, so that no request spends minutes checking a document.
+INLINE_IMPORT_MAX_BYTES = 8 * 1024 * 1024
+
+
+def inline_import_check(size: int, path: str) -> None:
+    """:class:`InputError` at ``path`` when ``size`` bytes are too many to import in a request."""
+    if size > INLINE_IMPORT_MAX_BYTES:
+        raise InputError.single(
+            path, f"is larger than {INLINE_IMPORT_MAX_BYTES // 2**20} MB: upload it as a workload "
+            "(Workloads, “Upload a workload or trace”, or POST /api/uploads/), imported in the background",
+        )
 
 
 def _file_name(upload: Any, index: int) -> str:

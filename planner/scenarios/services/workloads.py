@@ -160,6 +160,9 @@ def workload_import(
     """
     if not isinstance(text, str):
         raise InputError.single("csv", "must be text")
+    from .uploads import inline_import_check  # uploads imports this module
+
+    inline_import_check(len(text), "csv")
     with scenario_errors_as_input():
         importer = get_importer(format)
         imported = importer.read(io.StringIO(text), importer.parse_options(options))

@@ -28,6 +28,7 @@ from planner.scenarios.models import Workload
 from planner.scenarios.selectors import cluster_get, cluster_list, workload_get, workload_list
 from planner.scenarios.serializers import WorkloadDetailOutputSerializer
 from planner.scenarios.services import (
+    inline_import_check,
     scenario_document_chunked,
     scenario_import,
     workload_create,
@@ -258,6 +259,8 @@ def workload_csv(request: TeamRequest, pk: int) -> HttpResponse:
         replace = form.cleaned_data["mode"] == "replace"
         before = list(workload.jobs)
         try:
+            if source == "file":
+                inline_import_check(int(form.cleaned_data["file"].size or 0), "file")
             text = (
                 form.cleaned_data["csv"]
                 if source == "csv"
@@ -385,11 +388,15 @@ def scenario_upload(request: TeamRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         source = "file" if form.cleaned_data.get("file") else "document"
         try:
+            upload = form.cleaned_data.get("file")
+            if upload is not None:
+                inline_import_check(int(upload.size or 0), "file")
             text: Any = (
                 form.cleaned_data["document"]
                 if source == "document"
-                else read_upload(form.cleaned_data["file"], "file")
+                else read_upload(upload, "file")
             )
+            inline_import_check(len(text), source)
             doc = parse_json_document(text, source)
             outcome = scenario_import(
                 team=request.team,

@@ -196,3 +196,17 @@ def test_only_members_upload_and_only_the_creator_or_an_owner_saves(
 
 def test_every_registered_format_can_be_chosen() -> None:
     assert set(IMPORTERS) >= {"jobs", "rm-simulator", "scenario-json"}
+
+
+def test_big_texts_are_sent_to_the_background_import(
+    team: Team, owner: Any, workload: Workload, monkeypatch: pytest.MonkeyPatch, api: Any
+) -> None:
+    monkeypatch.setattr(services.uploads, "INLINE_IMPORT_MAX_BYTES", 100)
+    with pytest.raises(InputError) as exc:
+        services.workload_import(workload=workload, user=owner, text=CSV)
+    assert exc.value.errors[0].path == "csv" and "imported in the background" in exc.value.errors[0].message
+    response = api(owner).post(
+        "/api/scenarios/import/", {"vm_types": [], "jobs": [], "name": "x" * 200}, format="json"
+    )
+    assert response.status_code == 400 and response.json()["errors"][0]["path"] == "scenario"
+    upload(team, owner, CSV)  # an upload takes it
