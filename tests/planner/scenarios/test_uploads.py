@@ -210,3 +210,48 @@ def test_big_texts_are_sent_to_the_background_import(
     )
     assert response.status_code == 400 and response.json()["errors"][0]["path"] == "scenario"
     upload(team, owner, CSV)  # an upload takes it
+
+
+def test_progress_goes_through_reading_checking_storing_to_ready(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.PLANNER_RUN_PROGRESS_INTERVAL_S = 0
+    monkeypatch.setattr(services.uploads, "UPLOAD_CHUNK_BYTES", 64)
+    made = upload(team, owner, CSV)
+    seen: list[tuple[str, float, str]] = []
+    real = importing._Reporter.__call__
+
+    def watching(self: Any, progress: float, stage: str, **kwargs: Any) -> None:
+        real(self, progress, stage, **kwargs)
+        row = Upload.objects.get(pk=made.pk)
+        seen.append((row.status, row.progress, row.stage.split(" (")[0].split(" ")[0]))
+
+    monkeypatch.setattr(importing._Reporter, "__call__", watching)
+    importing.upload_read_now(made.pk)
+    assert {s for s, _, _ in seen} == {"reading"}
+    assert [p for _, p, _ in seen] == sorted(p for _, p, _ in seen)  # never backwards
+    stages = list(dict.fromkeys(stage for _, _, stage in seen))
+    assert stages == ["reading", "checking", "storing"]
+    assert len([1 for _, _, stage in seen if stage == "reading"]) == len(CSV) // 64 + 1
+    made.refresh_from_db()
+    assert (made.status, made.progress, made.stage) == ("ready", 1.0, "ready to save")
+
+
+def test_the_task_fails_the_upload_at_its_time_limit(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from celery_app import app
+    from planner.scenarios import tasks
+
+    assert "planner.scenarios.tasks.upload_read" in app.tasks
+    made = upload(team, owner, CSV)
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(importing, "read_files", slow)
+    assert tasks.upload_read.run(made.pk) == "failed"
+    made.refresh_from_db()
+    assert made.status == "failed" and "time limit" in made.errors[0]["message"]
