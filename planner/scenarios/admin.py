@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from .models import Cluster, ClusterEntry, Workload
+from .models import Cluster, ClusterEntry, Upload, Workload
 
 
 class ClusterEntryInline(admin.TabularInline):
@@ -25,3 +25,12 @@ class WorkloadAdmin(admin.ModelAdmin):
     list_filter = ["team"]
     search_fields = ["name", "team__name"]
     list_select_related = ["team"]
+
+
+@admin.register(Upload)
+class UploadAdmin(admin.ModelAdmin):
+    list_display = ["name", "team", "format", "status", "job_count", "created_at"]
+    list_filter = ["status", "format"]
+    search_fields = ["name", "team__name"]
+    list_select_related = ["team"]
+    exclude = ["document", "preview_jobs"]  # large; the upload's page shows them

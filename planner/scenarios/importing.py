@@ -41,7 +41,7 @@ from .services.workloads import frameworks_with
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PREVIEW_JOBS", "file_lines", "read_files", "upload_fail_now", "upload_read_now"]
+__all__ = ["PREVIEW_JOBS", "file_lines", "read_files", "upload_fail_now", "upload_read_now", "uploads_reap"]
 
 #: Jobs shown in an upload's preview.
 PREVIEW_JOBS = 20
@@ -71,10 +71,30 @@ def _claim(upload_id: int) -> int | None:
         )
         if upload is None:
             return None
+        if upload.attempts >= int(settings.PLANNER_PART_MAX_ATTEMPTS):
+            # Each attempt's worker was lost (killed, out of memory): a new one would be too.
+            Upload.objects.filter(pk=upload_id).update(
+                status=Upload.Status.FAILED,
+                stage="failed",
+                finished_at=now,
+                lease_until=None,
+                errors=[
+                    {
+                        "path": "",
+                        "message": f"the import's worker was lost {upload.attempts} times "
+                        "(killed, or out of memory?)",
+                    }
+                ],
+            )
+            return None
         attempt = upload.attempts + 1
         Upload.objects.filter(pk=upload_id).update(
-            status=Upload.Status.READING, attempts=attempt, started_at=now, lease_until=_lease(),
-            progress=0.0, stage="reading the files",
+            status=Upload.Status.READING,
+            attempts=attempt,
+            started_at=now,
+            lease_until=_lease(),
+            progress=0.0,
+            stage="reading the files",
         )
         return attempt
 
@@ -132,12 +152,15 @@ def file_lines(file: UploadFile, *, on_bytes: Any = None) -> Iterator[str]:
 
 def _in_file(name: str, errors: Iterable[FieldError]) -> list[FieldError]:
     """Errors with the file's name in front (``jobs.csv, line 5 (job j-17), C``)."""
-    return [FieldError(f"{name}, {e.path}" if e.path not in ("", "csv", name) else name, e.message)
-            for e in errors]
+    return [
+        FieldError(f"{name}, {e.path}" if e.path not in ("", "csv", name) else name, e.message)
+        for e in errors
+    ]
 
 
-def read_files(fmt: str, options: Mapping[str, Any], files: Sequence[UploadFile],
-               *, on_bytes: Any = None) -> Imported:
+def read_files(
+    fmt: str, options: Mapping[str, Any], files: Sequence[UploadFile], *, on_bytes: Any = None
+) -> Imported:
     """The files read by the format's importer (:data:`scheduling.importers.IMPORTERS`).
 
     A format that reads one file gets its lines; a format that declares ``tables`` (the
@@ -219,9 +242,14 @@ def upload_read_now(upload_id: int) -> str:
     try:
         imported = read_files(upload.format, upload.options, files, on_bytes=on_bytes)
         jobs = imported.jobs
-        report(_READ, f"checking {len(jobs):,} jobs", force=True,
-               preview_jobs=list(jobs[:PREVIEW_JOBS]), job_count=len(jobs),
-               document={k: imported.document[k] for k in _DOCUMENT_KEYS if k in imported.document})
+        report(
+            _READ,
+            f"checking {len(jobs):,} jobs",
+            force=True,
+            preview_jobs=list(jobs[:PREVIEW_JOBS]),
+            job_count=len(jobs),
+            document={k: imported.document[k] for k in _DOCUMENT_KEYS if k in imported.document},
+        )
         document, warnings = _checked(imported, name)
         report(_CHECK, f"storing {len(jobs):,} jobs", force=True)
         groups = [jobs[i : i + JOBS_PER_CHUNK] for i in range(0, len(jobs), JOBS_PER_CHUNK)]
@@ -230,11 +258,17 @@ def upload_read_now(upload_id: int) -> str:
             changed = Upload.objects.filter(
                 pk=upload_id, status=Upload.Status.READING, attempts=attempt
             ).update(
-                status=Upload.Status.READY, progress=1.0, stage="ready to save", job_count=stored,
+                status=Upload.Status.READY,
+                progress=1.0,
+                stage="ready to save",
+                job_count=stored,
                 document=document,
-                warnings=[{"path": w.path, "message": w.message}
-                          for w in warnings[: int(LIMITS["errors_reported"])]],
-                errors=[], finished_at=timezone.now(), lease_until=None,
+                warnings=[
+                    {"path": w.path, "message": w.message} for w in warnings[: int(LIMITS["errors_reported"])]
+                ],
+                errors=[],
+                finished_at=timezone.now(),
+                lease_until=None,
             )
             if not changed:
                 raise _Lost()
@@ -268,8 +302,11 @@ def _release(upload_id: int, attempt: int) -> None:
 def upload_fail_now(upload_id: int, message: str) -> None:
     """End a ``reading`` upload ``failed`` with ``message`` (the task's time limit, say)."""
     Upload.objects.filter(pk=upload_id, status=Upload.Status.READING).update(
-        status=Upload.Status.FAILED, errors=[{"path": "", "message": message}], stage="failed",
-        finished_at=timezone.now(), lease_until=None,
+        status=Upload.Status.FAILED,
+        errors=[{"path": "", "message": message}],
+        stage="failed",
+        finished_at=timezone.now(),
+        lease_until=None,
     )
 
 
@@ -278,3 +315,24 @@ def _reporting(groups: Sequence[Sequence[Any]], report: _Reporter) -> Iterator[S
         share = k / max(1, len(groups))
         report(_CHECK + (1 - _CHECK) * share, f"storing the jobs ({k}/{len(groups)} chunks)")
         yield group
+
+
+def uploads_reap() -> int:
+    """Send the import again of every upload whose message or worker was lost: ``received`` for
+    longer than ``PLANNER_PART_RESEND_S``, or ``reading`` with a lapsed lease. A duplicate does
+    nothing (the claim). Returns how many were sent."""
+    from .tasks import upload_read
+
+    now = timezone.now()
+    stale = Upload.objects.filter(
+        Q(
+            status=Upload.Status.RECEIVED,
+            created_at__lt=now - timedelta(seconds=int(settings.PLANNER_PART_RESEND_S)),
+        )
+        | Q(status=Upload.Status.READING, lease_until__lt=now)
+    ).values_list("pk", flat=True)
+    sent = 0
+    for pk in list(stale):
+        upload_read.delay(pk)
+        sent += 1
+    return sent

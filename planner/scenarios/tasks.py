@@ -43,3 +43,9 @@ def upload_read(self: Any, upload_id: int) -> str:
         limit = int(settings.PLANNER_UPLOAD_SOFT_TIME_LIMIT_S)
         importing.upload_fail_now(int(upload_id), f"the import took longer than its time limit ({limit} s)")
         return "failed"
+
+
+@shared_task(name="planner.scenarios.tasks.uploads_reap")
+def uploads_reap() -> int:
+    """Send again the imports whose message or worker was lost (scheduled with celery beat)."""
+    return importing.uploads_reap()

@@ -206,6 +206,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = "planner"
 CELERY_BEAT_SCHEDULE = {
     "runs-reap": {"task": "planner.runs.tasks.runs_reap", "schedule": float(PLANNER_REAP_INTERVAL_S)},
+    "uploads-reap": {
+        "task": "planner.scenarios.tasks.uploads_reap", "schedule": float(PLANNER_REAP_INTERVAL_S)
+    },
 }
 
 LOGGING = {

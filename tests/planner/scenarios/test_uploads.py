@@ -255,3 +255,35 @@ def test_the_task_fails_the_upload_at_its_time_limit(
     assert tasks.upload_read.run(made.pk) == "failed"
     made.refresh_from_db()
     assert made.status == "failed" and "time limit" in made.errors[0]["message"]
+
+
+def test_lost_imports_are_sent_again_and_fail_after_the_last_attempt(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from planner.scenarios import tasks
+
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.upload_read, "delay", lambda pk: sent.append(pk))
+    made = upload(team, owner, CSV)
+    assert importing.uploads_reap() == 0  # just received: its message is on its way
+    Upload.objects.filter(pk=made.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert importing.uploads_reap() == 1 and sent == [made.pk]
+    # a worker died while reading: the lease lapses, another worker takes it over
+    Upload.objects.filter(pk=made.pk).update(
+        status="reading", attempts=1, lease_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert importing.upload_read_now(made.pk) == "ready"
+    assert Upload.objects.get(pk=made.pk).attempts == 2
+    lost = upload(team, owner, CSV, name="lost")
+    Upload.objects.filter(pk=lost.pk).update(
+        status="reading",
+        attempts=settings.PLANNER_PART_MAX_ATTEMPTS,
+        lease_until=timezone.now() - timedelta(seconds=1),
+    )
+    assert importing.upload_read_now(lost.pk) == "skipped"
+    lost.refresh_from_db()
+    assert lost.status == "failed" and "lost 3 times" in lost.errors[0]["message"]
