@@ -568,7 +568,10 @@
   }
 
   function jumpTo(i, key) {
-    if (state.paged && !state.view.includes(i)) return;  // a row of another page
+    if (state.paged && !state.view.includes(i)) {  // a row of another page: show this one's marks
+      renderPage();
+      return;
+    }
     if (!state.view.includes(i)) {
       state.filter = "";
       $("job-filter").value = "";
