@@ -74,3 +74,51 @@ def test_the_editor_pages_a_big_workload_from_the_server(
     page.wait_for_function("document.getElementById('page-info').textContent.startsWith('101–130 of 130')")
     assert page.locator("#page-next").is_disabled()
     no_console_errors(page, expected_400s=1)
+
+
+def test_an_upload_shows_its_progress_then_its_preview_and_saves_with_prices(
+    live_server: Any,
+    page: Any,  # noqa: F811
+    team: Any,
+    tmp_path: Any,
+) -> None:
+    import json
+
+    from planner.scenarios import importing
+    from planner.scenarios.models import Cluster, Upload
+
+    doc = {
+        "resources": ["cpu", "mem"],
+        "vm_types": [{"name": "n8", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0, "count": 3}],
+        "jobs": [
+            {"id": f"j{k}", "arrival_s": k, "executors": 1, "executor": {"cpu": 1, "mem": 1}, "duration_s": 5}
+            for k in range(30)
+        ],
+    }
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps(doc))
+    base = live_server.url
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "operator")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(base + "/")
+    page.goto(base + "/uploads/")
+    page.select_option("#id_format", "rm-simulator")
+    assert page.locator(".upload-options[data-format='rm-simulator']").is_visible()
+    assert not page.locator(".upload-options[data-format='jobs']").is_visible()
+    page.select_option("#id_format", "scenario-json")
+    page.fill("#id_name", "Traced")
+    page.set_input_files("#id_upload", str(path))
+    page.click("#upload-form button[type=submit]")
+    page.wait_for_selector("#upload-progress")  # waiting for a worker
+    importing.upload_read_now(Upload.objects.get().pk)  # the worker, while the page polls
+    page.wait_for_selector("#preview-jobs")  # the page reloaded by itself
+    assert page.locator("#preview-jobs tbody tr").count() == importing.PREVIEW_JOBS
+    page.click("#fill-prices")
+    assert page.input_value("#id_price_0") == "0.48"
+    page.click("#save-form button[type=submit]")
+    page.wait_for_url(f"{base}/workloads/*/")
+    cluster = Cluster.objects.get(pk=Upload.objects.get().cluster_id)
+    assert [(e.vm_type.name, e.vm_type.price_per_hour) for e in cluster.entries.all()] == [("n8", 0.48)]
+    no_console_errors(page)
