@@ -29,7 +29,7 @@ from planner.teams.models import Team
 from scheduling import Scenario, ScenarioError, parse_scenario
 
 from .kinds import RunKind, RunPlan, get_kind, kind_for_request
-from .models import FINISHED, UNFINISHED, Run, RunPart, RunResult, Status
+from .models import FINISHED, PROCESS_LOST, UNFINISHED, Run, RunPart, RunResult, Status
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +124,7 @@ def run_start(
     plan = _plan(run_kind, parsed, params)
     context = run_kind.prepare(parsed, plan.options)
     with transaction.atomic():
+        _check_team_queue(team_id, len(plan.parts))
         run = Run.objects.create(
             team_id=team_id,
             created_by=user,
@@ -148,30 +149,71 @@ def run_start(
     return run
 
 
+def _check_team_queue(team_id: int, adding: int) -> None:
+    """A team has at most ``PLANNER_TEAM_MAX_QUEUED_PARTS`` parts queued or running at once.
+
+    With fair claiming between teams (``execution.part_claim``), this bounds what one team
+    can put in the broker (and in the database's queue) ahead of everybody else.
+    """
+    limit = int(settings.PLANNER_TEAM_MAX_QUEUED_PARTS)
+    waiting = RunPart.objects.filter(run__team_id=team_id, status__in=UNFINISHED).count()
+    if waiting + adding > limit:
+        raise InputError.single(
+            "team",
+            f"the team has {waiting} parts queued or running and this run adds {adding}; at most {limit} "
+            "at once: wait for runs to finish, or cancel one",
+        )
+
+
+def part_queues(part_ids: Iterable[int]) -> dict[int, str]:
+    """The Celery queue of each part: the heavy queue for big runs, when one is configured.
+
+    ``settings.PLANNER_HEAVY_QUEUE`` (empty: none) takes the parts of runs with at least
+    ``PLANNER_HEAVY_RUN_JOBS`` jobs; the rest go to ``CELERY_TASK_DEFAULT_QUEUE``.
+    """
+    default = str(settings.CELERY_TASK_DEFAULT_QUEUE)
+    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
+    ids = list(part_ids)
+    if not heavy:
+        return dict.fromkeys(ids, default)
+    jobs = dict(RunPart.objects.filter(pk__in=ids).values_list("pk", "run__job_count"))
+    limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
+    return {pk: heavy if jobs.get(pk, 0) >= limit else default for pk in ids}
+
+
 def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
     """Send each part's task message; returns how many went out.
 
-    A part whose message cannot be sent on the run's start fails with the reason (the
-    broker is down: better said at once than a run queued forever); a re-send by the
-    reaper that fails leaves the part queued for the next round.
+    A part whose message cannot be sent (the broker is down or restarting) stays queued,
+    with the reason in its ``error`` for the run page, and is sent by the reaper's next round
+    once the broker answers again (``runs_reap``: a queued part never sent is due at once):
+    the run is never lost, and the request that started it still answers 201.
     """
     from .tasks import run_part_execute
 
+    parts = list(parts)
+    queues = part_queues([pk for pk, _ in parts])
     sent = 0
     for part_id, task_id in parts:
         try:
-            run_part_execute.apply_async(args=[part_id], task_id=task_id)
+            run_part_execute.apply_async(args=[part_id], task_id=task_id, queue=queues.get(part_id))
         except Exception as exc:  # kombu raises several types for an unreachable broker
-            logger.exception("could not queue part %s", part_id)
-            if first:
-                reason = f"could not queue the run (is the task broker running?): {type(exc).__name__}: {exc}"
-                part_fail(part_id, None, reason)
+            logger.warning("could not queue part %s (sent later): %s: %s", part_id, type(exc).__name__, exc)
+            RunPart.objects.filter(pk=part_id, status=Status.QUEUED, sent_at__isnull=True).update(
+                error=f"{BROKER_DOWN}: {type(exc).__name__}: {exc}"[:1000]
+            )
             continue
         RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
             sent_at=timezone.now(), sends=F("sends") + 1
         )
+        noted = RunPart.objects.filter(pk=part_id, status=Status.QUEUED, error__startswith=BROKER_DOWN)
+        noted.update(error="")
         sent += 1
     return sent
+
+
+#: The note on a part whose message could not be sent yet (cleared once it is).
+BROKER_DOWN = "waiting for the task broker (queued; sent when it answers again)"
 
 
 # --------------------------------------------------------------------------- parts ending
@@ -327,7 +369,7 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
     failed = 0
     hard_limit = timedelta(seconds=int(settings.CELERY_TASK_TIME_LIMIT))
     lapsed = RunPart.objects.filter(status=Status.RUNNING, lease_until__lt=now).only(
-        "id", "run_id", "attempts", "worker", "label", "started_at"
+        "id", "run_id", "attempts", "worker", "label", "started_at", "error"
     )
     for part in lapsed:
         if part.started_at is not None and part.started_at < now - hard_limit:
@@ -335,17 +377,19 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
             reason = f"stopped at the hard time limit ({int(settings.CELERY_TASK_TIME_LIMIT)} s)"
             failed += part_fail(part.pk, part.attempts, reason)
             continue
+        # The worker's main process notes why its pool process died (tasks.PartRequest).
+        died = f"; {part.error}" if part.error.startswith(PROCESS_LOST) else ""
         if part.attempts >= max_attempts:
             reason = (
-                f"its worker stopped responding {part.attempts} times (last: {part.worker or 'unknown'}); "
-                "given up after the last attempt"
+                f"its worker stopped responding {part.attempts} times "
+                f"(last: {part.worker or 'unknown'}{died}); given up after the last attempt"
             )
             failed += part_fail(part.pk, part.attempts, reason)
             continue
         task_id = str(uuid.uuid4())
         if RunPart.objects.filter(pk=part.pk, status=Status.RUNNING, attempts=part.attempts).update(
             status=Status.QUEUED, lease_until=None, progress=0.0, task_id=task_id, sent_at=None,
-            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}); queued again",
+            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}{died}); queued again",
         ):
             logger.warning(
                 "part %s of run %s: worker %s lost; queued again", part.pk, part.run_id, part.worker

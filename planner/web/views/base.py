@@ -19,6 +19,7 @@ from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError
 from planner.runs.selectors import run_list
 from planner.scenarios.selectors import cluster_list, workload_list
+from planner.scenarios.services.common import totals_row
 from planner.teams.selectors import team_list
 from planner.teams.services import team_create
 from scheduling.scenario.totals import cluster_totals
@@ -39,7 +40,7 @@ def dashboard(request: TeamRequest) -> HttpResponse:
     clusters = list(cluster_list(user=request.user, team=team))
     for c in clusters:
         c.totals = cluster_totals(  # type: ignore[attr-defined]  # shown by the template
-            (e.vm_type.capacity, e.vm_type.price_per_hour, e.count) for e in c.entries.all()
+            totals_row(e) for e in c.entries.all()
         )
     workloads = list(workload_list(user=request.user, team=team))
     return render(request, "web/dashboard.html", {

@@ -110,19 +110,19 @@ def test_the_migration_moves_jobs_into_chunks_and_back() -> None:
 
     jobs = [{"id": 5, "arrival_s": 0, "executors": 1, "executor": {"cpu": 1.0, "mem": 2}, "duration_s": 3}]
     executor = MigrationExecutor(connection)
-    executor.migrate([("scenarios", "0002_clusterentry_machine_class")])
-    apps = executor.loader.project_state([("scenarios", "0002_clusterentry_machine_class")]).apps
+    executor.migrate([("scenarios", "0003_market_prices")])
+    apps = executor.loader.project_state([("scenarios", "0003_market_prices")]).apps
     OldWorkload = apps.get_model("scenarios", "Workload")
     team = Team.objects.create(name="old")  # the teams app is migrated already
     old = OldWorkload.objects.create(team_id=team.pk, name="w", jobs=jobs, job_count=1)
     executor = MigrationExecutor(connection)
-    executor.migrate([("scenarios", "0003_workload_job_chunks")])
-    apps = executor.loader.project_state([("scenarios", "0003_workload_job_chunks")]).apps
+    executor.migrate([("scenarios", "0004_workload_job_chunks")])
+    apps = executor.loader.project_state([("scenarios", "0004_workload_job_chunks")]).apps
     chunks = apps.get_model("scenarios", "JobChunk").objects.filter(workload_id=old.pk)
     assert [jobs_decode(bytes(c.data)) for c in chunks] == [jobs]
     executor = MigrationExecutor(connection)
-    executor.migrate([("scenarios", "0002_clusterentry_machine_class")])
-    apps = executor.loader.project_state([("scenarios", "0002_clusterentry_machine_class")]).apps
+    executor.migrate([("scenarios", "0003_market_prices")])
+    apps = executor.loader.project_state([("scenarios", "0003_market_prices")]).apps
     assert apps.get_model("scenarios", "Workload").objects.get(pk=old.pk).jobs == jobs
     call_command("migrate", verbosity=0)
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scenarios", "0003_workload_job_chunks"),
+        ("scenarios", "0004_workload_job_chunks"),
         ("teams", "0002_team_currency"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -39,7 +39,7 @@ def chunks_to_jobs(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("scenarios", "0002_clusterentry_machine_class"),
+        ("scenarios", "0003_market_prices"),
     ]
 
     operations = [
