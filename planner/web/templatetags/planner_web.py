@@ -82,6 +82,20 @@ def get_item(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
+def cell(item: Any, path: str) -> Any:
+    """``job|cell:"executor.cpu"``: a value of a JSON object by a dotted path ("" when absent).
+
+    >>> cell({"id": "j1", "executor": {"cpu": 2}}, "executor.cpu"), cell({"id": "j1"}, "deadline_s")
+    (2, '')
+    """
+    for key in path.split("."):
+        if not isinstance(item, dict) or key not in item:
+            return ""
+        item = item[key]
+    return "" if item is None else item
+
+
+@register.filter
 def bound_field(form: Any, name: str) -> Any:
     """``form|bound_field:"counts.m1.large"``: a field whose name a template cannot spell."""
     try:
