@@ -47,7 +47,7 @@ urlpatterns = [
     path("runs/<int:pk>/figures/", runs.RunFiguresApi.as_view(), name="run-figures"),
     path("runs/<int:pk>/figure-page/", runs.RunFigurePageApi.as_view(), name="run-figure-page"),
     path("runs/<int:pk>/scenario/", runs.RunScenarioApi.as_view(), name="run-scenario"),
-    path("runs/<int:pk>/results/<str:variant>/", runs.RunResultApi.as_view(), name="run-result"),
+    path("runs/<int:pk>/results/<variant:variant>/", runs.RunResultApi.as_view(), name="run-result"),
     path("runs/<int:pk>/report/<str:fmt>/", runs.RunReportApi.as_view(), name="run-report"),
     # endpoints of one run kind (the comparison's replay), from each kind's api_urls.py
     *kind_urlpatterns("api_urls"),
