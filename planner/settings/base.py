@@ -52,7 +52,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "planner.core.middleware.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Figures and results are large JSON (about 5x smaller compressed). Django masks the CSRF
     # token per response, which is the BREACH mitigation for the compressed HTML pages.
@@ -63,6 +62,9 @@ MIDDLEWARE = [
     # After the CSRF check: a query string or a page's form whose text is not Unicode is a 400.
     "planner.core.middleware.ValidTextMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the session's user is known and before anything reads a body: 413 above the
+    # request's limit (small for anonymous requests and sign-in endpoints).
+    "planner.core.middleware.BodySizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -118,6 +120,10 @@ STORAGES = {
 # the API wraps it in a small object ({"scenario": ..., "schedulers": ...}), hence the margin.
 PLANNER_MAX_BODY_BYTES = int(LIMITS["document_bytes"]) + 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = PLANNER_MAX_BODY_BYTES
+# Anonymous requests and the sign-in endpoints (whoever calls them) send at most this much
+# (planner.core.bodylimits): a stranger cannot make a worker read a large body.
+PLANNER_SMALL_BODY_BYTES = env_int("PLANNER_SMALL_BODY_BYTES", 64 * 1024)
+PLANNER_SIGN_IN_PATHS = ("/accounts/", "/api/auth/", "/admin/login/")
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # How often a running part writes its progress (and notices a cancellation). Simulations
