@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from planner.accounts import apis as accounts
 from planner.catalogue import apis as catalogue
 from planner.core import apis as core
 from planner.runs import apis as runs
@@ -17,7 +18,7 @@ app_name = "api"
 # The root lists every route here that takes no id (planner.core.apis.endpoint_links).
 urlpatterns = [
     path("", core.ApiRootApi.as_view(), name="root"),
-    path("auth/token/", core.TokenObtainApi.as_view(), name="auth-token"),
+    path("auth/token/", accounts.TokenObtainApi.as_view(), name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # teams

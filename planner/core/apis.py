@@ -1,7 +1,6 @@
-"""Helpers every API module uses, and the endpoints of no app: the root and the token.
+"""Helpers every API module uses, and the endpoint of no app: the root.
 
-Both endpoints read their bodies with the project's parsers (``REST_FRAMEWORK``'s
-``DEFAULT_PARSER_CLASSES``, :mod:`planner.core.parsers`), like every other endpoint.
+(Signing in, the token endpoints, lives in :mod:`planner.accounts.apis`.)
 """
 
 from __future__ import annotations
@@ -10,13 +9,11 @@ from typing import Any
 
 from django.urls import URLPattern, get_resolver
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 
@@ -76,11 +73,3 @@ class ApiRootApi(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(endpoint_links(request))
-
-
-class TokenObtainApi(ObtainAuthToken):
-    """DRF's token endpoint (username and password in, ``{"token": ...}`` out), reading its
-    body with the project's parsers instead of DRF's stock ones."""
-
-    # api_settings imports the setting's dotted paths: these are classes, which the stubs type as str.
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 from scheduling import LIMITS
@@ -32,9 +33,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "planner.core",
+    "planner.accounts",
     "planner.teams",
     "planner.catalogue",
     "planner.scenarios",
@@ -67,7 +70,39 @@ MIDDLEWARE = [
     "planner.core.middleware.BodySizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a sign-in refused for too many failures into the lockout page (429).
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Sign-in lockout (django-axes, planner.accounts): AXES_FAILURE_LIMIT wrong passwords for one
+# username from one address lock that pair out for AXES_COOLOFF_TIME, on the login page, the
+# admin's and the API's token endpoint; attempts are rows of the database (any backend).
+AUTHENTICATION_BACKENDS = [
+    "planner.accounts.backends.SignInLockout",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("PLANNER_SIGN_IN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("PLANNER_SIGN_IN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "planner.accounts.lockout.lockout_response"
+# Behind a reverse proxy, the number of proxies whose X-Forwarded-For is trusted (docs/deploy.md);
+# 0: the client is the connection's address.
+PLANNER_PROXY_COUNT = env_int("PLANNER_PROXY_COUNT", 0)
+AXES_IPWARE_PROXY_COUNT = PLANNER_PROXY_COUNT or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if PLANNER_PROXY_COUNT else ["REMOTE_ADDR"]
+)
+
+# The shared cache: the API's sign-in throttle counts here, so every process sees the same
+# counts. The embedded default has several processes and no Redis: a file cache in var/.
+# Production uses Redis (planner.settings.prod); tests a per-process memory cache.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+    }
+}
 
 ROOT_URLCONF = "planner.urls"
 WSGI_APPLICATION = "planner.wsgi.application"
@@ -170,6 +205,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 25,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "planner.core.errors.api_exception_handler",
+    # Sign-in endpoints (planner.accounts.throttles): per client address, in the shared cache.
+    "DEFAULT_THROTTLE_RATES": {"sign-in": os.environ.get("PLANNER_SIGN_IN_RATE", "10/min")},
+    "NUM_PROXIES": PLANNER_PROXY_COUNT or None,
     "STRICT_JSON": True,
 }
 
