@@ -19,6 +19,12 @@ app_name = "api"
 urlpatterns = [
     path("", core.ApiRootApi.as_view(), name="root"),
     path("auth/token/", accounts.TokenObtainApi.as_view(), name="auth-token"),
+    path("auth/tokens/", accounts.TokenListApi.as_view(), name="auth-tokens"),
+    path("auth/tokens/<str:token_id>/", accounts.TokenDetailApi.as_view(), name="auth-token-detail"),
+    path("auth/sign-out/", accounts.SignOutApi.as_view(), name="auth-sign-out"),
+    path(
+        "auth/sign-out-everywhere/", accounts.SignOutEverywhereApi.as_view(), name="auth-sign-out-everywhere"
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     # teams

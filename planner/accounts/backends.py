@@ -18,8 +18,9 @@ class SignInLockout(AxesStandaloneBackend):
     or a shell, ``authenticate(username=..., password=...)``) is nobody's sign-in attempt and
     is left to the next backend instead of raising."""
 
-    def authenticate(self, request: Any, username: str | None = None, password: str | None = None,
-                     **kwargs: Any) -> Any:
+    def authenticate(
+        self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> Any:
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)

@@ -32,7 +32,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -93,6 +93,15 @@ AXES_IPWARE_PROXY_COUNT = PLANNER_PROXY_COUNT or None
 AXES_IPWARE_META_PRECEDENCE_ORDER = (
     ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if PLANNER_PROXY_COUNT else ["REMOTE_ADDR"]
 )
+
+# API tokens (django-rest-knox, planner.accounts): stored as SHA-512 digests, expiring, named,
+# several per user, revoked one by one, all at once ("sign out everywhere"), or by a password change.
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=env_int("PLANNER_TOKEN_TTL_DAYS", 30)),
+    "AUTH_HEADER_PREFIX": "Token",
+}
+PLANNER_TOKENS_PER_USER = env_int("PLANNER_TOKENS_PER_USER", 20)
 
 # The shared cache: the API's sign-in throttle counts here, so every process sees the same
 # counts. The embedded default has several processes and no Redis: a file cache in var/.
@@ -186,7 +195,7 @@ REST_FRAMEWORK = {
     # Token first: an unauthenticated API request then gets 401 with a WWW-Authenticate
     # header instead of the 403 that session authentication alone would give.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "planner.accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

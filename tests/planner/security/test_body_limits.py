@@ -56,8 +56,12 @@ def test_an_anonymous_page_post_above_64_kib_is_a_413(db: Any, path: str) -> Non
 def test_the_body_is_never_read_when_the_declared_length_is_too_large(db: Any) -> None:
     client = Client()
     response = client.generic(
-        "POST", "/api/auth/token/", "", content_type="application/json",
-        CONTENT_LENGTH=str(60 * 2**20), **{"wsgi.input": ExplodingStream()},
+        "POST",
+        "/api/auth/token/",
+        "",
+        content_type="application/json",
+        CONTENT_LENGTH=str(60 * 2**20),
+        **{"wsgi.input": ExplodingStream()},
     )
     assert response.status_code == 413
 
@@ -85,8 +89,11 @@ def test_a_signed_in_session_may_send_a_large_document(owner: Any, team: Team) -
 
 
 def test_a_token_holder_may_send_a_large_document(owner: Any, team: Team) -> None:
-    token = APIClient().post("/api/auth/token/", {"username": "olivia", "password": "olivia-password"},
-                             format="json").json()["token"]
+    token = (
+        APIClient()
+        .post("/api/auth/token/", {"username": "olivia", "password": "olivia-password"}, format="json")
+        .json()["token"]
+    )
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     response = client.post("/api/teams/", big_json(SMALL * 4), content_type="application/json")

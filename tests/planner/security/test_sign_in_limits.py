@@ -38,8 +38,7 @@ def test_another_address_is_not_locked_out(owner: Any, team: Team) -> None:
 
 
 def test_the_api_token_endpoint_locks_a_username_out(owner: Any, team: Team, settings: Any) -> None:
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
-                               "DEFAULT_THROTTLE_RATES": {"sign-in": "1000/min"}}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"sign-in": "1000/min"}}
     client = APIClient()
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
         assert client.post("/api/auth/token/", WRONG, format="json").status_code == 400
@@ -63,8 +62,10 @@ def test_a_success_before_the_limit_resets_the_count(owner: Any, team: Team) -> 
 def test_the_token_endpoint_is_throttled_per_address(owner: Any, team: Team) -> None:
     rate = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["sign-in"].split("/")[0])
     client = APIClient()
-    answers = [client.post("/api/auth/token/", {"username": f"nobody{i}", "password": "x"}, format="json")
-               for i in range(rate + 1)]
+    answers = [
+        client.post("/api/auth/token/", {"username": f"nobody{i}", "password": "x"}, format="json")
+        for i in range(rate + 1)
+    ]
     assert [a.status_code for a in answers[:rate]] == [400] * rate
     assert answers[-1].status_code == 429
     assert "throttled" in answers[-1].json()["detail"]

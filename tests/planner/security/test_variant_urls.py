@@ -56,16 +56,24 @@ def test_a_label_encoded_whole_reaches_the_same_result(
 
 
 def test_a_sharing_configuration_labelled_with_a_slash_runs_and_is_listed(
-    api: Callable[[Any], Any], owner: Any, team: Any, execute_run: Callable[[int], str],
+    api: Callable[[Any], Any],
+    owner: Any,
+    team: Any,
+    execute_run: Callable[[int], str],
     fake_share: None,
 ) -> None:
     from tests.planner.kinds.sharing.documents import CONFIGURATIONS, two_frameworks
 
-    configurations = [dict(CONFIGURATIONS[0], label="refuse 5 s"),
-                      dict(CONFIGURATIONS[1], label="refuse/1 s")]
+    configurations = [
+        dict(CONFIGURATIONS[0], label="refuse 5 s"),
+        dict(CONFIGURATIONS[1], label="refuse/1 s"),
+    ]
     client = api(owner)
-    response = client.post("/api/runs/", {"kind": "sharing", "scenario": two_frameworks(),
-                                          "configurations": configurations}, format="json")
+    response = client.post(
+        "/api/runs/",
+        {"kind": "sharing", "scenario": two_frameworks(), "configurations": configurations},
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     run_id = response.json()["id"]
     assert execute_run(run_id) == "succeeded"
