@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.urls import URLPattern, get_resolver
@@ -16,17 +17,41 @@ from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer
 from rest_framework.views import APIView
 
+from scheduling.jsontext import join_path
+
+from .errors import FieldError, InputError
+
 
 def validated(
     serializer_class: type[BaseSerializer[Any]], request: Request, *, partial: bool = False
 ) -> dict[str, Any]:
     """The request body checked by ``serializer_class`` (400 with paths when it is not valid).
 
-    With ``partial`` only the fields present are returned (PATCH).
+    With ``partial`` only the fields present are returned (PATCH). A field the serializer does
+    not declare is refused (:func:`refuse_unknown_fields`), unless the serializer reads the
+    others itself (``extra_fields = True``: a run request's kind parameters).
     """
     serializer = serializer_class(data=request.data, partial=partial, context={"request": request})
+    if not getattr(serializer_class, "extra_fields", False):
+        refuse_unknown_fields(serializer, request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+def refuse_unknown_fields(serializer: BaseSerializer[Any], data: Any, path: str = "") -> None:
+    """:class:`~planner.core.errors.InputError` naming each field of ``data`` (an object, or a
+    form's fields and files) that ``serializer`` does not declare: a misspelt field
+    (``prise_per_hour``) must not pass for a request that changes nothing."""
+    if not isinstance(data, Mapping):
+        return
+    known = {name for name, field in getattr(serializer, "fields", {}).items() if not field.read_only}
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        expected = ", ".join(sorted(known))
+        raise InputError([
+            FieldError(join_path(path, str(key)), f"unknown field (expected one of: {expected})")
+            for key in unknown
+        ])
 
 
 def team_filter(request: Request) -> int | None:

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from planner.core.apis import request_object, team_filter, validated
+from planner.core.apis import refuse_unknown_fields, request_object, team_filter, validated
 from planner.core.errors import InputError, PayloadTooLarge
 from planner.core.pagination import paginated_response
 from planner.teams.selectors import team_or_default
@@ -252,6 +252,7 @@ class ScenarioImportApi(APIView):
             params = request.query_params
             body = {"scenario": body, "team": params.get("team"), "name": params.get("name")}
         serializer = ScenarioImportSerializer(data=body, context={"request": request})
+        refuse_unknown_fields(serializer, body)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         team = team_or_default(user=request.user, team=data.get("team"))
