@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from scheduling.jsontext import join_path
 
 from .errors import FieldError, InputError
+from .queries import query_id
 
 
 def validated(
@@ -55,9 +56,8 @@ def refuse_unknown_fields(serializer: BaseSerializer[Any], data: Any, path: str 
 
 
 def team_filter(request: Request) -> int | None:
-    """The ``?team=<id>`` filter of a list request (ignored when it is not an integer)."""
-    raw = request.query_params.get("team", "")
-    return int(raw) if raw.isdigit() else None
+    """The ``?team=<id>`` filter of a list request (a 400 at ``team`` when it is not an id)."""
+    return query_id(request.query_params, "team", what="team")
 
 
 def request_object(request: Request) -> dict[str, Any]:

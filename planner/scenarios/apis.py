@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from planner.core.apis import refuse_unknown_fields, request_object, team_filter, validated
 from planner.core.errors import InputError, PayloadTooLarge
 from planner.core.pagination import paginated_response
+from planner.core.queries import query_id
 from planner.teams.selectors import team_or_default
 from scheduling.importers import IMPORTERS
 
@@ -99,10 +100,10 @@ class ClusterExportApi(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         cluster = selectors.cluster_get(user=request.user, pk=pk)
-        raw = request.query_params.get("workload", "")
-        if not raw.isdigit():
+        workload_id = query_id(request.query_params, "workload", what="workload")
+        if workload_id is None:
             raise InputError.single("workload", "is required: ?workload=<id>")
-        workload = selectors.workload_get(user=request.user, pk=int(raw))
+        workload = selectors.workload_get(user=request.user, pk=workload_id)
         doc = services.scenario_document(cluster, workload)
         response = Response(doc)
         if request.query_params.get("download") in ("1", "true", "yes"):

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
+from planner.core.queries import query_id_or_none
 from planner.scenarios.models import Workload
 from planner.scenarios.selectors import cluster_get, cluster_list, workload_get, workload_list
 from planner.scenarios.serializers import WorkloadDetailOutputSerializer
@@ -268,11 +269,11 @@ def workload_export(request: TeamRequest, pk: int) -> HttpResponse:
     """The scenario document of this workload on a cluster, as a JSON download."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
-    raw = request.GET.get("cluster", "")
-    if not raw.isdigit():
+    cluster_id = query_id_or_none(request.GET, "cluster")
+    if cluster_id is None:
         messages.error(request, "Choose the cluster to export the workload with.")
         return redirect("web:workload-edit", pk=workload.pk)
-    cluster = cluster_get(user=request.user, pk=int(raw))
+    cluster = cluster_get(user=request.user, pk=cluster_id)
     try:
         doc = scenario_document(cluster, workload)
     except (InputError, ScenarioError) as exc:
