@@ -70,9 +70,31 @@ MIDDLEWARE = [
     "planner.core.middleware.BodySizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # Last: turns a sign-in refused for too many failures into the lockout page (429).
     "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): scripts only from the planner's own static files (no
+# inline script anywhere: pages pass data in <script type="application/json"> blocks, which are
+# not run, and the API docs load their set-up script from a URL of their own); styles may be
+# inline because Plotly writes its own <style> elements and the pages set widths in style="".
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # Sign-in lockout (django-axes, planner.accounts): AXES_FAILURE_LIMIT wrong passwords for one
 # username from one address lock that pair out for AXES_COOLOFF_TIME, on the login page, the
