@@ -67,3 +67,10 @@ def test_the_api_docs_script_is_served_from_a_url(
     response = client_for(owner).get("/api/docs/?script=")
     assert response.status_code == 200
     assert "javascript" in response["Content-Type"]
+
+
+@pytest.mark.parametrize("path", ["/api/schema/", "/api/docs/", "/api/docs/?script="])
+def test_the_schema_and_docs_require_sign_in(db: Any, path: str) -> None:
+    from rest_framework.test import APIClient
+
+    assert APIClient().get(path).status_code == 401
