@@ -167,6 +167,10 @@ def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
     """Save the editor's JSON; errors and warnings come back with both paths (see the module)."""
     workload = workload_get(user=request.user, pk=pk)
     body: Any = {}
+    if request.content_type != "application/json":  # a form's body was read already: no .body
+        return JsonResponse({"detail": "The editor saves JSON (Content-Type: application/json).",
+                             "errors": [{"path": "", "message": "the body must be application/json"}]},
+                            status=415)
     try:
         try:
             text = request.body.decode("utf-8")
