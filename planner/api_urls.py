@@ -33,6 +33,23 @@ urlpatterns = [
     path("teams/<int:pk>/", teams.TeamDetailApi.as_view(), name="team-detail"),
     path("teams/<int:pk>/members/", teams.TeamMemberListApi.as_view(), name="team-members"),
     path("teams/<int:pk>/members/<int:user_id>/", teams.TeamMemberDetailApi.as_view(), name="team-member"),
+    path("teams/<int:pk>/invitations/", teams.TeamInvitationListApi.as_view(), name="team-invitations"),
+    path(
+        "teams/<int:pk>/invitations/<int:invitation_id>/",
+        teams.TeamInvitationDetailApi.as_view(),
+        name="team-invitation",
+    ),
+    path("invitations/", teams.MyInvitationListApi.as_view(), name="invitation-list"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        teams.InvitationAcceptApi.as_view(),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        teams.InvitationDeclineApi.as_view(),
+        name="invitation-decline",
+    ),
     # catalogue
     path("vm-types/", catalogue.VMTypeListApi.as_view(), name="vm-type-list"),
     path("vm-types/<int:pk>/", catalogue.VMTypeDetailApi.as_view(), name="vm-type-detail"),

@@ -526,19 +526,20 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     own_row.locator("button:has-text('Change role')").click()
     page.wait_for_load_state()
     assert "a team needs at least one owner" in page.locator("#members-table .field-error").inner_text()
-    # An unknown username is an error on the field.
-    page.fill("#id_username", "nobody")
+    # An existing member is an error on the field; whether a username exists is not said.
+    page.fill("#id_username", "operator")
     page.click("#add-member-form button[type=submit]")
     page.wait_for_load_state()
-    assert "there is no user named 'nobody'" in page.locator("#add-member-form .field-error").inner_text()
+    assert "'operator' is already a member" in page.locator("#add-member-form .field-error").inner_text()
     no_console_errors(page, expected_400s=2)
 
     page.fill("#id_username", "analyst")
     page.select_option("#id_role", "member")
     page.click("#add-member-form button[type=submit]")
     page.wait_for_url(members_url)
-    assert "Added analyst as member." in page.locator(".messages").inner_text()
-    assert member_names(page) == ["operator", "analyst"]
+    assert "Invited analyst as member: they join when they accept." in page.locator(".messages").inner_text()
+    assert member_names(page) == ["operator"]  # not before they accept
+    assert page.locator("#invitations-table tr[data-invited='analyst']").count() == 1
     screenshot("team-members")
 
     # The new member sees the list, and no controls but leaving.
@@ -549,7 +550,10 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     other.fill("#id_username", "analyst")
     other.fill("#id_password", PASSWORD)
     other.click("button[type=submit]")
+    other.wait_for_url(base + "/teams/new/")  # no team yet: the invitation waits there
+    other.locator("#my-invitations tr[data-invitation='Data platform'] button:has-text('Accept')").click()
     other.wait_for_url(base + "/")
+    assert "You joined “Data platform” as member." in other.locator(".messages").inner_text()
     other.click("nav a:has-text('Members')")
     other.wait_for_url(members_url)
     assert member_names(other) == ["operator", "analyst"]
@@ -560,6 +564,7 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     context.close()
 
     # The owner makes them an owner, then removes them (after confirming).
+    page.reload()  # they have joined since the owner's page was drawn
     row = page.locator("tr[data-user='analyst']")
     row.locator("select").select_option("owner")
     row.locator("button:has-text('Change role')").click()
@@ -571,4 +576,6 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     page.wait_for_url(members_url)
     assert "Removed analyst from the team." in page.locator(".messages").inner_text()
     assert member_names(page) == ["operator"]
+    page.reload()  # the invitation was used up
+    assert page.locator("#invitations-table").count() == 0
     no_console_errors(page)

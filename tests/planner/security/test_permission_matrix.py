@@ -11,6 +11,7 @@ what kind of thing it touches; the expectations follow from the kind:
 * ``create``: a write naming team A in its body. Outsider and staff: refused (400/404), nothing
   written.
 * ``own``: the caller's own things (their tokens, their session). ``public``: anyone.
+* ``invitee``: an invitation addressed to someone else: 404 for every signed-in point of view.
 
 Every request runs in a savepoint that is rolled back, so one operation's write never changes
 what the next one sees. :func:`test_every_operation_has_a_row` fails when a route or a method
@@ -35,6 +36,7 @@ from rest_framework.test import APIClient
 from planner.catalogue.models import VMType
 from planner.runs.models import Run
 from planner.scenarios.models import Cluster, Workload
+from planner.teams.invitations import invitation_create
 from planner.teams.models import Membership, Team
 from planner.teams.services import membership_create
 
@@ -84,6 +86,16 @@ API: dict[tuple[str, str], Op] = {
     ("api:team-members", "post"): Op(
         "object", "/api/teams/{team}/members/", {"username": "stella"}, member_denied=True
     ),
+    ("api:team-invitations", "get"): Op("object", "/api/teams/{team}/invitations/", member_denied=True),
+    ("api:team-invitations", "post"): Op(
+        "object", "/api/teams/{team}/invitations/", {"username": "nina"}, member_denied=True
+    ),
+    ("api:team-invitation", "delete"): Op(
+        "object", "/api/teams/{team}/invitations/{invitation}/", member_denied=True
+    ),
+    ("api:invitation-list", "get"): Op("own", "/api/invitations/"),
+    ("api:invitation-accept", "post"): Op("invitee", "/api/invitations/{invitation}/accept/"),
+    ("api:invitation-decline", "post"): Op("invitee", "/api/invitations/{invitation}/decline/"),
     ("api:team-member", "patch"): Op(
         "object", "/api/teams/{team}/members/{member}/", {"role": "owner"}, member_denied=True
     ),
@@ -175,6 +187,11 @@ PAGES: dict[tuple[str, str], Op] = {
     ("web:dashboard", "get"): Op("list", "/"),
     ("web:team-switch", "post"): Op("create", "/team/switch/", {"team": "@team", "next": "/"}),
     ("web:team-new", "get"): Op("own", "/teams/new/"),
+    ("web:invitation-accept", "post"): Op("invitee", "/invitations/{invitation}/accept/"),
+    ("web:invitation-decline", "post"): Op("invitee", "/invitations/{invitation}/decline/"),
+    ("web:invitation-withdraw", "post"): Op(
+        "object", "/teams/{team}/invitations/{invitation}/withdraw/", member_denied=True
+    ),
     ("web:team-members", "get"): Op("object", "/teams/{team}/members/"),
     ("web:team-members", "post"): Op(
         "object", "/teams/{team}/members/", {"username": "stella", "role": "member"}, member_denied=True
@@ -289,6 +306,8 @@ def world(
     Run.objects.filter(pk=succeeded_run.pk).update(name="run-A-secret")
     VMType.objects.filter(pk=vm_type.pk).update(name="vm-A-secret")
     token, _ = token_issue(user=owner, name="matrix")
+    # An invitation of team A for someone who is none of the points of view: nobody here may use it.
+    invitation = invitation_create(team=team, user=owner, username="nina")
     ctx = {
         "team": team.pk,
         "cluster": cluster.pk,
@@ -298,6 +317,7 @@ def world(
         "member": member.pk,
         "owner": owner.pk,
         "token": token.token_key,
+        "invitation": invitation.pk,
         "plotly": plotly_version(),
     }
     secrets = {
@@ -359,6 +379,8 @@ def verdict(who: str, op: Op, method: str, response: Any, world: dict[str, Any],
         return (
             None if code == 302 and "/accounts/login/" in response["Location"] else f"{code}, expected login"
         )
+    if op.kind == "invitee":  # someone else's invitation: only "nina" may accept or decline it
+        return None if code == 404 or (not api and code == 404) else f"{code}, expected 404"
     if op.kind == "own":
         return None if code not in (401, 403) else f"{code} on the caller's own things"
     outsider = who in ("outsider", "staff")
