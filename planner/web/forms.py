@@ -131,7 +131,9 @@ class TeamForm(forms.Form):
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username", help_text="Someone with an account here.")
+    username = forms.CharField(
+        max_length=150, label="Username", help_text="They join when they accept."
+    )
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
 
 

@@ -527,7 +527,7 @@ def test_the_same_vm_type_may_be_labelled_differently_in_two_clusters(team: Team
     ("   ", "must not be empty"),
     (3, "must be a string"),
     ("x" * 101, "must be at most 100 characters"),
-    ("a\nb", "must not contain control characters"),
+    ("a\nb", "must not contain control or format characters (U+000A at character 2)"),
 ])
 def test_a_bad_machine_class_is_refused_on_its_entry_by_the_librarys_rule(
     team: Team, owner: Any, label: Any, message: str
