@@ -38,7 +38,7 @@ from typing import Any
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
-from django.db.models import Avg, F, OuterRef, QuerySet, Subquery
+from django.db.models import Avg, Count, F, Max, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from scheduling import ScenarioError, SchedulingError, parse_scenario
@@ -54,9 +54,19 @@ class PartAborted(Exception):
     """Raised from the progress callback: the part was cancelled, deleted or given up on."""
 
 
+#: The Celery node name of this worker (``worker@host``, from ``celery worker -n``), set when
+#: the worker starts (``planner.runs.tasks``); ``None`` outside a worker.
+WORKER_NODE: str | None = None
+
+
 def worker_name() -> str:
-    """``host:pid`` of this process, recorded on the parts it claims."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """``node:pid`` of this process, recorded on the parts it claims.
+
+    The node is the Celery worker's name (``-n worker@host``; by default ``celery@`` and the
+    machine's host name), so that parts claimed by workers on several machines, or by
+    several workers on one, say which worker ran them.
+    """
+    return f"{WORKER_NODE or socket.gethostname()}:{os.getpid()}"
 
 
 def _lease_until() -> object:
@@ -71,8 +81,114 @@ class Claim:
     position: int
 
 
-def part_claim(part_id: int) -> Claim | None:
-    """Claim a QUEUED part for this worker; ``None`` when it is not queued (any more)."""
+def part_claim(part_id: int, task_id: str | None = None) -> Claim | None:
+    """Claim, for this worker, the part message ``task_id`` carries, or a fairer one.
+
+    A message is a token: it carries the queued part whose ``task_id`` it is (``part_id``
+    for a message no part names any more, as a direct call). Before claiming that part, the
+    worker looks for a queued part of a team whose turn comes first (fewer running parts, or
+    as many and an older last start: :func:`_fairer_part`) and, if there is one, claims it
+    instead and hands its own message over to the part it
+    carried: the two parts swap their messages, so every queued part still has exactly one.
+    One team's hundreds of queued parts therefore delay another team's part by at most one
+    part's duration: the next worker that frees up takes it, whatever message it reads.
+
+    ``None`` when the carried part is not queued (any more): a duplicate delivery, a
+    cancelled part or a deleted run.
+    """
+    for _ in range(3):  # a message being handed over meanwhile: read what it carries again
+        carried = _carried_part(part_id, task_id)
+        if carried is None:
+            return None
+        fairer = _fairer_part(carried)
+        if fairer is not None:
+            with transaction.atomic():
+                claim = _claim_queued(fairer["id"])
+                if claim is not None:
+                    _hand_over(carried, fairer)
+                    return claim
+        claim = _claim_queued(carried["id"])
+        if claim is not None:
+            return claim
+    return None
+
+
+_MESSAGE_FIELDS = ("id", "task_id", "sent_at", "sends", "run__team_id", "run__job_count")
+
+
+def _carried_part(part_id: int, task_id: str | None) -> dict[str, Any] | None:
+    """The queued part a message carries: the one with its task id, else ``part_id``."""
+    if task_id:
+        named = RunPart.objects.filter(task_id=task_id).values("status", *_MESSAGE_FIELDS).first()
+        if named is not None:
+            return named if named["status"] == Status.QUEUED else None
+    return RunPart.objects.filter(pk=part_id, status=Status.QUEUED).values("status", *_MESSAGE_FIELDS).first()
+
+
+def _fairer_part(carried: dict[str, Any]) -> dict[str, Any] | None:
+    """A queued part of a team whose turn comes before the carried part's team's, if any.
+
+    Teams take turns: the team with the fewest running parts first and, among equals, the
+    one whose last part started longest ago (a team that never ran first). Within a team, its
+    oldest run's first part. Only parts of the same queue (a heavy run's part is left to the
+    heavy queue's workers, and the other way round).
+    """
+    team = carried["run__team_id"]
+    waiting = RunPart.objects.filter(status=Status.QUEUED, run__cancel_requested=False)
+    waiting = waiting.exclude(run__team_id=team)
+    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
+    if heavy:
+        limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
+        if int(carried["run__job_count"]) >= limit:
+            waiting = waiting.filter(run__job_count__gte=limit)
+        else:
+            waiting = waiting.filter(run__job_count__lt=limit)
+    others = set(waiting.values_list("run__team_id", flat=True).distinct()[:1000])
+    if not others:
+        return None
+    teams = [*others, team]
+    running = dict(
+        RunPart.objects.filter(status=Status.RUNNING, run__team_id__in=teams)
+        .values("run__team_id")
+        .annotate(n=Count("id"))
+        .values_list("run__team_id", "n")
+    )
+    recent = timezone.now() - timedelta(days=1)
+    last_start = dict(
+        RunPart.objects.filter(run__team_id__in=teams, started_at__gte=recent)
+        .values("run__team_id")
+        .annotate(last=Max("started_at"))
+        .values_list("run__team_id", "last")
+    )
+
+    def turn(t: Any) -> tuple[int, float]:
+        last = last_start.get(t)
+        return running.get(t, 0), (last.timestamp() if last is not None else float("-inf"))
+
+    first = min(others, key=lambda t: (turn(t), t))
+    if turn(first) >= turn(team):
+        return None
+    return (
+        waiting.filter(run__team_id=first)
+        .order_by("run__created_at", "run_id", "position")
+        .values(*_MESSAGE_FIELDS)
+        .first()
+    )
+
+
+def _hand_over(carried: dict[str, Any], taken: dict[str, Any]) -> None:
+    """The message that was consumed (``carried``'s) is now the taken part's; the taken part's
+    message, still in the broker, carries ``carried`` from now on (with its send record)."""
+    RunPart.objects.filter(pk=carried["id"], status=Status.QUEUED).update(
+        task_id=taken["task_id"], sent_at=taken["sent_at"], sends=taken["sends"]
+    )
+    RunPart.objects.filter(pk=taken["id"]).update(
+        task_id=carried["task_id"], sent_at=carried["sent_at"], sends=carried["sends"]
+    )
+
+
+def _claim_queued(part_id: int) -> Claim | None:
+    """``QUEUED -> RUNNING`` with a conditional update: the attempt counted, the lease taken."""
     now = timezone.now()
     claimed = RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
         status=Status.RUNNING,
@@ -115,7 +231,7 @@ class Heartbeat:
         self._thread: threading.Thread | None = None
 
     def renew(self, progress: float | None = None) -> bool:
-        fields: dict[str, object] = {"lease_until": _lease_until()}
+        fields: dict[str, Any] = {"lease_until": _lease_until()}
         if progress is not None:
             fields["progress"] = round(min(max(float(progress), 0.0), 1.0), 4)
         if not _mine(self.claim).update(**fields):
@@ -261,7 +377,7 @@ def _figure_pieces(kind: RunKind, variants: list[Variant], options: Mapping[str,
 
 
 def _store(
-    claim: Claim, variants: list[Variant], summaries: list[dict[str, object]], pieces: list[Any]
+    claim: Claim, variants: list[Variant], summaries: list[dict[str, Any]], pieces: list[Any]
 ) -> bool:
     """The part's results and SUCCEEDED in one transaction; False if it is no longer this attempt's."""
     with transaction.atomic():
@@ -289,16 +405,18 @@ def _release(claim: Claim) -> None:
         logger.exception("part %s: could not release the claim; the reaper will re-queue it", claim.part_id)
 
 
-def part_execute_now(part_id: int) -> str:
-    """Claim the part and execute it; returns the outcome (``skipped`` if it was not QUEUED).
+def part_execute_now(part_id: int, task_id: str | None = None) -> str:
+    """Claim the part message ``task_id`` carries (or a fairer one: :func:`part_claim`) and
+    execute it; returns the outcome (``skipped`` if it was not QUEUED).
 
     Only a :class:`django.db.OperationalError` escapes (after the claim is released), for the
     task to retry; every other failure is recorded on the part as FAILED with its reason.
     """
-    claim = part_claim(part_id)
+    claim = part_claim(part_id, task_id)
     if claim is None:  # a duplicate delivery, a cancelled part or a deleted run: nothing to do
         logger.info("part %s: not queued any more; skipping", part_id)
         return "skipped"
+    part_id = claim.part_id
     try:
         with Heartbeat(claim, float(settings.PLANNER_PART_HEARTBEAT_S)) as heartbeat, solver_files(part_id):
             run = Run.objects.only("id", "kind", "scenario", "options", "context").get(pk=claim.run_id)

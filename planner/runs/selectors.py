@@ -16,7 +16,8 @@ from .models import Run, RunPart, RunResult
 
 PROGRESS_FIELDS = ("id", "status", "progress", "error", "cancel_requested", "started_at", "finished_at")
 PART_FIELDS = (
-    "id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at"
+    "id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at",
+    "worker",
 )
 
 

@@ -161,6 +161,7 @@ class RunPartSerializer(_ProgressSerializer):
     # A declared field, not Field.label: the serializer's metaclass takes it out of the class.
     label = serializers.CharField()  # type: ignore[assignment]
     attempts = serializers.IntegerField()
+    worker = serializers.CharField(help_text="The worker that ran (or runs) the last attempt: node:pid.")
 
 
 class RunProgressSerializer(_ProgressSerializer):

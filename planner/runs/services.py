@@ -124,6 +124,7 @@ def run_start(
     plan = _plan(run_kind, parsed, params)
     context = run_kind.prepare(parsed, plan.options)
     with transaction.atomic():
+        _check_team_queue(team_id, len(plan.parts))
         run = Run.objects.create(
             team_id=team_id,
             created_by=user,
@@ -148,6 +149,38 @@ def run_start(
     return run
 
 
+def _check_team_queue(team_id: int, adding: int) -> None:
+    """A team has at most ``PLANNER_TEAM_MAX_QUEUED_PARTS`` parts queued or running at once.
+
+    With fair claiming between teams (``execution.part_claim``), this bounds what one team
+    can put in the broker (and in the database's queue) ahead of everybody else.
+    """
+    limit = int(settings.PLANNER_TEAM_MAX_QUEUED_PARTS)
+    waiting = RunPart.objects.filter(run__team_id=team_id, status__in=UNFINISHED).count()
+    if waiting + adding > limit:
+        raise InputError.single(
+            "team",
+            f"the team has {waiting} parts queued or running and this run adds {adding}; at most {limit} "
+            "at once: wait for runs to finish, or cancel one",
+        )
+
+
+def part_queues(part_ids: Iterable[int]) -> dict[int, str]:
+    """The Celery queue of each part: the heavy queue for big runs, when one is configured.
+
+    ``settings.PLANNER_HEAVY_QUEUE`` (empty: none) takes the parts of runs with at least
+    ``PLANNER_HEAVY_RUN_JOBS`` jobs; the rest go to ``CELERY_TASK_DEFAULT_QUEUE``.
+    """
+    default = str(settings.CELERY_TASK_DEFAULT_QUEUE)
+    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
+    ids = list(part_ids)
+    if not heavy:
+        return dict.fromkeys(ids, default)
+    jobs = dict(RunPart.objects.filter(pk__in=ids).values_list("pk", "run__job_count"))
+    limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
+    return {pk: heavy if jobs.get(pk, 0) >= limit else default for pk in ids}
+
+
 def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
     """Send each part's task message; returns how many went out.
 
@@ -157,10 +190,12 @@ def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
     """
     from .tasks import run_part_execute
 
+    parts = list(parts)
+    queues = part_queues([pk for pk, _ in parts])
     sent = 0
     for part_id, task_id in parts:
         try:
-            run_part_execute.apply_async(args=[part_id], task_id=task_id)
+            run_part_execute.apply_async(args=[part_id], task_id=task_id, queue=queues.get(part_id))
         except Exception as exc:  # kombu raises several types for an unreachable broker
             logger.exception("could not queue part %s", part_id)
             if first:

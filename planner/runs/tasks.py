@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import celeryd_after_setup, worker_ready
 from django.db import OperationalError
 
 from . import execution, services
@@ -36,7 +36,7 @@ def run_part_execute(self: Any, part_id: int) -> str:
     After the last retry the part stays queued and the reaper sends it again later.
     """
     try:
-        return execution.part_execute_now(int(part_id))
+        return execution.part_execute_now(int(part_id), self.request.id)
     except OperationalError as exc:
         if self.request.retries >= MAX_RETRIES:
             logger.error("part %s: database still unavailable after %s retries", part_id, MAX_RETRIES)
@@ -50,6 +50,13 @@ def runs_reap() -> dict[str, int]:
     outcome = services.runs_reap()
     outcome["work_dirs_removed"] = execution.stale_work_dirs_remove()
     return outcome
+
+
+@celeryd_after_setup.connect
+def _on_worker_setup(sender: Any = None, **_: Any) -> None:
+    """Remember the worker's node name (``-n worker@host``) for the parts it claims."""
+    if sender:
+        execution.WORKER_NODE = str(sender)
 
 
 @worker_ready.connect

@@ -197,6 +197,16 @@ CELERY_TASK_TIME_LIMIT = env_int("PLANNER_TASK_TIME_LIMIT_S", CELERY_TASK_SOFT_T
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = "planner"
+# Dedicated workers for heavy runs (docs/deploy.md): the parts of a run with at least
+# PLANNER_HEAVY_RUN_JOBS jobs go to the queue PLANNER_HEAVY_QUEUE, which only the workers
+# started with ``-Q planner-heavy`` (or ``-Q planner,planner-heavy``) consume. Empty (the
+# default): every part goes to CELERY_TASK_DEFAULT_QUEUE.
+# Fair queueing between teams (docs/architecture.md): a team has at most this many parts
+# queued or running at once; a worker takes the waiting part of the team with the fewest
+# running parts first, whatever message it reads.
+PLANNER_TEAM_MAX_QUEUED_PARTS = env_int("PLANNER_TEAM_MAX_QUEUED_PARTS", 2000)
+PLANNER_HEAVY_QUEUE = os.environ.get("PLANNER_HEAVY_QUEUE", "")
+PLANNER_HEAVY_RUN_JOBS = env_int("PLANNER_HEAVY_RUN_JOBS", 100_000)
 CELERY_BEAT_SCHEDULE = {
     "runs-reap": {"task": "planner.runs.tasks.runs_reap", "schedule": float(PLANNER_REAP_INTERVAL_S)},
 }

@@ -152,8 +152,24 @@ def test_the_task_is_enqueued_after_commit(
     for callback in callbacks:
         callback()
     parts = list(run.parts.order_by("position"))
-    assert sent == [{"args": [p.pk], "task_id": p.task_id} for p in parts] and len(parts) == 2
+    assert len(parts) == 2
+    assert sent == [{"args": [p.pk], "task_id": p.task_id, "queue": "planner"} for p in parts]
     assert all(p.sends == 1 and p.sent_at is not None for p in run.parts.all())
+
+
+@pytest.mark.parametrize(("heavy_from", "queue"), [(1, "planner-heavy"), (10**6, "planner")])
+def test_the_parts_of_heavy_runs_go_to_the_heavy_queue_when_one_is_configured(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any, settings: Any, heavy_from: int, queue: str,
+) -> None:
+    settings.PLANNER_HEAVY_QUEUE = "planner-heavy"
+    settings.PLANNER_HEAVY_RUN_JOBS = heavy_from
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(run_part_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    assert run.job_count >= 1 and len(sent) == run.parts.count() > 0
+    assert {s["queue"] for s in sent} == {queue}
 
 
 def test_an_unreachable_broker_fails_the_run_with_a_reason(
