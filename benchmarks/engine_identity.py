@@ -6,7 +6,8 @@
 
 Simulates every scheduler of paper 003 (and the BFD variants with a RUT, with backfill, with
 billing rounding and a boot time, on interval passes) on the shipped workloads
-(``examples/paper003-*.json``) and the authors' CSVs (``../shared/data/rm-simulator/*.csv`` on
+(``examples/paper003-*.json``; with ``--markets`` also those examples with a reserved and two spot
+VMs of each type, spot VMs of every other type interrupted) and the authors' CSVs (``../shared/data/rm-simulator/*.csv`` on
 the paper's 14-VM cluster, and the 10,000-job one on 1,400 VMs as well), and writes each whole
 result document as JSON (``--save``) or compares it with the saved one (``--check``), printing
 the first path at which two documents differ. The scheduling delays (wall-clock samples and
@@ -42,7 +43,7 @@ SCHEDULERS = (
 LARGE_SCHEDULERS = ("fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp")
 
 
-def workloads(quick: bool) -> dict[str, tuple[dict[str, Any], tuple[str, ...]]]:
+def workloads(quick: bool, markets: bool) -> dict[str, tuple[dict[str, Any], tuple[str, ...]]]:
     out: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
     for path in sorted((ROOT / "examples").glob("paper003-*.json")):
         out[path.stem] = (json.loads(path.read_text()), SCHEDULERS)
@@ -51,6 +52,15 @@ def workloads(quick: bool) -> dict[str, tuple[dict[str, Any], tuple[str, ...]]]:
             continue
         doc = import_rm_csv(path.read_text(), name=path.stem)
         out[f"{path.stem}@14"] = (doc, SCHEDULERS if path.stat().st_size < 100_000 else LARGE_SCHEDULERS)
+    if markets:  # scenario version 4: reserved and spot VMs, spot interruptions (issue 18)
+        for name in ("paper003-light", "paper003-high"):
+            doc = json.loads((ROOT / "examples" / f"{name}.json").read_text())
+            doc["version"] = 4
+            for k, vm_type in enumerate(doc["vm_types"]):
+                vm_type["reserved"] = {"price_per_hour": round(vm_type["price_per_hour"] * 0.6, 4), "count": 1}
+                vm_type["spot"] = {"price_per_hour": round(vm_type["price_per_hour"] * 0.3, 4), "count": 2,
+                                   "interruptions_per_hour": 0.5 * (k % 2)}
+            out[f"{name}-markets"] = (doc, SCHEDULERS)
     if not quick:
         big = (DATA / "large-scale-workload_jobs_high_load.csv").read_text()
         for scale in (1, 100):
@@ -99,12 +109,14 @@ def main() -> None:
     mode.add_argument("--save", type=Path)
     mode.add_argument("--check", type=Path)
     p.add_argument("--quick", action="store_true", help="leave out the 10,000-job workloads")
+    p.add_argument("--markets", action="store_true",
+                   help="add the examples with reserved and spot VMs (scenario version 4)")
     args = p.parse_args()
     folder: Path = args.save or args.check
     folder.mkdir(parents=True, exist_ok=True)
     differ = 0
     count = 0
-    for name, (doc, schedulers) in workloads(args.quick).items():
+    for name, (doc, schedulers) in workloads(args.quick, args.markets).items():
         scenario = parse_scenario(doc)
         bound = lower_bound_cost(scenario)
         for spec in schedulers:
