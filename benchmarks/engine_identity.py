@@ -7,8 +7,8 @@
 Simulates every scheduler of paper 003 (and the BFD variants with a RUT, with backfill, with
 billing rounding and a boot time, on interval passes) on the shipped workloads
 (``examples/paper003-*.json``; with ``--markets`` also those examples with a reserved and two spot
-VMs of each type, spot VMs of every other type interrupted) and the authors' CSVs (``../shared/data/rm-simulator/*.csv`` on
-the paper's 14-VM cluster, and the 10,000-job one on 1,400 VMs as well), and writes each whole
+VMs of each type, spot VMs of every other type interrupted) and the authors' CSVs
+(``../shared/data/rm-simulator/*.csv`` on the paper's 14-VM cluster, and the 10,000-job one on 1,400 VMs as well), and writes each whole
 result document as JSON (``--save``) or compares it with the saved one (``--check``), printing
 the first path at which two documents differ. The scheduling delays (wall-clock samples and
 their summary) are the only fields left out: they are measured, not computed. Exit status 1 if
@@ -57,8 +57,9 @@ def workloads(quick: bool, markets: bool) -> dict[str, tuple[dict[str, Any], tup
             doc = json.loads((ROOT / "examples" / f"{name}.json").read_text())
             doc["version"] = 4
             for k, vm_type in enumerate(doc["vm_types"]):
-                vm_type["reserved"] = {"price_per_hour": round(vm_type["price_per_hour"] * 0.6, 4), "count": 1}
-                vm_type["spot"] = {"price_per_hour": round(vm_type["price_per_hour"] * 0.3, 4), "count": 2,
+                price = vm_type["price_per_hour"]
+                vm_type["reserved"] = {"price_per_hour": round(price * 0.6, 4), "count": 1}
+                vm_type["spot"] = {"price_per_hour": round(price * 0.3, 4), "count": 2,
                                    "interruptions_per_hour": 0.5 * (k % 2)}
             out[f"{name}-markets"] = (doc, SCHEDULERS)
     if not quick:
