@@ -9,10 +9,10 @@ billing rounding and a boot time, on interval passes) on the shipped workloads
 (``examples/paper003-*.json``; with ``--markets`` also those examples with a reserved and two spot
 VMs of each type, spot VMs of every other type interrupted) and the authors' CSVs
 (``../shared/data/rm-simulator/*.csv`` on the paper's 14-VM cluster, and the 10,000-job one on
-1,400 VMs as well), and writes each whole result document as JSON (``--save``) or compares it with the saved one (``--check``), printing
-the first path at which two documents differ. The scheduling delays (wall-clock samples and
-their summary) are the only fields left out: they are measured, not computed. Exit status 1 if
-any document differs.
+1,400 VMs as well), and writes each whole result document as JSON (``--save``) or compares it with
+the saved one (``--check``), printing the first path at which two documents differ. The scheduling
+delays (wall-clock samples and their summary) are the only fields left out: they are measured, not
+computed. Exit status 1 if any document differs.
 """
 
 from __future__ import annotations
