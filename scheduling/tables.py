@@ -243,6 +243,9 @@ class Metric:
     detail: bool = False  #: files only (CSV, XLSX, PDF): left out of the compact table
     #: where a read key sits in a full result document, when not at its top level
     paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: left out of the table when no variant has a value (a figure of a feature the run did not
+    #: use, such as the cost split of reserved and spot prices)
+    optional: bool = False
 
 
 def headline_keys(metrics: Sequence[Metric]) -> tuple[str, ...]:
@@ -406,6 +409,8 @@ def comparison_table(
             else:
                 text = show(raw, metric.unit, currency, signed=metric.relative)
             cells.append({"variant": variant, "raw": raw, "shown": text, "best": False, "baseline": is_base})
+        if metric.optional and all(c["raw"] is None for c in cells):
+            continue
         best = _best(metric, cells, baseline)
         for cell in cells:
             cell["best"] = cell["variant"] in best

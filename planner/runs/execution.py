@@ -44,7 +44,7 @@ from django.utils import timezone
 from scheduling import ScenarioError, SchedulingError, parse_scenario
 
 from .kinds import RunKind, Variant, get_kind
-from .models import Run, RunPart, RunResult, Status
+from .models import PROCESS_LOST, Run, RunPart, RunResult, Status
 from .services import part_fail, run_close_if_done
 
 logger = logging.getLogger(__name__)
@@ -207,6 +207,20 @@ def _claim_queued(part_id: int) -> Claim | None:
         return None
     Run.objects.filter(pk=row["run_id"], status=Status.QUEUED).update(status=Status.RUNNING, started_at=now)
     return Claim(part_id, row["run_id"], row["attempts"], row["position"])
+
+
+def part_process_lost(task_id: str, what: str) -> bool:
+    """Note on the running part of message ``task_id`` that its process died, and how.
+
+    ``what`` is the pool's account (``Worker exited prematurely: signal 9 (SIGKILL)``): a
+    process killed by signal 9 was, most often, killed by the kernel for lack of memory.
+    """
+    hint = " (killed: most often the kernel's out-of-memory killer)" if "SIGKILL" in what else ""
+    return bool(
+        RunPart.objects.filter(task_id=task_id, status=Status.RUNNING).update(
+            error=f"{PROCESS_LOST}: {what}{hint}"[:1000]
+        )
+    )
 
 
 def _mine(claim: Claim) -> QuerySet[RunPart]:

@@ -36,6 +36,8 @@ class Status(models.TextChoices):
 
 FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
 UNFINISHED = (Status.QUEUED, Status.RUNNING)
+#: How a part's error starts when its worker process died under it (``execution.part_process_lost``).
+PROCESS_LOST = "its worker process died"
 
 
 class Run(models.Model):

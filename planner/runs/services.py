@@ -29,7 +29,7 @@ from planner.teams.models import Team
 from scheduling import Scenario, ScenarioError, parse_scenario
 
 from .kinds import RunKind, RunPlan, get_kind, kind_for_request
-from .models import FINISHED, UNFINISHED, Run, RunPart, RunResult, Status
+from .models import FINISHED, PROCESS_LOST, UNFINISHED, Run, RunPart, RunResult, Status
 
 logger = logging.getLogger(__name__)
 
@@ -184,9 +184,10 @@ def part_queues(part_ids: Iterable[int]) -> dict[int, str]:
 def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
     """Send each part's task message; returns how many went out.
 
-    A part whose message cannot be sent on the run's start fails with the reason (the
-    broker is down: better said at once than a run queued forever); a re-send by the
-    reaper that fails leaves the part queued for the next round.
+    A part whose message cannot be sent (the broker is down or restarting) stays queued,
+    with the reason in its ``error`` for the run page, and is sent by the reaper's next round
+    once the broker answers again (``runs_reap``: a queued part never sent is due at once):
+    the run is never lost, and the request that started it still answers 201.
     """
     from .tasks import run_part_execute
 
@@ -197,16 +198,22 @@ def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
         try:
             run_part_execute.apply_async(args=[part_id], task_id=task_id, queue=queues.get(part_id))
         except Exception as exc:  # kombu raises several types for an unreachable broker
-            logger.exception("could not queue part %s", part_id)
-            if first:
-                reason = f"could not queue the run (is the task broker running?): {type(exc).__name__}: {exc}"
-                part_fail(part_id, None, reason)
+            logger.warning("could not queue part %s (sent later): %s: %s", part_id, type(exc).__name__, exc)
+            RunPart.objects.filter(pk=part_id, status=Status.QUEUED, sent_at__isnull=True).update(
+                error=f"{BROKER_DOWN}: {type(exc).__name__}: {exc}"[:1000]
+            )
             continue
         RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
             sent_at=timezone.now(), sends=F("sends") + 1
         )
+        noted = RunPart.objects.filter(pk=part_id, status=Status.QUEUED, error__startswith=BROKER_DOWN)
+        noted.update(error="")
         sent += 1
     return sent
+
+
+#: The note on a part whose message could not be sent yet (cleared once it is).
+BROKER_DOWN = "waiting for the task broker (queued; sent when it answers again)"
 
 
 # --------------------------------------------------------------------------- parts ending
@@ -436,7 +443,7 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
     failed = 0
     hard_limit = timedelta(seconds=int(settings.CELERY_TASK_TIME_LIMIT))
     lapsed = RunPart.objects.filter(status=Status.RUNNING, lease_until__lt=now).only(
-        "id", "run_id", "attempts", "worker", "label", "started_at"
+        "id", "run_id", "attempts", "worker", "label", "started_at", "error"
     )
     for part in lapsed:
         if part.started_at is not None and part.started_at < now - hard_limit:
@@ -444,17 +451,19 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
             reason = f"stopped at the hard time limit ({int(settings.CELERY_TASK_TIME_LIMIT)} s)"
             failed += part_fail(part.pk, part.attempts, reason)
             continue
+        # The worker's main process notes why its pool process died (tasks.PartRequest).
+        died = f"; {part.error}" if part.error.startswith(PROCESS_LOST) else ""
         if part.attempts >= max_attempts:
             reason = (
-                f"its worker stopped responding {part.attempts} times (last: {part.worker or 'unknown'}); "
-                "given up after the last attempt"
+                f"its worker stopped responding {part.attempts} times "
+                f"(last: {part.worker or 'unknown'}{died}); given up after the last attempt"
             )
             failed += part_fail(part.pk, part.attempts, reason)
             continue
         task_id = str(uuid.uuid4())
         if RunPart.objects.filter(pk=part.pk, status=Status.RUNNING, attempts=part.attempts).update(
             status=Status.QUEUED, lease_until=None, progress=0.0, task_id=task_id, sent_at=None,
-            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}); queued again",
+            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}{died}); queued again",
         ):
             logger.warning(
                 "part %s of run %s: worker %s lost; queued again", part.pk, part.run_id, part.worker

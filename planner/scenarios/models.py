@@ -43,6 +43,10 @@ class ClusterEntry(models.Model):
     types with the same label form one class). It belongs to the VM type *in this cluster*:
     the same catalogue VM type may be labelled differently in another. ``None`` (never ``""``):
     the VM type is a class of its own, named after it.
+
+    ``reserved_count`` and ``spot_count`` (scenario version 4) say how many of the ``count`` VMs
+    are reserved and spot (the first, then the next; the rest on demand), at the VM type's
+    reserved and spot prices.
     """
 
     cluster = models.ForeignKey(Cluster, on_delete=models.CASCADE, related_name="entries")
@@ -51,6 +55,8 @@ class ClusterEntry(models.Model):
     position = models.PositiveIntegerField(default=0)
     # Checked by scheduling.name_problem (through parse_scenario) before it is stored.
     machine_class = models.CharField(max_length=100, null=True, blank=True, default=None)
+    reserved_count = models.PositiveIntegerField(default=0)
+    spot_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["cluster_id", "position", "id"]

@@ -18,13 +18,26 @@ MACHINE_CLASS_HELP = (
 )
 
 
+#: What a cluster entry's reserved and spot counts are (scenario version 4).
+RESERVED_COUNT_HELP = ("How many of the entry's VMs (the first ones) are reserved, at the VM type's reserved "
+                       "price for a run's whole horizon; 0 by default.")
+SPOT_COUNT_HELP = ("How many of the entry's VMs (after the reserved ones) are spot VMs, at the VM type's "
+                   "spot price; 0 by default. The rest are on demand.")
+
+
 class ClusterEntryOutputSerializer(serializers.Serializer):
     vm_type = serializers.IntegerField(source="vm_type_id")
     vm_type_name = serializers.CharField(source="vm_type.name")
     count = serializers.IntegerField()
     machine_class = serializers.CharField(allow_null=True, help_text=MACHINE_CLASS_HELP)
+    reserved_count = serializers.IntegerField(help_text=RESERVED_COUNT_HELP)
+    spot_count = serializers.IntegerField(help_text=SPOT_COUNT_HELP)
     capacity = serializers.JSONField(source="vm_type.capacity")
     price_per_hour = serializers.FloatField(source="vm_type.price_per_hour")
+    reserved_price_per_hour = serializers.FloatField(
+        source="vm_type.reserved_price_per_hour", allow_null=True
+    )
+    spot_price_per_hour = serializers.FloatField(source="vm_type.spot_price_per_hour", allow_null=True)
 
 
 class ClusterOutputSerializer(serializers.Serializer):
@@ -57,7 +70,8 @@ class ClusterInputSerializer(serializers.Serializer):
     )
     entries = serializers.JSONField(
         help_text='[{"vm_type": <id or name in the team\'s catalogue>, "count": n, "machine_class": '
-        '<optional label>}, ...], in order. ' + MACHINE_CLASS_HELP
+        '<optional label>, "reserved_count": r, "spot_count": s}, ...], in order. ' + MACHINE_CLASS_HELP
+        + " " + RESERVED_COUNT_HELP + " " + SPOT_COUNT_HELP
     )
 
 

@@ -162,7 +162,16 @@ class VMTypeForm(forms.Form):
 
     name = forms.CharField(max_length=200, required=False)
     price_per_hour = forms.FloatField(required=False, widget=NumberInput(), label="Price per hour")
+    # Scenario version 4: empty means the VM type has no reserved (or spot) price.
+    reserved_price_per_hour = forms.FloatField(required=False, widget=NumberInput(),
+                                               label="Reserved per hour")
+    spot_price_per_hour = forms.FloatField(required=False, widget=NumberInput(), label="Spot per hour")
+    spot_interruptions_per_hour = forms.FloatField(required=False, widget=NumberInput(),
+                                                   label="Spot interruptions per hour")
     description = forms.CharField(max_length=10_000, required=False)
+
+    #: The market price fields, in the catalogue's column order.
+    MARKET_FIELDS = ("reserved_price_per_hour", "spot_price_per_hour", "spot_interruptions_per_hour")
 
     def __init__(self, *args: Any, resources: list[str], form_id: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -176,6 +185,9 @@ class VMTypeForm(forms.Form):
     def capacity_fields(self) -> list[forms.BoundField]:
         return [self[f"cap_{r}"] for r in self.resources]
 
+    def market_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.MARKET_FIELDS]
+
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         capacity = {r: data[f"cap_{r}"] for r in self.resources if data.get(f"cap_{r}") is not None}
@@ -183,6 +195,9 @@ class VMTypeForm(forms.Form):
             "name": data["name"],
             "capacity": capacity,
             "price_per_hour": data["price_per_hour"] if data["price_per_hour"] is not None else "",
+            "reserved_price_per_hour": data.get("reserved_price_per_hour"),
+            "spot_price_per_hour": data.get("spot_price_per_hour"),
+            "spot_interruptions_per_hour": data.get("spot_interruptions_per_hour") or 0.0,
             "description": data["description"],
         }
 
@@ -235,20 +250,39 @@ MACHINE_CLASS_HELP = (
 )
 
 
+#: A cluster entry's counts of reserved and spot VMs (scenario version 4), as the editor posts them.
+MARKET_COUNTS = ("reserved_count", "spot_count")
+
+
 def entry_rows(data: Any) -> list[dict[str, Any]]:
-    """The (VM type, count, machine class) rows a cluster form posted, as strings; rows without a
-    VM type or a count dropped."""
+    """The (VM type, count, machine class, reserved and spot counts) rows a cluster form posted, as
+    strings; rows without a VM type or a count dropped."""
     vm_types = data.getlist("entry_vm_type")
     counts = data.getlist("entry_count")
     classes = data.getlist("entry_machine_class")
+    markets = {key: data.getlist(f"entry_{key}") for key in MARKET_COUNTS}
     rows: list[dict[str, Any]] = []
     for i in range(max(len(vm_types), len(counts))):
         vm_type = vm_types[i].strip() if i < len(vm_types) else ""
         count = counts[i].strip() if i < len(counts) else ""
         machine_class = classes[i].strip() if i < len(classes) else ""
         if vm_type or count:
-            rows.append({"vm_type": vm_type, "count": count, "machine_class": machine_class, "errors": []})
+            row: dict[str, Any] = {"vm_type": vm_type, "count": count, "machine_class": machine_class,
+                                   "errors": []}
+            row.update({key: values[i].strip() if i < len(values) else "" for key, values in markets.items()})
+            rows.append(row)
     return rows
+
+
+def _number_text(text: str) -> Any:
+    """Posted text as an int, else a float, else the text itself (the service says what is wrong)."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
 
 
 def entries_for_service(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -269,6 +303,9 @@ def entries_for_service(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     entry["count"] = row["count"]
         if row.get("machine_class"):
             entry["machine_class"] = row["machine_class"]
+        for key in MARKET_COUNTS:
+            if row.get(key):
+                entry[key] = _number_text(row[key])
         entries.append(entry)
     return entries
 

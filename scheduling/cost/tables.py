@@ -123,6 +123,11 @@ def _eq12_text(value: float | None, h: Headline, _currency: str) -> str:
     return f"{show(value, 'ratio')} ({counts})" if counts else show(value, "ratio")
 
 
+def _lost_executor_hours(h: Headline, _base: Headline | None) -> float | None:
+    seconds = finite(h.get("lost_executor_s"))
+    return None if seconds is None else seconds / 3600.0
+
+
 def _fallbacks(h: Headline, _base: Headline | None) -> float | None:
     return finite(h.get("ilp_fallbacks")) if h.get("ilp_decisions") is not None else None
 
@@ -141,6 +146,25 @@ COST_METRICS: tuple[Metric, ...] = (
            relative=True, detail=True),
     Metric("saving_pct", "Saving vs {baseline}", "percent", ("total_cost",), _saving_pct, "higher",
            note="Saving: in % of the baseline's total cost (negative: it costs more).", relative=True),
+    # The cost split of reserved and spot prices (scenario version 4); rows only when some run has it.
+    Metric("reserved_cost", "Reserved cost", "money", ("reserved_cost",), _field("reserved_cost"),
+           note="Reserved cost: reserved VMs at their reserved price for the whole horizon (until the "
+                "last job finishes), on or not.",
+           paths={"reserved_cost": ("cost_by_market", "reserved")}, optional=True),
+    Metric("on_demand_cost", "On-demand cost", "money", ("on_demand_cost",), _field("on_demand_cost"),
+           paths={"on_demand_cost": ("cost_by_market", "on_demand")}, optional=True),
+    Metric("spot_cost", "Spot cost", "money", ("spot_cost",), _field("spot_cost"),
+           paths={"spot_cost": ("cost_by_market", "spot")}, optional=True),
+    Metric("reserved_idle_cost", "Reserved idle cost", "money", ("reserved_idle_cost",),
+           _field("reserved_idle_cost"), "lower",
+           note="Reserved idle cost: what the reserved VMs cost while they were off.", optional=True),
+    Metric("spot_interruptions", "Spot interruptions", "count", ("spot_interruption_count",),
+           _field("spot_interruption_count"), "lower",
+           paths={"spot_interruption_count": ("spot_interruptions", "interruptions")}, optional=True),
+    Metric("lost_executor_hours", "Work lost to spot interruptions", "hours", ("lost_executor_s",),
+           _lost_executor_hours, "lower",
+           note="Work lost: executor-hours reclaimed spot VMs' executors had run, done again elsewhere.",
+           paths={"lost_executor_s": ("spot_interruptions", "lost_executor_s")}, optional=True),
     Metric("lower_bound_cost", "Lower bound", "money", ("lower_bound_cost",), _field("lower_bound_cost"),
            detail=True),
     Metric("gap_to_lower_bound_pct", "Gap to lower bound", "percent", ("gap_to_lower_bound",), _gap_pct,

@@ -22,7 +22,7 @@ from planner.teams.models import Team
 from scheduling import LIMITS, FieldError, Scenario, parse_scenario
 
 from ..models import Cluster, Workload
-from .common import EntrySpec, cluster_entries_replace, vm_type_entry
+from .common import EntrySpec, cluster_entries_replace, uses_market_prices, vm_type_entry
 
 __all__ = ["ScenarioImport", "scenario_document", "scenario_document_and_parsed", "scenario_import"]
 
@@ -43,15 +43,19 @@ VERSION_3_FRAMEWORK_FIELDS = ("complex_jobs", "network_sensitivity")
 VERSION_3_JOB_FIELDS = ("network_sensitivity",)
 
 
-def document_version(frameworks: Any, *, machine_classes: bool = False, jobs: Any = None) -> int:
-    """The lowest version with every field used, as ``Scenario.to_dict`` writes it: 3 with a
-    framework's or a job's version-3 field or a VM type's ``machine_class`` label, else 2 with
-    a framework's version-2 field, else 1."""
+def document_version(
+    frameworks: Any, *, machine_classes: bool = False, jobs: Any = None, market_prices: bool = False
+) -> int:
+    """The lowest version with every field used, as ``Scenario.to_dict`` writes it: 4 with a VM
+    type's reserved or spot VMs, 3 with a framework's or a job's version-3 field or a VM type's
+    ``machine_class`` label, else 2 with a framework's version-2 field, else 1."""
     def uses(items: Any, keys: tuple[str, ...]) -> bool:
         return isinstance(items, list) and any(
             isinstance(f, Mapping) and any(key in f for key in keys) for f in items
         )
 
+    if market_prices:
+        return 4
     if machine_classes or uses(frameworks, VERSION_3_FRAMEWORK_FIELDS) or uses(jobs, VERSION_3_JOB_FIELDS):
         return 3
     return 2 if uses(frameworks, VERSION_2_FRAMEWORK_FIELDS) else 1
@@ -78,6 +82,7 @@ def scenario_document_and_parsed(
         "version": document_version(
             workload.frameworks, machine_classes=any(e.machine_class is not None for e in entries),
             jobs=workload.jobs,
+            market_prices=any(uses_market_prices(e.vm_type, e.reserved_count, e.spot_count) for e in entries),
         ),
         "name": name or _scenario_name(cluster, workload),
     }
@@ -85,7 +90,10 @@ def scenario_document_and_parsed(
     if description:
         doc["description"] = description
     doc["resources"] = resources
-    doc["vm_types"] = [vm_type_entry(e.vm_type, resources, e.count, e.machine_class) for e in entries]
+    doc["vm_types"] = [
+        vm_type_entry(e.vm_type, resources, e.count, e.machine_class, e.reserved_count, e.spot_count)
+        for e in entries
+    ]
     doc["frameworks"] = workload.frameworks
     doc["jobs"] = workload.jobs
     if cluster.options:
@@ -113,9 +121,25 @@ class ScenarioImport:
     warnings: tuple[FieldError, ...] = ()
 
 
+def _market_prices(entry: Mapping[str, Any]) -> tuple[float | None, float | None, float]:
+    """A document VM type's reserved and spot prices and spot interruption rate (version 4)."""
+    reserved, spot = entry.get("reserved") or {}, entry.get("spot") or {}
+    return (
+        None if "price_per_hour" not in reserved else float(reserved["price_per_hour"]),
+        None if "price_per_hour" not in spot else float(spot["price_per_hour"]),
+        float(spot.get("interruptions_per_hour", 0.0)),
+    )
+
+
 def _same_vm_type(vm_type: VMType, entry: Mapping[str, Any]) -> bool:
-    return dict(vm_type.capacity) == dict(entry["capacity"]) and float(vm_type.price_per_hour) == float(
-        entry["price_per_hour"]
+    reserved, spot, interruptions = _market_prices(entry)
+    return (
+        dict(vm_type.capacity) == dict(entry["capacity"])
+        and float(vm_type.price_per_hour) == float(entry["price_per_hour"])
+        # A catalogue type without a market's price fits a document that does not use that market.
+        and (reserved is None or vm_type.reserved_price_per_hour == reserved)
+        and (spot is None or (vm_type.spot_price_per_hour == spot
+                              and vm_type.spot_interruptions_per_hour == interruptions))
     )
 
 
@@ -155,7 +179,7 @@ def _classes_kept(specs: list[EntrySpec], names: list[str]) -> tuple[list[EntryS
 
 @transaction.atomic
 def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> ScenarioImport:
-    """A cluster and a workload (in one transaction) from a scenario document (version 1, 2 or 3).
+    """A cluster and a workload (in one transaction) from a scenario document (version 1 to 4).
 
     VM types are taken from the team's catalogue when one of the same name (or the same
     name with a suffix such as `` (2)``, from an earlier import) has the same capacity and
@@ -177,15 +201,17 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
     renamed: dict[str, str] = {}
     catalogue = {t.name: t for t in VMType.objects.select_for_update().filter(team=team)}
     specs: list[EntrySpec] = []
-    for entry in canonical["vm_types"]:
+    for entry, parsed in zip(canonical["vm_types"], scenario.vm_types, strict=True):
         label = entry.get("machine_class")
+        markets = parsed.market_counts()
         same = _same_vm_type_named_like(catalogue, entry)
         if same is not None:  # the catalogue has it (perhaps from an earlier import, renamed)
             outcome_reused.append(same.name)
             if same.name != entry["name"]:
                 renamed[entry["name"]] = same.name
-            specs.append(EntrySpec(same, entry["count"], label))
+            specs.append(EntrySpec(same, entry["count"], label, markets["reserved"], markets["spot"]))
             continue
+        reserved_price, spot_price, interruptions = _market_prices(entry)
         vm_name = free_name(entry["name"], catalogue.keys())
         if vm_name != entry["name"]:
             renamed[entry["name"]] = vm_name
@@ -194,12 +220,15 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
             name=vm_name,
             capacity=dict(entry["capacity"]),
             price_per_hour=float(entry["price_per_hour"]),
+            reserved_price_per_hour=reserved_price,
+            spot_price_per_hour=spot_price,
+            spot_interruptions_per_hour=interruptions,
             description=f"Imported with the scenario {scenario.name!r}",
             created_by=user,
         )
         catalogue[vm_name] = vm_type
         outcome_created.append(vm_name)
-        specs.append(EntrySpec(vm_type, entry["count"], label))
+        specs.append(EntrySpec(vm_type, entry["count"], label, markets["reserved"], markets["spot"]))
     specs, classes_renamed = _classes_kept(specs, [entry["name"] for entry in canonical["vm_types"]])
     frameworks = canonical["frameworks"]
     for f in frameworks:

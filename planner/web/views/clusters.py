@@ -107,7 +107,9 @@ def cluster_new(request: TeamRequest) -> HttpResponse:
     if request.method == "POST":
         return _save(request, None)
     form = ClusterForm(initial={"resources": "cpu, mem"})
-    return _editor(request, None, form, [{"vm_type": "", "count": "", "machine_class": "", "errors": []}])
+    empty = {"vm_type": "", "count": "", "machine_class": "", "reserved_count": "", "spot_count": "",
+             "errors": []}
+    return _editor(request, None, form, [empty])
 
 
 @team_page
@@ -119,7 +121,7 @@ def cluster_edit(request: TeamRequest, pk: int) -> HttpResponse:
         return _save(request, cluster)
     rows = [
         {"vm_type": str(e.vm_type_id), "count": str(e.count), "machine_class": e.machine_class or "",
-         "errors": []}
+         "reserved_count": str(e.reserved_count or ""), "spot_count": str(e.spot_count or ""), "errors": []}
         for e in cluster.entries.all()
     ]
     return _editor(request, cluster, ClusterForm(initial=_initial(cluster)), rows)

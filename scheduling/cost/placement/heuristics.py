@@ -83,11 +83,16 @@ def place_bfd(
     capacity, each filled with as many executors as fit; if executors remain, the smallest
     unused VM (by RA of its full capacity, price breaking ties) that fits at least one
     executor is turned on, and so on. The job is placed whole or not at all.
+
+    With reserved and spot prices (scenario version 4) new VMs are taken per pool
+    (:meth:`~scheduling.cost.cluster.Cluster.new_vm_pool_order`): idle reserved VMs first, as
+    they cost nothing at the margin, and of one VM type the cheaper of spot and on demand.
     """
     used = used_vms_in_bfd_order(cluster, demand, allowed_types, ctx.rut, executors)
-    type_fits = cluster.type_fit_counts(demand)
+    pool_fits = cluster.pool_fit_counts(demand)
     idle = cluster.idle_counts()
-    if used.room + int((type_fits * idle * allowed_types).sum()) < executors:
+    allowed_pools = cluster.pool_allowed(allowed_types)
+    if used.room + int((pool_fits * idle * allowed_pools).sum()) < executors:
         return None
     out: Assignment = {}
     remaining = executors
@@ -97,12 +102,12 @@ def place_bfd(
         remaining -= take
         if remaining == 0:
             return out
-    for t in cluster.new_vm_type_order(ctx.rut):
-        if not allowed_types[t] or type_fits[t] == 0:
+    for p in cluster.new_vm_pool_order(ctx.rut):
+        if not allowed_pools[p] or pool_fits[p] == 0:
             continue
-        n_new = min(int(idle[t]), -(-remaining // int(type_fits[t])))
-        for v in cluster.idle_of_type(t, n_new):
-            take = int(min(type_fits[t], remaining))
+        n_new = min(int(idle[p]), -(-remaining // int(pool_fits[p])))
+        for v in cluster.idle_of_pool(p, n_new):
+            take = int(min(pool_fits[p], remaining))
             out[v] = take
             remaining -= take
         if remaining == 0:

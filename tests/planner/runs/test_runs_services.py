@@ -172,7 +172,7 @@ def test_the_parts_of_heavy_runs_go_to_the_heavy_queue_when_one_is_configured(
     assert {s["queue"] for s in sent} == {queue}
 
 
-def test_an_unreachable_broker_fails_the_run_with_a_reason(
+def test_an_unreachable_broker_keeps_the_run_queued_until_the_reaper_can_send_it(
     team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -183,8 +183,17 @@ def test_an_unreachable_broker_fails_the_run_with_a_reason(
     with django_capture_on_commit_callbacks(execute=True):
         run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     run.refresh_from_db()
-    assert run.status == Run.Status.FAILED
-    assert "could not queue the run" in run.error
+    assert run.status == Run.Status.QUEUED and run.error == ""
+    parts = list(run.parts.all())
+    assert parts and all(p.status == "queued" and p.sent_at is None for p in parts)
+    assert all(p.error.startswith(services.BROKER_DOWN) and "Connection refused" in p.error for p in parts)
+
+    # The broker answers again: the reaper's next round sends every part, and the note goes.
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(run_part_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
+    assert services.runs_reap()["sent"] == len(parts)
+    assert sorted(m["task_id"] for m in sent) == sorted(p.task_id for p in parts)
+    assert all(p.sends == 1 and p.sent_at is not None and p.error == "" for p in run.parts.all())
 
 
 def test_cancel_and_delete_rules(team: Team, owner: Any, member: Any, scenario_doc: dict[str, Any]) -> None:

@@ -124,8 +124,8 @@ def test_every_error_is_collected_with_its_path():
         (lambda d: d["jobs"][0]["executor"].pop("mem"), "jobs[0].executor.mem: is required"),
         (lambda d: d.update(resources=["cpu", "cpu"]), "resources: duplicate resource 'cpu'"),
         (
-            lambda d: d.update(version=4),
-            "version: unsupported version 4; this program reads versions 1, 2 and 3",
+            lambda d: d.update(version=5),
+            "version: unsupported version 5; this program reads versions 1, 2, 3 and 4",
         ),
         (
             lambda d: d["jobs"][0]["executor"].update(cpu=5),

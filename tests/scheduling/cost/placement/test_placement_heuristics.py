@@ -78,7 +78,7 @@ def test_bfd_breaks_a_tie_in_ra_by_price_then_listed_order(cluster_of: Callable[
         resources=["cpu"],
     )
     ctx = PlacementContext(rut=np.array([1.0]))
-    assert cluster.new_vm_type_order(ctx.rut) == [1, 2, 0]
+    assert cluster.new_vm_pool_order(ctx.rut) == [1, 2, 0]
     assert place_bfd(cluster, np.array([1.0]), 6, np.ones(3, dtype=bool), ctx) == {1: 4, 2: 2}
 
 
