@@ -16,6 +16,7 @@ for the whole horizon whether it is on or not.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -114,7 +115,7 @@ class Cluster:
         # Off machines of each pool, lowest index first: identical idle VMs are interchangeable,
         # so policies reason per pool and take the first one in listed order.
         first = np.concatenate([[0], np.cumsum(pool_counts)]).tolist()
-        self._idle: list[IdlePool] = [IdlePool(range(a, b)) for a, b in zip(first, first[1:], strict=False)]
+        self._idle: list[IdlePool] = [IdlePool(range(a, b)) for a, b in pairwise(first)]
         #: The machines that are on, grouped by (VM type, free capacity) in BFD's order
         #: (:class:`~scheduling.cost.machine_index.OnIndex`): BFD asks it, not every machine.
         self.on_index = OnIndex(self.total.tolist())
