@@ -176,5 +176,8 @@ class RunFiguresSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
     figures = serializers.JSONField(
-        allow_null=True, help_text="name -> Plotly figure; null until the run succeeds."
+        allow_null=True, help_text="name -> Plotly figure; null until the run has ended."
+    )
+    preparing = serializers.BooleanField(
+        help_text="The run has ended and a worker is building its figures: ask again shortly."
     )

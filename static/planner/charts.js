@@ -178,15 +178,27 @@
         if (state.figures) renderAll();
       });
     }
-    P.api(run.figures_url).then(function (response) {
-      if (!response.ok || !response.data || !response.data.figures) {
-        status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
-        return;
-      }
-      state.figures = response.data.figures;
-      status.hidden = true;
-      return renderAll().then(() => { if (charts) charts.setAttribute("data-drawn", "true"); });
-    }).catch(function (error) {
+    /* A run that has just ended may still have its charts being built by a worker (the
+       server never builds them in the request): say so and ask again every few seconds. */
+    let waits = 0;
+    function load() {
+      return P.api(run.figures_url).then(function (response) {
+        if (response.ok && response.data && response.data.preparing && waits < 120) {
+          waits += 1;
+          status.hidden = false;
+          status.textContent = "Preparing charts…";
+          return new Promise((resolve) => setTimeout(resolve, 2500)).then(load);
+        }
+        if (!response.ok || !response.data || !response.data.figures) {
+          status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
+          return;
+        }
+        state.figures = response.data.figures;
+        status.hidden = true;
+        return renderAll().then(() => { if (charts) charts.setAttribute("data-drawn", "true"); });
+      });
+    }
+    load().catch(function (error) {
       status.hidden = false;
       status.textContent = "Could not draw the charts: " + error;
     });

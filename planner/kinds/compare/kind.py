@@ -18,7 +18,7 @@ from planner.reports import FORMATS, ReportBody
 from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
 from scheduling import Scenario, lower_bound_cost, simulate
 from scheduling.charts import scheduler_colours
-from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size
+from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size, join_figures, variant_figures
 from scheduling.cost.params import COMPARISON_PARAMS, comparison_run
 from scheduling.cost.setups import presets
 from scheduling.cost.tables import (
@@ -99,6 +99,19 @@ class CompareKind(RunKind):
         figures = all_figures(dict(results), currency=currency)
         json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
         return dict(figures)
+
+    def variant_figures(self, variant: Variant, *, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        # The scheduler's Gantt chart and fairness figures, and the digest the figures over every
+        # scheduler are joined from (the library's split of all_figures: the same figures).
+        schedulers = len(options.get("schedulers") or []) or 1
+        piece = variant_figures(variant.label, variant.document, schedulers=schedulers)
+        json.dumps(piece, allow_nan=False)
+        return piece
+
+    def join_figures(
+        self, pieces: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], currency: str
+    ) -> dict[str, Any] | None:
+        return dict(join_figures(pieces, currency=currency))
 
     def figure_page(
         self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], variants: Sequence[str],

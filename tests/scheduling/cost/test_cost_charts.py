@@ -590,3 +590,33 @@ def test_charts_that_add_little_say_why(results: dict[str, Any]) -> None:
     names = [t.get("name") for fig in figures.values() for t in fig["data"]]
     assert "morpheus (same as edf-bfd)" in names and "morpheus" not in names
     assert "fifo-spread" in names and "edf-bfd" in names
+
+
+@pytest.mark.parametrize(
+    ("example", "schedulers"),
+    [
+        ("paper003-light.json", ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]),
+        ("paper003-high.json", ["edf-bfd", "fifo-spread"]),
+    ],
+)
+def test_figures_joined_from_each_schedulers_piece_are_the_comparisons(
+    example: str, schedulers: list[str]
+) -> None:
+    """The planner builds each scheduler's piece in its own part and joins them from the
+    digests (stored as JSON): the same figures, in the same order, as from the full documents."""
+    from pathlib import Path
+
+    from scheduling import compare, parse_scenario
+    from scheduling.cost.charts import figure_digest, join_figures, variant_figures
+
+    root = Path(__file__).resolve().parents[3]
+    scenario = parse_scenario(json.loads((root / "examples" / example).read_text()))
+    docs = {name: r.to_dict() for name, r in compare(scenario, schedulers=schedulers).items()}
+    pieces = json.loads(json.dumps(
+        {name: variant_figures(name, doc, schedulers=len(docs)) for name, doc in docs.items()}
+    ))
+    whole = all_figures(docs, currency="€")
+    joined = join_figures(pieces, currency="€")
+    assert list(joined) == list(whole)
+    assert json.dumps(joined) == json.dumps(whole)
+    assert all(len(json.dumps(figure_digest(d))) < len(json.dumps(d)) / 2 for d in docs.values())
