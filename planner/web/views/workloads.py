@@ -23,8 +23,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
-from planner.scenarios.jobstore import INLINE_JOBS_MAX, StoredJobs, job_chunks
 from planner.core.queries import query_id_or_none
+from planner.scenarios.jobstore import INLINE_JOBS_MAX, StoredJobs, job_chunks
 from planner.scenarios.models import Workload
 from planner.scenarios.selectors import cluster_get, cluster_list, workload_get, workload_list
 from planner.scenarios.serializers import WorkloadDetailOutputSerializer
