@@ -240,7 +240,7 @@ class CheapestKind(RunKind):
         return {
             **context,
             "doc": doc,
-            "answer_table": answer_table(doc, currency=currency),
+            "answer_table": answer_table(doc, currency=currency, certificate=False),  # shown above it
             "candidates_table": candidates_table(doc),
             "pruned_table": pruned_table(doc),
             "candidate_tables": [
