@@ -165,7 +165,11 @@ def tried_table(doc: Mapping[str, Any], *, currency: str = "$", limit: int | Non
     tried = list(doc["tried"])
     shown = tried if limit is None else tried[:limit]
     notes = (
-        [] if len(shown) == len(tried) else [f"The first {len(shown)} of {len(tried)} simulated candidates."]
+        []
+        if len(shown) == len(tried)
+        else [
+            f"The first {len(shown):,} of {len(tried):,} candidates simulated (the XLSX report has them all)."
+        ]
     )
     answer = doc.get("answer") or {}
     return detail_table(
