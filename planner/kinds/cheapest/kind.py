@@ -29,7 +29,7 @@ candidates it left could cost, rather than the part being killed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 
@@ -61,9 +61,13 @@ from scheduling.cost.cheapest.tables import (
     tried_table,
 )
 from scheduling.params import Preset
-from scheduling.tables import comparison_table, format_money
+from scheduling.tables import DetailTable, comparison_table, format_money
 
 __all__ = ["CheapestKind", "joined", "part_label"]
+
+
+#: The candidates simulated that every report lists (the XLSX lists all of them).
+REPORT_TRIED_ROWS = 200
 
 
 def part_label(part: int, parts: int) -> str:
@@ -207,14 +211,23 @@ class CheapestKind(RunKind):
                 if doc["answer"]
                 else closest_table(doc, currency=currency),
                 pruned_table(doc),
-                tried_table(doc, currency=currency),
+                {**tried_table(doc, currency=currency, limit=REPORT_TRIED_ROWS), "key": "tried-first"},
             ]
-            tables += [detail_as_table(t) for t in details]
+            tables += [detail_as_table(cast(DetailTable, t)) for t in details]
             figures = all_figures(doc, currency=currency)
         subtitle = "the cheapest cluster: " + (
             doc["certificate"] if doc is not None else "a part did not finish"
         )
-        return ReportBody(subtitle=subtitle, comparison=comparison, tables=tables, figures=figures)
+        records = None
+        if doc is not None:
+            answer_doc = doc
+
+            def records(max_rows: int) -> Any:  # every candidate simulated (the XLSX; the CSV on request)
+                return detail_as_table(tried_table(answer_doc, currency=currency, limit=max_rows))
+
+        return ReportBody(
+            subtitle=subtitle, comparison=comparison, tables=tables, figures=figures, records=records
+        )
 
     def presets(self) -> Sequence[Preset]:
         return presets()
@@ -240,7 +253,7 @@ class CheapestKind(RunKind):
         return {
             **context,
             "doc": doc,
-            "answer_table": answer_table(doc, currency=currency),
+            "answer_table": answer_table(doc, currency=currency, certificate=False),  # shown above it
             "candidates_table": candidates_table(doc),
             "pruned_table": pruned_table(doc),
             "candidate_tables": [

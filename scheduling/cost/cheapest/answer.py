@@ -144,8 +144,8 @@ def cheapest(
     >>> r.answer["counts"], r.answer["cost"], r.to_dict()["pruned"]
     ({'small': 4, 'big': 0}, 4.0, {'bound': 5, 'demand_window': 1, 'no_fit': 3})
     >>> print(r.to_dict()["certificate"])
-    cheapest within the space: small ×4 at 4.00; 1 of 10 candidates simulated; the rest pruned by bound (5), \
-by demand window (1) or because a job does not fit (3)
+    cheapest within the space: small ×4 at 4.0000; 1 of 10 candidates simulated; the rest pruned \
+by bound (5), by demand window (1) or because a job does not fit (3)
     """
     scenario, space, spec = search_options(scenario, counts, scheduler, options, reserved)
     doc = search_part(

@@ -99,8 +99,9 @@ def candidate_rows(doc: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) ->
     return out
 
 
-def answer_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The answer as ``(what, value, unit)`` rows: the cluster, its cost and outcomes, the gap."""
+def answer_rows(doc: Mapping[str, Any], *, certificate: bool = True) -> list[dict[str, Any]]:
+    """The answer as ``(what, value, unit)`` rows: the cluster, its cost and outcomes, the gap,
+    and the certificate unless a page shows it on its own."""
     answer = doc.get("answer")
     rows: list[dict[str, Any]] = []
     if answer is None:
@@ -122,20 +123,25 @@ def answer_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     )
     if doc.get("gap_pct") is not None:
         rows.append({"what": "Gap of the answer to it", "value": doc["gap_pct"], "unit": "percent"})
-    rows.append({"what": "Certificate", "value": doc.get("certificate", "")})
+    if certificate:
+        rows.append({"what": "Certificate", "value": doc.get("certificate", "")})
     return rows
 
 
-def answer_table(doc: Mapping[str, Any], *, currency: str = "$") -> DetailTable:
-    """The answer, its gap to the global lower bound and the certificate."""
+def answer_table(doc: Mapping[str, Any], *, currency: str = "$", certificate: bool = True) -> DetailTable:
+    """The answer, its gap to the global lower bound and (``certificate``) the certificate."""
     from ...tables import cell_text
 
     rows = [
         {"what": r["what"], "value": cell_text(r["value"], r.get("unit", "text"), currency)}
-        for r in answer_rows(doc)
+        for r in answer_rows(doc, certificate=certificate)
     ]
     return detail_table(
-        "answer", "The cheapest cluster", [Column("what", ""), Column("value", "")], rows, currency=currency
+        "answer",
+        "The cheapest cluster",
+        [Column("what", "What"), Column("value", "Value")],
+        rows,
+        currency=currency,
     )
 
 
@@ -159,7 +165,11 @@ def tried_table(doc: Mapping[str, Any], *, currency: str = "$", limit: int | Non
     tried = list(doc["tried"])
     shown = tried if limit is None else tried[:limit]
     notes = (
-        [] if len(shown) == len(tried) else [f"The first {len(shown)} of {len(tried)} simulated candidates."]
+        []
+        if len(shown) == len(tried)
+        else [
+            f"The first {len(shown):,} of {len(tried):,} candidates simulated (the XLSX report has them all)."
+        ]
     )
     answer = doc.get("answer") or {}
     return detail_table(

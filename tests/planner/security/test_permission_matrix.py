@@ -243,6 +243,8 @@ PAGES: dict[tuple[str, str], Op] = {
     ("web:mrsu-start", "get"): Op("list", "/runs/new/mrsu/"),
     ("web:udrf-start", "get"): Op("list", "/runs/new/udrf/"),
     ("web:reproduce-start", "get"): Op("list", "/runs/new/reproduce/"),
+    ("web:cheapest-start", "get"): Op("list", "/runs/new/cheapest/"),
+    ("web:cheapest-candidate-compare", "post"): Op("object", "/runs/{cheapest_run}/candidates/1/compare/"),
     ("web:ladder-start", "get"): Op("list", "/runs/new/ladder/"),  # the test settings' worked example
 }
 
@@ -299,6 +301,11 @@ def world(
     membership_create(team=other_team, user=outsider, username="stella", role=Membership.Role.MEMBER)
     vm_type = VMType.objects.filter(team=team).order_by("pk").first()
     assert vm_type is not None
+    # A cheapest-cluster search of team A (queued: opening a candidate reads its options alone).
+    from planner.runs.services import run_start
+
+    params = {"counts": {"m1.large": [0, 1]}}
+    cheapest_run = run_start(user=owner, cluster=cluster, workload=workload, kind="cheapest", params=params)
     # Names found nowhere else, so a page that shows one has shown team A's object.
     Team.objects.filter(pk=team.pk).update(name="Team-A-secret")
     Cluster.objects.filter(pk=cluster.pk).update(name="cluster-A-secret")
@@ -313,6 +320,7 @@ def world(
         "cluster": cluster.pk,
         "workload": workload.pk,
         "run": succeeded_run.pk,
+        "cheapest_run": cheapest_run.pk,
         "vm_type": vm_type.pk,
         "member": member.pk,
         "owner": owner.pk,

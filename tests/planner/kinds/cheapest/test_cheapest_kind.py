@@ -75,6 +75,14 @@ def test_a_search_runs_in_parts_and_gives_the_librarys_answer(
     assert any(r and r[0] == "Certificate" and r[1].startswith("cheapest within the space") for r in rows)
     assert any(r and r[0] == "Lower bound over every cluster shape" for r in rows)
     assert api(owner).get(f"/api/runs/{run.pk}/report/pdf/").content.startswith(b"%PDF")
+    xlsx = api(owner).get(f"/api/runs/{run.pk}/report/xlsx/")
+    assert xlsx.status_code == 200 and xlsx.content.startswith(b"PK")
+    import openpyxl
+
+    book = openpyxl.load_workbook(io.BytesIO(xlsx.content))
+    every = book[book.sheetnames[-1]]  # the records: every candidate simulated, one row each
+    listed = [r for r in every.iter_rows(values_only=True) if r and isinstance(r[0], str) and "×" in r[0]]
+    assert len(listed) == next(int(r[1]) for r in rows if r and r[0] == "Simulated")
 
     # The answer opens as an ordinary comparison of that cluster (owner and member; an outsider
     # does not see the search).
