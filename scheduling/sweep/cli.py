@@ -8,7 +8,8 @@
         -o sweep.json [--csv points.csv] [--html sweep.html]
 
 ``--vary AXIS=V1,V2,...`` (repeatable; :mod:`scheduling.sweep.axes`): ``counts.<VM type>``,
-``prices.<VM type>`` (a factor), ``load.jobs`` or ``load.sizes`` (a factor),
+``prices.<VM type>`` (a factor), ``reserved.<VM type>``, ``reserved_discount.<VM type>``,
+``spot.<VM type>``, ``interruptions.<VM type>``, ``load.jobs`` or ``load.sizes`` (a factor),
 ``options.<run option>``. Every setting of the grid (or ``--sample N`` of them drawn with
 ``--seed``) is run by each ``--scheduler`` with the seeds ``0 .. --seeds - 1``. Writes the
 sweep document (:mod:`scheduling.sweep.document`) and, unless ``--quiet``, progress and the
