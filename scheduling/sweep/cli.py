@@ -99,10 +99,11 @@ def add_commands(subparsers: Subparsers) -> None:
         "(a grid or a seeded sample): cost against deadline misses with the Pareto front"
     )
     add_source_arguments(s)
-    axes = "; ".join(f"{a.prefix}.<{a.names if a.names != 'fixed' else '|'.join(a.fixed)}>: {a.help}"
+    shapes = {"vm_type": "<VM type>", "option": "<run option>"}
+    axes = "; ".join(f"{a.prefix}.{shapes.get(a.names) or '<' + '|'.join(a.fixed) + '>'}: {a.help}"
                      for a in AXES)
     s.add_argument("--vary", action="append", metavar="AXIS=V1,V2,...",
-                   help=f"repeatable, one axis each: {axes}")
+                   help=f"repeatable, one axis each: {axes}".replace("%", "%%"))  # argparse formats help
     s.add_argument("--scheduler", action="append", metavar="NAME",
                    help="repeatable; every setting is run by each (default edf-bfd)")
     add_flags(s, FLAGS)
