@@ -99,6 +99,8 @@ class Headline:
 
     value: str
     caption: str
+    #: the rule behind it, shown on hover (e.g. how a recommendation weighs misses and cost)
+    note: str = ""
 
 
 class RunKind(abc.ABC):

@@ -52,6 +52,8 @@ class RunCreateSerializer(RunRequestSerializer):
     """A run request as the API reads it: the generic fields, and every other field as the
     kind's parameters (``RunKind.plan`` reads them by the kind's declarations, with paths)."""
 
+    extra_fields = True  # the kind's parameters: the kind refuses those it does not declare
+
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         validated = super().to_internal_value(data)
         params = {k: validated.pop(k) for k in list(validated) if k not in self.GENERIC}

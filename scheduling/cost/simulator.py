@@ -356,12 +356,14 @@ class _Simulation:
 
     def _stale(self, event: tuple[float, int, int, int]) -> bool:
         """An event that no longer happens: a completion of executors all lost, or the
-        interruption of a spot VM turned off (or reclaimed) since it was drawn."""
+        interruption of a spot VM turned off (or reclaimed) since it was drawn, or left without
+        executors at that very instant (it is turned off then anyway)."""
         t, kind, _, i = event
         if kind == _COMPLETION:
             return i not in self.alive
         if kind == _INTERRUPTION:
-            return not (self.cluster.on[i] and self.reclaim_due[i] == t)
+            cluster = self.cluster
+            return not (cluster.on[i] and cluster.executors[i] > 0 and self.reclaim_due[i] == t)
         return False
 
     # ------------------------------------------------------------------ jobs

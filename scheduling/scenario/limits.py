@@ -1,7 +1,7 @@
 """The scenario document's version, its default resources and its size limits.
 
 >>> DEFAULT_RESOURCES, int(LIMITS["jobs"]), SCENARIO_VERSION, READABLE_VERSIONS
-(('cpu', 'mem'), 200000, 4, (1, 2, 3, 4))
+(('cpu', 'mem'), 1000000, 4, (1, 2, 3, 4))
 """
 
 from __future__ import annotations
@@ -30,12 +30,15 @@ DEFAULT_RESOURCES: tuple[str, ...] = ("cpu", "mem")
 
 #: Size limits. A document beyond them is rejected before any large allocation.
 LIMITS: dict[str, float] = {
-    "document_bytes": 64 * 1024 * 1024,  # raw JSON text
+    # Raw JSON text: a million jobs written with indentation fit with room to spare (a
+    # generated job with a framework and a deadline is about 215 bytes as ``json.dumps(indent=2)``
+    # writes it, 142 without indentation).
+    "document_bytes": 256 * 1024 * 1024,
     "resources": 16,
     "vm_types": 1_000,
     "machines": 100_000,  # sum of the VM types' counts
     "frameworks": 1_000,
-    "jobs": 200_000,
+    "jobs": 1_000_000,
     "executors_per_job": 100_000,
     "name_chars": 100,
     "description_chars": 10_000,

@@ -21,7 +21,13 @@ from scheduling.charts import scheduler_colours
 from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size, join_figures, variant_figures
 from scheduling.cost.params import COMPARISON_PARAMS, comparison_run
 from scheduling.cost.setups import presets
-from scheduling.cost.tables import COST_METRICS, cheapest, headline
+from scheduling.cost.tables import (
+    COST_METRICS,
+    RECOMMENDATION_RULE,
+    headline,
+    recommendation,
+    recommendation_text,
+)
 from scheduling.params import Preset
 from scheduling.tables import comparison_table
 
@@ -85,8 +91,9 @@ class CompareKind(RunKind):
         return dict(comparison_table(summaries, baseline=baseline, currency=currency, metrics=COST_METRICS))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
-        best = cheapest(summaries, currency=currency)
-        return None if best is None else Headline(best["shown"], f"cheapest: {best['variant']}")
+        # Deadline misses first, then cost (scheduling.cost.tables.RECOMMENDATION_RULE).
+        picks = recommendation(summaries, currency=currency)
+        return Headline(picks[0]["shown"], recommendation_text(picks), RECOMMENDATION_RULE) if picks else None
 
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         figures = all_figures(dict(results), currency=currency)

@@ -60,6 +60,14 @@ def vm_type_entry(
     return entry
 
 
+def totals_row(entry: ClusterEntry) -> tuple[Any, ...]:
+    """A stored entry as a row of :func:`scheduling.scenario.totals.cluster_totals`: capacity,
+    on-demand price, count and the reserved and spot VMs at their prices."""
+    doc = vm_type_entry(entry.vm_type, [], entry.count, None, entry.reserved_count, entry.spot_count)
+    markets = {k: doc[k] for k in ("reserved", "spot") if k in doc}
+    return (entry.vm_type.capacity, entry.vm_type.price_per_hour, entry.count, markets)
+
+
 def spec_entry(spec: EntrySpec, resources: Sequence[str]) -> dict[str, Any]:
     """:func:`vm_type_entry` of an entry being written."""
     return vm_type_entry(spec.vm_type, resources, spec.count, spec.machine_class, spec.reserved_count,

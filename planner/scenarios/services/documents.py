@@ -8,7 +8,7 @@ first (``jobs: 83 of 200 jobs need an executor larger than any VM type: ...``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,12 +19,20 @@ from planner.core.errors import InputError
 from planner.core.names import clean_name, free_name
 from planner.teams.access import require_member
 from planner.teams.models import Team
-from scheduling import LIMITS, FieldError, Scenario, parse_scenario
+from scheduling import LIMITS, FieldError, Scenario, ScenarioError, parse_scenario
+from scheduling.scenario import SCENARIO_VERSION
 
+from ..jobstore import job_chunks, jobs_store
 from ..models import Cluster, Workload
 from .common import EntrySpec, cluster_entries_replace, uses_market_prices, vm_type_entry
 
-__all__ = ["ScenarioImport", "scenario_document", "scenario_document_and_parsed", "scenario_import"]
+__all__ = [
+    "ScenarioImport",
+    "scenario_document",
+    "scenario_document_and_parsed",
+    "scenario_document_chunked",
+    "scenario_import",
+]
 
 
 def _scenario_name(cluster: Cluster, workload: Workload) -> str:
@@ -99,6 +107,68 @@ def scenario_document_and_parsed(
     if cluster.options:
         doc["options"] = cluster.options
     return doc, parse_scenario(doc)
+
+
+def _shifted(errors: Any, first: int) -> list[FieldError]:
+    """Errors of a chunk's jobs at their paths in the whole workload (``jobs[3]`` -> ``jobs[50003]``)."""
+    out = []
+    for e in errors:
+        m = _CHUNK_JOB.match(e.path)
+        out.append(FieldError(f"jobs[{int(m.group(1)) + first}]{m.group(2)}", e.message) if m else e)
+    return out
+
+
+_CHUNK_JOB = re.compile(r"^jobs\[(\d+)\](.*)$")
+
+
+def scenario_document_chunked(
+    cluster: Cluster, workload: Workload, *, name: str | None = None
+) -> tuple[dict[str, Any], Callable[[], Iterator[list[dict[str, Any]]]]]:
+    """The scenario document of a cluster and a workload without its jobs (``"jobs": []`` at its
+    place), and a function that yields the jobs a chunk at a time: the export of a workload of
+    any size, checked as :func:`scenario_document` checks it, in the memory of one chunk.
+
+    Every chunk is read twice: once here to check it with the cluster (a job that fits no VM
+    type is a :class:`scheduling.ScenarioError` at its path in the whole workload, before any
+    text is written), once more when the document is written.
+    """
+    if cluster.team_id != workload.team_id:
+        raise InputError.single("workload", "must belong to the same team as the cluster")
+    entries = list(cluster.entries.select_related("vm_type").order_by("position", "id"))
+    resources = list(cluster.resources)
+    head: dict[str, Any] = {"version": 1, "name": name or _scenario_name(cluster, workload)}
+    description = workload.description or cluster.description
+    if description:
+        head["description"] = description
+    head["resources"] = resources
+    head["vm_types"] = [
+        vm_type_entry(e.vm_type, resources, e.count, e.machine_class, e.reserved_count, e.spot_count)
+        for e in entries
+    ]
+    head["frameworks"] = workload.frameworks
+    head["jobs"] = []
+    if cluster.options:
+        head["options"] = cluster.options
+    job_versioned = False
+    first = 0
+    for chunk in job_chunks(workload):
+        try:
+            parse_scenario({**head, "version": SCENARIO_VERSION, "jobs": chunk})
+        except ScenarioError as exc:
+            raise ScenarioError(_shifted(exc.errors, first)) from None
+        job_versioned = job_versioned or document_version([], jobs=chunk) == 3
+        first += len(chunk)
+    if first == 0:
+        parse_scenario({**head, "version": SCENARIO_VERSION})
+    head["version"] = max(
+        3 if job_versioned else 1,
+        document_version(
+            workload.frameworks,
+            machine_classes=any(e.machine_class is not None for e in entries),
+            market_prices=any(uses_market_prices(e.vm_type, e.reserved_count, e.spot_count) for e in entries),
+        ),
+    )
+    return head, lambda: job_chunks(workload)
 
 
 def scenario_document(cluster: Cluster, workload: Workload, *, name: str | None = None) -> dict[str, Any]:
@@ -251,11 +321,12 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
         name=free_name(base_name, set(Workload.objects.filter(team=team).values_list("name", flat=True))),
         description=scenario.description,
         frameworks=frameworks,
-        jobs=canonical["jobs"],
         job_count=len(canonical["jobs"]),
         resources=list(canonical["resources"]),
         created_by=user,
     )
+    jobs_store(workload, canonical["jobs"])
+    workload.jobs_known(canonical["jobs"])
     return ScenarioImport(
         cluster=cluster,
         workload=workload,

@@ -14,6 +14,7 @@ from planner.core.errors import InputError
 from planner.scenarios.models import Cluster
 from planner.scenarios.selectors import cluster_get, cluster_list
 from planner.scenarios.services import cluster_create, cluster_delete, cluster_update
+from planner.scenarios.services.common import totals_row
 from scheduling import ScenarioError
 from scheduling.scenario.totals import cluster_totals
 
@@ -24,7 +25,7 @@ from ..forms import CLUSTER_OPTIONS, MACHINE_CLASS_HELP, ClusterForm, entries_fo
 
 def _with_totals(cluster: Cluster) -> Cluster:
     cluster.totals = cluster_totals(  # type: ignore[attr-defined]  # shown by the template
-        (e.vm_type.capacity, e.vm_type.price_per_hour, e.count) for e in cluster.entries.all()
+        totals_row(e) for e in cluster.entries.all()
     )
     return cluster
 

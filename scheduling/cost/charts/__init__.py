@@ -13,10 +13,11 @@ order, for the run page, the HTML page (:mod:`scheduling.cost.html`) and the rep
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
 
-from ...charts import Figure, Result, utilisation_figure
+from ...charts import Figure, Result, text, utilisation_figure
 from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
 from .names import framework_colours
 from .outcomes import JOBS_PER_PAGE, GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
@@ -41,6 +42,7 @@ __all__ = [
     "gantt_page_size",
     "gantt_pages",
     "join_figures",
+    "same_as",
     "side_by_side_figures",
     "variant_figures",
 ]
@@ -241,4 +243,38 @@ def join_figures(
     for prefix in ("fairness:", "gantt:"):  # every scheduler's fairness figures, then the Gantt charts
         for figs in own:
             figures.update((k, v) for k, v in figs.items() if k.startswith(prefix))
+    _name_the_same(figures, results)
     return figures
+
+
+def same_as(results: Mapping[str, Result]) -> dict[str, str]:
+    """Schedulers whose runs are identical to an earlier one's (the same jobs' starts, finishes
+    and placements, the same timelines): ``{later: earlier}``. Their curves would lie on top
+    of each other, so the charts say so.
+
+    >>> a = {"timeline": {"t": [0, 1]}, "jobs": {"id": ["j"]}, "total_cost": 1.0}
+    >>> same_as({"x": a, "y": dict(a), "z": {**a, "total_cost": 2.0}})
+    {'y': 'x'}
+    """
+    seen: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for name, r in results.items():
+        key = json.dumps([r.get(k) for k in ("timeline", "jobs", "total_cost", "makespan_s")],
+                         sort_keys=True, default=str)
+        if key in seen:
+            out[str(name)] = seen[key]
+        else:
+            seen[key] = str(name)
+    return out
+
+
+def _name_the_same(figures: Mapping[str, Figure], results: Mapping[str, Result]) -> None:
+    """A scheduler identical to another is named so in every legend: "morpheus (same as fifo)"."""
+    twins = {text(later): f"{text(later)} (same as {text(earlier)})"
+             for later, earlier in same_as(results).items()}
+    if not twins:
+        return
+    for figure in figures.values():
+        for trace in figure.get("data", []):
+            if trace.get("name") in twins:
+                trace["name"] = twins[trace["name"]]

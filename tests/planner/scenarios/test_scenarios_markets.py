@@ -160,3 +160,12 @@ def test_runs_of_clusters_without_them_show_no_split(
     run = start_run()
     page = owner_client.get(reverse("web:run-detail", args=[run.pk])).content.decode()
     assert "Reserved cost" not in page and "Spot interruptions" not in page
+
+
+def test_the_cluster_list_prices_every_vm_on_in_its_market(owner_client: Any, team: Team, owner: Any,
+                                                            priced: VMType) -> None:
+    services.cluster_create(team=team, user=owner, name="Mixed", entries=[
+        {"vm_type": "m1.large", "count": 6, "reserved_count": 2, "spot_count": 3}])
+    # 2 x $0.15 reserved + 3 x $0.07 spot + 1 x $0.24 on demand = $0.75 an hour.
+    page = owner_client.get(reverse("web:clusters")).content.decode()
+    assert "0.75" in page and "1.44" not in page  # not every VM at the on-demand price

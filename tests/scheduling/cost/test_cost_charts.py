@@ -570,6 +570,28 @@ def test_real_simulator_results_build_every_figure(tmp_path: Any) -> None:
     assert "tiny &lt;two tenants&gt;" in doc
 
 
+def test_charts_that_add_little_say_why(results: dict[str, Any]) -> None:
+    """Issue 22: cost per hour of a run under an hour, the missed part of the deadline bars,
+    and schedulers whose curves are identical."""
+    from scheduling.cost.charts import cost_by_hour_figure
+
+    hourly = cost_by_hour_figure(results)
+    assert "each bar is its total cost" in hourly["layout"]["annotations"][0]["text"]
+    longer = {k: {**r, "cost_by_hour": [0.1, 0.08]} for k, r in results.items()}
+    assert not cost_by_hour_figure(longer)["layout"].get("annotations")
+
+    missed = next(t for t in deadline_figure(results)["data"] if t["name"] == "Missed")
+    assert missed["text"] == ["1 missed", "1 missed"] and missed["textposition"] == "outside"
+    assert missed["marker"]["line"]["width"] > 0  # a thin segment still shows
+
+    twins = {"edf-bfd": results["edf-bfd"], "morpheus": copy.deepcopy(results["edf-bfd"]),
+             "fifo-spread": results["fifo-spread"]}
+    figures = all_figures(twins, only=["cumulative_cost", "utilisation"])
+    names = [t.get("name") for fig in figures.values() for t in fig["data"]]
+    assert "morpheus (same as edf-bfd)" in names and "morpheus" not in names
+    assert "fifo-spread" in names and "edf-bfd" in names
+
+
 @pytest.mark.parametrize(
     ("example", "schedulers"),
     [
