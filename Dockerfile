@@ -3,14 +3,15 @@ FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /app
 RUN useradd --create-home --uid 1000 planner
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md requirements.lock ./
 COPY scheduling ./scheduling
 COPY planner ./planner
 COPY celery_app ./celery_app
 COPY templates ./templates
 COPY static ./static
 COPY manage.py ./
-RUN pip install . && DJANGO_SETTINGS_MODULE=planner.settings.prod SECRET_KEY=build ALLOWED_HOSTS=build \
+# The pinned versions first (requirements.lock, audited by .ci/audit.py), then the planner alone.
+RUN pip install -r requirements.lock && pip install --no-deps . && DJANGO_SETTINGS_MODULE=planner.settings.prod SECRET_KEY=build ALLOWED_HOSTS=build \
     DATABASE_URL=postgres://build@localhost/build python manage.py collectstatic --noinput
 USER planner
 EXPOSE 8000

@@ -8,6 +8,7 @@ from django.urls import include, path
 urlpatterns = [
     path("api/", include("planner.api_urls")),
     path("admin/", admin.site.urls),
+    path("accounts/", include("planner.accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("planner.web.urls")),
 ]

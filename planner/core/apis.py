@@ -1,23 +1,26 @@
-"""Helpers every API module uses, and the endpoints of no app: the root and the token.
+"""Helpers every API module uses, and the endpoint of no app: the root.
 
-Both endpoints read their bodies with the project's parsers (``REST_FRAMEWORK``'s
-``DEFAULT_PARSER_CLASSES``, :mod:`planner.core.parsers`), like every other endpoint.
+(Signing in, the token endpoints, lives in :mod:`planner.accounts.apis`.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.urls import URLPattern, get_resolver
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.serializers import BaseSerializer
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
+
+from scheduling.jsontext import join_path
+
+from .errors import FieldError, InputError
+from .queries import query_id
 
 
 def validated(
@@ -25,17 +28,36 @@ def validated(
 ) -> dict[str, Any]:
     """The request body checked by ``serializer_class`` (400 with paths when it is not valid).
 
-    With ``partial`` only the fields present are returned (PATCH).
+    With ``partial`` only the fields present are returned (PATCH). A field the serializer does
+    not declare is refused (:func:`refuse_unknown_fields`), unless the serializer reads the
+    others itself (``extra_fields = True``: a run request's kind parameters).
     """
     serializer = serializer_class(data=request.data, partial=partial, context={"request": request})
+    if not getattr(serializer_class, "extra_fields", False):
+        refuse_unknown_fields(serializer, request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
 
+def refuse_unknown_fields(serializer: BaseSerializer[Any], data: Any, path: str = "") -> None:
+    """:class:`~planner.core.errors.InputError` naming each field of ``data`` (an object, or a
+    form's fields and files) that ``serializer`` does not declare: a misspelt field
+    (``prise_per_hour``) must not pass for a request that changes nothing."""
+    if not isinstance(data, Mapping):
+        return
+    known = {name for name, field in getattr(serializer, "fields", {}).items() if not field.read_only}
+    unknown = [key for key in data if key not in known]
+    if unknown:
+        expected = ", ".join(sorted(known))
+        raise InputError([
+            FieldError(join_path(path, str(key)), f"unknown field (expected one of: {expected})")
+            for key in unknown
+        ])
+
+
 def team_filter(request: Request) -> int | None:
-    """The ``?team=<id>`` filter of a list request (ignored when it is not an integer)."""
-    raw = request.query_params.get("team", "")
-    return int(raw) if raw.isdigit() else None
+    """The ``?team=<id>`` filter of a list request (a 400 at ``team`` when it is not an id)."""
+    return query_id(request.query_params, "team", what="team")
 
 
 def request_object(request: Request) -> dict[str, Any]:
@@ -76,11 +98,3 @@ class ApiRootApi(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(endpoint_links(request))
-
-
-class TokenObtainApi(ObtainAuthToken):
-    """DRF's token endpoint (username and password in, ``{"token": ...}`` out), reading its
-    body with the project's parsers instead of DRF's stock ones."""
-
-    # api_settings imports the setting's dotted paths: these are classes, which the stubs type as str.
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]

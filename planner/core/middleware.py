@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from .bodylimits import body_limit
 from .errors import FieldError, error_list
 from .parsers import body_limit_message, check_form_text
 
@@ -16,7 +16,10 @@ FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 class BodySizeLimitMiddleware:
-    """413 for a declared ``Content-Length`` above ``PLANNER_MAX_BODY_BYTES``.
+    """413 for a declared ``Content-Length`` above the request's limit, before anything reads
+    the body: small for anonymous requests and sign-in endpoints, ``PLANNER_MAX_BODY_BYTES``
+    for a signed-in user (:mod:`planner.core.bodylimits`). Placed after Django's
+    ``AuthenticationMiddleware``, which finds a session's user without reading the body.
 
     Bodies without a length are bounded where they are read (the JSON parser, Django's
     ``DATA_UPLOAD_MAX_MEMORY_SIZE`` for forms).
@@ -26,11 +29,11 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        limit = int(settings.PLANNER_MAX_BODY_BYTES)
         try:
             declared = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             declared = 0
+        limit = body_limit(request, declared)
         if declared > limit:
             message = body_limit_message(limit)
             if request.path.startswith("/api/"):

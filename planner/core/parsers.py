@@ -24,6 +24,7 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from scheduling import ScenarioError, jsontext
 from scheduling.jsontext import MAX_DEPTH, JSONSyntaxError, shown, surrogate_message
 
+from .bodylimits import request_body_limit
 from .errors import FieldError, InputError, PayloadTooLarge
 
 __all__ = [
@@ -83,7 +84,8 @@ def check_form_text(data: Any, files: Any = None) -> list[FieldError]:
 
 
 class StrictJSONParser(JSONParser):
-    """Reads at most ``PLANNER_MAX_BODY_BYTES`` (413 beyond), then :func:`loads_strict` (400)."""
+    """Reads at most the request's limit (413 beyond; :mod:`planner.core.bodylimits`), then
+    :func:`loads_strict` (400)."""
 
     def parse(
         self,
@@ -92,8 +94,8 @@ class StrictJSONParser(JSONParser):
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         parser_context = parser_context or {}
-        limit = int(settings.PLANNER_MAX_BODY_BYTES)
         request = parser_context.get("request")
+        limit = request_body_limit(request)
         if request is not None:
             try:
                 declared = int(request.META.get("CONTENT_LENGTH") or 0)

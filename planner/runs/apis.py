@@ -15,10 +15,11 @@ from rest_framework.views import APIView
 from planner.core.apis import team_filter, validated
 from planner.core.errors import InputError
 from planner.core.pagination import paginated_response
+from planner.core.queries import query_choice, query_int
 from planner.teams.selectors import team_or_default
 
 from . import selectors, services
-from .kinds import get_kind
+from .kinds import all_kinds, get_kind
 from .models import Run
 from .reporting import run_report
 from .serializers import (
@@ -28,6 +29,9 @@ from .serializers import (
     RunProgressSerializer,
     run_request_serializers,
 )
+
+#: The last page a paged figure may be asked for (far beyond any run's jobs).
+MAX_FIGURE_PAGE = 1_000_000
 
 
 class RunListApi(APIView):
@@ -44,8 +48,8 @@ class RunListApi(APIView):
         qs = selectors.run_list(
             user=request.user,
             team=team_filter(request),
-            status=request.query_params.get("status") or None,
-            kind=request.query_params.get("kind") or None,
+            status=query_choice(request.query_params, "status", Run.Status.values),
+            kind=query_choice(request.query_params, "kind", [k.key for k in all_kinds()]),
         )
         return paginated_response(
             request=request, view=self, queryset=qs, serializer_class=RunOutputSerializer
@@ -125,8 +129,10 @@ class RunFiguresApi(APIView):
     @extend_schema(responses=RunFiguresSerializer, tags=["runs"], summary="The run's Plotly figures")
     def get(self, request: Request, pk: int) -> Response:
         run = selectors.run_with_figures(user=request.user, pk=pk)
-        figures = services.run_figures(run=run)
-        return Response(RunFiguresSerializer({"id": run.pk, "status": run.status, "figures": figures}).data)
+        figures, preparing = services.run_figures(run=run)
+        return Response(RunFiguresSerializer(
+            {"id": run.pk, "status": run.status, "figures": figures, "preparing": preparing}
+        ).data)
 
 
 class RunFigurePageApi(APIView):
@@ -142,16 +148,14 @@ class RunFigurePageApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         run = selectors.run_get(user=request.user, pk=pk)
         key = request.query_params.get("figure") or ""
-        raw_page = request.query_params.get("page") or "0"
-        if not raw_page.isdigit():
-            raise InputError.single("page", "must be a whole number >= 0")
+        page = query_int(request.query_params, "page", default=0, maximum=MAX_FIGURE_PAGE)
 
         def load(variant: str) -> Any:
             return selectors.run_result_get(user=request.user, run_pk=pk, variant=variant).result
 
         try:
             figure = get_kind(run.kind).figure_page(
-                key, int(raw_page), load=load, variants=list(selectors.run_summaries(run)),
+                key, page, load=load, variants=list(selectors.run_summaries(run)),
                 currency=selectors.run_currency(run),
             )
         except ValueError as exc:

@@ -9,9 +9,11 @@ this code can be read and tested on its own. The life of a part:
 2. **Work**, through the run's kind (``kinds.py``), under a :class:`Heartbeat` that renews
    the lease from a background thread and a progress callback that records progress and
    notices a cancellation (its conditional write changes nothing any more).
-3. **Record**: the part's results and ``SUCCEEDED`` in one transaction, conditional on the
-   attempt still being this worker's; or ``FAILED`` with the reason.
-4. **Close**: the last part to end closes the run (``services.run_close_if_done``).
+3. **Record**: the part's results (with each variant's share of the figures, when its kind
+   splits them) and ``SUCCEEDED`` in one transaction, conditional on the attempt still being
+   this worker's; or ``FAILED`` with the reason.
+4. **Close**: the last part to end stores the run's figures and then closes the run
+   (``services.run_close_if_done``).
 
 Every write of a worker names its attempt, so a worker that was given up on (its lease
 lapsed and the reaper queued the part again) can never overwrite the attempt after it.
@@ -26,7 +28,7 @@ import socket
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -41,7 +43,7 @@ from django.utils import timezone
 
 from scheduling import ScenarioError, SchedulingError, parse_scenario
 
-from .kinds import Variant, get_kind
+from .kinds import RunKind, Variant, get_kind
 from .models import PROCESS_LOST, Run, RunPart, RunResult, Status
 from .services import part_fail, run_close_if_done
 
@@ -376,7 +378,21 @@ def stale_work_dirs_remove() -> int:
 # --------------------------------------------------------------------------- the part
 
 
-def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, Any]]) -> bool:
+def _figure_pieces(kind: RunKind, variants: list[Variant], options: Mapping[str, Any]) -> list[Any]:
+    """Each variant's share of the run's figures (the kind's ``variant_figures``), built here,
+    where the document is at hand. A figure that cannot be drawn must not fail a part whose
+    results are fine: the error is logged and the run's figures are built from the full
+    documents at the end instead."""
+    try:
+        return [kind.variant_figures(v, options=options) for v in variants]
+    except Exception:
+        logger.exception("building a variant's figures failed; they will be built at the end")
+        return [None] * len(variants)
+
+
+def _store(
+    claim: Claim, variants: list[Variant], summaries: list[dict[str, Any]], pieces: list[Any]
+) -> bool:
     """The part's results and SUCCEEDED in one transaction; False if it is no longer this attempt's."""
     with transaction.atomic():
         if not _mine(claim).update(
@@ -386,9 +402,9 @@ def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, Any]
         RunResult.objects.bulk_create(
             RunResult(
                 run_id=claim.run_id, part_id=claim.part_id, variant=v.label, position=claim.position,
-                summary=summary, result=v.document,
+                summary=summary, result=v.document, figures=piece,
             )
-            for v, summary in zip(variants, summaries, strict=True)
+            for v, summary, piece in zip(variants, summaries, pieces, strict=True)
         )
     return True
 
@@ -427,7 +443,8 @@ def part_execute_now(part_id: int, task_id: str | None = None) -> str:
             reporter = ProgressReporter(heartbeat, float(settings.PLANNER_RUN_PROGRESS_INTERVAL_S))
             variants = kind.execute(scenario, run.options, run.context, payload, progress=reporter)
             summaries = [kind.summary(v.document) for v in variants]
-        if not _store(claim, variants, summaries):
+            pieces = _figure_pieces(kind, variants, run.options)
+        if not _store(claim, variants, summaries, pieces):
             return "discarded"
         run_close_if_done(claim.run_id)
         return "succeeded"

@@ -52,6 +52,8 @@ class RunCreateSerializer(RunRequestSerializer):
     """A run request as the API reads it: the generic fields, and every other field as the
     kind's parameters (``RunKind.plan`` reads them by the kind's declarations, with paths)."""
 
+    extra_fields = True  # the kind's parameters: the kind refuses those it does not declare
+
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         validated = super().to_internal_value(data)
         params = {k: validated.pop(k) for k in list(validated) if k not in self.GENERIC}
@@ -174,5 +176,8 @@ class RunFiguresSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
     figures = serializers.JSONField(
-        allow_null=True, help_text="name -> Plotly figure; null until the run succeeds."
+        allow_null=True, help_text="name -> Plotly figure; null until the run has ended."
+    )
+    preparing = serializers.BooleanField(
+        help_text="The run has ended and a worker is building its figures: ask again shortly."
     )

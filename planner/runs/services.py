@@ -240,70 +240,144 @@ def run_close_if_done(run_id: int) -> str | None:
     Every part calls this after recording its own end, so the last one to finish closes the
     run. The run's row is locked while the parts are counted: of two parts ending together,
     the one that counts second sees both ended (each committed its own end before counting).
+    The figures are stored in the same write as the final status, so a run is never shown
+    ended without its charts: the closer that finds every part ended builds them outside the
+    lock, then locks and counts again (if two do, both build, and the first closes the run).
+    A cancelled run closes at once; a worker builds its figures afterwards.
     """
-    with transaction.atomic():
-        run = (
-            Run.objects.select_for_update()
-            .filter(pk=run_id, status__in=UNFINISHED)
-            .only("id", "status", "cancel_requested")
-            .first()
-        )
-        if run is None:
-            return None
-        counts = dict(
-            RunPart.objects.filter(run_id=run_id).values_list("status").annotate(n=Count("id")).order_by()
-        )
-        if counts.get(Status.QUEUED) or counts.get(Status.RUNNING):
-            return None
-        error = ""
-        if run.cancel_requested:
-            status = Status.CANCELLED
-        elif counts.get(Status.FAILED) or not counts:
-            status = Status.FAILED
-            failed = RunPart.objects.filter(run_id=run_id, status=Status.FAILED).order_by("position")
-            error = (
-                "\n".join(f"{p.label}: {p.error}" for p in failed.only("label", "error"))
-                or "the run had no parts"
+    figures: dict[str, Any] | None = None
+    built = False
+    while True:
+        with transaction.atomic():
+            run = (
+                Run.objects.select_for_update()
+                .filter(pk=run_id, status__in=UNFINISHED)
+                .only("id", "status", "cancel_requested")
+                .first()
             )
-        else:
-            status = Status.SUCCEEDED
-        Run.objects.filter(pk=run_id, status__in=UNFINISHED).update(
-            status=status,
-            error=error[:ERROR_MAX_CHARS],
-            finished_at=timezone.now(),
-            **({"progress": 1.0} if status == Status.SUCCEEDED else {}),
-        )
-    if RunResult.objects.filter(run_id=run_id).exists():
-        run_figures_store(run_id)
+            if run is None:
+                return None
+            counts = dict(
+                RunPart.objects.filter(run_id=run_id).values_list("status").annotate(n=Count("id")).order_by()
+            )
+            if counts.get(Status.QUEUED) or counts.get(Status.RUNNING):
+                return None
+            error = ""
+            if run.cancel_requested:
+                status = Status.CANCELLED
+            elif counts.get(Status.FAILED) or not counts:
+                status = Status.FAILED
+                failed = RunPart.objects.filter(run_id=run_id, status=Status.FAILED).order_by("position")
+                error = (
+                    "\n".join(f"{p.label}: {p.error}" for p in failed.only("label", "error"))
+                    or "the run had no parts"
+                )
+            else:
+                status = Status.SUCCEEDED
+            if status == Status.CANCELLED or built:
+                Run.objects.filter(pk=run_id, status__in=UNFINISHED).update(
+                    status=status,
+                    error=error[:ERROR_MAX_CHARS],
+                    finished_at=timezone.now(),
+                    **({"progress": 1.0} if status == Status.SUCCEEDED else {}),
+                    **({"figures": figures} if figures is not None else {}),
+                )
+                break
+        # Every part has ended: build the figures outside the lock, then count again.
+        figures, built = _figures_build(run_id), True
+    if status == Status.CANCELLED and RunResult.objects.filter(run_id=run_id).exists():
+        run_figures_request(run_id)  # the cancel must not wait for the charts
     return str(status)
 
 
-def run_figures_store(run_id: int) -> dict[str, Any] | None:
-    """Build the run's figures from its results (the kind's figures) and cache them on the row.
+def _figures_build(run_id: int) -> dict[str, Any] | None:
+    """The run's figures: joined from its variants' pieces when its kind splits them (no full
+    document is loaded), else built from every full result document by the kind's ``figures``.
 
     A figure that cannot be drawn must not fail a run whose results are fine: the error is
-    logged and the page shows the results without charts. Loads every full result document.
-    """
-    from .selectors import run_results
+    logged and the page shows the results without charts. ``None`` without results."""
+    from .selectors import run_figure_pieces, run_results
 
-    run = Run.objects.only("id", "kind", "team__currency").select_related("team").filter(pk=run_id).first()
-    if run is None:
+    run = (
+        Run.objects.only("id", "kind", "options", "team__currency")
+        .select_related("team")
+        .filter(pk=run_id)
+        .first()
+    )
+    if run is None or not RunResult.objects.filter(run_id=run_id).exists():
         return None
     try:
-        figures = get_kind(run.kind).figures(run_results(run=run), currency=run.team.currency)
+        kind = get_kind(run.kind)
+        pieces = run_figure_pieces(run_id=run_id)
+        if pieces is not None:
+            return kind.join_figures(pieces, options=run.options, currency=run.team.currency)
+        return kind.figures(run_results(run=run), currency=run.team.currency)
     except Exception:
         logger.exception("run %s: building the figures failed", run_id)
         return None
+
+
+def run_figures_store(run_id: int) -> dict[str, Any] | None:
+    """Build the run's figures (:func:`_figures_build`) and cache them on the row.
+
+    Runs in a worker (the part that closes the run, or the task a missing cache asks for);
+    reads the variants' figure pieces, or every full result document of a kind that does not
+    split its figures."""
+    figures = _figures_build(run_id)
     if figures is not None:
         Run.objects.filter(pk=run_id).update(figures=figures)
     return figures
 
 
-def run_figures(*, run: Run) -> dict[str, Any] | None:
-    """The run's figures: the cache built when it ended, or built now (and cached) if missing."""
+def run_figures_missing(run_id: int) -> bool:
+    """Whether a finished run with results has no figures stored (yet)."""
+    return Run.objects.filter(pk=run_id, figures__isnull=True, status__in=FINISHED).exists()
+
+
+#: A request for a run's figures sends no second task within this many seconds of the last.
+FIGURES_REQUEST_S = 60
+
+
+def run_figures_request(run_id: int) -> bool:
+    """Ask a worker to build a finished run's missing figures; ``True`` if a task was sent.
+
+    At most one request a minute per run (a conditional update claims it), so a page that
+    polls does not flood the queue, and a lost message is sent again a minute later. The
+    task is sent once the transaction commits."""
+    now = timezone.now()
+    claimed = (
+        Run.objects.filter(pk=run_id, figures__isnull=True, status__in=FINISHED)
+        .filter(Q(figures_requested_at__isnull=True)
+                | Q(figures_requested_at__lt=now - timedelta(seconds=FIGURES_REQUEST_S)))
+        .update(figures_requested_at=now)
+    )
+    if not claimed:
+        return False
+
+    def send() -> None:
+        from .tasks import run_figures_build
+
+        try:
+            run_figures_build.delay(run_id)
+        except Exception:  # kombu raises several types for an unreachable broker
+            logger.exception("could not queue the figures of run %s", run_id)
+
+    transaction.on_commit(send)
+    return True
+
+
+def run_figures(*, run: Run) -> tuple[dict[str, Any] | None, bool]:
+    """The run's cached figures, and whether they are being prepared.
+
+    Never builds them in the request: a finished run with results but no figures (its team's
+    currency changed, or they were lost) has them built by a worker (:func:`run_figures_request`)
+    and the page shows "preparing charts" until they are stored."""
     if run.figures is not None or run.status not in FINISHED:
-        return run.figures
-    return run_figures_store(run.pk)
+        return run.figures, False
+    if not RunResult.objects.filter(run_id=run.pk).exists():
+        return None, False
+    run_figures_request(run.pk)
+    return None, True
 
 
 # --------------------------------------------------------------------------- cancel, delete

@@ -89,3 +89,12 @@ def _on_worker_ready(**_: Any) -> None:
         execution.stale_work_dirs_remove()
     except OSError:
         logger.warning("could not clean the solver work folder", exc_info=True)
+
+
+@shared_task(name="planner.runs.tasks.run_figures_build")
+def run_figures_build(run_id: int) -> bool:
+    """Build and store a finished run's missing figures (``services.run_figures_request`` sends
+    it); running it twice only builds them twice. ``True`` if figures were stored."""
+    if not services.run_figures_missing(int(run_id)):
+        return False
+    return services.run_figures_store(int(run_id)) is not None

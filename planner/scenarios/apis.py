@@ -12,9 +12,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from planner.core.apis import request_object, team_filter, validated
+from planner.core.apis import refuse_unknown_fields, request_object, team_filter, validated
 from planner.core.errors import InputError, PayloadTooLarge
 from planner.core.pagination import paginated_response
+from planner.core.queries import query_id
 from planner.teams.selectors import team_or_default
 from scheduling.importers import IMPORTERS
 
@@ -106,10 +107,10 @@ class ClusterExportApi(APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         cluster = selectors.cluster_get(user=request.user, pk=pk)
-        raw = request.query_params.get("workload", "")
-        if not raw.isdigit():
+        workload_id = query_id(request.query_params, "workload", what="workload")
+        if workload_id is None:
             raise InputError.single("workload", "is required: ?workload=<id>")
-        workload = selectors.workload_get(user=request.user, pk=int(raw))
+        workload = selectors.workload_get(user=request.user, pk=workload_id)
         doc = services.scenario_document(cluster, workload)
         response = Response(doc)
         if request.query_params.get("download") in ("1", "true", "yes"):
@@ -261,6 +262,7 @@ class ScenarioImportApi(APIView):
             params = request.query_params
             body = {"scenario": body, "team": params.get("team"), "name": params.get("name")}
         serializer = ScenarioImportSerializer(data=body, context={"request": request})
+        refuse_unknown_fields(serializer, body)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         team = team_or_default(user=request.user, team=data.get("team"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 from scheduling import LIMITS
@@ -31,10 +32,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "planner.core",
+    "planner.accounts",
     "planner.teams",
     "planner.catalogue",
     "planner.scenarios",
@@ -48,11 +51,12 @@ INSTALLED_APPS = [
     "planner.kinds.mrsu",
     "planner.kinds.udrf",
     "planner.kinds.reproduce",
+    "planner.kinds.sweep",
+    "planner.kinds.cheapest",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "planner.core.middleware.BodySizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Figures and results are large JSON (about 5x smaller compressed). Django masks the CSRF
     # token per response, which is the BREACH mitigation for the compressed HTML pages.
@@ -63,9 +67,75 @@ MIDDLEWARE = [
     # After the CSRF check: a query string or a page's form whose text is not Unicode is a 400.
     "planner.core.middleware.ValidTextMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the session's user is known and before anything reads a body: 413 above the
+    # request's limit (small for anonymous requests and sign-in endpoints).
+    "planner.core.middleware.BodySizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
+    # Last: turns a sign-in refused for too many failures into the lockout page (429).
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): scripts only from the planner's own static files (no
+# inline script anywhere: pages pass data in <script type="application/json"> blocks, which are
+# not run, and the API docs load their set-up script from a URL of their own); styles may be
+# inline because Plotly writes its own <style> elements and the pages set widths in style="".
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# Sign-in lockout (django-axes, planner.accounts): AXES_FAILURE_LIMIT wrong passwords for one
+# username from one address lock that pair out for AXES_COOLOFF_TIME, on the login page, the
+# admin's and the API's token endpoint; attempts are rows of the database (any backend).
+AUTHENTICATION_BACKENDS = [
+    "planner.accounts.backends.SignInLockout",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("PLANNER_SIGN_IN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("PLANNER_SIGN_IN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "planner.accounts.lockout.lockout_response"
+# Behind a reverse proxy, the number of proxies whose X-Forwarded-For is trusted (docs/deploy.md);
+# 0: the client is the connection's address.
+PLANNER_PROXY_COUNT = env_int("PLANNER_PROXY_COUNT", 0)
+AXES_IPWARE_PROXY_COUNT = PLANNER_PROXY_COUNT or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if PLANNER_PROXY_COUNT else ["REMOTE_ADDR"]
+)
+
+# API tokens (django-rest-knox, planner.accounts): stored as SHA-512 digests, expiring, named,
+# several per user, revoked one by one, all at once ("sign out everywhere"), or by a password change.
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=env_int("PLANNER_TOKEN_TTL_DAYS", 30)),
+    "AUTH_HEADER_PREFIX": "Token",
+}
+PLANNER_TOKENS_PER_USER = env_int("PLANNER_TOKENS_PER_USER", 20)
+
+# The shared cache: the API's sign-in throttle counts here, so every process sees the same
+# counts. The embedded default has several processes and no Redis: a file cache in var/.
+# Production uses Redis (planner.settings.prod); tests a per-process memory cache.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+    }
+}
 
 ROOT_URLCONF = "planner.urls"
 WSGI_APPLICATION = "planner.wsgi.application"
@@ -118,6 +188,10 @@ STORAGES = {
 # the API wraps it in a small object ({"scenario": ..., "schedulers": ...}), hence the margin.
 PLANNER_MAX_BODY_BYTES = int(LIMITS["document_bytes"]) + 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = PLANNER_MAX_BODY_BYTES
+# Anonymous requests and the sign-in endpoints (whoever calls them) send at most this much
+# (planner.core.bodylimits): a stranger cannot make a worker read a large body.
+PLANNER_SMALL_BODY_BYTES = env_int("PLANNER_SMALL_BODY_BYTES", 64 * 1024)
+PLANNER_SIGN_IN_PATHS = ("/accounts/", "/api/auth/", "/admin/login/")
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 # How often a running part writes its progress (and notices a cancellation). Simulations
@@ -152,7 +226,7 @@ REST_FRAMEWORK = {
     # Token first: an unauthenticated API request then gets 401 with a WWW-Authenticate
     # header instead of the 403 that session authentication alone would give.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "planner.accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -171,6 +245,9 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 25,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "planner.core.errors.api_exception_handler",
+    # Sign-in endpoints (planner.accounts.throttles): per client address, in the shared cache.
+    "DEFAULT_THROTTLE_RATES": {"sign-in": os.environ.get("PLANNER_SIGN_IN_RATE", "10/min")},
+    "NUM_PROXIES": PLANNER_PROXY_COUNT or None,
     "STRICT_JSON": True,
 }
 
@@ -188,6 +265,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The schema and the docs describe every endpoint and parameter: for signed-in users only.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
 
 # --------------------------------------------------------------------------- Celery

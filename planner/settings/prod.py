@@ -53,6 +53,13 @@ _database["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": _database}
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://localhost:6379/0")
+# The shared cache (the sign-in throttle's counts): Redis, a database of its own.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ.get("PLANNER_CACHE_URL", "redis://localhost:6379/1"),
+    }
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     # Redis re-delivers an unacknowledged message after the visibility timeout; with
     # acks_late that must outlast the longest run or a second worker would start it.

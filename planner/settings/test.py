@@ -31,6 +31,9 @@ else:
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 
+# Each test starts with an empty cache (tests/conftest.py clears it): throttle counts do not leak.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 CELERY_BROKER_URL = "memory://"
 # An in-memory SQLite database is private to its connection: a heartbeat thread would see
 # none of it. Tests renew leases through progress reports (and test the thread on PostgreSQL).

@@ -1,4 +1,9 @@
-"""Teams API: list and create teams, read one, manage its members (owners)."""
+"""Teams API: list and create teams, read one, manage its members (owners) and invitations.
+
+An owner adds a member by inviting a username (``POST .../members/`` or ``.../invitations/``:
+202, the same answer whether or not that user exists); the user joins by accepting
+(``POST /api/invitations/<id>/accept/``).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,10 @@ from rest_framework.views import APIView
 from planner.core.apis import validated
 from planner.core.pagination import paginated_response
 
-from . import selectors, services
+from . import invitations, selectors, services
+from .access import require_owner
 from .serializers import (
+    InvitationOutputSerializer,
     MemberCreateSerializer,
     MemberOutputSerializer,
     MemberUpdateSerializer,
@@ -66,12 +73,92 @@ class TeamMemberListApi(APIView):
             serializer_class=MemberOutputSerializer,
         )
 
-    @extend_schema(request=MemberCreateSerializer, responses={201: MemberOutputSerializer}, tags=["teams"])
+    @extend_schema(
+        request=MemberCreateSerializer,
+        responses={202: InvitationOutputSerializer},
+        tags=["teams"],
+        summary="Invite a username (owners): they join when they accept",
+    )
     def post(self, request: Request, pk: int) -> Response:
+        return _invite(request, pk)
+
+
+def _invite(request: Request, pk: int) -> Response:
+    team = selectors.team_get(user=request.user, pk=pk)
+    data = validated(MemberCreateSerializer, request)
+    invitation = invitations.invitation_create(team=team, user=request.user, **data)
+    return Response(InvitationOutputSerializer(invitation).data, status=status.HTTP_202_ACCEPTED)
+
+
+class TeamInvitationListApi(APIView):
+    @extend_schema(
+        responses=InvitationOutputSerializer(many=True),
+        tags=["teams"],
+        summary="The team's open invitations (owners)",
+    )
+    def get(self, request: Request, pk: int) -> Response:
         team = selectors.team_get(user=request.user, pk=pk)
-        data = validated(MemberCreateSerializer, request)
-        membership = services.membership_create(team=team, user=request.user, **data)
+        require_owner(request.user, team, action="see the invitations")
+        return paginated_response(
+            request=request,
+            view=self,
+            queryset=invitations.team_invitations(team=team),
+            serializer_class=InvitationOutputSerializer,
+        )
+
+    @extend_schema(
+        request=MemberCreateSerializer,
+        responses={202: InvitationOutputSerializer},
+        tags=["teams"],
+        summary="Invite a username (owners): they join when they accept",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        return _invite(request, pk)
+
+
+class TeamInvitationDetailApi(APIView):
+    @extend_schema(responses={204: None}, tags=["teams"], summary="Withdraw an invitation (owners)")
+    def delete(self, request: Request, pk: int, invitation_id: int) -> Response:
+        team = selectors.team_get(user=request.user, pk=pk)
+        invitation = invitations.team_invitation_get(user=request.user, team=team, pk=invitation_id)
+        invitations.invitation_revoke(invitation=invitation, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MyInvitationListApi(APIView):
+    @extend_schema(
+        responses=InvitationOutputSerializer(many=True),
+        tags=["teams"],
+        summary="The invitations addressed to you",
+    )
+    def get(self, request: Request) -> Response:
+        return paginated_response(
+            request=request,
+            view=self,
+            queryset=invitations.invitations_for(user=request.user),
+            serializer_class=InvitationOutputSerializer,
+        )
+
+
+class InvitationAcceptApi(APIView):
+    @extend_schema(
+        request=None,
+        responses={201: MemberOutputSerializer},
+        tags=["teams"],
+        summary="Accept an invitation: join the team",
+    )
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitation = invitations.invitation_get(user=request.user, pk=invitation_id)
+        membership = invitations.invitation_accept(invitation=invitation, user=request.user)
         return Response(MemberOutputSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationDeclineApi(APIView):
+    @extend_schema(request=None, responses={204: None}, tags=["teams"], summary="Decline an invitation")
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitation = invitations.invitation_get(user=request.user, pk=invitation_id)
+        invitations.invitation_decline(invitation=invitation, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TeamMemberDetailApi(APIView):
@@ -87,4 +174,3 @@ class TeamMemberDetailApi(APIView):
         membership = selectors.membership_get(user=request.user, team_pk=pk, user_pk=user_id)
         services.membership_delete(membership=membership, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
-

@@ -53,3 +53,13 @@ class MemberCreateSerializer(serializers.Serializer):
 
 class MemberUpdateSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class InvitationOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    team = serializers.IntegerField(source="team_id")
+    team_name = serializers.CharField(source="team.name")
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    invited_by = serializers.CharField(source="invited_by.username", default=None)
+    created_at = serializers.DateTimeField()

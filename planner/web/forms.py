@@ -19,7 +19,7 @@ from scheduling import DEFAULT_RESOURCES, LIMITS, OptionField, option_fields
 from scheduling.generators import WorkloadSpec
 from scheduling.importers import IMPORTERS
 
-from .param_forms import NumberInput
+from .param_forms import NumberInput, param_field
 
 OPTIONAL_NUMBER = {"required": False, "localize": False}
 
@@ -131,7 +131,9 @@ class TeamForm(forms.Form):
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username", help_text="Someone with an account here.")
+    username = forms.CharField(
+        max_length=150, label="Username", help_text="They join when they accept."
+    )
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
 
 
@@ -318,8 +320,15 @@ class WorkloadForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 
+#: The formats a pasted text or one small file holds. The public traces (read as streams of one
+#: file or more, with a window, a sample and rules of their own: docs/traces.md) are imported
+#: from their files, by the command line's ``import`` or a trace upload, not pasted here.
+PASTE_IMPORTERS = {name: i for name, i in IMPORTERS.items() if i.stream is None}
+
+
 class JobsCsvForm(forms.Form):
-    """Jobs from pasted text or an uploaded file, in any format of the library's importer registry.
+    """Jobs from pasted text or an uploaded file, in a format of the library's importer registry
+    that is not a trace (:data:`PASTE_IMPORTERS`).
 
     Each importer's options get a field ``option_<format>_<name>`` (``scheduling.importers``
     declares them); only the chosen format's options are passed on.
@@ -334,10 +343,10 @@ class JobsCsvForm(forms.Form):
                            "j1,analytics,0,4,2,4,300,900\nj2,,60,2,1,2,120,",
         }),
         label="Paste CSV",
-        help_text=" ".join(f"{i.label}: {i.help}" for i in IMPORTERS.values()),
+        help_text=" ".join(f"{i.label}: {i.help}" for i in PASTE_IMPORTERS.values()),
     )
     file = forms.FileField(required=False, label="…or upload a file")
-    format = forms.ChoiceField(choices=[(i.name, i.label) for i in IMPORTERS.values()], initial="jobs")
+    format = forms.ChoiceField(choices=[(i.name, i.label) for i in PASTE_IMPORTERS.values()], initial="jobs")
     mode = forms.ChoiceField(
         choices=[("append", "Add to the jobs"), ("replace", "Replace the jobs")],
         initial="append",
@@ -346,22 +355,22 @@ class JobsCsvForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        for importer in IMPORTERS.values():
+        for importer in PASTE_IMPORTERS.values():
             for option in importer.options:
-                self.fields[self._option_field(importer.name, option.name)] = option_form_field(
-                    option, label=f"{importer.label.split(' (')[0]}: {option.label}"
-                )
+                field = param_field(option)
+                field.label = f"{importer.label.split(' (')[0]}: {field.label}"
+                self.fields[self._option_field(importer.name, option.name)] = field
 
     @staticmethod
     def _option_field(fmt: str, name: str) -> str:
         return f"option_{fmt}_{name}".replace("-", "_").replace(".", "_")
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[self._option_field(i.name, o.name)] for i in IMPORTERS.values() for o in i.options]
+        return [self[self._option_field(i.name, o.name)] for i in PASTE_IMPORTERS.values() for o in i.options]
 
     def importer_options(self) -> dict[str, Any]:
         """The chosen format's options, as the importer reads them."""
-        importer = IMPORTERS[self.cleaned_data["format"]]
+        importer = PASTE_IMPORTERS[self.cleaned_data["format"]]
         out = {}
         for option in importer.options:
             value = self.cleaned_data.get(self._option_field(importer.name, option.name))

@@ -26,6 +26,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from planner.core.errors import InputError, field_errors
+from planner.core.queries import query_id_or_none
 from planner.runs.kinds import RunKind
 from planner.runs.models import Run
 from planner.runs.selectors import run_with_scenario
@@ -190,11 +191,12 @@ def _initial(request: TeamRequest, form: StartForm, presets: Sequence[Preset]) -
         form.initial["name"] = preset.title
         form.fill(preset.params)
     for key in ("cluster", "workload"):  # "Start a new run" of a run on stored objects
-        if request.GET.get(key, "").isdigit():
-            form.initial.update({"source": "stored", key: int(request.GET[key])})
-    clone = request.GET.get("clone", "")
-    if preset is None and clone.isdigit():
-        cloned = run_with_scenario(user=request.user, pk=int(clone))  # 404 beyond the user's teams
+        stored_id = query_id_or_none(request.GET, key)
+        if stored_id is not None:
+            form.initial.update({"source": "stored", key: stored_id})
+    clone = query_id_or_none(request.GET, "clone")
+    if preset is None and clone is not None:
+        cloned = run_with_scenario(user=request.user, pk=clone)  # 404 beyond the user's teams
         form.initial_from_run(cloned)
         form.initial["name"] = f"Copy of {cloned.name}"[:200]
         form.fill(cloned.options)

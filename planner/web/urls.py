@@ -10,14 +10,24 @@ from django.urls import path
 
 from planner.runs.kinds import kind_urlpatterns
 
-from .views import base, catalogue, clusters, runs, teams, uploads, workloads
+from .views import base, catalogue, clusters, invitations, runs, teams, uploads, workloads
 
 app_name = "web"
 
 urlpatterns = [
     path("", base.dashboard, name="dashboard"),
+    path("glossary/", base.glossary, name="glossary"),
     path("team/switch/", base.team_switch, name="team-switch"),
     path("teams/new/", base.team_new, name="team-new"),
+    path("invitations/<int:invitation_id>/accept/", invitations.invitation_accept, name="invitation-accept"),
+    path(
+        "invitations/<int:invitation_id>/decline/", invitations.invitation_decline, name="invitation-decline"
+    ),
+    path(
+        "teams/<int:pk>/invitations/<int:invitation_id>/withdraw/",
+        invitations.invitation_withdraw,
+        name="invitation-withdraw",
+    ),
     path("teams/<int:pk>/members/", teams.team_members_page, name="team-members"),
     path("teams/<int:pk>/settings/", teams.team_settings, name="team-settings"),
     path("teams/<int:pk>/members/<int:user_id>/role/", teams.team_member_role, name="team-member-role"),

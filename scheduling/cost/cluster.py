@@ -15,13 +15,14 @@ for the whole horizon whether it is on or not.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..scenario import Scenario
+from .machine_index import IdlePool, OnIndex
 
 EPS = 1e-9
 
@@ -113,9 +114,18 @@ class Cluster:
         self.total: FloatArray = self.capacity.sum(axis=0)
         # Off machines of each pool, lowest index first: identical idle VMs are interchangeable,
         # so policies reason per pool and take the first one in listed order.
-        self._idle: list[list[int]] = [[] for _ in pool_counts]
-        for v, p in enumerate(self.pool_of.tolist()):
-            self._idle[p].append(v)  # already ascending, hence a valid heap
+        first = np.concatenate([[0], np.cumsum(pool_counts)]).tolist()
+        self._idle: list[IdlePool] = [IdlePool(range(a, b)) for a, b in pairwise(first)]
+        #: The machines that are on, grouped by (VM type, free capacity) in BFD's order
+        #: (:class:`~scheduling.cost.machine_index.OnIndex`): BFD asks it, not every machine.
+        self.on_index = OnIndex(self.total.tolist())
+        self._type_list: list[int] = self.type_of.tolist()
+        # Each machine's free capacity and capacity as tuples of floats, kept equal to ``free``
+        # (the index's keys; read without numpy's per-call cost).
+        self._capacity_rows: list[tuple[float, ...]] = [tuple(row) for row in self.capacity.tolist()]
+        self._free_rows: list[tuple[float, ...]] = list(self._capacity_rows)
+        self._fit_counts: dict[tuple[int, bytes], IntArray] = {}
+        self._pool_list: list[int] = self.pool_of.tolist()
         self.on_count_by_type: IntArray = np.zeros(len(counts), dtype=np.int64)
         self._allowed_masks: dict[bytes, BoolArray] = {}
         self._pool_orders: dict[bytes, list[int]] = {}
@@ -141,12 +151,7 @@ class Cluster:
 
     def idle_of_pool(self, p: int, k: int) -> list[int]:
         """The first ``k`` idle machines of pool ``p`` in listed order."""
-        pool = self._idle[p]
-        if k <= 0 or not pool:
-            return []
-        if k == 1:
-            return [pool[0]]
-        return heapq.nsmallest(k, pool)  # leaves the pool untouched
+        return self._idle[p].first(k)
 
     def allowed_mask(self, allowed_types: BoolArray) -> BoolArray:
         """Per machine: may a job restricted to ``allowed_types`` use it? (cached)"""
@@ -171,12 +176,20 @@ class Cluster:
         return _fits(self.free[idx], demand)
 
     def type_fit_counts(self, demand: FloatArray) -> IntArray:
-        """Executors of ``demand`` an empty machine of each type holds."""
-        return _fits(self.type_capacity, demand)
+        """Executors of ``demand`` an empty machine of each type holds (remembered per demand)."""
+        key = (0, demand.tobytes())
+        found = self._fit_counts.get(key)
+        if found is None:
+            found = self._fit_counts[key] = _fits(self.type_capacity, demand)
+        return found
 
     def pool_fit_counts(self, demand: FloatArray) -> IntArray:
-        """Executors of ``demand`` an empty machine of each pool holds."""
-        return _fits(self.pool_capacity, demand)
+        """Executors of ``demand`` an empty machine of each pool holds (remembered per demand)."""
+        key = (1, demand.tobytes())
+        found = self._fit_counts.get(key)
+        if found is None:
+            found = self._fit_counts[key] = _fits(self.pool_capacity, demand)
+        return found
 
     def pool_allowed(self, allowed_types: BoolArray) -> BoolArray:
         """Per pool: may a job restricted to ``allowed_types`` use it?"""
@@ -210,20 +223,27 @@ class Cluster:
     def apply(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
         """Start executors; returns the machines this turned on."""
         turned_on = []
+        index = self.on_index
+        rows = self._free_rows
+        d = demand.tolist()
         for v, k in assignment.items():
-            self.free[v] -= demand * k
-            if (self.free[v] < -EPS * np.maximum(1.0, self.capacity[v])).any():
+            before = rows[v]
+            # The same operations as ``free[v] -= demand * k`` (IEEE doubles either way), on
+            # Python floats: numpy's per-call cost dominates on rows of two or three resources.
+            after = tuple(f - x * k for f, x in zip(before, d, strict=True))
+            if any(f < -EPS * max(1.0, c) for f, c in zip(after, self._capacity_rows[v], strict=True)):
                 raise AssertionError(f"capacity exceeded on {self.names[v]}")
+            rows[v] = after
+            self.free[v] = after
             self.executors[v] += k
-            if not self.on[v]:
+            t = self._type_list[v]
+            if self.on[v]:
+                index.move(v, t, before, after)
+            else:
                 self.on[v] = True
-                pool = self._idle[int(self.pool_of[v])]
-                if pool[0] == v:
-                    heapq.heappop(pool)
-                else:
-                    pool.remove(v)
-                    heapq.heapify(pool)
-                self.on_count_by_type[int(self.type_of[v])] += 1
+                self._idle[self._pool_list[v]].take(v)
+                index.add(v, t, after)
+                self.on_count_by_type[t] += 1
                 turned_on.append(v)
         self.used_total += demand * sum(assignment.values())
         return turned_on
@@ -231,20 +251,30 @@ class Cluster:
     def release(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
         """End executors; returns the machines left idle (the simulator turns them off)."""
         idle = []
+        index = self.on_index
+        rows = self._free_rows
+        d = demand.tolist()
         for v, k in assignment.items():
-            self.free[v] += demand * k
-            self.executors[v] -= k
-            if self.executors[v] == 0:
-                self.free[v] = self.capacity[v]  # drop floating-point residue
+            before = rows[v]
+            left = int(self.executors[v]) - k
+            self.executors[v] = left
+            if left == 0:
+                after = self._capacity_rows[v]  # drop floating-point residue
                 idle.append(v)
+            else:
+                after = tuple(f + x * k for f, x in zip(before, d, strict=True))
+            rows[v] = after
+            self.free[v] = after
+            index.move(v, self._type_list[v], before, after)
         self.used_total -= demand * sum(assignment.values())
         return idle
 
     def turn_off(self, v: int) -> None:
         if self.on[v] and self.executors[v] == 0:
             self.on[v] = False
-            heapq.heappush(self._idle[int(self.pool_of[v])], v)
-            self.on_count_by_type[int(self.type_of[v])] -= 1
+            self.on_index.remove(v, self._type_list[v], self._free_rows[v])
+            self._idle[self._pool_list[v]].put(v)
+            self.on_count_by_type[self._type_list[v]] -= 1
 
 
 def _fits(free: FloatArray, demand: FloatArray) -> IntArray:

@@ -205,14 +205,22 @@ def job_costs(record: RunRecord) -> list[float]:
     Shares of co-located jobs add up to at most 1, so the attributed costs never exceed the bill.
     """
     cluster, demand = record.cluster, record.jobs.demand
+    capacity = np.where(cluster.type_capacity > 0, cluster.type_capacity, np.inf)
+    type_of, rate = cluster.type_of.tolist(), cluster.rate.tolist()
+    demand_rows = [tuple(row) for row in demand.tolist()]
+    # A share depends on the executor's demand, their number and the VM type only: computed
+    # once per such triple, with the same arithmetic (jobs' demands repeat: few distinct ones).
+    shares: dict[tuple[tuple[float, ...], int, int], float] = {}
     costs = []
     for i, holdings in enumerate(record.holdings):
         cost = 0.0
         for v, k, held_from, held_to in holdings:
             held = held_to - held_from
-            capacity = np.where(cluster.capacity[v] > 0, cluster.capacity[v], np.inf)
-            share = float((demand[i] * k / capacity) @ record.rut)
-            cost += float(cluster.rate[v]) * held / 3600.0 * min(share, 1.0)
+            key = (demand_rows[i], k, type_of[v])
+            share = shares.get(key)
+            if share is None:
+                share = shares[key] = min(float((demand[i] * k / capacity[type_of[v]]) @ record.rut), 1.0)
+            cost += rate[v] * held / 3600.0 * share
         costs.append(cost)
     return costs
 

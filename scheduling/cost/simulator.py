@@ -281,6 +281,9 @@ class _Simulation:
         # Fairness is measured only when at least two frameworks have jobs (declaring one is
         # not enough: a framework without jobs never shares the cluster).
         shared = len(np.unique(self.jobs.framework)) >= 2
+        self._total_array = np.where(self.cluster.total > 0, self.cluster.total, 1.0)
+        self._total_or_one: list[float] = self._total_array.tolist()
+        self._fair_shares: dict[bytes, list[float]] = {}
         self.timeline = TimelineRecorder(
             scenario.resources, self.cluster.type_names, self.jobs.framework_names, shared=shared
         )
@@ -548,33 +551,38 @@ class _Simulation:
     # ------------------------------------------------------------------ timelines and result
 
     def _record(self, t: float) -> None:
-        cluster = self.cluster
-        total = np.where(cluster.total > 0, cluster.total, 1.0)
-        on_capacity = np.where(self.on_capacity > 1e-12, self.on_capacity, 1.0)
+        # Per event: Python floats where numpy's per-call cost would dominate (the divisions
+        # are the same IEEE operations), and each fair share computed once per set of
+        # frameworks with pending work.
+        total = self._total_or_one
+        used = self.cluster.used_total.tolist()
         if self.timeline.shared:
-            dominant_share = (self.framework_usage / total).max(axis=1).tolist()
+            dominant_share = (self.framework_usage / self._total_array).max(axis=1).tolist()
             pending = self.framework_pending > 0
-            weight_sum = float(self.jobs.framework_weight[pending].sum())
-            weights = self.jobs.framework_weight
-            # The fair share (notes §5): weight over the weights of frameworks with pending work.
-            fair_share = (
-                np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
-            ).tolist()
+            key = pending.tobytes()
+            fair_share = self._fair_shares.get(key)
+            if fair_share is None:
+                weights = self.jobs.framework_weight
+                weight_sum = float(weights[pending].sum())
+                # The fair share (notes §5): weight over the weights of frameworks with pending work.
+                fair_share = self._fair_shares[key] = (
+                    np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
+                ).tolist()
         else:
             dominant_share, fair_share = [], []
         self.timeline.record(
             t,
-            utilisation=(cluster.used_total / total).tolist(),
-            utilisation_of_on=np.where(
-                self.on_capacity > 1e-12, cluster.used_total / on_capacity, 0.0
-            ).tolist(),
-            active_vms=cluster.on_count_by_type.tolist(),
+            utilisation=[u / c for u, c in zip(used, total, strict=True)],
+            utilisation_of_on=[
+                u / c if c > 1e-12 else 0.0 for u, c in zip(used, self.on_capacity.tolist(), strict=True)
+            ],
+            active_vms=self.cluster.on_count_by_type.tolist(),
             cost_rate_per_hour=self.rate_per_hour,
             cumulative_cost=self.cumulative_cost,
             queued_jobs=self.queued,
             running_jobs=self.running,
             dominant_share=dominant_share,
-            fair_share=fair_share,
+            fair_share=list(fair_share),
         )
 
     def _result(self, lower_bound: float) -> SimulationResult:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -27,7 +28,29 @@ from .limits import LIMITS
 
 __all__ = ["Problems", "name_problem", "shown", "text_problem"]
 
-_CONTROL = re.compile(r"[\x00-\x1f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: Unicode categories no name may hold: controls (Cc: C0, DEL, C1 such as U+0085), format
+#: characters (Cf: the bidirectional overrides and isolates U+202A-202E, U+2066-2069, zero-width
+#: spaces and joiners, U+FEFF), and the line and paragraph separators (Zl U+2028, Zp U+2029).
+#: Each can make a name look like another one, or reorder the text around it.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def _invisible_character(value: str) -> str | None:
+    """The message for the first control or format character of ``value``, or ``None``."""
+    if value.isascii():
+        found = _CONTROL.search(value)
+        if found is None:
+            return None
+        index, char = found.start(), found.group()
+    else:
+        found_at = next(
+            (i for i, c in enumerate(value) if unicodedata.category(c) in _INVISIBLE_CATEGORIES), None
+        )
+        if found_at is None:
+            return None
+        index, char = found_at, value[found_at]
+    return f"must not contain control or format characters (U+{ord(char):04X} at character {index + 1})"
 
 
 class Problems:
@@ -81,9 +104,10 @@ def name_problem(value: Any, *, max_chars: int | None = None) -> str | None:
 
     The one rule for every name: VM types, frameworks, job ids, resources, scenarios, and
     the planner's clusters, workloads and teams. A name is a non-blank string of at most
-    ``max_chars`` characters (default ``LIMITS["name_chars"]``) without control characters
-    that can be written as UTF-8 (so no lone surrogate such as ``"\\ud800"``, which JSON
-    can carry but no database or file can store).
+    ``max_chars`` characters (default ``LIMITS["name_chars"]``) without control or format
+    characters (Unicode categories Cc, Cf, Zl and Zp: no bidirectional override, no zero-width
+    space, no line separator, no DEL) that can be written as UTF-8 (so no lone surrogate such
+    as ``"\\ud800"``, which JSON can carry but no database or file can store).
 
     Parameters
     ----------
@@ -103,6 +127,8 @@ def name_problem(value: Any, *, max_chars: int | None = None) -> str | None:
     [None, 'must not be empty', 'must be a string']
     >>> name_problem("x" * 101)
     'must be at most 100 characters'
+    >>> name_problem("invoice\u202egpj.exe")
+    'must not contain control or format characters (U+202E at character 8)'
     """
     limit = int(LIMITS["name_chars"]) if max_chars is None else max_chars
     if not isinstance(value, str):
@@ -111,8 +137,9 @@ def name_problem(value: Any, *, max_chars: int | None = None) -> str | None:
         return "must not be empty"
     if len(value) > limit:
         return f"must be at most {limit} characters"
-    if _CONTROL.search(value):
-        return "must not contain control characters"
+    invisible = _invisible_character(value)
+    if invisible is not None:
+        return invisible
     return _encoding_problem(value)
 
 
@@ -141,7 +168,7 @@ def shown(key: Any) -> str:
     ('cpu', '\\\\ud800', '7')
     """
     text = str(key)
-    if _CONTROL.search(text) or _encoding_problem(text) is not None:
+    if _CONTROL.search(text) or _encoding_problem(text) is not None or _invisible_character(text):
         return repr(text)[1:-1]
     return text
 

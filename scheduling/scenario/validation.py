@@ -479,18 +479,18 @@ def _misfit_summary(scenario: Scenario, misfits: list[int], crowded: list[tuple[
         executor_part = " and ".join(f"{largest_executor[r]:g} {resources[r]}" for r in over)
         vm_part = " and ".join(f"{largest_vm[r]:g} {resources[r]}" for r in over)
         lines.append(
-            f"{len(too_big)} of {total} jobs need an executor larger than any VM type: "
+            f"{len(too_big):,} of {total:,} jobs need an executor larger than any VM type: "
             f"largest executor {executor_part}, largest VM {vm_part}"
         )
     if len(misfits) > len(too_big):
         lines.append(
-            f"{len(misfits) - len(too_big)} of {total} jobs have an executor that fits no single VM type "
+            f"{len(misfits) - len(too_big):,} of {total:,} jobs have an executor that fits no single VM type "
             "their framework may use"
         )
     if crowded:
         worst, room = max(crowded, key=lambda c: jobs[c[0]].executors / c[1])
         lines.append(
-            f"{len(crowded)} of {total} jobs need more executors at once than the VMs they may use hold "
+            f"{len(crowded):,} of {total:,} jobs need more executors at once than the VMs they may use hold "
             f"(the most: job {jobs[worst].id!r}, {jobs[worst].executors} executors for room of {room})"
         )
     return lines

@@ -283,7 +283,7 @@ def create_workload(page: Any, base: str) -> str:
     page.locator("#jobs-table tbody input[data-row='3'][data-key='r:cpu']").fill("2")
     page.click("#add-job")  # a new row, then a valid save
     page.click("#save-workload")
-    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    page.wait_for_function("() => document.getElementById('save-status').textContent.startsWith('Saved')")
     assert page.locator("#save-errors").is_hidden()
     assert "44 jobs" in page.locator("#workload-stats").inner_text()
 
@@ -302,7 +302,7 @@ def create_workload(page: Any, base: str) -> str:
     page.locator(f"{row} input[data-fw='1'][data-key='td:cpu']").fill("2")
     page.locator(f"{row} input[data-fw='1'][data-key='td:mem']").fill("1")
     page.click("#save-workload")
-    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    page.wait_for_function("() => document.getElementById('save-status').textContent.startsWith('Saved')")
     assert page.locator("#fw-table tr.fw-errors").count() == 0
     saved = page.evaluate(f"fetch('{editor_url.replace(base, '')}'.replace('/workloads/', '/api/workloads/'))"
                           ".then((r) => r.json()).then((w) => w.frameworks)")
@@ -372,7 +372,9 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     watch_run_finish(page, answers)
 
     # Charts: drawn from the run's cached figures, without console errors.
-    page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000
+    )
     assert page.locator("#summary-table thead th").count() == 4  # metric + 3 schedulers
     # The Gantt chart gives each executor running at the same time on a VM its own lane: no two
     # bars drawn at the same height overlap in time (and some VM does run several at once).
@@ -397,7 +399,7 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     # it in the URL and points the downloads at it.
     page.select_option("#baseline-select", "edf-bfd")
     page.wait_for_function(
-        "document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"edf-bfd\"]')"
+        "() => document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"edf-bfd\"]')"
         ".textContent.trim() === 'baseline'"
     )
     saving = page.locator("#summary-table tr[data-key=saving_pct]")
@@ -408,10 +410,13 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     )
     page.reload()
     assert page.locator("#baseline-select").input_value() == "edf-bfd"
-    page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000
+    )
     page.select_option("#baseline-select", "fifo-spread")
     page.wait_for_function(
-        "document.querySelector('#summary-table tr[data-key=saving_pct] td[data-variant=\"fifo-spread\"]')"
+        "() => document.querySelector("
+        "'#summary-table tr[data-key=saving_pct] td[data-variant=\"fifo-spread\"]')"
         ".textContent.trim() === 'baseline'"
     )
     # The chart views are the library's figures: readable (means over windows), full detail, small
@@ -422,12 +427,12 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
 
     readable = utilisation_title()
     page.click("button[data-view=raw]")
-    page.wait_for_function(f"document.querySelector('#charts [data-figure=utilisation] .js-plotly-plot')"
+    page.wait_for_function("() => document.querySelector('#charts [data-figure=utilisation] .js-plotly-plot')"
                            f".layout.title.text !== {json.dumps(readable)}")
     page.click("button[data-view=multiples]")
     page.wait_for_selector("#charts .chart-grid .js-plotly-plot")
     page.click("button[data-view=readable]")
-    page.wait_for_function("!document.querySelector('#charts .chart-grid')")
+    page.wait_for_function("() => !document.querySelector('#charts .chart-grid')")
     assert utilisation_title() == readable
     no_console_errors(page)
     screenshot("run")
@@ -464,7 +469,9 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     watch_run_finish(page, answers)
     page.goto(base + "/runs/compare/")
     assert page.locator("#deltas-table").count() == 1  # the two latest runs by default
-    page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 3", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#charts .js-plotly-plot').length >= 3", timeout=60_000
+    )
     assert "A · edf-bfd" in page.locator("#charts").inner_text()
     no_console_errors(page)
     screenshot("compare")
@@ -475,7 +482,9 @@ def test_an_operator_plans_a_cluster(live_server: Any, page: Any, operator: Any,
     page.click("#panel-generator summary")  # show the generator's settings too
     screenshot("workload-editor")
     page.goto(run_url)
-    page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#charts .js-plotly-plot').length >= 7", timeout=60_000
+    )
     page.goto(base + "/")
     assert page.locator("table .badge-succeeded").count() == 2
     screenshot("dashboard")
@@ -517,19 +526,20 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     own_row.locator("button:has-text('Change role')").click()
     page.wait_for_load_state()
     assert "a team needs at least one owner" in page.locator("#members-table .field-error").inner_text()
-    # An unknown username is an error on the field.
-    page.fill("#id_username", "nobody")
+    # An existing member is an error on the field; whether a username exists is not said.
+    page.fill("#id_username", "operator")
     page.click("#add-member-form button[type=submit]")
     page.wait_for_load_state()
-    assert "there is no user named 'nobody'" in page.locator("#add-member-form .field-error").inner_text()
+    assert "'operator' is already a member" in page.locator("#add-member-form .field-error").inner_text()
     no_console_errors(page, expected_400s=2)
 
     page.fill("#id_username", "analyst")
     page.select_option("#id_role", "member")
     page.click("#add-member-form button[type=submit]")
     page.wait_for_url(members_url)
-    assert "Added analyst as member." in page.locator(".messages").inner_text()
-    assert member_names(page) == ["operator", "analyst"]
+    assert "Invited analyst as member: they join when they accept." in page.locator(".messages").inner_text()
+    assert member_names(page) == ["operator"]  # not before they accept
+    assert page.locator("#invitations-table tr[data-invited='analyst']").count() == 1
     screenshot("team-members")
 
     # The new member sees the list, and no controls but leaving.
@@ -540,7 +550,10 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     other.fill("#id_username", "analyst")
     other.fill("#id_password", PASSWORD)
     other.click("button[type=submit]")
+    other.wait_for_url(base + "/teams/new/")  # no team yet: the invitation waits there
+    other.locator("#my-invitations tr[data-invitation='Data platform'] button:has-text('Accept')").click()
     other.wait_for_url(base + "/")
+    assert "You joined “Data platform” as member." in other.locator(".messages").inner_text()
     other.click("nav a:has-text('Members')")
     other.wait_for_url(members_url)
     assert member_names(other) == ["operator", "analyst"]
@@ -551,6 +564,7 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     context.close()
 
     # The owner makes them an owner, then removes them (after confirming).
+    page.reload()  # they have joined since the owner's page was drawn
     row = page.locator("tr[data-user='analyst']")
     row.locator("select").select_option("owner")
     row.locator("button:has-text('Change role')").click()
@@ -562,4 +576,6 @@ def test_an_owner_manages_the_teams_members(live_server: Any, page: Any, browser
     page.wait_for_url(members_url)
     assert "Removed analyst from the team." in page.locator(".messages").inner_text()
     assert member_names(page) == ["operator"]
+    page.reload()  # the invitation was used up
+    assert page.locator("#invitations-table").count() == 0
     no_console_errors(page)

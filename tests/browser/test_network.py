@@ -64,7 +64,7 @@ def test_the_editor_sets_a_job_s_and_a_framework_s_network_sensitivity(
     page.locator("#fw-table tbody input[data-fw='0'][data-key='network_sensitivity']").fill("0.39")
     page.locator("#jobs-table tbody input[data-row='1'][data-key='network_sensitivity']").fill("0")
     page.click("#save-workload")
-    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    page.wait_for_function("() => document.getElementById('save-status').textContent.startsWith('Saved')")
     # j0 takes pagerank's 0.39, j1 sets 0 (not network-bound), j2 its own 0.5.
     assert "2 network-bound" in page.locator("#job-count").inner_text()
     stored = Workload.objects.get(pk=workload.pk)
@@ -99,7 +99,7 @@ def test_the_replay_shows_a_network_bound_job_s_stretch(
         "#replay-slider",
         "(el) => { el.value = '700'; el.dispatchEvent(new Event('input', {bubbles: true})); }",
     )
-    page.wait_for_function("Number(document.getElementById('replay').dataset.t) === 700"
+    page.wait_for_function("() => Number(document.getElementById('replay').dataset.t) === 700"
                            " && !document.getElementById('replay').hasAttribute('aria-busy')")
     chips = page.locator("#replay-vms .replay-exec")
     assert chips.count() == 3

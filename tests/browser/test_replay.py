@@ -176,7 +176,9 @@ def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
 
     # A click on a point of the utilisation chart (hover is "x unified": the point nearest the
     # pointer in time, within Plotly's hover distance): the slider moves to that point's instant.
-    page.wait_for_function("document.querySelectorAll('#charts .js-plotly-plot').length >= 5", timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#charts .js-plotly-plot').length >= 5", timeout=60_000
+    )
     plot = page.locator("#charts .chart-block[data-figure=utilisation] .js-plotly-plot").first
     plot.scroll_into_view_if_needed()
     target = page.evaluate("""(gd) => {

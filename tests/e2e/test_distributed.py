@@ -154,6 +154,35 @@ def test_a_run_is_executed_by_workers_on_both_machines(stack: Stack, hosts: dict
     assert results(stack, token, run_id) == {spec: reference(doc, spec) for spec in SCHEDULERS}
 
 
+def test_a_sweep_is_executed_by_workers_on_both_machines(stack: Stack, hosts: dict[str, Any]) -> None:
+    """A sweep's batches of points go to both hosts; every point equals the library's sweep of
+    the same scenario in this process."""
+    from scheduling.sweep import sweep
+
+    token = stack.token()
+    doc = scenario(400)  # 400 jobs: about 10 points a part (scheduling.sweep.expand.point_batches)
+    params = {"vary": {"counts.m1.large": [1, 2, 3, 4, 6, 8]}, "schedulers": ["edf-bfd", "morpheus"],
+              "seeds": 2}
+    request = {"kind": "sweep", "scenario": doc, **params}
+    status, _, body = stack.call("POST", "/api/runs/", request, token=token)
+    assert status == 201, body
+    run_id = int(json.loads(body)["id"])
+    final, _ = stack.wait_for_run(token, run_id, timeout=600)
+    assert final["status"] == "succeeded", final
+    assert len(final["parts"]) >= 2 and all(p["attempts"] == 1 for p in final["parts"]), final["parts"]
+    nodes = {p["worker"].split(":")[0] for p in final["parts"]}
+    assert nodes == {f"worker@{h}" for h in HOSTS}, final["parts"]
+    status, _, body = stack.call("GET", f"/api/runs/{run_id}/", token=token)
+    assert status == 200, body
+    stored = {int(r["summary"]["point"]): r["summary"] for r in json.loads(body)["results"]}
+    here = {int(p["point"]): p for p in sweep(doc, params)["points"]}
+    assert sorted(stored) == sorted(here) and len(here) == 6 * 2 * 2
+    figures = ("total_cost", "deadline_missed", "mean_completion_s", "makespan_s", "vms")
+    assert {n: [p.get(k) for k in figures] for n, p in stored.items()} == {
+        n: [p.get(k) for k in figures] for n, p in here.items()
+    }
+
+
 def test_a_machine_lost_mid_part_loses_and_repeats_nothing(stack: Stack, hosts: dict[str, Any]) -> None:
     token = stack.token()
     doc = scenario(200)

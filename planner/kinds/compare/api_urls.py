@@ -5,5 +5,5 @@ from django.urls import path
 from .api import RunReplayApi
 
 urlpatterns = [
-    path("runs/<int:pk>/replay/<str:variant>/", RunReplayApi.as_view(), name="run-replay"),
+    path("runs/<int:pk>/replay/<variant:variant>/", RunReplayApi.as_view(), name="run-replay"),
 ]

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
+from planner.core.queries import query_id_or_none
 from planner.runs.kinds import get_kind
 from planner.runs.models import Run
 from planner.runs.selectors import run_currency, run_list, run_results_parts, run_summaries, run_with_scenario
@@ -48,7 +49,8 @@ def run_differences(*, user: Any, a: Run, b: Run) -> list[ScenarioDifference]:
 
 
 def _pick(runs: dict[int, Run], raw: str | None) -> Run | None:
-    return runs.get(int(raw)) if raw and raw.isdigit() else None
+    run_id = query_id_or_none({"run": raw}, "run") if raw else None
+    return runs.get(run_id) if run_id is not None else None
 
 
 @team_page

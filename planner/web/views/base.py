@@ -20,8 +20,10 @@ from planner.core.errors import InputError
 from planner.runs.selectors import run_list
 from planner.scenarios.selectors import cluster_list, workload_list
 from planner.scenarios.services.common import totals_row
+from planner.teams.invitations import invitations_for
 from planner.teams.selectors import team_list
 from planner.teams.services import team_create
+from scheduling.glossary import TERMS
 from scheduling.scenario.totals import cluster_totals
 
 from ..context import SESSION_KEY, TeamRequest, switch_team, team_page
@@ -30,6 +32,14 @@ from ..forms import TeamForm
 from .runs import with_headlines
 
 DASHBOARD_RUNS = 8
+
+
+@login_required
+@require_GET
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The planner's words, from the library's one definition (:data:`scheduling.glossary.TERMS`,
+    which the command line's ``--help`` shows too)."""
+    return render(request, "web/glossary.html", {"terms": TERMS})
 
 
 @team_page
@@ -48,6 +58,7 @@ def dashboard(request: TeamRequest) -> HttpResponse:
         "clusters": clusters,
         "workloads": workloads,
         "vm_type_count": vm_type_list(user=request.user, team=team).count(),
+        "invitations": list(invitations_for(user=request.user)),
         "active_runs": run_list(user=request.user, team=team)
         .filter(status__in=["queued", "running"])
         .count(),
@@ -70,7 +81,8 @@ def team_new(request: HttpRequest) -> HttpResponse:
             )
             return redirect("web:dashboard")
     teams = list(team_list(user=request.user))
-    return render(request, "web/team_new.html", {"form": form, "teams": teams},
+    return render(request, "web/team_new.html",
+                  {"form": form, "teams": teams, "invitations": list(invitations_for(user=request.user))},
                   status=400 if form.errors else 200)
 
 

@@ -13,9 +13,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from planner.core.errors import InputError, field_errors
+from planner.teams.invitations import invitation_create, team_invitations
 from planner.teams.models import Membership, Team
 from planner.teams.selectors import membership_get, team_get, team_members
-from planner.teams.services import membership_create, membership_delete, membership_update, team_update
+from planner.teams.services import membership_delete, membership_update, team_update
 
 from ..context import TeamRequest, follow_team, team_page
 from ..errors import attach_errors
@@ -53,6 +54,7 @@ def _page(
             "is_owner": is_owner,
             "owner_count": sum(1 for m in members if m.role == Membership.Role.OWNER),
             "add_form": add_form or MemberAddForm(),
+            "invitations": list(team_invitations(team=team)) if is_owner else [],
             "settings_form": settings_form or TeamSettingsForm(initial=settings),
         },
         status=status,
@@ -62,18 +64,20 @@ def _page(
 @team_page
 @require_http_methods(["GET", "POST"])
 def team_members_page(request: TeamRequest, pk: int) -> HttpResponse:
-    """The list (GET) and adding a member by username (POST, owners)."""
+    """The list (GET) and inviting a member by username (POST, owners): they join when they accept."""
     team = team_get(user=request.user, pk=pk)
     follow_team(request, team.pk)
     form = MemberAddForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            membership = membership_create(team=team, user=request.user, **form.cleaned_data)
+            invitation = invitation_create(team=team, user=request.user, **form.cleaned_data)
         except InputError as exc:
             attach_errors(form, exc)
         else:
-            role = membership.get_role_display().lower()
-            messages.success(request, f"Added {membership.user.get_username()} as {role}.")
+            role = invitation.get_role_display().lower()
+            messages.success(
+                request, f"Invited {invitation.username} as {role}: they join when they accept."
+            )
             return redirect("web:team-members", pk=team.pk)
     return _page(request, team, add_form=form, status=400 if form.errors else 200)
 

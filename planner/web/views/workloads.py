@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
+from planner.core.queries import query_id_or_none
 from planner.scenarios.jobstore import INLINE_JOBS_MAX, StoredJobs, job_chunks
 from planner.scenarios.models import Workload
 from planner.scenarios.selectors import cluster_get, cluster_list, workload_get, workload_list
@@ -202,6 +203,10 @@ def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
     """Save the editor's JSON; errors and warnings come back with both paths (see the module)."""
     workload = workload_get(user=request.user, pk=pk)
     body: Any = {}
+    if request.content_type != "application/json":  # a form's body was read already: no .body
+        return JsonResponse({"detail": "The editor saves JSON (Content-Type: application/json).",
+                             "errors": [{"path": "", "message": "the body must be application/json"}]},
+                            status=415)
     try:
         try:
             text = request.body.decode("utf-8")
@@ -318,11 +323,11 @@ def workload_export(request: TeamRequest, pk: int) -> HttpResponseBase:
     """The scenario document of this workload on a cluster, as a JSON download."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
-    raw = request.GET.get("cluster", "")
-    if not raw.isdigit():
+    cluster_id = query_id_or_none(request.GET, "cluster")
+    if cluster_id is None:
         messages.error(request, "Choose the cluster to export the workload with.")
         return redirect("web:workload-edit", pk=workload.pk)
-    cluster = cluster_get(user=request.user, pk=int(raw))
+    cluster = cluster_get(user=request.user, pk=cluster_id)
     try:
         head, chunks = scenario_document_chunked(cluster, workload)
     except (InputError, ScenarioError) as exc:

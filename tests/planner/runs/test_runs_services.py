@@ -237,16 +237,75 @@ def test_run_list_defers_the_large_fields(
     assert "result" in run.results.all()[0].get_deferred_fields()
 
 
-def test_figures_are_built_on_demand_if_missing(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any
+def test_missing_figures_are_built_by_a_worker_never_in_the_request(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any, monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
+    """A finished run without figures (its team's currency changed) asks a worker for them once
+    a minute and says "preparing"; the worker's task stores them."""
     pytest.importorskip("scheduling.charts")
+    from planner.runs import tasks
+
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     execute_run(run.pk)
+    stored = Run.objects.get(pk=run.pk).figures
     Run.objects.filter(pk=run.pk).update(figures=None)
-    figures = services.run_figures(run=Run.objects.get(pk=run.pk))
-    assert figures and "cumulative_cost" in figures
-    assert Run.objects.get(pk=run.pk).figures == figures
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.run_figures_build, "delay", sent.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.run_figures(run=Run.objects.get(pk=run.pk)) == (None, True)
+        assert services.run_figures(run=Run.objects.get(pk=run.pk)) == (None, True)
+    assert sent == [run.pk]  # the second request within a minute sent nothing
+    assert Run.objects.get(pk=run.pk).figures is None  # nothing was built in the request
+    assert tasks.run_figures_build(run.pk) is True
+    figures, preparing = services.run_figures(run=Run.objects.get(pk=run.pk))
+    assert not preparing and figures == stored and "cumulative_cost" in figures
+    assert tasks.run_figures_build(run.pk) is False  # a second delivery does nothing
+
+
+def test_a_run_is_marked_ended_only_with_its_figures_stored(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any, monkeypatch: Any
+) -> None:
+    seen: list[str] = []
+    build = services._figures_build
+
+    def spy(run_id: int) -> Any:
+        seen.append(Run.objects.get(pk=run_id).status)
+        return build(run_id)
+
+    monkeypatch.setattr(services, "_figures_build", spy)
+    run = services.run_start(
+        user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd", "fifo-spread"]
+    )
+    execute_run(run.pk)
+    run = Run.objects.get(pk=run.pk)
+    assert seen == [Run.Status.RUNNING]  # built once, by the last part, before the run ended
+    assert run.status == Run.Status.SUCCEEDED and run.figures and "gantt:fifo-spread" in run.figures
+
+
+def test_comparison_figures_are_joined_from_pieces_built_in_the_parts(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any, monkeypatch: Any
+) -> None:
+    """Each part stores its scheduler's share of the figures; the join never loads a full
+    document and gives the figures the kind builds from the full documents."""
+    from planner.runs.kinds import get_kind
+    from planner.runs.models import RunResult
+
+    def no_documents(**_: Any) -> Any:
+        raise AssertionError("the full documents were loaded to build the figures")
+
+    run = services.run_start(
+        user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd", "fifo-spread", "morpheus"]
+    )
+    with monkeypatch.context() as patched:
+        patched.setattr(selectors, "run_results", no_documents)
+        execute_run(run.pk)
+    run = Run.objects.get(pk=run.pk)
+    pieces = list(RunResult.objects.filter(run=run).order_by("position").values_list("figures", flat=True))
+    assert all(piece and set(piece) == {"figures", "digest"} for piece in pieces)
+    full = get_kind("compare").figures(selectors.run_results(run=run), currency=team.currency)
+    assert run.figures == full
+    assert list(run.figures) == list(full)
 
 
 def test_the_cost_simulation_and_a_fairness_study_ignore_machine_class_labels(

@@ -145,8 +145,24 @@ def test_a_chart_failure_does_not_fail_the_run(
         raise ZeroDivisionError("chart bug")
 
     monkeypatch.setattr(compare_kind.CompareKind, "figures", broken)
+    monkeypatch.setattr(compare_kind.CompareKind, "join_figures", broken)
     assert execute_run(run.pk) == "succeeded"
     assert Run.objects.get(pk=run.pk).figures is None
+
+
+def test_a_variant_whose_figures_fail_has_them_built_at_the_end(
+    run: Run, monkeypatch: pytest.MonkeyPatch, execute_run: Callable[[int], str]
+) -> None:
+    """A part whose share of the figures cannot be built still succeeds; the run's figures are
+    then built from the full documents (the kind's ``figures``), as for a kind that does not split."""
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ZeroDivisionError("chart bug")
+
+    monkeypatch.setattr(compare_kind.CompareKind, "variant_figures", broken)
+    assert execute_run(run.pk) == "succeeded"
+    assert not run.results.filter(figures__isnull=False).exists()
+    figures = Run.objects.get(pk=run.pk).figures
+    assert figures and "cumulative_cost" in figures
 
 
 # --------------------------------------------------------------------------- duplicates

@@ -429,7 +429,7 @@ def test_import_formats_come_from_the_registry(
     )
     assert response.status_code == 200
     assert "deadline_s" not in Workload.objects.get(pk=workload.pk).jobs[0]
-    response = client.post(url, {"csv": rm, "format": "swim"}, format="json")
+    response = client.post(url, {"csv": rm, "format": "parquet"}, format="json")
     assert response.status_code == 400 and "format" in errors_of(response)
     response = client.post(
         url, {"csv": rm, "format": "rm-simulator", "options": {"deadlines": 1}}, format="json"

@@ -124,3 +124,13 @@ def test_environment_flags_are_strict() -> None:
     finally:
         del os.environ["PLANNER_TEST_FLAG"]
     assert env_bool("PLANNER_TEST_FLAG_UNSET", True) is True
+
+
+def test_without_hsts_preload_check_deploy_says_only_that() -> None:
+    """HSTS preload is the deployment's choice (docs/deploy.md): off by default, and then the one
+    thing ``check --deploy`` reports is security.W021."""
+    env = {k: v for k, v in PROD_ENV.items() if k != "SECURE_HSTS_PRELOAD"}
+    result = manage("check", "--deploy", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    output = result.stdout + result.stderr
+    assert "security.W021" in output and "1 issue" in output

@@ -131,14 +131,18 @@ def test_anyone_may_create_a_team_and_owns_it(api: Any, outsider: Any) -> None:
     assert response.json()["my_role"] == "owner"
 
 
-@pytest.mark.parametrize("who, status", [("owner", 201), ("member", 403), ("outsider", 404)])
-def test_adding_members(
+@pytest.mark.parametrize("who, status", [("owner", 202), ("member", 403), ("outsider", 404)])
+def test_adding_members_is_by_invitation(
     api: Any, trio: dict[str, Any], team: Team, make_user: Any, who: str, status: int
 ) -> None:
-    make_user("nina")
+    nina = make_user("nina")
     response = api(trio[who]).post(f"/api/teams/{team.pk}/members/", {"username": "nina"}, format="json")
     assert response.status_code == status
-    assert Membership.objects.filter(team=team, user__username="nina").exists() == (status == 201)
+    assert not Membership.objects.filter(team=team, user__username="nina").exists()  # not before she accepts
+    if status == 202:
+        (invitation,) = api(nina).get("/api/invitations/").json()["results"]
+        assert api(nina).post(f"/api/invitations/{invitation['id']}/accept/").status_code == 201
+        assert Membership.objects.filter(team=team, user__username="nina").exists()
 
 
 @pytest.mark.parametrize("who, status", [("owner", 200), ("member", 403), ("outsider", 404)])

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from planner.teams.models import Membership, Team
+from planner.teams.models import Invitation, Membership, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -117,34 +117,59 @@ def test_switching_team_on_the_members_page_shows_the_new_teams_members(
 
 
 @pytest.mark.parametrize("who, status", [("owner", 302), ("member", 403), ("outsider", 404)])
-def test_only_owners_add_members(
+def test_only_owners_invite_members(
     as_user: Callable[[str], Client], team: Team, make_user: Any, who: str, status: int
 ) -> None:
     make_user("nina")
     client = as_user(who)
     response = client.post(members_url(team), {"username": "nina", "role": "member"})
     assert response.status_code == status
-    assert ("nina" in roles(team)) == (who == "owner")
+    assert "nina" not in roles(team)  # not before she accepts
+    assert Invitation.objects.filter(team=team, username="nina").exists() == (who == "owner")
     if who == "owner":
         assert response["Location"] == members_url(team)
-        assert "Added nina as member." in client.get(members_url(team)).content.decode()
+        page = client.get(members_url(team)).content.decode()
+        assert "Invited nina as member: they join when they accept." in page
+        assert 'data-invited="nina"' in page
 
 
-def test_adding_an_owner(as_user: Callable[[str], Client], team: Team, make_user: Any) -> None:
-    make_user("nina")
+def test_the_invited_user_accepts_on_the_dashboard(
+    as_user: Callable[[str], Client], team: Team, make_user: Any
+) -> None:
+    nina = make_user("nina")
     as_user("owner").post(members_url(team), {"username": "nina", "role": "owner"})
+    client = Client()
+    client.force_login(nina)
+    page = client.get(reverse("web:team-new")).content.decode()  # she has no team yet
+    assert 'data-invitation="Platform"' in page
+    invitation = Invitation.objects.get(username="nina")
+    response = client.post(reverse("web:invitation-accept", args=[invitation.pk]))
+    assert response.status_code == 302
     assert roles(team)["nina"] == "owner"
+    assert not Invitation.objects.filter(username="nina").exists()
+
+
+def test_inviting_says_nothing_about_whether_the_user_exists(
+    as_user: Callable[[str], Client], team: Team, make_user: Any
+) -> None:
+    make_user("nina")
+    client = as_user("owner")
+    answers = [
+        client.post(members_url(team), {"username": name, "role": "member"}) for name in ("nina", "nobody")
+    ]
+    assert [a.status_code for a in answers] == [302, 302]
+    page = client.get(members_url(team)).content.decode()
+    assert 'data-invited="nina"' in page and 'data-invited="nobody"' in page
 
 
 @pytest.mark.parametrize(
     "username, message",
     [
-        ("nobody", "there is no user named 'nobody'"),
         ("mario", "'mario' is already a member of this team"),
         ("", "This field is required."),
     ],
 )
-def test_adding_names_the_problem_on_the_username_field(
+def test_inviting_names_the_problem_on_the_username_field(
     as_user: Callable[[str], Client], team: Team, username: str, message: str
 ) -> None:
     response = as_user("owner").post(members_url(team), {"username": username, "role": "member"})
@@ -162,6 +187,7 @@ def test_an_unknown_role_is_a_form_error(
     assert response.status_code == 400
     assert "role" in response.context["add_form"].errors
     assert "nina" not in roles(team)
+    assert not Invitation.objects.filter(username="nina").exists()
 
 
 # --------------------------------------------------------------------------- roles

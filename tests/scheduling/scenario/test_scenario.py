@@ -294,7 +294,7 @@ def test_name_problem_is_the_rule_the_parser_applies():
         "contains a lone surrogate (\\ud800 at character 1), which is not a character: "
         "text must be valid Unicode"
     )
-    assert name_problem("a\x00b") == "must not contain control characters"
+    assert name_problem("a\x00b") == "must not contain control or format characters (U+0000 at character 2)"
     assert name_problem("x" * 200, max_chars=200) is None
     doc = copy.deepcopy(ISSUE_EXAMPLE)
     doc["vm_types"][0]["name"] = tab = "a\tb"

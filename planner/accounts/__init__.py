@@ -1,0 +1,1 @@
+"""Signing in: lockout after repeated failures, throttled token endpoints, API tokens."""
