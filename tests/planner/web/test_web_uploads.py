@@ -66,7 +66,7 @@ def test_a_failed_upload_shows_the_file_and_line(owner_client: Any) -> None:
     upload = Upload.objects.get()
     importing.upload_read_now(upload.pk)
     page = owner_client.get(reverse("web:upload-detail", args=[upload.pk])).content.decode()
-    assert "Not imported" in page and "rm.csv, line 4 (job 3), E" in page
+    assert "Not imported" in page and "rm.csv: line 4 (job 3), E" in page
 
 
 def test_upload_form_errors_go_on_their_fields(owner_client: Any, workload: Workload) -> None:
