@@ -8,7 +8,7 @@ message does nothing. It then
    (progress: the share of the bytes read), and records a preview (the first jobs, the VM
    types the files describe) as soon as the importer returns;
 2. checks the jobs with :func:`scheduling.parse_workload`; an error about a job is put back on
-   its file's line (``jobs.csv, line 5 (job j-17), C: must be > 0``);
+   its file's line (``jobs.csv: line 5 (job j-17), C: must be > 0``);
 3. stores the jobs as the upload's chunks (:mod:`.jobstore`) and ends ``ready``, in one
    transaction, or ends ``failed`` with every error and stores nothing.
 
