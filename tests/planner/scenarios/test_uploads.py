@@ -289,3 +289,27 @@ def test_lost_imports_are_sent_again_and_fail_after_the_last_attempt(
     assert importing.upload_read_now(lost.pk) == "skipped"
     lost.refresh_from_db()
     assert lost.status == "failed" and "lost 3 times" in lost.errors[0]["message"]
+
+
+def test_a_multi_table_trace_uploads_as_several_files_and_its_machines_become_vm_types(
+    team: Team, owner: Any
+) -> None:
+    """Google 2011: job, task and machine events in three gzipped files, told apart by their
+    names; the machines become VM types at the prices set when saving."""
+    import gzip
+
+    from tests.scheduling.importers.test_google2011 import JOBS, MACHINES, TASKS
+
+    files = [
+        SimpleUploadedFile(f"{table}.csv.gz", gzip.compress("".join(lines).encode()))
+        for table, lines in (("job_events", JOBS), ("task_events", TASKS), ("machine_events", MACHINES))
+    ]
+    made = services.upload_create(team=team, user=owner, name="google", format="google-2011", files=files)
+    assert importing.upload_read_now(made.pk) == "ready", Upload.objects.get(pk=made.pk).errors
+    made.refresh_from_db()
+    assert made.job_count >= 1 and made.document["vm_types"]
+    names = [t["name"] for t in made.document["vm_types"]]
+    saved = services.upload_save(upload=made, user=owner, prices={n: 0.1 for n in names})
+    cluster = Cluster.objects.get(pk=saved.cluster_id)
+    assert sorted(e.vm_type.name for e in cluster.entries.all()) == sorted(names)
+    assert {e.vm_type.price_per_hour for e in cluster.entries.all()} == {0.1}
