@@ -317,9 +317,10 @@ def _rules_words(config: Mapping[str, Any]) -> str:
 def configuration_text(c: Mapping[str, Any]) -> str:
     """``mode=offers, criterion=drf, interval 1 s, seed 0; scylla: refuse_s=5``, and the offer
     cycle's rules where they are not Mesos'."""
+    interval = c.get("allocation_interval_s")  # None: a configuration without the offer cycle's interval
     text = (f"mode={c.get('mode')}, criterion={c.get('criterion')}"
-            f"{', servers=' + str(c['servers']) if c.get('servers') else ''}, "
-            f"interval {c.get('allocation_interval_s')} s, seed {c.get('seed')}")
+            f"{', servers=' + str(c['servers']) if c.get('servers') else ''}"
+            f"{f', interval {interval} s' if interval is not None else ''}, seed {c.get('seed')}")
     if c.get("horizon_s"):
         text += f", horizon {c['horizon_s']} s"
     if rules_text(c):
