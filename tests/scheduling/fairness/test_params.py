@@ -342,3 +342,12 @@ def test_a_configuration_in_words() -> None:
     assert configuration_text(config) == (
         "mode=characterized, criterion=tsf, servers=joint, interval 1.0 s, seed 3, horizon 60.0 s; "
         "a: offer_policy=greedy, refuse_s=5.0, hold_s=1.0")
+
+
+def test_a_configuration_without_an_interval_says_none() -> None:
+    """Issue 22: the settings read "interval None s" for a configuration stored without one."""
+    from scheduling.fairness.params import configuration_text
+
+    text = configuration_text({"mode": "characterized", "criterion": "drf", "allocation_interval_s": None,
+                               "seed": 0})
+    assert text == "mode=characterized, criterion=drf, seed 0"
