@@ -30,9 +30,13 @@ def team(transactional_db: Any) -> Any:
 
 
 def page_info_starts(page: Any, text: str) -> None:  # noqa: F811
-    page.wait_for_function(
-        "(text) => document.getElementById('page-info').textContent.startsWith(text)", arg=text
-    )
+    """Wait until the page line starts with ``text`` (a locator's expectation: evaluating a
+    function with an argument would need 'unsafe-eval', which the Content-Security-Policy forbids)."""
+    import re
+
+    from playwright.sync_api import expect
+
+    expect(page.locator("#page-info")).to_have_text(re.compile("^" + re.escape(text)), timeout=30_000)
 
 
 def test_the_editor_pages_a_big_workload_from_the_server(
