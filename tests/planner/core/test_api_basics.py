@@ -148,7 +148,7 @@ def test_the_api_root_links_every_collection(api: Any, owner: Any, team: Team) -
     links = response.json()
     collections = ["teams", "vm-types", "clusters", "workloads", "runs"]
     auth = {"auth/token", "auth/tokens", "auth/sign-out", "auth/sign-out-everywhere"}
-    assert set(collections) | auth | {"scenarios/import", "schema", "docs"} == set(links)
+    assert set(collections) | auth | {"invitations", "scenarios/import", "schema", "docs"} == set(links)
     for name in collections:
         assert links[name] == f"http://testserver/api/{name}/"
         listed = client.get(links[name])
