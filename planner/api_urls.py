@@ -63,7 +63,13 @@ urlpatterns = [
     path(
         "workloads/<int:pk>/import-csv/", scenarios.WorkloadImportCsvApi.as_view(), name="workload-import-csv"
     ),
+    path("workloads/<int:pk>/jobs/", scenarios.WorkloadJobsApi.as_view(), name="workload-jobs"),
     path("scenarios/import/", scenarios.ScenarioImportApi.as_view(), name="scenario-import"),
+    # uploads imported in the background
+    path("importers/", scenarios.ImporterListApi.as_view(), name="importer-list"),
+    path("uploads/", scenarios.UploadListApi.as_view(), name="upload-list"),
+    path("uploads/<int:pk>/", scenarios.UploadDetailApi.as_view(), name="upload-detail"),
+    path("uploads/<int:pk>/save/", scenarios.UploadSaveApi.as_view(), name="upload-save"),
     # runs
     path("runs/", runs.RunListApi.as_view(), name="run-list"),
     path("runs/<int:pk>/", runs.RunDetailApi.as_view(), name="run-detail"),

@@ -7,7 +7,8 @@ importers of :mod:`scheduling.importers` (``--format``, or guessed from the file
 
 The papers' sub-commands come from their packages: each paper named in :data:`PAPERS` has a
 ``cli.py`` whose ``add_commands(subparsers)`` adds them (``simulate``; ``allocate``, ``share``;
-``mrsu``, ``mrsu-sweep``, ``mrsu-advise``; ``udrf``, ``udrf-generate``), in this order; the
+``mrsu``, ``mrsu-sweep``, ``mrsu-advise``; ``udrf``, ``udrf-generate``; ``sweep``, of the
+sweeps over the cost engine, :mod:`scheduling.sweep`), in this order; the
 commands every paper shares (``validate``, ``import``, ``import-rm``, ``generate``, and
 ``reproduce``, which measures every paper's claims: :mod:`scheduling.reproduce`) are here.
 What every command shares (reading inputs, writing outputs, exit codes) is
@@ -23,15 +24,17 @@ import sys
 from collections.abc import Sequence
 
 from .cli_support import (
+    add_import_arguments,
     add_source_arguments,
     load_scenario,
-    read_input,
+    read_import,
     run_command,
     scenario_of,
     warn,
     write_output,
 )
 from .generators import synthetic_jobs
+from .glossary import command_terms, help_text
 from .html import write_text_atomically
 from .importers import IMPORTERS
 from .params import add_flags, read_flags
@@ -51,8 +54,9 @@ from .tables import table_text
 
 __all__ = ["PAPERS", "build_parser", "main"]
 
-#: The paper packages whose ``cli.add_commands`` add sub-commands, in the order ``--help`` lists them.
-PAPERS = ("cost", "fairness", "mrsu", "udrf")
+#: The packages whose ``cli.add_commands`` add sub-commands, in the order ``--help`` lists them: the
+#: papers', then the sweeps (built on the cost engine).
+PAPERS = ("cost", "fairness", "mrsu", "udrf", "sweep")
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -73,7 +77,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    _, imported = read_input(args.source, args.format, args.option or [])
+    if not hasattr(args, "sources"):  # import-rm: one file
+        args.sources = [args.source]
+        args.vm_types = None
+        args.option = args.option or []
+    args.source = args.sources[0]  # names the scenario
+    imported = read_import(args)
+    warn(imported.warnings)
     doc, _ = scenario_of(imported, args)  # the output is always a valid scenario
     write_output(json.dumps(doc, indent=None if len(imported.jobs) > 1000 else 1), args.output)
     return 0
@@ -146,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     formats = "; ".join(f"{i.name}: {i.label}" for i in IMPORTERS.values())
     i = sub.add_parser("import", help=f"convert an input into a scenario document ({formats})")
-    add_source_arguments(i, options="an importer option, e.g. with_deadlines=false (rm-simulator)")
+    add_import_arguments(i)
     i.add_argument("--output", "-o")
     i.set_defaults(func=cmd_import)
 
@@ -185,7 +195,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--compact", action="store_true", help="JSON without indentation")
     r.add_argument("--quiet", "-q", action="store_true", help="no progress or table on stderr")
     r.set_defaults(func=cmd_reproduce)
+    for name, command in sub.choices.items():
+        if keys := command_terms(name):  # the glossary's entries, as the planner's page shows them
+            command.epilog = help_text(keys)
+            command.formatter_class = _ParagraphsFormatter
     return p
+
+
+class _ParagraphsFormatter(argparse.HelpFormatter):
+    """Wraps each paragraph (blank-line separated) of a description or epilog on its own."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        fill = super()._fill_text  # (a bare super() does not work inside the generator)
+        return "\n\n".join(fill(p, width, indent) for p in text.split("\n\n"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

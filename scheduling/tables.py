@@ -13,7 +13,7 @@ Metric definitions are data: each paper declares its list of :class:`Metric` bes
 documents (the cost engine's :data:`scheduling.cost.tables.COST_METRICS`, the fairness
 studies', MRSU's, UDRF's) and passes it in; the machinery here reads no paper's document.
 Units are defined once (:data:`UNITS`): how a value is shown on a page, how a file labels
-its column and how many decimals a file keeps (cents for money, whole seconds for times).
+its column and how many decimals a file keeps (money as the page shows it, whole seconds).
 Money is shown with the currency symbol passed in (display only: numbers are never
 converted).
 
@@ -95,7 +95,7 @@ class Unit:
 #: share of the cluster times seconds (the fairness engine's unfairness area); an amount is a
 #: quantity of a resource in the scenario's own unit of it (cores, GB).
 UNITS: dict[str, Unit] = {
-    "money": Unit("money", "{currency}", 2),
+    "money": Unit("money", "{currency}", 4),  # as pages show it (format_money)
     "price": Unit("price", "{currency}/h", 4),
     "percent": Unit("percent", "%", 2),
     "ratio": Unit("ratio", "", 3),
@@ -129,10 +129,11 @@ def labelled(label: str, unit: str, currency: str = "$") -> str:
 
 
 def file_value(value: float | None, unit: str) -> float | int | None:
-    """``value`` rounded as files keep it: cents for money, whole seconds, counts as ints.
+    """``value`` rounded as files keep it: money as pages show it (four decimals), whole
+    seconds, counts as ints.
 
-    >>> file_value(0.126, "money"), file_value(3599.6, "seconds"), file_value(3.0, "count")
-    (0.13, 3600, 3)
+    >>> file_value(0.34364, "money"), file_value(3599.6, "seconds"), file_value(3.0, "count")
+    (0.3436, 3600, 3)
     """
     if value is None:
         return None
@@ -168,16 +169,17 @@ def format_duration(seconds: float | None) -> str:
 
 
 def format_money(value: float | None, currency: str = "") -> str:
-    """A cost: two decimals from 1 up, four below (cheap test runs stay readable).
+    """A cost: one rule for every amount, four decimals (per-second billing makes a short run
+    cost fractions of a cent, and ``$1.30`` beside ``$0.8866`` reads as two precisions), the
+    decimals files keep too (:data:`UNITS`).
 
     >>> format_money(1234.567), format_money(0.04, "$"), format_money(-2.5, "€"), format_money(None)
-    ('1,234.57', '$0.0400', '−€2.50', '—')
+    ('1,234.5670', '$0.0400', '−€2.5000', '—')
     """
     if value is None:
         return MISSING
-    magnitude = abs(value)
-    digits = f"{magnitude:,.2f}" if magnitude >= 1 else f"{magnitude:.4f}"
-    return ("−" if value < 0 else "") + currency + digits
+    decimals = UNITS["money"].decimals
+    return ("−" if value < 0 else "") + currency + f"{abs(value):,.{decimals}f}"
 
 
 #: How a page writes a value of each unit (the magnitude; :func:`show` adds the sign).
@@ -243,6 +245,9 @@ class Metric:
     detail: bool = False  #: files only (CSV, XLSX, PDF): left out of the compact table
     #: where a read key sits in a full result document, when not at its top level
     paths: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: left out of the table when no variant has a value (a figure of a feature the run did not
+    #: use, such as the cost split of reserved and spot prices)
+    optional: bool = False
 
 
 def headline_keys(metrics: Sequence[Metric]) -> tuple[str, ...]:
@@ -406,6 +411,8 @@ def comparison_table(
             else:
                 text = show(raw, metric.unit, currency, signed=metric.relative)
             cells.append({"variant": variant, "raw": raw, "shown": text, "best": False, "baseline": is_base})
+        if metric.optional and all(c["raw"] is None for c in cells):
+            continue
         best = _best(metric, cells, baseline)
         for cell in cells:
             cell["best"] = cell["variant"] in best

@@ -15,6 +15,12 @@ class VMType(models.Model):
     capacity = models.JSONField(default=dict)
     # Billed per second while the VM is on, in the team's price unit.
     price_per_hour = models.FloatField()
+    # Scenario version 4: a reserved VM's price (billed for a run's whole horizon, on or not)
+    # and a spot VM's (billed per second while on, reclaimed at a rate per hour); None: no such
+    # market. How many VMs of a cluster are reserved or spot is the cluster entry's.
+    reserved_price_per_hour = models.FloatField(null=True, blank=True, default=None)
+    spot_price_per_hour = models.FloatField(null=True, blank=True, default=None)
+    spot_interruptions_per_hour = models.FloatField(default=0.0)
     description = models.TextField(blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

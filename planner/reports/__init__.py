@@ -28,13 +28,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .content import ReportBody, ReportContent, report_content
+from .content import VERDICT, ReportBody, ReportContent, report_content
 from .csv_report import build_csv
 from .pdf_report import build_pdf
 from .xlsx_report import build_xlsx
 
 __all__ = [
     "FORMATS",
+    "VERDICT",
     "ReportBody",
     "ReportContent",
     "ReportFormat",

@@ -15,7 +15,11 @@ from scheduling.tables import Comparison
 
 from .tables import Cell, Table
 
-__all__ = ["ReportBody", "ReportContent", "pick_figures", "report_content"]
+__all__ = ["VERDICT", "ReportBody", "ReportContent", "pick_figures", "report_content"]
+
+#: The label of a details row that recommends a variant (the PDF prints it in bold): one
+#: label, so every format and kind writes it alike.
+VERDICT = "Recommendation"
 
 #: A Plotly figure dict of :mod:`scheduling.charts`.
 Figure = dict[str, Any]

@@ -28,12 +28,13 @@ from typing import Any
 
 from matplotlib import rc_context
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from scheduling.tables import ComparisonRow
 
-from .content import ReportContent
+from .content import VERDICT, ReportContent
 from .plotly_mpl import draw_figure, plain_text
 
 __all__ = ["CREATOR", "build_pdf", "fit_text", "pdf_page_count", "pdf_pages"]
@@ -108,19 +109,26 @@ def _chunks(items: list[str], size: int) -> list[list[str]]:
 # --------------------------------------------------------------------------- the summary pages
 
 
-def _cheapest_line(content: ReportContent) -> str | None:
-    rows = {row["key"]: row for row in content.comparison["rows"]}
-    cost = rows.get("total_cost")
-    if cost is None or len(cost["best"]) != 1:
-        return None
-    best = cost["best"][0]
-    shown = {c["variant"]: c["shown"] for c in cost["cells"]}
-    line = f"Cheapest: {best}, total cost {shown[best]}"
-    saving = rows.get("saving_pct")
-    base = content.comparison["baseline"]
-    if saving is not None and base and base != best:
-        line += f" ({next(c['shown'] for c in saving['cells'] if c['variant'] == best)} vs {base})"
-    return line
+def _draw_details(fig: Figure, details: list[tuple[str, Any]], y: float) -> float:
+    """The run's description, label then value, the values in a column past the longest label
+    as drawn (measured, so no label runs into its value); the recommendation
+    (:data:`planner.reports.content.VERDICT`) in bold green. Returns where content may start."""
+    labels = []
+    for k, (label, _) in enumerate(details):
+        labels.append(fig.text(_MARGIN, y - 0.03 * k, f"{label}:", fontsize=9, fontweight="bold", va="top"))
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    right = max((t.get_window_extent(renderer).x1 for t in labels), default=0.0) / fig.bbox.width
+    values_x = max(0.16, right + 0.008)
+    per_line = max(20, int((1 - _MARGIN - values_x) * PAGE_SIZE[0] * 72 / (0.55 * 9)))
+    for label, value in details:
+        text = "" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
+        verdict = label == VERDICT
+        fig.text(
+            values_x, y, textwrap.shorten(text, per_line, placeholder="…") or "-", fontsize=9, va="top",
+            fontweight="bold" if verdict else "normal", color=_GOOD_TEXT if verdict else "black",
+        )
+        y -= 0.03
+    return y - 0.01
 
 
 def _draw_table(
@@ -188,23 +196,7 @@ def _summary_pages(content: ReportContent) -> list[Figure]:
         title = f"Run report: {content.title}" if content.title else "Run report"
         y = _heading(fig, title + suffix, content.subtitle)
         if n == 0:
-            for label, value in content.details:
-                text = "" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
-                fig.text(_MARGIN, y, f"{label}:", fontsize=9, fontweight="bold", va="top")
-                fig.text(0.16, y, textwrap.shorten(text, 150, placeholder="…") or "-", fontsize=9, va="top")
-                y -= 0.03
-            line = _cheapest_line(content)
-            if line is not None:
-                fig.text(
-                    _MARGIN,
-                    y - 0.005,
-                    textwrap.shorten(line, 130, placeholder="…"),
-                    fontsize=11,
-                    fontweight="bold",
-                    color=_GOOD_TEXT,
-                    va="top",
-                )
-                y -= 0.045
+            y = _draw_details(fig, content.details, y)
         if not chunk:
             fig.text(_MARGIN, y, "This run has no results.", fontsize=11, va="top")
         else:

@@ -27,6 +27,7 @@ HTML-escaped from the figures and are unescaped here.
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -39,7 +40,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MultipleLocator, PercentFormatter
 
-__all__ = ["draw_figure", "plain_text"]
+__all__ = ["cell_text", "draw_figure", "plain_text"]
 
 PlotlyFigure = Mapping[str, Any]
 Rect = tuple[float, float, float, float]  # left, bottom, width, height in figure fractions
@@ -286,7 +287,9 @@ def _bar(
     )
     if trace.get("text") is not None and mode == "stack":
         for xi, yi, b, label in zip(x, y, np.broadcast_to(bottom, y.shape), trace["text"], strict=False):
-            if yi > 0:
+            if yi > 0 and trace.get("textposition") == "outside":  # above the stack, as Plotly puts it
+                ax.text(xi, b + yi, plain_text(label), ha="center", va="bottom", fontsize=7, color="#222222")
+            elif yi > 0:
                 ax.text(
                     xi, b + yi / 2, plain_text(label), ha="center", va="center", fontsize=7, color="white"
                 )
@@ -479,6 +482,25 @@ def draw_figure(fig: Figure, plotly: PlotlyFigure, rect: Rect, *, legend: bool =
     return [p.ax for p in order]
 
 
+def cell_text(template: str, z: float, customdata: Any = None) -> str:
+    """A heatmap cell's ``texttemplate`` filled as Plotly would: ``%{z}`` and ``%{customdata}``
+    with their significant digits (``:.3~r``: 3); a missing value drops its part.
+
+    >>> cell_text("%{z:.3~r} ± %{customdata:.2~r}", 6.25, 2.5), cell_text("%{z:.3~r}", 19.0)
+    ('6.25 ± 2.5', '19')
+    """
+
+    def value(match: re.Match[str]) -> str:
+        number = z if match.group(1) == "z" else customdata
+        if isinstance(number, bool) or not isinstance(number, int | float) or not math.isfinite(number):
+            return ""
+        digits = re.search(r"\.(\d+)", match.group(2) or "")
+        return f"{number:.{int(digits.group(1)) if digits else 3}g}"
+
+    text = re.sub(r"%\{(z|customdata)(?::([^}]*))?\}", value, template)
+    return text.removesuffix(" ± ").strip()
+
+
 def _heatmap(fig: Figure, panel: _Panel, trace: Mapping[str, Any]) -> None:
     """A ``heatmap`` trace on category axes: cells coloured by ``z`` on the trace's
     ``colorscale`` (from ``zmin``), the values written in the cells when the trace has a
@@ -500,12 +522,15 @@ def _heatmap(fig: Figure, panel: _Panel, trace: Mapping[str, Any]) -> None:
                                linewidth=1.0)
     panel.ax.set_yticks(range(len(ys)), ys)
     panel.ax.set_ylim(-0.5, len(ys) - 0.5)
-    if trace.get("texttemplate"):
+    template = str(trace.get("texttemplate") or "")
+    custom = trace.get("customdata") or []
+    if template:
         for (row, col), value in np.ndenumerate(z):
             if np.isfinite(value):
                 dark = (value - low) / (high - low) > 0.55
-                panel.ax.text(float(x_edges[col]) + 0.5, row, f"{value:.3g}", ha="center", va="center",
-                              fontsize=8, color="white" if dark else "#222222")
+                extra = custom[row][col] if row < len(custom) and col < len(custom[row]) else None
+                panel.ax.text(float(x_edges[col]) + 0.5, row, cell_text(template, float(value), extra),
+                              ha="center", va="center", fontsize=8, color="white" if dark else "#222222")
     bar = fig.colorbar(mesh, ax=panel.ax, fraction=0.04, pad=0.02)
     title = plain_text(((trace.get("colorbar") or {}).get("title") or {}).get("text"))
     if title:

@@ -50,7 +50,7 @@ def number_format(unit: str) -> str:
     """Excel's number format of a unit, from its decimals (percent cells hold fractions).
 
     >>> number_format("money"), number_format("percent"), number_format("seconds"), number_format("text")
-    ('#,##0.00', '0.00%', '#,##0', '@')
+    ('#,##0.0000', '0.00%', '#,##0', '@')
     """
     decimals = UNITS[unit].decimals
     if decimals is None:

@@ -129,8 +129,10 @@ class RunFiguresApi(APIView):
     @extend_schema(responses=RunFiguresSerializer, tags=["runs"], summary="The run's Plotly figures")
     def get(self, request: Request, pk: int) -> Response:
         run = selectors.run_with_figures(user=request.user, pk=pk)
-        figures = services.run_figures(run=run)
-        return Response(RunFiguresSerializer({"id": run.pk, "status": run.status, "figures": figures}).data)
+        figures, preparing = services.run_figures(run=run)
+        return Response(RunFiguresSerializer(
+            {"id": run.pk, "status": run.status, "figures": figures, "preparing": preparing}
+        ).data)
 
 
 class RunFigurePageApi(APIView):

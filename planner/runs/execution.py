@@ -9,9 +9,11 @@ this code can be read and tested on its own. The life of a part:
 2. **Work**, through the run's kind (``kinds.py``), under a :class:`Heartbeat` that renews
    the lease from a background thread and a progress callback that records progress and
    notices a cancellation (its conditional write changes nothing any more).
-3. **Record**: the part's results and ``SUCCEEDED`` in one transaction, conditional on the
-   attempt still being this worker's; or ``FAILED`` with the reason.
-4. **Close**: the last part to end closes the run (``services.run_close_if_done``).
+3. **Record**: the part's results (with each variant's share of the figures, when its kind
+   splits them) and ``SUCCEEDED`` in one transaction, conditional on the attempt still being
+   this worker's; or ``FAILED`` with the reason.
+4. **Close**: the last part to end stores the run's figures and then closes the run
+   (``services.run_close_if_done``).
 
 Every write of a worker names its attempt, so a worker that was given up on (its lease
 lapsed and the reaper queued the part again) can never overwrite the attempt after it.
@@ -26,22 +28,23 @@ import socket
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
-from django.db.models import Avg, F, OuterRef, QuerySet, Subquery
+from django.db.models import Avg, Count, F, Max, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from scheduling import ScenarioError, SchedulingError, parse_scenario
 
-from .kinds import Variant, get_kind
-from .models import Run, RunPart, RunResult, Status
+from .kinds import RunKind, Variant, get_kind
+from .models import PROCESS_LOST, Run, RunPart, RunResult, Status
 from .services import part_fail, run_close_if_done
 
 logger = logging.getLogger(__name__)
@@ -51,9 +54,19 @@ class PartAborted(Exception):
     """Raised from the progress callback: the part was cancelled, deleted or given up on."""
 
 
+#: The Celery node name of this worker (``worker@host``, from ``celery worker -n``), set when
+#: the worker starts (``planner.runs.tasks``); ``None`` outside a worker.
+WORKER_NODE: str | None = None
+
+
 def worker_name() -> str:
-    """``host:pid`` of this process, recorded on the parts it claims."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """``node:pid`` of this process, recorded on the parts it claims.
+
+    The node is the Celery worker's name (``-n worker@host``; by default ``celery@`` and the
+    machine's host name), so that parts claimed by workers on several machines, or by
+    several workers on one, say which worker ran them.
+    """
+    return f"{WORKER_NODE or socket.gethostname()}:{os.getpid()}"
 
 
 def _lease_until() -> object:
@@ -68,8 +81,114 @@ class Claim:
     position: int
 
 
-def part_claim(part_id: int) -> Claim | None:
-    """Claim a QUEUED part for this worker; ``None`` when it is not queued (any more)."""
+def part_claim(part_id: int, task_id: str | None = None) -> Claim | None:
+    """Claim, for this worker, the part message ``task_id`` carries, or a fairer one.
+
+    A message is a token: it carries the queued part whose ``task_id`` it is (``part_id``
+    for a message no part names any more, as a direct call). Before claiming that part, the
+    worker looks for a queued part of a team whose turn comes first (fewer running parts, or
+    as many and an older last start: :func:`_fairer_part`) and, if there is one, claims it
+    instead and hands its own message over to the part it
+    carried: the two parts swap their messages, so every queued part still has exactly one.
+    One team's hundreds of queued parts therefore delay another team's part by at most one
+    part's duration: the next worker that frees up takes it, whatever message it reads.
+
+    ``None`` when the carried part is not queued (any more): a duplicate delivery, a
+    cancelled part or a deleted run.
+    """
+    for _ in range(3):  # a message being handed over meanwhile: read what it carries again
+        carried = _carried_part(part_id, task_id)
+        if carried is None:
+            return None
+        fairer = _fairer_part(carried)
+        if fairer is not None:
+            with transaction.atomic():
+                claim = _claim_queued(fairer["id"])
+                if claim is not None:
+                    _hand_over(carried, fairer)
+                    return claim
+        claim = _claim_queued(carried["id"])
+        if claim is not None:
+            return claim
+    return None
+
+
+_MESSAGE_FIELDS = ("id", "task_id", "sent_at", "sends", "run__team_id", "run__job_count")
+
+
+def _carried_part(part_id: int, task_id: str | None) -> dict[str, Any] | None:
+    """The queued part a message carries: the one with its task id, else ``part_id``."""
+    if task_id:
+        named = RunPart.objects.filter(task_id=task_id).values("status", *_MESSAGE_FIELDS).first()
+        if named is not None:
+            return named if named["status"] == Status.QUEUED else None
+    return RunPart.objects.filter(pk=part_id, status=Status.QUEUED).values("status", *_MESSAGE_FIELDS).first()
+
+
+def _fairer_part(carried: dict[str, Any]) -> dict[str, Any] | None:
+    """A queued part of a team whose turn comes before the carried part's team's, if any.
+
+    Teams take turns: the team with the fewest running parts first and, among equals, the
+    one whose last part started longest ago (a team that never ran first). Within a team, its
+    oldest run's first part. Only parts of the same queue (a heavy run's part is left to the
+    heavy queue's workers, and the other way round).
+    """
+    team = carried["run__team_id"]
+    waiting = RunPart.objects.filter(status=Status.QUEUED, run__cancel_requested=False)
+    waiting = waiting.exclude(run__team_id=team)
+    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
+    if heavy:
+        limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
+        if int(carried["run__job_count"]) >= limit:
+            waiting = waiting.filter(run__job_count__gte=limit)
+        else:
+            waiting = waiting.filter(run__job_count__lt=limit)
+    others = set(waiting.values_list("run__team_id", flat=True).distinct()[:1000])
+    if not others:
+        return None
+    teams = [*others, team]
+    running = dict(
+        RunPart.objects.filter(status=Status.RUNNING, run__team_id__in=teams)
+        .values("run__team_id")
+        .annotate(n=Count("id"))
+        .values_list("run__team_id", "n")
+    )
+    recent = timezone.now() - timedelta(days=1)
+    last_start = dict(
+        RunPart.objects.filter(run__team_id__in=teams, started_at__gte=recent)
+        .values("run__team_id")
+        .annotate(last=Max("started_at"))
+        .values_list("run__team_id", "last")
+    )
+
+    def turn(t: Any) -> tuple[int, float]:
+        last = last_start.get(t)
+        return running.get(t, 0), (last.timestamp() if last is not None else float("-inf"))
+
+    first = min(others, key=lambda t: (turn(t), t))
+    if turn(first) >= turn(team):
+        return None
+    return (
+        waiting.filter(run__team_id=first)
+        .order_by("run__created_at", "run_id", "position")
+        .values(*_MESSAGE_FIELDS)
+        .first()
+    )
+
+
+def _hand_over(carried: dict[str, Any], taken: dict[str, Any]) -> None:
+    """The message that was consumed (``carried``'s) is now the taken part's; the taken part's
+    message, still in the broker, carries ``carried`` from now on (with its send record)."""
+    RunPart.objects.filter(pk=carried["id"], status=Status.QUEUED).update(
+        task_id=taken["task_id"], sent_at=taken["sent_at"], sends=taken["sends"]
+    )
+    RunPart.objects.filter(pk=taken["id"]).update(
+        task_id=carried["task_id"], sent_at=carried["sent_at"], sends=carried["sends"]
+    )
+
+
+def _claim_queued(part_id: int) -> Claim | None:
+    """``QUEUED -> RUNNING`` with a conditional update: the attempt counted, the lease taken."""
     now = timezone.now()
     claimed = RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
         status=Status.RUNNING,
@@ -88,6 +207,20 @@ def part_claim(part_id: int) -> Claim | None:
         return None
     Run.objects.filter(pk=row["run_id"], status=Status.QUEUED).update(status=Status.RUNNING, started_at=now)
     return Claim(part_id, row["run_id"], row["attempts"], row["position"])
+
+
+def part_process_lost(task_id: str, what: str) -> bool:
+    """Note on the running part of message ``task_id`` that its process died, and how.
+
+    ``what`` is the pool's account (``Worker exited prematurely: signal 9 (SIGKILL)``): a
+    process killed by signal 9 was, most often, killed by the kernel for lack of memory.
+    """
+    hint = " (killed: most often the kernel's out-of-memory killer)" if "SIGKILL" in what else ""
+    return bool(
+        RunPart.objects.filter(task_id=task_id, status=Status.RUNNING).update(
+            error=f"{PROCESS_LOST}: {what}{hint}"[:1000]
+        )
+    )
 
 
 def _mine(claim: Claim) -> QuerySet[RunPart]:
@@ -112,7 +245,7 @@ class Heartbeat:
         self._thread: threading.Thread | None = None
 
     def renew(self, progress: float | None = None) -> bool:
-        fields: dict[str, object] = {"lease_until": _lease_until()}
+        fields: dict[str, Any] = {"lease_until": _lease_until()}
         if progress is not None:
             fields["progress"] = round(min(max(float(progress), 0.0), 1.0), 4)
         if not _mine(self.claim).update(**fields):
@@ -245,7 +378,21 @@ def stale_work_dirs_remove() -> int:
 # --------------------------------------------------------------------------- the part
 
 
-def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, object]]) -> bool:
+def _figure_pieces(kind: RunKind, variants: list[Variant], options: Mapping[str, Any]) -> list[Any]:
+    """Each variant's share of the run's figures (the kind's ``variant_figures``), built here,
+    where the document is at hand. A figure that cannot be drawn must not fail a part whose
+    results are fine: the error is logged and the run's figures are built from the full
+    documents at the end instead."""
+    try:
+        return [kind.variant_figures(v, options=options) for v in variants]
+    except Exception:
+        logger.exception("building a variant's figures failed; they will be built at the end")
+        return [None] * len(variants)
+
+
+def _store(
+    claim: Claim, variants: list[Variant], summaries: list[dict[str, Any]], pieces: list[Any]
+) -> bool:
     """The part's results and SUCCEEDED in one transaction; False if it is no longer this attempt's."""
     with transaction.atomic():
         if not _mine(claim).update(
@@ -255,9 +402,9 @@ def _store(claim: Claim, variants: list[Variant], summaries: list[dict[str, obje
         RunResult.objects.bulk_create(
             RunResult(
                 run_id=claim.run_id, part_id=claim.part_id, variant=v.label, position=claim.position,
-                summary=summary, result=v.document,
+                summary=summary, result=v.document, figures=piece,
             )
-            for v, summary in zip(variants, summaries, strict=True)
+            for v, summary, piece in zip(variants, summaries, pieces, strict=True)
         )
     return True
 
@@ -272,16 +419,18 @@ def _release(claim: Claim) -> None:
         logger.exception("part %s: could not release the claim; the reaper will re-queue it", claim.part_id)
 
 
-def part_execute_now(part_id: int) -> str:
-    """Claim the part and execute it; returns the outcome (``skipped`` if it was not QUEUED).
+def part_execute_now(part_id: int, task_id: str | None = None) -> str:
+    """Claim the part message ``task_id`` carries (or a fairer one: :func:`part_claim`) and
+    execute it; returns the outcome (``skipped`` if it was not QUEUED).
 
     Only a :class:`django.db.OperationalError` escapes (after the claim is released), for the
     task to retry; every other failure is recorded on the part as FAILED with its reason.
     """
-    claim = part_claim(part_id)
+    claim = part_claim(part_id, task_id)
     if claim is None:  # a duplicate delivery, a cancelled part or a deleted run: nothing to do
         logger.info("part %s: not queued any more; skipping", part_id)
         return "skipped"
+    part_id = claim.part_id
     try:
         with Heartbeat(claim, float(settings.PLANNER_PART_HEARTBEAT_S)) as heartbeat, solver_files(part_id):
             run = Run.objects.only("id", "kind", "scenario", "options", "context").get(pk=claim.run_id)
@@ -294,7 +443,8 @@ def part_execute_now(part_id: int) -> str:
             reporter = ProgressReporter(heartbeat, float(settings.PLANNER_RUN_PROGRESS_INTERVAL_S))
             variants = kind.execute(scenario, run.options, run.context, payload, progress=reporter)
             summaries = [kind.summary(v.document) for v in variants]
-        if not _store(claim, variants, summaries):
+            pieces = _figure_pieces(kind, variants, run.options)
+        if not _store(claim, variants, summaries, pieces):
             return "discarded"
         run_close_if_done(claim.run_id)
         return "succeeded"

@@ -14,7 +14,9 @@ templates and static files, and the planner's URL configuration includes its sta
   (:meth:`RunKind.execute`), returning one or more *variants* (labelled result documents);
 * the headline summary of each variant (:meth:`RunKind.summary`), the comparison table
   (:meth:`RunKind.table`), the run list's one-line outcome (:meth:`RunKind.headline`);
-* its figures (:meth:`RunKind.figures`: the library's pure functions), the content of its
+* its figures (:meth:`RunKind.figures`: the library's pure functions; or, split, each
+  variant's share built inside its part, :meth:`RunKind.variant_figures`, and joined when the
+  last part ends, :meth:`RunKind.join_figures`), the content of its
   reports (:meth:`RunKind.report`; the shared shell adds the run's header and the currency) and
   its results section (:attr:`RunKind.results_template` with :meth:`RunKind.page_context`).
 
@@ -97,6 +99,8 @@ class Headline:
 
     value: str
     caption: str
+    #: the rule behind it, shown on hover (e.g. how a recommendation weighs misses and cost)
+    note: str = ""
 
 
 class RunKind(abc.ABC):
@@ -194,8 +198,27 @@ class RunKind(abc.ABC):
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         """The run's figures from its full result documents (``None``: no charts).
 
-        Cached on the run when it ends (in the team's currency: a change of currency clears
-        the cache of the team's runs)."""
+        Stored on the run before it is marked ended (in the team's currency: a change of
+        currency clears the cache of the team's runs, and a worker builds them again). A kind
+        whose :meth:`variant_figures` returns pieces has them joined by :meth:`join_figures`
+        instead, and this is only the fallback for results stored without pieces."""
+        return None
+
+    def variant_figures(self, variant: Variant, *, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """One variant's share of the run's figures, built inside the part that computed it.
+
+        ``None`` (the default): the kind does not split its figures, and :meth:`figures` builds
+        them from every full document when the last part ends. A kind that returns a piece
+        (JSON, stored as ``RunResult.figures``) has the run's figures joined from the pieces by
+        :meth:`join_figures`, so only the joining is left for the end and the full documents
+        are never loaded again. Pieces must not depend on the team's currency (the join adds it)."""
+        return None
+
+    def join_figures(
+        self, pieces: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], currency: str
+    ) -> dict[str, Any] | None:
+        """The run's figures from every variant's :meth:`variant_figures` piece (keyed by variant,
+        in the run's order). Only called for a kind whose pieces all exist."""
         return None
 
     def figure_page(

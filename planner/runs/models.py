@@ -36,6 +36,8 @@ class Status(models.TextChoices):
 
 FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED)
 UNFINISHED = (Status.QUEUED, Status.RUNNING)
+#: How a part's error starts when its worker process died under it (``execution.part_process_lost``).
+PROCESS_LOST = "its worker process died"
 
 
 class Run(models.Model):
@@ -70,8 +72,11 @@ class Run(models.Model):
     # Why the run failed: one line per failed part, "<label>: <reason>".
     error = models.TextField(blank=True, default="")
     cancel_requested = models.BooleanField(default=False)
-    # Plotly figures of the results (the kind's figures), built when the run ends.
+    # Plotly figures of the results (the kind's figures), stored before the run is marked ended.
     figures = models.JSONField(null=True, blank=True)
+    # When the figures were last asked to be built in the background (a missing cache: after a
+    # change of the team's currency); a second request within a minute sends nothing.
+    figures_requested_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -158,6 +163,9 @@ class RunResult(models.Model):
     summary = models.JSONField(default=dict)
     # The whole result document (for a comparison, docs/results.md): large, loaded one at a time.
     result = models.JSONField()
+    # This variant's share of the run's figures (the kind's ``variant_figures``), built by its
+    # part; the run's figures are joined from these. Null for kinds that build them at the end.
+    figures = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["run_id", "position"]

@@ -16,7 +16,8 @@ from .models import Run, RunPart, RunResult
 
 PROGRESS_FIELDS = ("id", "status", "progress", "error", "cancel_requested", "started_at", "finished_at")
 PART_FIELDS = (
-    "id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at"
+    "id", "position", "label", "status", "progress", "attempts", "error", "started_at", "finished_at",
+    "worker",
 )
 
 
@@ -33,7 +34,9 @@ def run_list(
             cluster_name=F("cluster__name"), workload_name=F("workload__name"), currency=F("team__currency")
         )
         .prefetch_related(
-            Prefetch("results", queryset=RunResult.objects.defer("result").order_by("position", "id")),
+            Prefetch(
+                "results", queryset=RunResult.objects.defer("result", "figures").order_by("position", "id")
+            ),
             Prefetch("parts", queryset=RunPart.objects.only("id", "run_id", "position", "label", "status")),
         )
     )
@@ -73,13 +76,26 @@ def run_parts(*, run: Run) -> list[RunPart]:
 def run_result_get(*, user: Any, run_pk: Any, variant: str) -> RunResult:
     """One variant's full result document (``RunResult.result``)."""
     return get_object_or_404(
-        RunResult.objects.filter(run__team_id__in=team_ids_of(user)), run_id=run_pk, variant=variant
+        RunResult.objects.filter(run__team_id__in=team_ids_of(user)).defer("figures"), run_id=run_pk,
+        variant=variant,
     )
 
 
 def run_results(*, run: Run) -> dict[str, dict[str, Any]]:
     """Every full result document of a run, keyed by variant, in the run's order."""
-    return {r.variant: r.result for r in RunResult.objects.filter(run=run).order_by("position", "id")}
+    rows = RunResult.objects.filter(run=run).order_by("position", "id").values_list("variant", "result")
+    return dict(rows)
+
+
+def run_figure_pieces(*, run_id: int) -> dict[str, Any] | None:
+    """Every variant's share of the run's figures (``RunResult.figures``), keyed by variant in
+    the run's order; ``None`` when some variant has none (a kind that builds them at the end)."""
+    rows = list(
+        RunResult.objects.filter(run_id=run_id).order_by("position", "id").values_list("variant", "figures")
+    )
+    if not rows or any(piece is None for _, piece in rows):
+        return None
+    return dict(rows)
 
 
 def run_summaries(run: Run) -> dict[str, dict[str, Any]]:

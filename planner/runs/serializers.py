@@ -163,6 +163,7 @@ class RunPartSerializer(_ProgressSerializer):
     # A declared field, not Field.label: the serializer's metaclass takes it out of the class.
     label = serializers.CharField()  # type: ignore[assignment]
     attempts = serializers.IntegerField()
+    worker = serializers.CharField(help_text="The worker that ran (or runs) the last attempt: node:pid.")
 
 
 class RunProgressSerializer(_ProgressSerializer):
@@ -175,5 +176,8 @@ class RunFiguresSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
     figures = serializers.JSONField(
-        allow_null=True, help_text="name -> Plotly figure; null until the run succeeds."
+        allow_null=True, help_text="name -> Plotly figure; null until the run has ended."
+    )
+    preparing = serializers.BooleanField(
+        help_text="The run has ended and a worker is building its figures: ask again shortly."
     )

@@ -29,7 +29,7 @@ from planner.teams.models import Team
 from scheduling import Scenario, ScenarioError, parse_scenario
 
 from .kinds import RunKind, RunPlan, get_kind, kind_for_request
-from .models import FINISHED, UNFINISHED, Run, RunPart, RunResult, Status
+from .models import FINISHED, PROCESS_LOST, UNFINISHED, Run, RunPart, RunResult, Status
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +124,7 @@ def run_start(
     plan = _plan(run_kind, parsed, params)
     context = run_kind.prepare(parsed, plan.options)
     with transaction.atomic():
+        _check_team_queue(team_id, len(plan.parts))
         run = Run.objects.create(
             team_id=team_id,
             created_by=user,
@@ -148,30 +149,71 @@ def run_start(
     return run
 
 
+def _check_team_queue(team_id: int, adding: int) -> None:
+    """A team has at most ``PLANNER_TEAM_MAX_QUEUED_PARTS`` parts queued or running at once.
+
+    With fair claiming between teams (``execution.part_claim``), this bounds what one team
+    can put in the broker (and in the database's queue) ahead of everybody else.
+    """
+    limit = int(settings.PLANNER_TEAM_MAX_QUEUED_PARTS)
+    waiting = RunPart.objects.filter(run__team_id=team_id, status__in=UNFINISHED).count()
+    if waiting + adding > limit:
+        raise InputError.single(
+            "team",
+            f"the team has {waiting} parts queued or running and this run adds {adding}; at most {limit} "
+            "at once: wait for runs to finish, or cancel one",
+        )
+
+
+def part_queues(part_ids: Iterable[int]) -> dict[int, str]:
+    """The Celery queue of each part: the heavy queue for big runs, when one is configured.
+
+    ``settings.PLANNER_HEAVY_QUEUE`` (empty: none) takes the parts of runs with at least
+    ``PLANNER_HEAVY_RUN_JOBS`` jobs; the rest go to ``CELERY_TASK_DEFAULT_QUEUE``.
+    """
+    default = str(settings.CELERY_TASK_DEFAULT_QUEUE)
+    heavy = str(settings.PLANNER_HEAVY_QUEUE or "")
+    ids = list(part_ids)
+    if not heavy:
+        return dict.fromkeys(ids, default)
+    jobs = dict(RunPart.objects.filter(pk__in=ids).values_list("pk", "run__job_count"))
+    limit = int(settings.PLANNER_HEAVY_RUN_JOBS)
+    return {pk: heavy if jobs.get(pk, 0) >= limit else default for pk in ids}
+
+
 def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
     """Send each part's task message; returns how many went out.
 
-    A part whose message cannot be sent on the run's start fails with the reason (the
-    broker is down: better said at once than a run queued forever); a re-send by the
-    reaper that fails leaves the part queued for the next round.
+    A part whose message cannot be sent (the broker is down or restarting) stays queued,
+    with the reason in its ``error`` for the run page, and is sent by the reaper's next round
+    once the broker answers again (``runs_reap``: a queued part never sent is due at once):
+    the run is never lost, and the request that started it still answers 201.
     """
     from .tasks import run_part_execute
 
+    parts = list(parts)
+    queues = part_queues([pk for pk, _ in parts])
     sent = 0
     for part_id, task_id in parts:
         try:
-            run_part_execute.apply_async(args=[part_id], task_id=task_id)
+            run_part_execute.apply_async(args=[part_id], task_id=task_id, queue=queues.get(part_id))
         except Exception as exc:  # kombu raises several types for an unreachable broker
-            logger.exception("could not queue part %s", part_id)
-            if first:
-                reason = f"could not queue the run (is the task broker running?): {type(exc).__name__}: {exc}"
-                part_fail(part_id, None, reason)
+            logger.warning("could not queue part %s (sent later): %s: %s", part_id, type(exc).__name__, exc)
+            RunPart.objects.filter(pk=part_id, status=Status.QUEUED, sent_at__isnull=True).update(
+                error=f"{BROKER_DOWN}: {type(exc).__name__}: {exc}"[:1000]
+            )
             continue
         RunPart.objects.filter(pk=part_id, status=Status.QUEUED).update(
             sent_at=timezone.now(), sends=F("sends") + 1
         )
+        noted = RunPart.objects.filter(pk=part_id, status=Status.QUEUED, error__startswith=BROKER_DOWN)
+        noted.update(error="")
         sent += 1
     return sent
+
+
+#: The note on a part whose message could not be sent yet (cleared once it is).
+BROKER_DOWN = "waiting for the task broker (queued; sent when it answers again)"
 
 
 # --------------------------------------------------------------------------- parts ending
@@ -198,70 +240,144 @@ def run_close_if_done(run_id: int) -> str | None:
     Every part calls this after recording its own end, so the last one to finish closes the
     run. The run's row is locked while the parts are counted: of two parts ending together,
     the one that counts second sees both ended (each committed its own end before counting).
+    The figures are stored in the same write as the final status, so a run is never shown
+    ended without its charts: the closer that finds every part ended builds them outside the
+    lock, then locks and counts again (if two do, both build, and the first closes the run).
+    A cancelled run closes at once; a worker builds its figures afterwards.
     """
-    with transaction.atomic():
-        run = (
-            Run.objects.select_for_update()
-            .filter(pk=run_id, status__in=UNFINISHED)
-            .only("id", "status", "cancel_requested")
-            .first()
-        )
-        if run is None:
-            return None
-        counts = dict(
-            RunPart.objects.filter(run_id=run_id).values_list("status").annotate(n=Count("id")).order_by()
-        )
-        if counts.get(Status.QUEUED) or counts.get(Status.RUNNING):
-            return None
-        error = ""
-        if run.cancel_requested:
-            status = Status.CANCELLED
-        elif counts.get(Status.FAILED) or not counts:
-            status = Status.FAILED
-            failed = RunPart.objects.filter(run_id=run_id, status=Status.FAILED).order_by("position")
-            error = (
-                "\n".join(f"{p.label}: {p.error}" for p in failed.only("label", "error"))
-                or "the run had no parts"
+    figures: dict[str, Any] | None = None
+    built = False
+    while True:
+        with transaction.atomic():
+            run = (
+                Run.objects.select_for_update()
+                .filter(pk=run_id, status__in=UNFINISHED)
+                .only("id", "status", "cancel_requested")
+                .first()
             )
-        else:
-            status = Status.SUCCEEDED
-        Run.objects.filter(pk=run_id, status__in=UNFINISHED).update(
-            status=status,
-            error=error[:ERROR_MAX_CHARS],
-            finished_at=timezone.now(),
-            **({"progress": 1.0} if status == Status.SUCCEEDED else {}),
-        )
-    if RunResult.objects.filter(run_id=run_id).exists():
-        run_figures_store(run_id)
+            if run is None:
+                return None
+            counts = dict(
+                RunPart.objects.filter(run_id=run_id).values_list("status").annotate(n=Count("id")).order_by()
+            )
+            if counts.get(Status.QUEUED) or counts.get(Status.RUNNING):
+                return None
+            error = ""
+            if run.cancel_requested:
+                status = Status.CANCELLED
+            elif counts.get(Status.FAILED) or not counts:
+                status = Status.FAILED
+                failed = RunPart.objects.filter(run_id=run_id, status=Status.FAILED).order_by("position")
+                error = (
+                    "\n".join(f"{p.label}: {p.error}" for p in failed.only("label", "error"))
+                    or "the run had no parts"
+                )
+            else:
+                status = Status.SUCCEEDED
+            if status == Status.CANCELLED or built:
+                Run.objects.filter(pk=run_id, status__in=UNFINISHED).update(
+                    status=status,
+                    error=error[:ERROR_MAX_CHARS],
+                    finished_at=timezone.now(),
+                    **({"progress": 1.0} if status == Status.SUCCEEDED else {}),
+                    **({"figures": figures} if figures is not None else {}),
+                )
+                break
+        # Every part has ended: build the figures outside the lock, then count again.
+        figures, built = _figures_build(run_id), True
+    if status == Status.CANCELLED and RunResult.objects.filter(run_id=run_id).exists():
+        run_figures_request(run_id)  # the cancel must not wait for the charts
     return str(status)
 
 
-def run_figures_store(run_id: int) -> dict[str, Any] | None:
-    """Build the run's figures from its results (the kind's figures) and cache them on the row.
+def _figures_build(run_id: int) -> dict[str, Any] | None:
+    """The run's figures: joined from its variants' pieces when its kind splits them (no full
+    document is loaded), else built from every full result document by the kind's ``figures``.
 
     A figure that cannot be drawn must not fail a run whose results are fine: the error is
-    logged and the page shows the results without charts. Loads every full result document.
-    """
-    from .selectors import run_results
+    logged and the page shows the results without charts. ``None`` without results."""
+    from .selectors import run_figure_pieces, run_results
 
-    run = Run.objects.only("id", "kind", "team__currency").select_related("team").filter(pk=run_id).first()
-    if run is None:
+    run = (
+        Run.objects.only("id", "kind", "options", "team__currency")
+        .select_related("team")
+        .filter(pk=run_id)
+        .first()
+    )
+    if run is None or not RunResult.objects.filter(run_id=run_id).exists():
         return None
     try:
-        figures = get_kind(run.kind).figures(run_results(run=run), currency=run.team.currency)
+        kind = get_kind(run.kind)
+        pieces = run_figure_pieces(run_id=run_id)
+        if pieces is not None:
+            return kind.join_figures(pieces, options=run.options, currency=run.team.currency)
+        return kind.figures(run_results(run=run), currency=run.team.currency)
     except Exception:
         logger.exception("run %s: building the figures failed", run_id)
         return None
+
+
+def run_figures_store(run_id: int) -> dict[str, Any] | None:
+    """Build the run's figures (:func:`_figures_build`) and cache them on the row.
+
+    Runs in a worker (the part that closes the run, or the task a missing cache asks for);
+    reads the variants' figure pieces, or every full result document of a kind that does not
+    split its figures."""
+    figures = _figures_build(run_id)
     if figures is not None:
         Run.objects.filter(pk=run_id).update(figures=figures)
     return figures
 
 
-def run_figures(*, run: Run) -> dict[str, Any] | None:
-    """The run's figures: the cache built when it ended, or built now (and cached) if missing."""
+def run_figures_missing(run_id: int) -> bool:
+    """Whether a finished run with results has no figures stored (yet)."""
+    return Run.objects.filter(pk=run_id, figures__isnull=True, status__in=FINISHED).exists()
+
+
+#: A request for a run's figures sends no second task within this many seconds of the last.
+FIGURES_REQUEST_S = 60
+
+
+def run_figures_request(run_id: int) -> bool:
+    """Ask a worker to build a finished run's missing figures; ``True`` if a task was sent.
+
+    At most one request a minute per run (a conditional update claims it), so a page that
+    polls does not flood the queue, and a lost message is sent again a minute later. The
+    task is sent once the transaction commits."""
+    now = timezone.now()
+    claimed = (
+        Run.objects.filter(pk=run_id, figures__isnull=True, status__in=FINISHED)
+        .filter(Q(figures_requested_at__isnull=True)
+                | Q(figures_requested_at__lt=now - timedelta(seconds=FIGURES_REQUEST_S)))
+        .update(figures_requested_at=now)
+    )
+    if not claimed:
+        return False
+
+    def send() -> None:
+        from .tasks import run_figures_build
+
+        try:
+            run_figures_build.delay(run_id)
+        except Exception:  # kombu raises several types for an unreachable broker
+            logger.exception("could not queue the figures of run %s", run_id)
+
+    transaction.on_commit(send)
+    return True
+
+
+def run_figures(*, run: Run) -> tuple[dict[str, Any] | None, bool]:
+    """The run's cached figures, and whether they are being prepared.
+
+    Never builds them in the request: a finished run with results but no figures (its team's
+    currency changed, or they were lost) has them built by a worker (:func:`run_figures_request`)
+    and the page shows "preparing charts" until they are stored."""
     if run.figures is not None or run.status not in FINISHED:
-        return run.figures
-    return run_figures_store(run.pk)
+        return run.figures, False
+    if not RunResult.objects.filter(run_id=run.pk).exists():
+        return None, False
+    run_figures_request(run.pk)
+    return None, True
 
 
 # --------------------------------------------------------------------------- cancel, delete
@@ -327,7 +443,7 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
     failed = 0
     hard_limit = timedelta(seconds=int(settings.CELERY_TASK_TIME_LIMIT))
     lapsed = RunPart.objects.filter(status=Status.RUNNING, lease_until__lt=now).only(
-        "id", "run_id", "attempts", "worker", "label", "started_at"
+        "id", "run_id", "attempts", "worker", "label", "started_at", "error"
     )
     for part in lapsed:
         if part.started_at is not None and part.started_at < now - hard_limit:
@@ -335,17 +451,19 @@ def runs_reap(*, now: Any = None) -> dict[str, int]:
             reason = f"stopped at the hard time limit ({int(settings.CELERY_TASK_TIME_LIMIT)} s)"
             failed += part_fail(part.pk, part.attempts, reason)
             continue
+        # The worker's main process notes why its pool process died (tasks.PartRequest).
+        died = f"; {part.error}" if part.error.startswith(PROCESS_LOST) else ""
         if part.attempts >= max_attempts:
             reason = (
-                f"its worker stopped responding {part.attempts} times (last: {part.worker or 'unknown'}); "
-                "given up after the last attempt"
+                f"its worker stopped responding {part.attempts} times "
+                f"(last: {part.worker or 'unknown'}{died}); given up after the last attempt"
             )
             failed += part_fail(part.pk, part.attempts, reason)
             continue
         task_id = str(uuid.uuid4())
         if RunPart.objects.filter(pk=part.pk, status=Status.RUNNING, attempts=part.attempts).update(
             status=Status.QUEUED, lease_until=None, progress=0.0, task_id=task_id, sent_at=None,
-            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}); queued again",
+            error=f"attempt {part.attempts} lost its worker ({part.worker or 'unknown'}{died}); queued again",
         ):
             logger.warning(
                 "part %s of run %s: worker %s lost; queued again", part.pk, part.run_id, part.worker

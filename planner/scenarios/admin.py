@@ -1,10 +1,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.db.models import QuerySet
-from django.http import HttpRequest
 
-from .models import Cluster, ClusterEntry, Workload
+from .models import Cluster, ClusterEntry, Upload, Workload
 
 
 class ClusterEntryInline(admin.TabularInline):
@@ -28,5 +26,11 @@ class WorkloadAdmin(admin.ModelAdmin):
     search_fields = ["name", "team__name"]
     list_select_related = ["team"]
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Workload]:
-        return super().get_queryset(request).defer("jobs")  # lists never load every job
+
+@admin.register(Upload)
+class UploadAdmin(admin.ModelAdmin):
+    list_display = ["name", "team", "format", "status", "job_count", "created_at"]
+    list_filter = ["status", "format"]
+    search_fields = ["name", "team__name"]
+    list_select_related = ["team"]
+    exclude = ["document", "preview_jobs"]  # large; the upload's page shows them

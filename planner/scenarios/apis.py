@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
@@ -19,11 +20,17 @@ from planner.teams.selectors import team_or_default
 from scheduling.importers import IMPORTERS
 
 from . import selectors, services
+from .jobstore import PAGE_SIZE_MAX, jobs_page
 from .serializers import (
     ClusterInputSerializer,
     ClusterOutputSerializer,
+    ImporterSerializer,
+    JobsPageSerializer,
     ScenarioImportOutputSerializer,
     ScenarioImportSerializer,
+    UploadInputSerializer,
+    UploadOutputSerializer,
+    UploadSaveSerializer,
     WorkloadDetailOutputSerializer,
     WorkloadDetailSavedOutputSerializer,
     WorkloadGenerateSerializer,
@@ -218,6 +225,7 @@ def _read_upload(upload: Any) -> str:
     limit = int(settings.PLANNER_MAX_BODY_BYTES)
     if upload.size > limit:
         raise PayloadTooLarge()
+    services.inline_import_check(int(upload.size or 0), "file")
     try:
         return bytes(upload.read()).decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -248,6 +256,7 @@ class ScenarioImportApi(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
+        services.inline_import_check(int(request.META.get("CONTENT_LENGTH") or 0), "scenario")
         body = request_object(request)
         if "scenario" not in body:  # a bare document: it has no "scenario" field of its own
             params = request.query_params
@@ -269,3 +278,113 @@ class ScenarioImportApi(APIView):
             "warnings": outcome.warnings,
         }
         return Response(ScenarioImportOutputSerializer(payload).data, status=status.HTTP_201_CREATED)
+
+
+class WorkloadJobsApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("page", int, description="The page, from 1 (default 1)."),
+            OpenApiParameter(
+                "page_size", int, description=f"Jobs per page (default 100, at most {PAGE_SIZE_MAX:,})."
+            ),
+        ],
+        responses=JobsPageSerializer,
+        tags=["workloads"],
+        summary="One page of the workload's jobs",
+        description="Reads only the stored chunk (or two) that hold the page, whatever the workload's size.",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        workload = selectors.workload_get(user=request.user, pk=pk)
+        page = _positive(request.query_params.get("page"), "page", 1)
+        size = min(_positive(request.query_params.get("page_size"), "page_size", 100), PAGE_SIZE_MAX)
+        offset = (page - 1) * size
+        jobs = jobs_page(workload, offset=offset, limit=size)
+
+        def link(number: int) -> str:
+            return request.build_absolute_uri(
+                f"{request.path}?{urlencode({'page': number, 'page_size': size})}"
+            )
+
+        data = {
+            "count": workload.job_count,
+            "offset": offset,
+            "next": link(page + 1) if offset + size < workload.job_count else None,
+            "previous": link(page - 1) if page > 1 else None,
+            "results": jobs,
+        }
+        return Response(JobsPageSerializer(data).data)
+
+
+def _positive(raw: Any, name: str, default: int) -> int:
+    if raw in (None, ""):
+        return default
+    if not str(raw).isdigit() or int(raw) < 1:
+        raise InputError.single(name, "must be a whole number >= 1")
+    return int(raw)
+
+
+# --------------------------------------------------------------------------- uploads
+
+
+class ImporterListApi(APIView):
+    @extend_schema(responses=ImporterSerializer(many=True), tags=["uploads"],
+                   summary="The input formats an upload may name, with their options")
+    def get(self, request: Request) -> Response:
+        return Response(ImporterSerializer(list(IMPORTERS.values()), many=True).data)
+
+
+class UploadListApi(APIView):
+    @extend_schema(parameters=[TEAM_PARAM], responses=UploadOutputSerializer(many=True), tags=["uploads"])
+    def get(self, request: Request) -> Response:
+        qs = selectors.upload_list(user=request.user, team=team_filter(request))
+        return paginated_response(
+            request=request, view=self, queryset=qs, serializer_class=UploadOutputSerializer
+        )
+
+    @extend_schema(
+        request={"multipart/form-data": UploadInputSerializer},
+        responses={202: UploadOutputSerializer},
+        tags=["uploads"],
+        summary="Upload files to import as a workload, in the background",
+        description="The request only stores the files and queues the import; follow the upload "
+        "(`GET /api/uploads/<id>/`) from `received` through `reading` (with `progress`) to `ready` "
+        "(a preview of the jobs and of the machine types, to price) or `failed` (errors naming the "
+        "file and line), then `POST /api/uploads/<id>/save/`. Formats: "
+        + "; ".join(f"`{i.name}`: {i.help}" for i in IMPORTERS.values()),
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(UploadInputSerializer, request)
+        team = team_or_default(user=request.user, team=data.pop("team", None))
+        upload = services.upload_create(team=team, user=request.user, **data)
+        return Response(
+            UploadOutputSerializer(selectors.upload_get(user=request.user, pk=upload.pk)).data,
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
+class UploadDetailApi(APIView):
+    @extend_schema(responses=UploadOutputSerializer, tags=["uploads"])
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(UploadOutputSerializer(selectors.upload_get(user=request.user, pk=pk)).data)
+
+    @extend_schema(responses={204: None}, tags=["uploads"])
+    def delete(self, request: Request, pk: int) -> Response:
+        services.upload_delete(upload=selectors.upload_get(user=request.user, pk=pk), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class UploadSaveApi(APIView):
+    @extend_schema(
+        request=UploadSaveSerializer,
+        responses={201: UploadOutputSerializer},
+        tags=["uploads"],
+        summary="Save a ready upload as a workload (and its machines as VM types and a cluster)",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        upload = selectors.upload_get(user=request.user, pk=pk)
+        data = validated(UploadSaveSerializer, request)
+        services.upload_save(upload=upload, user=request.user, **data)
+        return Response(
+            UploadOutputSerializer(selectors.upload_get(user=request.user, pk=pk)).data,
+            status=status.HTTP_201_CREATED,
+        )

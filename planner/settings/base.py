@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "planner.kinds.mrsu",
     "planner.kinds.udrf",
     "planner.kinds.reproduce",
+    "planner.kinds.sweep",
+    "planner.kinds.cheapest",
 ]
 
 MIDDLEWARE = [
@@ -207,6 +209,13 @@ PLANNER_PART_HEARTBEAT_S = env_int("PLANNER_PART_HEARTBEAT_S", 15)
 PLANNER_PART_MAX_ATTEMPTS = env_int("PLANNER_PART_MAX_ATTEMPTS", 3)
 PLANNER_PART_RESEND_S = env_int("PLANNER_PART_RESEND_S", 120)
 PLANNER_REAP_INTERVAL_S = env_int("PLANNER_REAP_INTERVAL_S", 30)
+# Uploads (planner/scenarios/importing.py): the worker importing one holds a lease, renewed
+# with every progress write (reading reports at least every few MB; checking a million jobs
+# takes tens of seconds without a report), so a lapsed lease means the worker is gone and
+# a new delivery of the task may take the upload over. The import of a million-job file
+# (read, check, store) takes minutes on a busy machine: benchmarks/RESULTS.md, "A million jobs".
+PLANNER_UPLOAD_LEASE_S = env_int("PLANNER_UPLOAD_LEASE_S", 600)
+PLANNER_UPLOAD_SOFT_TIME_LIMIT_S = env_int("PLANNER_UPLOAD_SOFT_TIME_LIMIT_S", 3600)
 # Private folders of the parts' solver files (removed when a part ends, or by the reaper
 # and a starting worker when their process died).
 PLANNER_WORK_DIR = os.environ.get("PLANNER_WORK_DIR", str(Path(tempfile.gettempdir()) / "planner-work"))
@@ -281,8 +290,21 @@ CELERY_TASK_TIME_LIMIT = env_int("PLANNER_TASK_TIME_LIMIT_S", CELERY_TASK_SOFT_T
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = "planner"
+# Dedicated workers for heavy runs (docs/deploy.md): the parts of a run with at least
+# PLANNER_HEAVY_RUN_JOBS jobs go to the queue PLANNER_HEAVY_QUEUE, which only the workers
+# started with ``-Q planner-heavy`` (or ``-Q planner,planner-heavy``) consume. Empty (the
+# default): every part goes to CELERY_TASK_DEFAULT_QUEUE.
+# Fair queueing between teams (docs/architecture.md): a team has at most this many parts
+# queued or running at once; a worker takes the waiting part of the team with the fewest
+# running parts first, whatever message it reads.
+PLANNER_TEAM_MAX_QUEUED_PARTS = env_int("PLANNER_TEAM_MAX_QUEUED_PARTS", 2000)
+PLANNER_HEAVY_QUEUE = os.environ.get("PLANNER_HEAVY_QUEUE", "")
+PLANNER_HEAVY_RUN_JOBS = env_int("PLANNER_HEAVY_RUN_JOBS", 100_000)
 CELERY_BEAT_SCHEDULE = {
     "runs-reap": {"task": "planner.runs.tasks.runs_reap", "schedule": float(PLANNER_REAP_INTERVAL_S)},
+    "uploads-reap": {
+        "task": "planner.scenarios.tasks.uploads_reap", "schedule": float(PLANNER_REAP_INTERVAL_S)
+    },
 }
 
 LOGGING = {

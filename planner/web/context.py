@@ -12,7 +12,7 @@ from functools import wraps
 from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import redirect
 
 from planner.teams.access import can_change
@@ -21,7 +21,7 @@ from planner.teams.selectors import team_default, team_list
 
 SESSION_KEY = "planner_team_id"
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 class TeamRequest(HttpRequest):
@@ -40,7 +40,7 @@ def team_page(view: View) -> View:
 
     @login_required
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         teams = list(team_list(user=request.user))
         if not teams:
             return redirect("web:team-new")

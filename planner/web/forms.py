@@ -19,7 +19,7 @@ from scheduling import DEFAULT_RESOURCES, LIMITS, OptionField, option_fields
 from scheduling.generators import WorkloadSpec
 from scheduling.importers import IMPORTERS
 
-from .param_forms import NumberInput
+from .param_forms import NumberInput, param_field
 
 OPTIONAL_NUMBER = {"required": False, "localize": False}
 
@@ -164,7 +164,16 @@ class VMTypeForm(forms.Form):
 
     name = forms.CharField(max_length=200, required=False)
     price_per_hour = forms.FloatField(required=False, widget=NumberInput(), label="Price per hour")
+    # Scenario version 4: empty means the VM type has no reserved (or spot) price.
+    reserved_price_per_hour = forms.FloatField(required=False, widget=NumberInput(),
+                                               label="Reserved per hour")
+    spot_price_per_hour = forms.FloatField(required=False, widget=NumberInput(), label="Spot per hour")
+    spot_interruptions_per_hour = forms.FloatField(required=False, widget=NumberInput(),
+                                                   label="Spot interruptions per hour")
     description = forms.CharField(max_length=10_000, required=False)
+
+    #: The market price fields, in the catalogue's column order.
+    MARKET_FIELDS = ("reserved_price_per_hour", "spot_price_per_hour", "spot_interruptions_per_hour")
 
     def __init__(self, *args: Any, resources: list[str], form_id: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -178,6 +187,9 @@ class VMTypeForm(forms.Form):
     def capacity_fields(self) -> list[forms.BoundField]:
         return [self[f"cap_{r}"] for r in self.resources]
 
+    def market_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.MARKET_FIELDS]
+
     def service_kwargs(self) -> dict[str, Any]:
         data = self.cleaned_data
         capacity = {r: data[f"cap_{r}"] for r in self.resources if data.get(f"cap_{r}") is not None}
@@ -185,6 +197,9 @@ class VMTypeForm(forms.Form):
             "name": data["name"],
             "capacity": capacity,
             "price_per_hour": data["price_per_hour"] if data["price_per_hour"] is not None else "",
+            "reserved_price_per_hour": data.get("reserved_price_per_hour"),
+            "spot_price_per_hour": data.get("spot_price_per_hour"),
+            "spot_interruptions_per_hour": data.get("spot_interruptions_per_hour") or 0.0,
             "description": data["description"],
         }
 
@@ -237,20 +252,39 @@ MACHINE_CLASS_HELP = (
 )
 
 
+#: A cluster entry's counts of reserved and spot VMs (scenario version 4), as the editor posts them.
+MARKET_COUNTS = ("reserved_count", "spot_count")
+
+
 def entry_rows(data: Any) -> list[dict[str, Any]]:
-    """The (VM type, count, machine class) rows a cluster form posted, as strings; rows without a
-    VM type or a count dropped."""
+    """The (VM type, count, machine class, reserved and spot counts) rows a cluster form posted, as
+    strings; rows without a VM type or a count dropped."""
     vm_types = data.getlist("entry_vm_type")
     counts = data.getlist("entry_count")
     classes = data.getlist("entry_machine_class")
+    markets = {key: data.getlist(f"entry_{key}") for key in MARKET_COUNTS}
     rows: list[dict[str, Any]] = []
     for i in range(max(len(vm_types), len(counts))):
         vm_type = vm_types[i].strip() if i < len(vm_types) else ""
         count = counts[i].strip() if i < len(counts) else ""
         machine_class = classes[i].strip() if i < len(classes) else ""
         if vm_type or count:
-            rows.append({"vm_type": vm_type, "count": count, "machine_class": machine_class, "errors": []})
+            row: dict[str, Any] = {"vm_type": vm_type, "count": count, "machine_class": machine_class,
+                                   "errors": []}
+            row.update({key: values[i].strip() if i < len(values) else "" for key, values in markets.items()})
+            rows.append(row)
     return rows
+
+
+def _number_text(text: str) -> Any:
+    """Posted text as an int, else a float, else the text itself (the service says what is wrong)."""
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
 
 
 def entries_for_service(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -271,6 +305,9 @@ def entries_for_service(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     entry["count"] = row["count"]
         if row.get("machine_class"):
             entry["machine_class"] = row["machine_class"]
+        for key in MARKET_COUNTS:
+            if row.get(key):
+                entry[key] = _number_text(row[key])
         entries.append(entry)
     return entries
 
@@ -283,8 +320,15 @@ class WorkloadForm(forms.Form):
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 
+#: The formats a pasted text or one small file holds. The public traces (read as streams of one
+#: file or more, with a window, a sample and rules of their own: docs/traces.md) are imported
+#: from their files, by the command line's ``import`` or a trace upload, not pasted here.
+PASTE_IMPORTERS = {name: i for name, i in IMPORTERS.items() if i.stream is None}
+
+
 class JobsCsvForm(forms.Form):
-    """Jobs from pasted text or an uploaded file, in any format of the library's importer registry.
+    """Jobs from pasted text or an uploaded file, in a format of the library's importer registry
+    that is not a trace (:data:`PASTE_IMPORTERS`).
 
     Each importer's options get a field ``option_<format>_<name>`` (``scheduling.importers``
     declares them); only the chosen format's options are passed on.
@@ -299,10 +343,10 @@ class JobsCsvForm(forms.Form):
                            "j1,analytics,0,4,2,4,300,900\nj2,,60,2,1,2,120,",
         }),
         label="Paste CSV",
-        help_text=" ".join(f"{i.label}: {i.help}" for i in IMPORTERS.values()),
+        help_text=" ".join(f"{i.label}: {i.help}" for i in PASTE_IMPORTERS.values()),
     )
     file = forms.FileField(required=False, label="…or upload a file")
-    format = forms.ChoiceField(choices=[(i.name, i.label) for i in IMPORTERS.values()], initial="jobs")
+    format = forms.ChoiceField(choices=[(i.name, i.label) for i in PASTE_IMPORTERS.values()], initial="jobs")
     mode = forms.ChoiceField(
         choices=[("append", "Add to the jobs"), ("replace", "Replace the jobs")],
         initial="append",
@@ -311,22 +355,22 @@ class JobsCsvForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        for importer in IMPORTERS.values():
+        for importer in PASTE_IMPORTERS.values():
             for option in importer.options:
-                self.fields[self._option_field(importer.name, option.name)] = option_form_field(
-                    option, label=f"{importer.label.split(' (')[0]}: {option.label}"
-                )
+                field = param_field(option)
+                field.label = f"{importer.label.split(' (')[0]}: {field.label}"
+                self.fields[self._option_field(importer.name, option.name)] = field
 
     @staticmethod
     def _option_field(fmt: str, name: str) -> str:
         return f"option_{fmt}_{name}".replace("-", "_").replace(".", "_")
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[self._option_field(i.name, o.name)] for i in IMPORTERS.values() for o in i.options]
+        return [self[self._option_field(i.name, o.name)] for i in PASTE_IMPORTERS.values() for o in i.options]
 
     def importer_options(self) -> dict[str, Any]:
         """The chosen format's options, as the importer reads them."""
-        importer = IMPORTERS[self.cleaned_data["format"]]
+        importer = PASTE_IMPORTERS[self.cleaned_data["format"]]
         out = {}
         for option in importer.options:
             value = self.cleaned_data.get(self._option_field(importer.name, option.name))

@@ -10,12 +10,13 @@ from django.urls import path
 
 from planner.runs.kinds import kind_urlpatterns
 
-from .views import base, catalogue, clusters, invitations, runs, teams, workloads
+from .views import base, catalogue, clusters, invitations, runs, teams, uploads, workloads
 
 app_name = "web"
 
 urlpatterns = [
     path("", base.dashboard, name="dashboard"),
+    path("glossary/", base.glossary, name="glossary"),
     path("team/switch/", base.team_switch, name="team-switch"),
     path("teams/new/", base.team_new, name="team-new"),
     path("invitations/<int:invitation_id>/accept/", invitations.invitation_accept, name="invitation-accept"),
@@ -51,6 +52,11 @@ urlpatterns = [
     path("workloads/<int:pk>/generate/", workloads.workload_generator, name="workload-generate"),
     path("workloads/<int:pk>/export.json", workloads.workload_export, name="workload-export"),
     path("workloads/<int:pk>/delete/", workloads.workload_remove, name="workload-delete"),
+    path("workloads/<int:pk>/jobs.csv", workloads.workload_jobs_csv, name="workload-jobs-csv"),
+    # uploads imported in the background
+    path("uploads/", uploads.upload_new, name="upload-new"),
+    path("uploads/<int:pk>/", uploads.upload_detail, name="upload-detail"),
+    path("uploads/<int:pk>/delete/", uploads.upload_remove, name="upload-delete"),
     # runs
     path("runs/", runs.run_index, name="runs"),
     path("runs/<int:pk>/", runs.run_detail, name="run-detail"),

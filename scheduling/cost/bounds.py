@@ -15,9 +15,29 @@ A network-bound job (notes §8) whose executors span several VMs runs longer tha
 does is at least its unstretched work: ``W`` counts every job at its ``duration_s``, which stays
 a lower bound whatever placement a scheduler chooses (and is the bound of a scheduler that puts
 every such job on one VM).
+
+**Reserved and spot prices** (scenario version 4). A reserved VM is billed its reserved price for
+the whole horizon ``H`` (from 0 until the last job finishes), on or not, and costs nothing more
+while on; a spot VM is billed its spot price per second while on. Let, per VM type ``t``,
+``u_t``, ``z_t`` and ``y_t`` be the VM-hours a schedule has reserved, spot and on-demand VMs of
+the type on, ``r_t`` its reserved VMs and ``R = sum_t r_t * reserved price_t`` the reservations'
+hourly price. Every schedule gives a feasible point of the linear programme
+
+    minimise   R H + sum_t (s_t z_t + p_t y_t)
+    subject to sum_t c_tr (u_t + z_t + y_t) >= W_r   for every resource r
+               u_t <= r_t H,   H >= H_min,   u, z, y >= 0
+
+(its VMs on cover its executors at every instant, hence the work; a reserved VM is on at most
+``H`` hours; ``H`` is at least ``H_min = max_j (arrival_j + duration_j)``, the earliest any job
+can finish; spot interruptions only add work; billing options only raise real costs), with
+an objective no larger than its bill. So the programme's optimum is a lower bound. Only the
+markets a type has machines in get a column; counts are relaxed as before. A scenario without
+reserved or spot prices is solved as ``f(W)`` above, exactly as before version 4.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pulp
@@ -58,7 +78,58 @@ def cheapest_cover_cost(capacity: np.ndarray, price: np.ndarray, demand: np.ndar
 
 
 def lower_bound_cost(scenario: Scenario) -> float:
-    """A cost no scheduler can beat on this scenario (see the module docstring)."""
+    """A cost no scheduler can beat on this scenario (see the module docstring).
+
+    >>> from scheduling.scenario import parse_scenario
+    >>> doc = {"resources": ["cpu"], "vm_types": [{"name": "vm", "capacity": {"cpu": 4},
+    ...     "price_per_hour": 1.0, "count": 4, "reserved": {"price_per_hour": 0.5, "count": 1}}],
+    ...     "jobs": [{"id": "a", "arrival_s": 0, "executors": 2, "executor": {"cpu": 4},
+    ...               "duration_s": 7200}]}
+    >>> lower_bound_cost(parse_scenario(doc))  # 4 VM-hours of work, all on the reserved VM: 4 h at $0.50
+    2.0
+    >>> doc["vm_types"][0]["reserved"]["price_per_hour"] = 1.5  # H = 2 h: $3 reserved, 2 h on demand
+    >>> lower_bound_cost(parse_scenario(doc))
+    5.0
+    """
     capacity = np.array([t.capacity for t in scenario.vm_types], dtype=float)
     price = np.array([t.price_per_hour for t in scenario.vm_types], dtype=float)
-    return cheapest_cover_cost(capacity, price, work_resource_hours(scenario))
+    work = work_resource_hours(scenario)
+    if not scenario.has_market_prices:
+        return cheapest_cover_cost(capacity, price, work)
+    return _market_cover_cost(scenario, capacity, work)
+
+
+def earliest_horizon_hours(scenario: Scenario) -> float:
+    """``H_min``: no schedule's horizon is shorter than the earliest its last job can finish."""
+    return max((j.arrival_s + j.duration_s for j in scenario.jobs), default=0.0) / 3600.0
+
+
+def _market_cover_cost(scenario: Scenario, capacity: np.ndarray, work: np.ndarray) -> float:
+    """The linear programme of the module docstring (reserved and spot prices)."""
+    prob = pulp.LpProblem("lower_bound_markets", pulp.LpMinimize)
+    horizon = pulp.LpVariable("H", lowBound=earliest_horizon_hours(scenario))
+    objective = []
+    cover: list[list[Any]] = [[] for _ in scenario.resources]
+    for t, vt in enumerate(scenario.vm_types):
+        counts = vt.market_counts()
+        for market, n in counts.items():
+            if n <= 0:
+                continue
+            hours = pulp.LpVariable(f"{market}_{t}", lowBound=0)
+            if market == "reserved":
+                objective.append(n * vt.market_price(market) * horizon)
+                prob += hours <= n * horizon, f"reserved_{t}"
+            else:
+                objective.append(vt.market_price(market) * hours)
+            for r in range(len(scenario.resources)):
+                if capacity[t, r] > 0:
+                    cover[r].append(float(capacity[t, r]) * hours)
+    prob += pulp.lpSum(objective)
+    for r, terms in enumerate(cover):
+        if work[r] > 0:
+            prob += pulp.lpSum(terms) >= float(work[r]), f"cover_{r}"
+    solver = pulp.HiGHS(msg=False) if pulp.HiGHS().available() else pulp.PULP_CBC_CMD(msg=False)
+    status = prob.solve(solver)
+    if pulp.LpStatus[status] != "Optimal":  # cannot happen for a validated scenario
+        raise RuntimeError(f"lower-bound LP ended {pulp.LpStatus[status]}")
+    return round(float(pulp.value(prob.objective) or 0.0), 9)

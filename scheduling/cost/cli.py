@@ -73,7 +73,7 @@ def _table(docs: dict[str, dict[str, Any]]) -> str:
 
 
 def add_commands(subparsers: Subparsers) -> None:
-    """Add ``simulate`` to ``python -m scheduling``'s sub-commands."""
+    """Add ``simulate`` and ``cheapest`` to ``python -m scheduling``'s sub-commands."""
     s = subparsers.add_parser(
         "simulate", help="simulate schedulers on a scenario (JSON, or any importer's format)"
     )
@@ -95,3 +95,6 @@ def add_commands(subparsers: Subparsers) -> None:
     s.add_argument("--compact", action="store_true", help="JSON without indentation")
     s.add_argument("--quiet", "-q", action="store_true", help="no summary table on stderr")
     s.set_defaults(func=cmd_simulate)
+    from .cheapest.cli import add_commands as add_cheapest  # the cheapest cluster (issue 18)
+
+    add_cheapest(subparsers)

@@ -4,17 +4,25 @@ Arrays are indexed by machine (in listed order: ``<vm type>#<k>``) and by resour
 scenario's resource order. Placement policies read this state and return an assignment;
 only the simulator changes it, through :meth:`Cluster.apply`, :meth:`Cluster.release` and
 :meth:`Cluster.turn_off`.
+
+Machines are grouped in **pools**: the machines of one VM type in one market (reserved, spot or
+on demand; scenario version 4). The machines of a pool are identical, capacity and price, so
+placement policies reason per pool: a VM type with on-demand prices only is one pool. Each
+machine has a **marginal price**, what turning it on adds to the bill per hour
+(:attr:`Cluster.price`): its on-demand or spot price, and 0 for a reserved VM, which is billed
+for the whole horizon whether it is on or not.
 """
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..scenario import Scenario
+from .machine_index import IdlePool, OnIndex
 
 EPS = 1e-9
 
@@ -63,23 +71,64 @@ class Cluster:
         self.type_price: FloatArray = np.array([t.price_per_hour for t in scenario.vm_types], dtype=float)
         counts = [t.count for t in scenario.vm_types]
         self.type_of: IntArray = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+        # Pools: (VM type, market) with machines, in listed order (a type's machines are given to
+        # the markets in MARKETS order, so a pool's machines are consecutive).
+        pool_type: list[int] = []
+        pool_counts: list[int] = []
+        self.pool_market: list[str] = []
+        pool_price: list[float] = []  # marginal: 0 for reserved
+        pool_rate: list[float] = []  # what the machine costs an hour in its market
+        pool_interruptions: list[float] = []
+        for t, vt in enumerate(scenario.vm_types):
+            for market, n in vt.market_counts().items():
+                if n <= 0:
+                    continue
+                rate = vt.market_price(market)
+                pool_type.append(t)
+                pool_counts.append(n)
+                self.pool_market.append(market)
+                pool_price.append(0.0 if market == "reserved" else rate)
+                pool_rate.append(rate)
+                pool_interruptions.append(vt.interruptions_per_hour if market == "spot" else 0.0)
+        self.pool_type: IntArray = np.array(pool_type, dtype=np.int64)
+        self.pool_capacity: FloatArray = self.type_capacity[self.pool_type].reshape(
+            len(pool_type), len(self.resources))
+        self.pool_price: FloatArray = np.array(pool_price, dtype=float)
+        self.pool_reserved: BoolArray = np.array([m == "reserved" for m in self.pool_market], dtype=bool)
+        self.pool_of: IntArray = np.repeat(np.arange(len(pool_counts), dtype=np.int64), pool_counts)
         self.names = scenario.machine_names()
         self.capacity: FloatArray = self.type_capacity[self.type_of].copy()
         # Column-major: policies scan one resource over every machine at a time.
         self.free: FloatArray = np.asfortranarray(self.capacity)
-        self.price: FloatArray = self.type_price[self.type_of].copy()
+        #: Per machine, its marginal price per hour: what turning it on adds to the bill.
+        self.price: FloatArray = self.pool_price[self.pool_of].copy()
+        #: Per machine, what it costs an hour in its market (a reserved VM's reserved price).
+        self.rate: FloatArray = np.array(pool_rate, dtype=float)[self.pool_of]
+        #: Per machine, the rate (per hour) at which it is reclaimed: spot VMs only.
+        self.interruptions_per_hour: FloatArray = np.array(pool_interruptions, dtype=float)[self.pool_of]
+        self.reserved: BoolArray = self.pool_reserved[self.pool_of]
+        self.market: list[str] = [self.pool_market[p] for p in self.pool_of.tolist()]
         self.on: BoolArray = np.zeros(len(self.names), dtype=bool)
         self.executors: IntArray = np.zeros(len(self.names), dtype=np.int64)
         self.ready_at: FloatArray = np.zeros(len(self.names), dtype=float)
         self.total: FloatArray = self.capacity.sum(axis=0)
-        # Off machines of each type, lowest index first: identical idle VMs are interchangeable,
-        # so policies reason per type and take the first one in listed order.
-        self._idle: list[list[int]] = [[] for _ in counts]
-        for v, t in enumerate(self.type_of.tolist()):
-            self._idle[t].append(v)  # already ascending, hence a valid heap
+        # Off machines of each pool, lowest index first: identical idle VMs are interchangeable,
+        # so policies reason per pool and take the first one in listed order.
+        first = np.concatenate([[0], np.cumsum(pool_counts)]).tolist()
+        self._idle: list[IdlePool] = [IdlePool(range(a, b)) for a, b in pairwise(first)]
+        #: The machines that are on, grouped by (VM type, free capacity) in BFD's order
+        #: (:class:`~scheduling.cost.machine_index.OnIndex`): BFD asks it, not every machine.
+        self.on_index = OnIndex(self.total.tolist())
+        self._type_list: list[int] = self.type_of.tolist()
+        # Each machine's free capacity and capacity as tuples of floats, kept equal to ``free``
+        # (the index's keys; read without numpy's per-call cost).
+        self._capacity_rows: list[tuple[float, ...]] = [tuple(row) for row in self.capacity.tolist()]
+        self._free_rows: list[tuple[float, ...]] = list(self._capacity_rows)
+        self._fit_counts: dict[tuple[int, bytes], IntArray] = {}
+        self._pool_list: list[int] = self.pool_of.tolist()
         self.on_count_by_type: IntArray = np.zeros(len(counts), dtype=np.int64)
         self._allowed_masks: dict[bytes, BoolArray] = {}
-        self._type_orders: dict[bytes, list[int]] = {}
+        self._pool_orders: dict[bytes, list[int]] = {}
         self.used_total: FloatArray = np.zeros(len(self.resources), dtype=float)
 
     # ------------------------------------------------------------------ queries
@@ -88,20 +137,21 @@ class Cluster:
     def n_machines(self) -> int:
         return len(self.names)
 
-    def idle_count(self, t: int) -> int:
-        return len(self._idle[t])
+    @property
+    def n_pools(self) -> int:
+        return len(self.pool_type)
+
+    def idle_count(self, p: int) -> int:
+        """Idle machines of pool ``p``."""
+        return len(self._idle[p])
 
     def idle_counts(self) -> IntArray:
+        """Idle machines of each pool."""
         return np.array([len(p) for p in self._idle], dtype=np.int64)
 
-    def idle_of_type(self, t: int, k: int) -> list[int]:
-        """The first ``k`` idle machines of type ``t`` in listed order."""
-        pool = self._idle[t]
-        if k <= 0 or not pool:
-            return []
-        if k == 1:
-            return [pool[0]]
-        return heapq.nsmallest(k, pool)  # leaves the pool untouched
+    def idle_of_pool(self, p: int, k: int) -> list[int]:
+        """The first ``k`` idle machines of pool ``p`` in listed order."""
+        return self._idle[p].first(k)
 
     def allowed_mask(self, allowed_types: BoolArray) -> BoolArray:
         """Per machine: may a job restricted to ``allowed_types`` use it? (cached)"""
@@ -126,26 +176,46 @@ class Cluster:
         return _fits(self.free[idx], demand)
 
     def type_fit_counts(self, demand: FloatArray) -> IntArray:
-        """Executors of ``demand`` an empty machine of each type holds."""
-        return _fits(self.type_capacity, demand)
+        """Executors of ``demand`` an empty machine of each type holds (remembered per demand)."""
+        key = (0, demand.tobytes())
+        found = self._fit_counts.get(key)
+        if found is None:
+            found = self._fit_counts[key] = _fits(self.type_capacity, demand)
+        return found
+
+    def pool_fit_counts(self, demand: FloatArray) -> IntArray:
+        """Executors of ``demand`` an empty machine of each pool holds (remembered per demand)."""
+        key = (1, demand.tobytes())
+        found = self._fit_counts.get(key)
+        if found is None:
+            found = self._fit_counts[key] = _fits(self.pool_capacity, demand)
+        return found
+
+    def pool_allowed(self, allowed_types: BoolArray) -> BoolArray:
+        """Per pool: may a job restricted to ``allowed_types`` use it?"""
+        allowed: BoolArray = np.asarray(allowed_types, dtype=bool)[self.pool_type]
+        return allowed
 
     def ra(self, amounts: FloatArray, rut: FloatArray) -> FloatArray:
         """Resource Availability (eq. 8 of paper 003) of rows of per-resource amounts."""
         ra: FloatArray = (amounts / np.where(self.total > 0, self.total, 1.0)) @ rut
         return ra
 
-    def new_vm_type_order(self, rut: FloatArray) -> list[int]:
-        """BFD's order of VM types for new VMs (Algorithm 3 of paper 003, "the smallest VM").
+    def new_vm_pool_order(self, rut: FloatArray) -> list[int]:
+        """BFD's order of pools for new VMs (Algorithm 3 of paper 003, "the smallest VM").
 
-        Ascending RA (eq. 8) of the full capacity, then price, then listed order. It depends
-        only on the VM types and the RUT, so it is computed once per RUT.
+        Reserved pools first (their VMs cost nothing at the margin), then ascending RA (eq. 8)
+        of the full capacity, then marginal price (of one type, the cheaper of spot and on
+        demand first), then listed order. Without reserved and spot prices a pool is a VM type
+        and this is the paper's order. It depends only on the pools and the RUT, so it is
+        computed once per RUT.
         """
         key = np.asarray(rut, dtype=float).tobytes()
-        order = self._type_orders.get(key)
+        order = self._pool_orders.get(key)
         if order is None:
-            type_ra = self.ra(self.type_capacity, rut)
-            ranked = np.lexsort((np.arange(len(type_ra)), self.type_price, type_ra))
-            order = self._type_orders[key] = [int(t) for t in ranked]
+            pool_ra = self.ra(self.pool_capacity, rut)
+            ranked = np.lexsort((np.arange(len(pool_ra)), self.pool_price, pool_ra, ~self.pool_reserved))
+            order = self._pool_orders[key] = [int(p) for p in ranked]
         return order
 
     # ------------------------------------------------------------------ changes
@@ -153,20 +223,26 @@ class Cluster:
     def apply(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
         """Start executors; returns the machines this turned on."""
         turned_on = []
+        index = self.on_index
+        rows = self._free_rows
+        d = demand.tolist()
         for v, k in assignment.items():
-            self.free[v] -= demand * k
-            if (self.free[v] < -EPS * np.maximum(1.0, self.capacity[v])).any():
+            before = rows[v]
+            # The same operations as ``free[v] -= demand * k`` (IEEE doubles either way), on
+            # Python floats: numpy's per-call cost dominates on rows of two or three resources.
+            after = tuple(f - x * k for f, x in zip(before, d, strict=True))
+            if any(f < -EPS * max(1.0, c) for f, c in zip(after, self._capacity_rows[v], strict=True)):
                 raise AssertionError(f"capacity exceeded on {self.names[v]}")
+            rows[v] = after
+            self.free[v] = after
             self.executors[v] += k
-            if not self.on[v]:
+            t = self._type_list[v]
+            if self.on[v]:
+                index.move(v, t, before, after)
+            else:
                 self.on[v] = True
-                t = int(self.type_of[v])
-                pool = self._idle[t]
-                if pool[0] == v:
-                    heapq.heappop(pool)
-                else:
-                    pool.remove(v)
-                    heapq.heapify(pool)
+                self._idle[self._pool_list[v]].take(v)
+                index.add(v, t, after)
                 self.on_count_by_type[t] += 1
                 turned_on.append(v)
         self.used_total += demand * sum(assignment.values())
@@ -175,21 +251,30 @@ class Cluster:
     def release(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
         """End executors; returns the machines left idle (the simulator turns them off)."""
         idle = []
+        index = self.on_index
+        rows = self._free_rows
+        d = demand.tolist()
         for v, k in assignment.items():
-            self.free[v] += demand * k
-            self.executors[v] -= k
-            if self.executors[v] == 0:
-                self.free[v] = self.capacity[v]  # drop floating-point residue
+            before = rows[v]
+            left = int(self.executors[v]) - k
+            self.executors[v] = left
+            if left == 0:
+                after = self._capacity_rows[v]  # drop floating-point residue
                 idle.append(v)
+            else:
+                after = tuple(f + x * k for f, x in zip(before, d, strict=True))
+            rows[v] = after
+            self.free[v] = after
+            index.move(v, self._type_list[v], before, after)
         self.used_total -= demand * sum(assignment.values())
         return idle
 
     def turn_off(self, v: int) -> None:
         if self.on[v] and self.executors[v] == 0:
             self.on[v] = False
-            t = int(self.type_of[v])
-            heapq.heappush(self._idle[t], v)
-            self.on_count_by_type[t] -= 1
+            self.on_index.remove(v, self._type_list[v], self._free_rows[v])
+            self._idle[self._pool_list[v]].put(v)
+            self.on_count_by_type[self._type_list[v]] -= 1
 
 
 def _fits(free: FloatArray, demand: FloatArray) -> IntArray:

@@ -42,12 +42,15 @@ __all__ = [
     "NETWORK_JOB_FIELDS",
     "VM_INTERVAL_FIELDS",
     "has_network_fields",
+    "horizon_cost",
     "is_columnar",
     "iter_jobs",
     "iter_vm_intervals",
     "job_column",
     "job_count",
+    "machine_markets",
     "machine_names",
+    "machine_prices",
     "to_columnar",
     "vm_interval_column",
     "vm_interval_cost",
@@ -71,8 +74,11 @@ DERIVED_JOB_FIELDS = ("wait_s", "completion_s")
 #: Stored per-interval columns (``machine`` indexes ``machines``).
 VM_INTERVAL_FIELDS = ("machine", "on_s", "off_s", "billed_s")
 #: Per-interval fields derived on read: the machine's name and type, and ``cost``
-#: (:func:`vm_interval_cost` of ``billed_s`` at the type's hourly price).
+#: (:func:`vm_interval_cost` of ``billed_s`` at the machine's marginal price, :func:`machine_prices`).
 DERIVED_VM_INTERVAL_FIELDS = ("vm", "vm_type", "cost")
+#: The market of a machine a document without a ``machines.market`` column names (its scenario
+#: had on-demand prices only).
+ON_DEMAND = "on_demand"
 
 Result = Mapping[str, Any]
 
@@ -106,12 +112,44 @@ def vm_interval_cost(billed_s: float, price_per_hour: float) -> float:
     return billed_s * price_per_hour / 3600.0
 
 
-def _machine_prices(doc: Result) -> list[float]:
-    prices = [float(vt["price_per_hour"]) for vt in doc.get("vm_types") or []]
+def horizon_cost(horizon_s: float, price_per_hour: float) -> float:
+    """What a reserved VM costs over a run's horizon (scenario version 4): the whole horizon, from
+    0 until the last job finishes, at its reserved hourly price, whether it was on or not.
+
+    >>> horizon_cost(7200.0, 0.15)  # two hours
+    0.3
+    """
+    return vm_interval_cost(horizon_s, price_per_hour)
+
+
+def machine_markets(doc: Result) -> list[str]:
+    """Each machine's market (``reserved``, ``spot``, ``on_demand``): the ``machines.market``
+    column, or every machine on demand when the document has none."""
+    machines = doc.get("machines")
+    if isinstance(machines, Mapping) and "market" in machines:
+        return [str(m) for m in machines["market"]]
+    return [ON_DEMAND] * len(machine_names(doc))
+
+
+def _market_price(vm_type: Mapping[str, Any], market: str) -> float:
+    """A machine's marginal price: 0 reserved (billed for the horizon apart), else its market's."""
+    if market == "reserved":
+        return 0.0
+    if market == "spot" and isinstance(vm_type.get("spot"), Mapping):
+        return float(vm_type["spot"]["price_per_hour"])
+    return float(vm_type["price_per_hour"])
+
+
+def machine_prices(doc: Result) -> list[float]:
+    """Each machine's marginal hourly price: what an hour on costs beyond a reservation (a
+    reserved VM's 0, a spot VM's spot price, else the on-demand price)."""
+    vm_types = list(doc.get("vm_types") or [])
     machines = doc.get("machines")
     if isinstance(machines, Mapping):
-        return [prices[i] for i in machines.get("vm_type") or []]
-    return [float(vt["price_per_hour"]) for vt in doc.get("vm_types") or [] for _ in range(_count(vt))]
+        markets = machine_markets(doc)
+        types = machines.get("vm_type") or []
+        return [_market_price(vm_types[i], m) for i, m in zip(types, markets, strict=True)]
+    return [float(vt["price_per_hour"]) for vt in vm_types for _ in range(_count(vt))]
 
 
 def _machine_types(doc: Result) -> list[str]:
@@ -219,7 +257,8 @@ def vm_interval_count(doc: Result) -> int:
 
 
 def vm_interval_column(doc: Result, key: str) -> list[Any]:
-    """One field of every VM on-interval: ``vm`` (name), ``vm_type`` (name), ``cost`` or a
+    """One field of every VM on-interval: ``vm`` (name), ``vm_type`` (name), ``cost``,
+    ``interrupted`` (ended by a spot interruption; ``False`` when the document does not say) or a
     stored field (:data:`VM_INTERVAL_FIELDS`)."""
     intervals = doc.get("vm_intervals")
     if not isinstance(intervals, Mapping):
@@ -230,8 +269,10 @@ def vm_interval_column(doc: Result, key: str) -> list[Any]:
     if key == "vm_type":
         types = _machine_types(doc)
         return [types[m] for m in intervals["machine"]]
+    if key == "interrupted" and key not in intervals:  # no spot VM could be reclaimed
+        return [False] * vm_interval_count(doc)
     if key == "cost" and "cost" not in intervals:
-        prices = _machine_prices(doc)
+        prices = machine_prices(doc)
         pairs = zip(intervals["machine"], intervals["billed_s"], strict=True)
         return [vm_interval_cost(billed, prices[m]) for m, billed in pairs]
     return list(intervals[key])

@@ -62,7 +62,7 @@ from ..charts import time_unit
 from ..errors import ScenarioError
 from ..numbers import finite, integral
 from ..scenario import SimulationOptions
-from .document import has_network_fields, job_column, machine_names, vm_interval_column
+from .document import has_network_fields, job_column, machine_names, machine_prices, vm_interval_column
 from .job_table import rd_job
 from .orderings import ORDERING_CLASSES, FifoOrdering, Ordering, QueueKeys
 
@@ -235,7 +235,17 @@ class ReplayIndex:
         iv_cost = np.nan_to_num(_floats(vm_interval_column(doc, "cost")))
         self.machine_type: Ints = np.full(len(self.machine_names), -1, dtype=np.int64)
         self.machine_type[self.iv_machine] = np.array(iv_type, dtype=np.int64)
-        self.iv_price: Floats = self.type_price[self.machine_type[self.iv_machine]]
+        # Each interval at its machine's marginal price (scenario version 4: 0 reserved, spot's).
+        marginal = machine_prices(doc) if self.machine_names else []
+        self.iv_price: Floats = np.array(
+            [marginal[m] if m < len(marginal) else self.type_price[self.machine_type[m]] for m in iv_machine],
+            dtype=np.float64,
+        )
+        #: Reserved VMs' hourly price, billed from 0 whether on or not (version 4).
+        reserved = [vt["reserved"] for vt in vm_types if isinstance(vt.get("reserved"), Mapping)]
+        self.reserved_rate = sum(
+            (finite(r.get("price_per_hour")) or 0.0) * (integral(r.get("count")) or 0) for r in reserved
+        )
         self._on_order: Ints = np.argsort(self.iv_on, kind="stable")
         self._on_sorted: Floats = self.iv_on[self._on_order]
         self._on_longest = float(np.max(self.iv_off - self.iv_on)) if len(self.iv_on) else 0.0
@@ -405,10 +415,10 @@ class ReplayIndex:
 
         # Cost: intervals closed by `at` at their billed cost, open ones at price x time on.
         closed = int(np.searchsorted(self._off_sorted, at, side="right"))
-        rate = float(self.iv_price[on_iv].sum())
+        rate = float(self.iv_price[on_iv].sum()) + self.reserved_rate
         so_far = float(self._closed_cost[closed]) + float(
             (self.iv_price[on_iv] * (at - self.iv_on[on_iv])).sum() / 3600.0
-        )
+        ) + self.reserved_rate * at / 3600.0
 
         # Executors grouped by VM, each VM's in order of placement.
         grouped = np.lexsort((entry_job, self.placed[entry_job], entry_machine))

@@ -16,6 +16,7 @@ Each section of the document has its own function.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -24,12 +25,12 @@ import numpy as np
 from ..metrics import cost_by_hour, percentile
 from ..scenario import Scenario
 from .cluster import Cluster, FloatArray
-from .document import FORMAT, vm_interval_cost
+from .document import FORMAT, horizon_cost, vm_interval_cost
 from .job_table import JobTable
 from .schedulers import SchedulerSpec
 from .timeline import TimelineRecorder
 
-__all__ = ["DELAY_DECIMALS", "RunRecord", "VmInterval", "build_result_document"]
+__all__ = ["DELAY_DECIMALS", "Holding", "RunRecord", "SpotLosses", "VmInterval", "build_result_document"]
 
 #: Placement delays are wall-clock noise: samples are kept to the microsecond.
 DELAY_DECIMALS = 3
@@ -47,6 +48,31 @@ class VmInterval(NamedTuple):
     billed_s: float
 
 
+#: One machine's executors of a job for a while: ``(machine, executors, from_s, to_s)``.
+Holding = tuple[int, int, float, float]
+
+
+@dataclass
+class SpotLosses:
+    """What reclaimed spot VMs cost a run in work (scenario version 4)."""
+
+    n_resources: int
+    interruptions: int = 0  # spot VMs reclaimed
+    lost_executors: int = 0  # executors they ran, lost
+    replaced: int = 0  # executors placed again
+    lost_executor_s: float = 0.0  # executor-seconds of work lost
+    lost_resource_s: FloatArray = field(init=False)  # resource-seconds of work lost, per resource
+
+    def __post_init__(self) -> None:
+        self.lost_resource_s = np.zeros(self.n_resources)
+
+    def lose(self, executors: int, ran_s: float, demand: FloatArray) -> None:
+        """``executors`` of one demand lost after running ``ran_s`` seconds."""
+        self.lost_executors += executors
+        self.lost_executor_s += executors * ran_s
+        self.lost_resource_s += demand * (executors * ran_s)
+
+
 @dataclass
 class RunRecord:
     """What one simulation run recorded; :func:`build_result_document` turns it into the document."""
@@ -62,12 +88,21 @@ class RunRecord:
     start_s: FloatArray
     finish_s: FloatArray
     stretch: FloatArray  # each job's network stretch (notes §8): 1 unless it is network-bound
-    assignments: list[dict[int, int]]
+    assignments: list[dict[int, int]]  # where each job started
+    holdings: list[list[Holding]]  # per job, what it held of each machine and when
     intervals: list[VmInterval]
+    interrupted: list[bool]  # per interval: ended by a spot interruption
+    lost_executors: Any  # per job, executors lost to reclaimed spot VMs
+    losses: SpotLosses
     timeline: TimelineRecorder
     delays_ms: list[float]
     placement_stats: dict[str, float] = field(default_factory=dict)
     placement_events: list[dict[str, object]] = field(default_factory=list)
+
+    @property
+    def horizon_s(self) -> float:
+        """The run's horizon: from 0 until the last job finishes (reserved VMs are billed for it)."""
+        return float(self.finish_s.max()) if len(self.finish_s) else 0.0
 
 
 def build_result_document(record: RunRecord) -> dict[str, Any]:
@@ -78,6 +113,10 @@ def build_result_document(record: RunRecord) -> dict[str, Any]:
     job_detail = job_columns(record)
     total_cost = 0.0
     for cost in interval_costs:  # in the order VMs were turned off, as the bill adds up
+        total_cost += cost
+    markets = scenario.has_market_prices
+    reserved = reserved_costs(record) if markets else []
+    for _, cost in reserved:
         total_cost += cost
     completion = record.finish_s - jobs.arrival_s
     met = sum(1 for ok in job_detail["met_deadline"] if ok is True)
@@ -97,10 +136,11 @@ def build_result_document(record: RunRecord) -> dict[str, Any]:
         "resources": list(scenario.resources),
         "vm_types": [
             {"name": t.name, "price_per_hour": t.price_per_hour, "count": t.count,
-             "capacity": dict(zip(scenario.resources, t.capacity, strict=True))}
+             "capacity": dict(zip(scenario.resources, t.capacity, strict=True)), **t.prices_doc()}
             for t in scenario.vm_types
         ],
         "total_cost": total_cost,
+        **(market_section(record, intervals, interval_costs, reserved) if markets else {}),
         "lower_bound_cost": lower_bound,
         "gap_to_lower_bound": (total_cost / lower_bound - 1.0) if lower_bound > 0 else None,
         "makespan_s": makespan,
@@ -114,8 +154,11 @@ def build_result_document(record: RunRecord) -> dict[str, Any]:
         "median_completion_s": percentile(completion, 50),
         "p95_completion_s": percentile(completion, 95),
         "mean_wait_s": float((record.start_s - jobs.arrival_s).mean()) if n else 0.0,
-        **cost_breakdowns(record, intervals, interval_costs, job_detail["cost"], total_cost),
-        "machines": {"name": list(record.cluster.names), "vm_type": record.cluster.type_of.tolist()},
+        **cost_breakdowns(record, intervals, interval_costs, job_detail["cost"], total_cost, reserved),
+        "machines": {
+            "name": list(record.cluster.names), "vm_type": record.cluster.type_of.tolist(),
+            **({"market": list(record.cluster.market)} if markets else {}),
+        },
         "jobs": job_detail,
         "vm_intervals": intervals,
         "timeline": record.timeline.timeline_section(),
@@ -126,36 +169,58 @@ def build_result_document(record: RunRecord) -> dict[str, Any]:
 
 
 def vm_interval_columns(record: RunRecord) -> dict[str, list[Any]]:
-    """``vm_intervals``: one column per stored field; ``machine`` indexes ``machines``."""
+    """``vm_intervals``: one column per stored field; ``machine`` indexes ``machines``.
+
+    With reserved or spot prices, ``interrupted`` says which intervals a spot interruption ended.
+    """
     return {
         "machine": [interval.machine for interval in record.intervals],
         "on_s": [interval.on_s for interval in record.intervals],
         "off_s": [interval.off_s for interval in record.intervals],
         "billed_s": [interval.billed_s for interval in record.intervals],
+        **({"interrupted": list(record.interrupted)} if record.scenario.has_market_prices else {}),
     }
 
 
 def vm_interval_costs(record: RunRecord) -> list[float]:
-    """The cost of each on-interval (not stored: readers derive it with the same rule)."""
+    """The cost of each on-interval at the machine's marginal price (a reserved VM's on-intervals
+    cost nothing beyond its reservation); not stored: readers derive it with the same rule."""
     price = record.cluster.price
     return [vm_interval_cost(iv.billed_s, float(price[iv.machine])) for iv in record.intervals]
 
 
+def reserved_costs(record: RunRecord) -> list[tuple[int, float]]:
+    """``(machine, cost)`` of every reserved VM: its reserved price over the whole horizon."""
+    cluster, horizon = record.cluster, record.horizon_s
+    reserved = np.flatnonzero(cluster.reserved).tolist()
+    return [(v, horizon_cost(horizon, float(cluster.rate[v]))) for v in reserved]
+
+
 def job_costs(record: RunRecord) -> list[float]:
-    """What each job pays: for each VM it holds, the VM's price for the time it holds it,
-    times its share of the VM in the RUT-weighted unified form of eq. 8 (paper 003).
+    """What each job pays: for each VM it holds, the VM's hourly cost in its market (a reserved
+    VM's reserved price) for the time it holds it, times its share of the VM in the
+    RUT-weighted unified form of eq. 8 (paper 003). Executors lost to a reclaimed spot VM are
+    paid for until it was reclaimed, and again where they were placed next.
 
     Shares of co-located jobs add up to at most 1, so the attributed costs never exceed the bill.
     """
     cluster, demand = record.cluster, record.jobs.demand
+    capacity = np.where(cluster.type_capacity > 0, cluster.type_capacity, np.inf)
+    type_of, rate = cluster.type_of.tolist(), cluster.rate.tolist()
+    demand_rows = [tuple(row) for row in demand.tolist()]
+    # A share depends on the executor's demand, their number and the VM type only: computed
+    # once per such triple, with the same arithmetic (jobs' demands repeat: few distinct ones).
+    shares: dict[tuple[tuple[float, ...], int, int], float] = {}
     costs = []
-    for i, assignment in enumerate(record.assignments):
-        held = float(record.finish_s[i] - record.placed_s[i])
+    for i, holdings in enumerate(record.holdings):
         cost = 0.0
-        for v, k in assignment.items():
-            capacity = np.where(cluster.capacity[v] > 0, cluster.capacity[v], np.inf)
-            share = float((demand[i] * k / capacity) @ record.rut)
-            cost += float(cluster.price[v]) * held / 3600.0 * min(share, 1.0)
+        for v, k, held_from, held_to in holdings:
+            held = held_to - held_from
+            key = (demand_rows[i], k, type_of[v])
+            share = shares.get(key)
+            if share is None:
+                share = shares[key] = min(float((demand[i] * k / capacity[type_of[v]]) @ record.rut), 1.0)
+            cost += rate[v] * held / 3600.0 * share
         costs.append(cost)
     return costs
 
@@ -194,6 +259,52 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
             if jobs.network_bound
             else {}
         ),
+        **({"lost_executors": [int(k) for k in record.lost_executors]} if _spot_reclaims(record) else {}),
+    }
+
+
+def _spot_reclaims(record: RunRecord) -> bool:
+    """Whether some spot VM of the scenario may be reclaimed (a rate of interruptions > 0)."""
+    return bool((record.cluster.interruptions_per_hour > 0).any())
+
+
+def market_section(
+    record: RunRecord,
+    intervals: dict[str, list[Any]],
+    interval_costs: list[float],
+    reserved: list[tuple[int, float]],
+) -> dict[str, Any]:
+    """The cost split by market, the reserved VMs' idle cost and the spot VMs' interruptions
+    (only in the documents of scenarios with reserved or spot prices, version 4).
+
+    ``reserved_idle_cost``: each reserved VM's price for the part of the horizon it was off.
+    """
+    cluster, horizon = record.cluster, record.horizon_s
+    by_market = {"reserved": 0.0, "on_demand": 0.0, "spot": 0.0}
+    for machine, cost in zip(intervals["machine"], interval_costs, strict=True):
+        by_market[cluster.market[machine]] += cost
+    on_time = dict.fromkeys((v for v, _ in reserved), 0.0)
+    for machine, on, off in zip(intervals["machine"], intervals["on_s"], intervals["off_s"], strict=True):
+        if machine in on_time:
+            on_time[machine] += off - on
+    idle = 0.0
+    for v, cost in reserved:
+        by_market["reserved"] += cost
+        idle += horizon_cost(max(0.0, horizon - on_time[v]), float(cluster.rate[v]))
+    losses = record.losses
+    return {
+        "horizon_s": horizon,
+        "cost_by_market": by_market,
+        "reserved_idle_cost": idle,
+        "spot_interruptions": {
+            "interruptions": losses.interruptions,
+            "lost_executors": losses.lost_executors,
+            "replaced_executors": losses.replaced,
+            "lost_executor_s": losses.lost_executor_s,
+            "lost_resource_s": dict(
+                zip(record.scenario.resources, losses.lost_resource_s.tolist(), strict=True)
+            ),
+        },
     }
 
 
@@ -203,16 +314,34 @@ def cost_breakdowns(
     interval_costs: list[float],
     job_cost: list[float],
     total_cost: float,
+    reserved: Sequence[tuple[int, float]] = (),
 ) -> dict[str, Any]:
-    """VM-hours and cost per VM type, cost per framework (and unused capacity), cost per hour."""
+    """VM-hours and cost per VM type, cost per framework (and unused capacity), cost per hour.
+
+    A reserved VM counts its whole horizon, billed, in its type's VM-hours and cost (and its
+    on-intervals none).
+    """
     cluster = record.cluster
     vm_hours = dict.fromkeys(cluster.type_names, 0.0)
     cost_by_type = dict.fromkeys(cluster.type_names, 0.0)
     machines, billed_s = intervals["machine"], intervals["billed_s"]
     for machine, billed, cost in zip(machines, billed_s, interval_costs, strict=True):
+        if reserved and cluster.reserved[machine]:
+            continue
         name = cluster.type_names[int(cluster.type_of[machine])]
         vm_hours[name] += billed / 3600.0
         cost_by_type[name] += cost
+    on_s, off_s, hour_billed, hour_cost = intervals["on_s"], intervals["off_s"], billed_s, interval_costs
+    if reserved:
+        horizon = record.horizon_s
+        for v, cost in reserved:
+            name = cluster.type_names[int(cluster.type_of[v])]
+            vm_hours[name] += horizon / 3600.0
+            cost_by_type[name] += cost
+        on_s = [*on_s, *(0.0 for _ in reserved)]
+        off_s = [*off_s, *(horizon for _ in reserved)]
+        hour_billed = [*hour_billed, *(horizon for _ in reserved)]
+        hour_cost = [*hour_cost, *(cost for _, cost in reserved)]
     cost_by_framework = dict.fromkeys(record.jobs.framework_names, 0.0)
     for k, cost in zip(record.jobs.framework.tolist(), job_cost, strict=True):
         cost_by_framework[record.jobs.framework_names[k]] += cost
@@ -221,7 +350,7 @@ def cost_breakdowns(
         "vm_hours_by_type": vm_hours,
         "cost_by_vm_type": cost_by_type,
         "cost_by_framework": cost_by_framework,
-        "cost_by_hour": cost_by_hour(intervals["on_s"], intervals["off_s"], billed_s, interval_costs),
+        "cost_by_hour": cost_by_hour(on_s, off_s, hour_billed, hour_cost),
     }
 
 

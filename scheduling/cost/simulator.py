@@ -10,6 +10,18 @@ the placement allow (a VM emptied at ``t`` is off for every placement made at ``
 hourly price from the moment it is turned on until it is turned off (optionally rounded up to a
 billing granularity and a minimum billed period, and with a boot delay before executors start).
 
+Reserved and spot prices (scenario version 4): a VM is billed by its market. A reserved VM is
+billed its reserved price for the whole horizon, from 0 until the last job finishes, whether it
+is on or not (:func:`~scheduling.cost.document.horizon_cost`); an on-demand or spot VM per second
+while on. A spot VM of a type with ``interruptions_per_hour`` is reclaimed at the instants of a
+Poisson process of that rate, drawn from the run's seed and the machine's index (so one machine
+is reclaimed at the same instants under every scheduler, when it is on then). A reclaimed VM
+stops: its executors are lost, the work they had done since they started is counted as lost
+(executor-seconds and resource-seconds), and they are placed again, by the same placement, each
+running the job's whole (stretched) duration from its new start; re-placements are tried before
+the waiting jobs at every scheduling pass and block none of them. A job finishes when its last
+executor does. The slot of a reclaimed VM may be turned on again (a new spot VM).
+
 The ordering (:mod:`scheduling.cost.orderings`) decides which waiting job is tried next, the
 placement (:mod:`scheduling.cost.placement`) where its executors go; the result document is built by
 :mod:`scheduling.cost.result_builder` and read with :mod:`scheduling.cost.document`.
@@ -34,14 +46,15 @@ from typing import Any
 
 import numpy as np
 
-from ..scenario import Scenario, SimulationOptions
+from ..errors import ScenarioError
+from ..scenario import LIMITS, Scenario, SimulationOptions
 from .bounds import lower_bound_cost
 from .cluster import Cluster, PlacementContext
 from .document import iter_jobs, vm_interval_cost
 from .job_table import JobTable, network_stretch
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
-from .result_builder import RunRecord, VmInterval, build_result_document
+from .result_builder import Holding, RunRecord, SpotLosses, VmInterval, build_result_document
 from .schedulers import SchedulerSpec, parse_scheduler
 from .timeline import TimelineRecorder
 
@@ -49,7 +62,8 @@ __all__ = ["Progress", "SimulationResult", "billed_seconds", "compare", "simulat
 
 Progress = Callable[[float], None]
 
-_COMPLETION, _ARRIVAL, _TICK = 0, 1, 2  # at one instant: free capacity before taking arrivals
+# At one instant: free capacity (completions, then reclaimed spot VMs) before taking arrivals.
+_COMPLETION, _INTERRUPTION, _ARRIVAL, _TICK = 0, 1, 2, 3
 
 
 @dataclass
@@ -101,7 +115,7 @@ def simulate(
         Run options; defaults to the scenario's own ``options``.
     seed : int
         Recorded in the result. The simulation itself breaks every tie by listed order, so
-        it is deterministic; the seed is kept so that randomised policies stay reproducible.
+        it is deterministic; the seed draws the spot VMs' interruptions (scenario version 4).
     progress : callable, optional
         Called with the fraction done; an exception raised by it aborts the run.
     lower_bound : float, optional
@@ -119,7 +133,9 @@ def simulate(
     Raises
     ------
     ScenarioError
-        If ``scheduler`` or ``options`` is invalid (the message names ``path``).
+        If ``scheduler`` or ``options`` is invalid (the message names ``path``), or spot VMs
+        are reclaimed more than ``LIMITS["interruptions"]`` times in the run (named at the
+        ``interruptions_per_hour`` of the type reclaimed most).
 
     Examples
     --------
@@ -224,7 +240,25 @@ class _Simulation:
         self.finish = np.full(n, np.nan)
         self.placed_at = np.full(n, np.nan)
         self.stretch = np.ones(n)  # each job's network stretch (notes §8), fixed at placement
-        self.assignment: list[dict[int, int] | None] = [None] * n
+        self.assignment: list[dict[int, int] | None] = [None] * n  # where each job started
+        # Running executors: piece p < n is job p's first placement; later pieces are its
+        # executors placed again after a spot VM was reclaimed (only with spot interruptions).
+        self.piece_job: list[int] = list(range(n))
+        self.piece_assignment: list[dict[int, int]] = [{} for _ in range(n)]
+        self.piece_start: list[float] = [math.nan] * n
+        self.piece_finish: list[float] = [math.nan] * n
+        self.alive: set[int] = set()  # pieces still running
+        self.live_pieces = np.zeros(n, dtype=np.int64)
+        self.holdings: list[list[Holding]] = [[] for _ in range(n)]  # (machine, executors, from, to)
+        self.lost: list[tuple[int, int]] = []  # (job, executors) waiting to be placed again
+        self.lost_by_job = np.zeros(n, dtype=np.int64)
+        self.losses = SpotLosses(n_resources)
+        # Spot interruptions: each spot machine's Poisson process, and the instant it is due.
+        self.reclaim_due = np.full(self.cluster.n_machines, math.nan)
+        self._next_reclaim = np.full(self.cluster.n_machines, math.nan)
+        self._reclaim_rng: dict[int, np.random.Generator] = {}
+        self._reclaims_to_schedule: list[tuple[int, float]] = []
+        self.piece_start_placed: dict[int, float] = {}  # when each later piece was placed
         self.failed_version = np.full(n, -1, dtype=np.int64)
         self.capacity_version = 0
         self.delays_ms: list[float] = []
@@ -234,15 +268,22 @@ class _Simulation:
         self.on_since = np.full(self.cluster.n_machines, np.nan)
         self.on_capacity = np.zeros(n_resources)
         self.intervals: list[VmInterval] = []
+        self.interrupted: list[bool] = []  # per interval: ended by a spot interruption
         self.released: set[int] = set()  # machines left without executors at this instant
         self.cumulative_cost = 0.0
+        # Reserved VMs are billed from 0 whether on or not: their price accrues all along.
         self.rate_per_hour = 0.0
+        if scenario.has_market_prices:
+            self.rate_per_hour = float(self.cluster.rate[self.cluster.reserved].sum())
         self.last_t = 0.0
         self.framework_usage = np.zeros((n_frameworks, n_resources))
         self.framework_pending = np.zeros(n_frameworks, dtype=np.int64)
         # Fairness is measured only when at least two frameworks have jobs (declaring one is
         # not enough: a framework without jobs never shares the cluster).
         shared = len(np.unique(self.jobs.framework)) >= 2
+        self._total_array = np.where(self.cluster.total > 0, self.cluster.total, 1.0)
+        self._total_or_one: list[float] = self._total_array.tolist()
+        self._fair_shares: dict[bytes, list[float]] = {}
         self.timeline = TimelineRecorder(
             scenario.resources, self.cluster.type_names, self.jobs.framework_names, shared=shared
         )
@@ -261,18 +302,28 @@ class _Simulation:
         done = 0
         report_every = max(1, self.jobs.count // 100)
         while events:
+            while events and self._stale(events[0]):
+                heapq.heappop(events)
+            if not events:
+                break
             t = events[0][0]
             self._advance(t)
             ticked = False
             while events and events[0][0] == t:
-                _, kind, _, i = heapq.heappop(events)
+                event = heapq.heappop(events)
+                _, kind, _, i = event
                 if kind == _ARRIVAL:
                     self._arrive(i)
                 elif kind == _COMPLETION:
-                    self._complete(i)
-                    done += 1
-                    if self.progress is not None and done % report_every == 0:
-                        self.progress(done / self.jobs.count)
+                    if i not in self.alive:
+                        continue  # its executors were all lost to reclaimed spot VMs
+                    if self._complete(i):
+                        done += 1
+                        if self.progress is not None and done % report_every == 0:
+                            self.progress(done / self.jobs.count)
+                elif kind == _INTERRUPTION:
+                    if not self._stale(event):
+                        self._reclaim(i, t)
                 else:
                     ticked, tick_pending = True, False
             # A VM left without executors is off before the pass: BFD's "list of used VMs"
@@ -283,10 +334,17 @@ class _Simulation:
             # (the paper's prototype polled every 10 s).
             if interval <= 0 or ticked:
                 self.now = t
+                for p in self._place_lost():
+                    heapq.heappush(events, (self.piece_finish[p], _COMPLETION, seq, p))
+                    seq += 1
                 for i in self.ordering.schedule_pass(self._try_start):
                     heapq.heappush(events, (float(self.finish[i]), _COMPLETION, seq, i))
                     seq += 1
-            if interval > 0 and self.queued and not tick_pending:
+            for v, due in self._reclaims_to_schedule:
+                heapq.heappush(events, (due, _INTERRUPTION, seq, v))
+                seq += 1
+            self._reclaims_to_schedule.clear()
+            if interval > 0 and (self.queued or self.lost) and not tick_pending:
                 nxt = t + interval if ticked else math.ceil(t / interval - 1e-12) * interval
                 heapq.heappush(events, (nxt, _TICK, seq, -1))
                 seq += 1
@@ -295,6 +353,18 @@ class _Simulation:
         if self.progress is not None:
             self.progress(1.0)
         return self._result(lower_bound)
+
+    def _stale(self, event: tuple[float, int, int, int]) -> bool:
+        """An event that no longer happens: a completion of executors all lost, or the
+        interruption of a spot VM turned off (or reclaimed) since it was drawn, or left without
+        executors at that very instant (it is turned off then anyway)."""
+        t, kind, _, i = event
+        if kind == _COMPLETION:
+            return i not in self.alive
+        if kind == _INTERRUPTION:
+            cluster = self.cluster
+            return not (cluster.on[i] and cluster.executors[i] > 0 and self.reclaim_due[i] == t)
+        return False
 
     # ------------------------------------------------------------------ jobs
 
@@ -320,37 +390,135 @@ class _Simulation:
             return False
         if sum(assignment.values()) != jobs.executors[i]:
             raise AssertionError(f"placement of {jobs.ids[i]} is not whole")
-        for v in self.cluster.apply(assignment, jobs.demand[i]):
-            self.on_since[v] = t
-            self.cluster.ready_at[v] = t + self.options.boot_time_s
-            self.on_capacity += self.cluster.capacity[v]
-            self.rate_per_hour += float(self.cluster.price[v])
-        ready = max(float(self.cluster.ready_at[v]) for v in assignment)
+        start = self._turn_on(assignment, jobs.demand[i], t)
         self.assignment[i] = assignment
         self.placed_at[i] = t
-        self.start[i] = max(t, ready)
+        self.start[i] = start
         duration = jobs.duration_s[i]
         sensitivity = float(jobs.network_sensitivity[i])
         if sensitivity > 0:  # a network-bound job runs longer the more VMs it spans (notes §8)
             self.stretch[i] = network_stretch(sensitivity, int(jobs.executors[i]), len(assignment))
             duration = duration * self.stretch[i]
         self.finish[i] = self.start[i] + duration
+        self.piece_assignment[i] = dict(assignment)
+        self.piece_start[i] = float(self.start[i])
+        self.piece_finish[i] = float(self.finish[i])
+        self.alive.add(i)
+        self.live_pieces[i] = 1
         self.queued -= 1
         self.running += 1
         self.framework_usage[jobs.framework[i]] += jobs.demand[i] * jobs.executors[i]
         return True
 
-    def _complete(self, i: int) -> None:
-        assignment = self.assignment[i]
-        assert assignment is not None
+    def _turn_on(self, assignment: dict[int, int], demand: np.ndarray, t: float) -> float:
+        """Start executors at ``t`` (turning machines on); when they can start running."""
+        cluster = self.cluster
+        for v in cluster.apply(assignment, demand):
+            self.on_since[v] = t
+            cluster.ready_at[v] = t + self.options.boot_time_s
+            self.on_capacity += cluster.capacity[v]
+            self.rate_per_hour += float(cluster.price[v])
+            if cluster.interruptions_per_hour[v] > 0:
+                self._draw_reclaim(v, t)
+        ready = max(float(cluster.ready_at[v]) for v in assignment)
+        return max(t, ready)
+
+    def _complete(self, p: int) -> bool:
+        """Executors of piece ``p`` end; whether that finishes their job."""
+        i = self.piece_job[p]
+        assignment = self.piece_assignment[p]
         jobs = self.jobs
+        self.alive.discard(p)
+        placed = float(self.placed_at[i]) if p == i else self.piece_start_placed[p]
+        self.holdings[i].extend((v, k, placed, self.piece_finish[p]) for v, k in assignment.items())
         self.released.update(self.cluster.release(assignment, jobs.demand[i]))
         self.capacity_version += 1
-        self.running -= 1
         k = jobs.framework[i]
-        self.framework_pending[k] -= 1
-        self.framework_usage[k] -= jobs.demand[i] * jobs.executors[i]
+        self.live_pieces[i] -= 1
+        executors = jobs.executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
+        self.framework_usage[k] -= jobs.demand[i] * executors
         self.framework_usage[k] = np.maximum(self.framework_usage[k], 0.0)
+        if self.live_pieces[i] or any(j == i for j, _ in self.lost):
+            return False
+        self.running -= 1
+        self.framework_pending[k] -= 1
+        return True
+
+    # ------------------------------------------------------------------ spot interruptions
+
+    def _draw_reclaim(self, v: int, t: float) -> None:
+        """The first instant after ``t`` of machine ``v``'s interruption process (Poisson, its
+        type's rate per hour, from the run's seed and ``v``): when the machine on since ``t``
+        is reclaimed, unless it is off by then."""
+        rng = self._reclaim_rng.get(v)
+        mean_s = 3600.0 / float(self.cluster.interruptions_per_hour[v])
+        if rng is None:
+            rng = self._reclaim_rng[v] = np.random.default_rng([self.seed % 2**63, v])
+            self._next_reclaim[v] = float(rng.exponential(mean_s))
+        while self._next_reclaim[v] <= t:
+            self._next_reclaim[v] += float(rng.exponential(mean_s))
+        self.reclaim_due[v] = self._next_reclaim[v]
+        self._reclaims_to_schedule.append((v, float(self._next_reclaim[v])))
+
+    def _reclaim(self, v: int, t: float) -> None:
+        """Spot VM ``v`` is reclaimed at ``t``: it stops, and its executors are lost."""
+        cluster, jobs = self.cluster, self.jobs
+        self.losses.interruptions += 1
+        if self.losses.interruptions > LIMITS["interruptions"]:
+            k = int(cluster.type_of[v])
+            raise ScenarioError.single(
+                f"vm_types[{k}].spot.interruptions_per_hour",
+                f"spot VMs were reclaimed more than {int(LIMITS['interruptions']):,} times in one run: "
+                "at this rate jobs this long hardly ever finish on spot VMs",
+            )
+        for p in sorted(q for q in self.alive if v in self.piece_assignment[q]):
+            i = self.piece_job[p]
+            k = self.piece_assignment[p].pop(v)
+            placed = float(self.placed_at[i]) if p == i else self.piece_start_placed[p]
+            self.holdings[i].append((v, k, placed, t))
+            ran = max(0.0, t - self.piece_start[p])
+            self.losses.lose(k, ran, jobs.demand[i])
+            self.cluster.release({v: k}, jobs.demand[i])
+            fw = jobs.framework[i]
+            self.framework_usage[fw] = np.maximum(self.framework_usage[fw] - jobs.demand[i] * k, 0.0)
+            self.lost.append((i, k))
+            self.lost_by_job[i] += k
+            if not self.piece_assignment[p]:
+                self.alive.discard(p)
+                self.live_pieces[i] -= 1
+        self.capacity_version += 1
+        self.released.discard(v)
+        self._turn_off(v, t, interrupted=True)
+
+    def _place_lost(self) -> list[int]:
+        """Place lost executors again (before any waiting job); the new pieces."""
+        placed: list[int] = []
+        waiting: list[tuple[int, int]] = []
+        jobs, t = self.jobs, self.now
+        for i, k in self.lost:
+            allowed = jobs.framework_allowed[jobs.framework[i]]
+            self.ctx.job_id = jobs.ids[i]
+            t0 = time.perf_counter()
+            assignment = self.place(self.cluster, jobs.demand[i], k, allowed, self.ctx)
+            self.delays_ms.append((time.perf_counter() - t0) * 1000.0)
+            if assignment is None:
+                waiting.append((i, k))
+                continue
+            start = self._turn_on(assignment, jobs.demand[i], t)
+            p = len(self.piece_job)
+            self.piece_job.append(i)
+            self.piece_assignment.append(dict(assignment))
+            self.piece_start.append(start)
+            self.piece_finish.append(start + float(jobs.duration_s[i]) * float(self.stretch[i]))
+            self.piece_start_placed[p] = t
+            self.alive.add(p)
+            self.live_pieces[i] += 1
+            self.finish[i] = max(float(self.finish[i]), self.piece_finish[p])
+            self.losses.replaced += k
+            self.framework_usage[jobs.framework[i]] += jobs.demand[i] * k
+            placed.append(p)
+        self.lost = waiting
+        return placed
 
     # ------------------------------------------------------------------ VMs and the bill
 
@@ -359,16 +527,22 @@ class _Simulation:
         idle = sorted(v for v in self.released if cluster.on[v] and cluster.executors[v] == 0)
         self.released.clear()
         for v in idle:
-            cluster.turn_off(v)
-            on = float(self.on_since[v])
-            billed = billed_seconds(on, t, self.options)
-            self.intervals.append(VmInterval(v, on, t, billed))
-            price = float(cluster.price[v])
-            # The bill accrues per second (_advance); rounding surcharges land at turn-off.
-            self.cumulative_cost += vm_interval_cost(billed, price) - vm_interval_cost(t - on, price)
-            self.on_capacity -= cluster.capacity[v]
-            self.rate_per_hour -= price
-            self.on_since[v] = np.nan
+            self._turn_off(v, t, interrupted=False)
+
+    def _turn_off(self, v: int, t: float, *, interrupted: bool) -> None:
+        cluster = self.cluster
+        cluster.turn_off(v)
+        on = float(self.on_since[v])
+        billed = billed_seconds(on, t, self.options)
+        self.intervals.append(VmInterval(v, on, t, billed))
+        self.interrupted.append(interrupted)
+        price = float(cluster.price[v])
+        # The bill accrues per second (_advance); rounding surcharges land at turn-off.
+        self.cumulative_cost += vm_interval_cost(billed, price) - vm_interval_cost(t - on, price)
+        self.on_capacity -= cluster.capacity[v]
+        self.rate_per_hour -= price
+        self.on_since[v] = np.nan
+        self.reclaim_due[v] = np.nan
 
     def _advance(self, t: float) -> None:
         self.cumulative_cost += self.rate_per_hour * (t - self.last_t) / 3600.0
@@ -377,33 +551,38 @@ class _Simulation:
     # ------------------------------------------------------------------ timelines and result
 
     def _record(self, t: float) -> None:
-        cluster = self.cluster
-        total = np.where(cluster.total > 0, cluster.total, 1.0)
-        on_capacity = np.where(self.on_capacity > 1e-12, self.on_capacity, 1.0)
+        # Per event: Python floats where numpy's per-call cost would dominate (the divisions
+        # are the same IEEE operations), and each fair share computed once per set of
+        # frameworks with pending work.
+        total = self._total_or_one
+        used = self.cluster.used_total.tolist()
         if self.timeline.shared:
-            dominant_share = (self.framework_usage / total).max(axis=1).tolist()
+            dominant_share = (self.framework_usage / self._total_array).max(axis=1).tolist()
             pending = self.framework_pending > 0
-            weight_sum = float(self.jobs.framework_weight[pending].sum())
-            weights = self.jobs.framework_weight
-            # The fair share (notes §5): weight over the weights of frameworks with pending work.
-            fair_share = (
-                np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
-            ).tolist()
+            key = pending.tobytes()
+            fair_share = self._fair_shares.get(key)
+            if fair_share is None:
+                weights = self.jobs.framework_weight
+                weight_sum = float(weights[pending].sum())
+                # The fair share (notes §5): weight over the weights of frameworks with pending work.
+                fair_share = self._fair_shares[key] = (
+                    np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
+                ).tolist()
         else:
             dominant_share, fair_share = [], []
         self.timeline.record(
             t,
-            utilisation=(cluster.used_total / total).tolist(),
-            utilisation_of_on=np.where(
-                self.on_capacity > 1e-12, cluster.used_total / on_capacity, 0.0
-            ).tolist(),
-            active_vms=cluster.on_count_by_type.tolist(),
+            utilisation=[u / c for u, c in zip(used, total, strict=True)],
+            utilisation_of_on=[
+                u / c if c > 1e-12 else 0.0 for u, c in zip(used, self.on_capacity.tolist(), strict=True)
+            ],
+            active_vms=self.cluster.on_count_by_type.tolist(),
             cost_rate_per_hour=self.rate_per_hour,
             cumulative_cost=self.cumulative_cost,
             queued_jobs=self.queued,
             running_jobs=self.running,
             dominant_share=dominant_share,
-            fair_share=fair_share,
+            fair_share=list(fair_share),
         )
 
     def _result(self, lower_bound: float) -> SimulationResult:
@@ -424,7 +603,11 @@ class _Simulation:
             finish_s=self.finish,
             stretch=self.stretch,
             assignments=[a or {} for a in self.assignment],
+            holdings=self.holdings,
             intervals=self.intervals,
+            interrupted=self.interrupted,
+            lost_executors=self.lost_by_job,
+            losses=self.losses,
             timeline=self.timeline,
             delays_ms=self.delays_ms,
             placement_stats=self.ctx.stats,

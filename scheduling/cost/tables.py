@@ -4,8 +4,9 @@ two runs side by side, and the detail rows of its reports.
 * :data:`COST_METRICS` are the rows of a cost comparison, as :class:`scheduling.tables.Metric`
   data; :func:`headline` keeps what they read of a result document (a few hundred bytes per
   scheduler), and :func:`scheduling.tables.comparison_table` with ``metrics=COST_METRICS`` lays
-  them out for the CLI, the HTML page, the run page and every report. :func:`cheapest` is the
-  run list's one line.
+  them out for the CLI, the HTML page, the run page and every report. :func:`recommendation`
+  (by :data:`RECOMMENDATION_RULE`: deadline misses first, then cost) is the run list's one line and
+  the reports' recommendation.
 * :func:`side_by_side_deltas`: B − A of the headline metrics :data:`SIDE_BY_SIDE_METRICS` of two
   runs, per scheduler (the figures are :func:`scheduling.cost.charts.side_by_side_figures`).
 * Detail rows, their columns declared by the ``*_COLUMNS`` tuples (:func:`scheduling.tables.detail_table`
@@ -20,20 +21,21 @@ two runs side by side, and the detail rows of its reports.
 >>> table = comparison_table({"fifo": a, "edf": b}, baseline="fifo", currency="€", metrics=COST_METRICS)
 >>> rows = {row["key"]: row for row in table["rows"]}
 >>> [(c["variant"], c["shown"], c["best"]) for c in rows["total_cost"]["cells"]]
-[('fifo', '€10.00', False), ('edf', '€7.50', True)]
+[('fifo', '€10.0000', False), ('edf', '€7.5000', True)]
 >>> [c["shown"] for c in rows["saving_pct"]["cells"]], rows["saving_pct"]["label"]
 (['baseline', '+25.0%'], 'Saving vs fifo')
 >>> rows["deadline_violation_eq12"]["cells"][0]["shown"]
 '1.00 (2 missed ÷ 2 met)'
 >>> cheapest({"fifo": a, "edf": b})
-{'variant': 'edf', 'value': 7.5, 'shown': '$7.50'}
+{'variant': 'edf', 'value': 7.5, 'shown': '$7.5000'}
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
+from ..glossary import term
 from ..numbers import finite, integral
 from ..tables import (
     MISSING,
@@ -56,10 +58,12 @@ __all__ = [
     "HOURLY_NOTES",
     "JOB_COLUMNS",
     "MAX_JOB_ROWS",
+    "RECOMMENDATION_RULE",
     "SIDE_BY_SIDE_METRICS",
     "STRETCH_COLUMN",
     "UNUSED_CAPACITY",
     "VM_TYPE_COLUMNS",
+    "Pick",
     "cheapest",
     "framework_rows",
     "framework_table",
@@ -71,6 +75,8 @@ __all__ = [
     "job_rows",
     "jobs_listed",
     "placement_text",
+    "recommendation",
+    "recommendation_text",
     "side_by_side_deltas",
     "vm_type_rows",
     "vm_type_table",
@@ -123,6 +129,11 @@ def _eq12_text(value: float | None, h: Headline, _currency: str) -> str:
     return f"{show(value, 'ratio')} ({counts})" if counts else show(value, "ratio")
 
 
+def _lost_executor_hours(h: Headline, _base: Headline | None) -> float | None:
+    seconds = finite(h.get("lost_executor_s"))
+    return None if seconds is None else seconds / 3600.0
+
+
 def _fallbacks(h: Headline, _base: Headline | None) -> float | None:
     return finite(h.get("ilp_fallbacks")) if h.get("ilp_decisions") is not None else None
 
@@ -141,8 +152,27 @@ COST_METRICS: tuple[Metric, ...] = (
            relative=True, detail=True),
     Metric("saving_pct", "Saving vs {baseline}", "percent", ("total_cost",), _saving_pct, "higher",
            note="Saving: in % of the baseline's total cost (negative: it costs more).", relative=True),
+    # The cost split of reserved and spot prices (scenario version 4); rows only when some run has it.
+    Metric("reserved_cost", "Reserved cost", "money", ("reserved_cost",), _field("reserved_cost"),
+           note="Reserved cost: reserved VMs at their reserved price for the whole horizon (until the "
+                "last job finishes), on or not.",
+           paths={"reserved_cost": ("cost_by_market", "reserved")}, optional=True),
+    Metric("on_demand_cost", "On-demand cost", "money", ("on_demand_cost",), _field("on_demand_cost"),
+           paths={"on_demand_cost": ("cost_by_market", "on_demand")}, optional=True),
+    Metric("spot_cost", "Spot cost", "money", ("spot_cost",), _field("spot_cost"),
+           paths={"spot_cost": ("cost_by_market", "spot")}, optional=True),
+    Metric("reserved_idle_cost", "Reserved idle cost", "money", ("reserved_idle_cost",),
+           _field("reserved_idle_cost"), "lower",
+           note="Reserved idle cost: what the reserved VMs cost while they were off.", optional=True),
+    Metric("spot_interruptions", "Spot interruptions", "count", ("spot_interruption_count",),
+           _field("spot_interruption_count"), "lower",
+           paths={"spot_interruption_count": ("spot_interruptions", "interruptions")}, optional=True),
+    Metric("lost_executor_hours", "Work lost to spot interruptions", "hours", ("lost_executor_s",),
+           _lost_executor_hours, "lower",
+           note="Work lost: executor-hours reclaimed spot VMs' executors had run, done again elsewhere.",
+           paths={"lost_executor_s": ("spot_interruptions", "lost_executor_s")}, optional=True),
     Metric("lower_bound_cost", "Lower bound", "money", ("lower_bound_cost",), _field("lower_bound_cost"),
-           detail=True),
+           note=f"Lower bound: {term('lower-bound').meaning}"),
     Metric("gap_to_lower_bound_pct", "Gap to lower bound", "percent", ("gap_to_lower_bound",), _gap_pct,
            "lower", note="Gap to the lower bound: how far above the cost no scheduler can beat."),
     Metric("makespan_s", "Makespan", "seconds", ("makespan_s",), _field("makespan_s"), "lower"),
@@ -168,6 +198,7 @@ COST_METRICS: tuple[Metric, ...] = (
     Metric("mean_wait_s", "Mean wait", "seconds", ("mean_wait_s",), _field("mean_wait_s"), "lower"),
     Metric("ilp_fallbacks", "ILP fallbacks", "count", ("ilp_fallbacks", "ilp_decisions"), _fallbacks,
            "lower", text=_fallbacks_text,
+           note=f"ILP placement, exact per decision: {term('exact-per-decision').meaning}",
            paths={"ilp_fallbacks": ("ilp", "fallbacks"), "ilp_decisions": ("ilp", "decisions")}),
 )
 
@@ -187,12 +218,105 @@ def headline(doc: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def cheapest(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$") -> BestVariant | None:
-    """The variant with the lowest total cost (for the run list), or ``None``.
+    """The variant with the lowest total cost whatever its deadline misses, or ``None``.
+
+    What to *recommend* is :func:`recommendation`'s rule, which weighs misses first.
 
     >>> cheapest({"a": {"total_cost": 2.0}, "b": {"total_cost": None}}, currency="€")
-    {'variant': 'a', 'value': 2.0, 'shown': '€2.00'}
+    {'variant': 'a', 'value': 2.0, 'shown': '€2.0000'}
     """
     return best_variant(summaries, "total_cost", currency=currency, metrics=COST_METRICS)
+
+
+#: The rule of :func:`recommendation`, in the words pages and reports show beside it.
+RECOMMENDATION_RULE = (
+    "A scheduler that misses more deadlines is never recommended as the cheapest without saying so: "
+    "the recommendation is the cheapest of the schedulers with the fewest deadline misses (\"cheapest "
+    "with no misses\" when some miss none); when a scheduler that misses more costs less, it is named "
+    "beside it with its misses."
+)
+
+
+class Pick(TypedDict):
+    """One line of a :func:`recommendation`."""
+
+    label: str  #: "cheapest with no misses", "fewest misses (6)", "cheapest", ...
+    variant: str
+    cost: float
+    shown: str  #: the cost as a page shows it
+    missed: int | None  #: deadline misses (``None``: no job has a deadline)
+
+
+def _missed(h: Mapping[str, Any]) -> int | None:
+    return integral(h.get("deadline_missed")) if integral(h.get("deadline_jobs")) else None
+
+
+def recommendation(summaries: Mapping[str, Mapping[str, Any]], *, currency: str = "$") -> list[Pick]:
+    """What a run recommends, by :data:`RECOMMENDATION_RULE`: one or two picks, the first the
+    recommended one (the run list's headline, the reports' "Recommendation" row).
+
+    The cheapest of the schedulers with the fewest deadline misses comes first; when a
+    scheduler that misses more deadlines costs less, it follows, with its misses, so it is
+    never shown as the cheapest without them.
+
+    Parameters
+    ----------
+    summaries : mapping of str to mapping
+        Headline summaries (:func:`headline`) or result documents per scheduler.
+    currency : str, default "$"
+        Symbol shown with money (display only).
+
+    Examples
+    --------
+    >>> run = {"edf-ilp": {"total_cost": 0.4352, "deadline_jobs": 100, "deadline_missed": 11},
+    ...        "morpheus": {"total_cost": 0.5, "deadline_jobs": 100, "deadline_missed": 6}}
+    >>> [(p["label"], p["variant"], p["shown"]) for p in recommendation(run)]
+    [('fewest misses (6)', 'morpheus', '$0.5000'), ('cheapest (11 missed)', 'edf-ilp', '$0.4352')]
+    >>> recommendation_text(recommendation(run))
+    'fewest misses (6): morpheus $0.5000 · cheapest (11 missed): edf-ilp $0.4352'
+    >>> run["morpheus"]["deadline_missed"] = 0
+    >>> recommendation_text(recommendation(run))
+    'cheapest with no misses: morpheus $0.5000 · cheapest (11 missed): edf-ilp $0.4352'
+    >>> recommendation_text(recommendation({"a": {"total_cost": 0.2}, "b": {"total_cost": 0.3}}))
+    'cheapest: a $0.2000'
+    """
+    costs = {
+        str(v): (cost, _missed(h))
+        for v, h in summaries.items()
+        if (cost := finite(h.get("total_cost"))) is not None
+    }
+    if not costs:
+        return []
+
+    def pick(label: str, variant: str) -> Pick:
+        cost, missed = costs[variant]
+        return {"label": label, "variant": variant, "cost": cost,
+                "shown": show(cost, "money", currency), "missed": missed}
+
+    cheapest_any = min(costs, key=lambda v: costs[v][0])  # the first on a tie
+    counted = [m for _, m in costs.values() if m is not None]
+    if not counted:
+        return [pick("cheapest", cheapest_any)]
+    fewest = min(counted)
+    cheapest_fewest = min((v for v, (_, m) in costs.items() if m == fewest), key=lambda v: costs[v][0])
+    first = "cheapest with no misses" if fewest == 0 else f"fewest misses ({fewest:,})"
+    if costs[cheapest_any][0] >= costs[cheapest_fewest][0]:
+        label = "cheapest, no misses" if fewest == 0 else f"cheapest, {first}"
+        return [pick(label, cheapest_fewest)]
+    missed = costs[cheapest_any][1]
+    return [
+        pick(first, cheapest_fewest),
+        pick("cheapest" if missed is None else f"cheapest ({missed:,} missed)", cheapest_any),
+    ]
+
+
+def recommendation_text(picks: Sequence[Pick]) -> str:
+    """A :func:`recommendation` in one line: ``label: variant cost`` per pick.
+
+    >>> recommendation_text([])
+    ''
+    """
+    return " · ".join(f"{p['label']}: {p['variant']} {p['shown']}" for p in picks)
 
 
 # --------------------------------------------------------------------------- two runs side by side
@@ -229,7 +353,7 @@ def side_by_side_deltas(
     --------
     >>> rows = side_by_side_deltas({"edf-bfd": {"total_cost": 2.0}}, {"edf-bfd": {"total_cost": 1.5}})
     >>> [(r["label"], r["a"], r["b"], r["delta"], r["pct"], r["trend"]) for r in rows[0]["metrics"][:1]]
-    [('Total cost', '$2.00', '$1.50', '−$0.5000', '−25.0%', 'better')]
+    [('Total cost', '$2.0000', '$1.5000', '−$0.5000', '−25.0%', 'better')]
     """
     metrics = [_metric(key) for key in SIDE_BY_SIDE_METRICS]
     names = list(dict.fromkeys([*summaries_a, *summaries_b]))

@@ -171,8 +171,11 @@ def allocation_heatmap_figure(
         "xgap": 1,
         "ygap": 1,
     }
-    if len(columns) * len(frameworks) <= HEATMAP_MAX_TEXT_CELLS:
-        trace["texttemplate"] = "%{z:.3~r}"
+    # Printed in the cells, not only in the hover, so that a report on paper says it too.
+    printed = len(columns) * len(frameworks) <= HEATMAP_MAX_TEXT_CELLS
+    spread = not by_type and any(v for row in custom for v in row if isinstance(v, int | float))
+    if printed:
+        trace["texttemplate"] = "%{z:.3~r} ± %{customdata:.2~r}" if spread else "%{z:.3~r}"
     label = text(doc.get("label") or doc.get("policy") or "")
     title = f"Tasks per framework and {'VM type' if by_type else 'server'}: {label}"
     layout = base_layout(
@@ -180,9 +183,10 @@ def allocation_heatmap_figure(
         xaxis=axis(xtitle, type="category", showgrid=False, zeroline=False),
         yaxis=axis("Framework", type="category", autorange="reversed", showgrid=False, zeroline=False),
     )
-    words = f"Mean tasks ({_trials_words(doc)}); hover for the standard deviation."
+    spread_words = " ± their sample standard deviation." if printed and spread else "."
+    words = f"Mean tasks ({_trials_words(doc)})" + spread_words
     if by_type:
-        words = f"Tasks on all servers of each VM type ({_trials_words(doc)}); hover for details."
+        words = f"Tasks on all servers of each VM type ({_trials_words(doc)})."
     caption(layout, words)
     return {"data": [trace], "layout": layout}
 

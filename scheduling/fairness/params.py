@@ -27,7 +27,15 @@ from ..scenario import OFFER_POLICIES, Scenario
 from .allocation import ALLOCATION_VARIANTS, parse_allocation_variant
 from .filling import MAX_TRIALS, POLICIES, SERVER_SELECTIONS, server_selection
 from .model import fairness_problem
-from .sharing_inputs import DRF_TIES, MINIMUM_OFFERS, OFFERS_COUNT, REGISTRATIONS, SHARING_MODES, OfferRules
+from .sharing_inputs import (
+    DRF_TIES,
+    MINIMUM_OFFERS,
+    OFFERS_COUNT,
+    REGISTRATIONS,
+    SHARING_MODES,
+    OfferRules,
+    workload_problems,
+)
 
 __all__ = [
     "ALLOCATION_PARAMS",
@@ -433,6 +441,8 @@ def sharing_run(
             raw = []  # the list itself is wrong: its items are not read
         items = [_partly_read(c, f"configurations[{i}]") for i, c in enumerate(raw)]
     frameworks = [f.name for f in scenario.frameworks] if scenario is not None else None
+    if scenario is not None:
+        errors.extend(workload_problems(scenario))  # found at submission, not when a part runs
     labels: list[str] = []
     for i, (c, named) in enumerate(items):
         _rules(c, named, f"configurations[{i}]", frameworks, errors)

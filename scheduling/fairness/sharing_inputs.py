@@ -237,13 +237,17 @@ def _settings(
                     FieldError(f"{path}.{key}", "unknown field (expected offer_policy, refuse_s, hold_s)")
                 )
         policies[name] = (policy, refuse, hold)
-    if not any(f.queues for f in scenario.frameworks) and not scenario.jobs:
-        errors.append(
-            FieldError("frameworks", "the sharing simulator needs a framework with task queues or jobs")
-        )
+    errors.extend(workload_problems(scenario))
     if errors:
         raise ScenarioError(errors)
     return chosen, policies
+
+
+def workload_problems(scenario: Scenario) -> list[FieldError]:
+    """What keeps ``scenario`` from being shared: the simulator needs task queues or jobs."""
+    if not any(f.queues for f in scenario.frameworks) and not scenario.jobs:
+        return [FieldError("frameworks", "the sharing simulator needs a framework with task queues or jobs")]
+    return []
 
 
 def _positive(value: Any) -> bool:

@@ -22,11 +22,12 @@ too.
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
-from ..scenario import LIMITS
+from ..scenario import LIMITS, parse_workload
 from .registry import Imported, Importer, bounded_lines, number_from_text, register, row_path
 
 __all__ = ["JOB_COLUMNS", "read_jobs_csv"]
@@ -121,15 +122,30 @@ def read_jobs_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
             origins.append(line)
     except csv.Error as exc:
         raise ScenarioError.single("csv", f"is not valid CSV: {exc}") from None
-    if errors:
-        raise ScenarioError(errors)
     columns = {f"executor.{r}": r for r in resources}
     columns["executor"] = ", ".join(resources)
-    return Imported(
+    imported = Imported(
         document={"resources": resources, "frameworks": [], "jobs": jobs},
         origins=tuple(origins),
         columns=columns,
     )
+    if errors:
+        # Every error of the file at once: the rows that were read are checked as jobs too
+        # (a negative size, an executor count of 0), so fixing the unreadable cells does not
+        # reveal a second round of errors. In the file's order.
+        try:
+            named = dict.fromkeys(j["framework"] for j in jobs if "framework" in j)  # declared as read
+            parse_workload({"resources": resources, "jobs": jobs, "frameworks": [{"name": n} for n in named]})
+        except ScenarioError as exc:
+            errors += imported.locate(exc.errors)
+        raise ScenarioError(sorted(errors, key=_line_number))
+    return imported
+
+
+def _line_number(error: FieldError) -> int:
+    """Where an error is in the file, for sorting (errors about the whole file first)."""
+    match = re.match(r"line (\d+)", error.path)
+    return int(match.group(1)) if match else 0
 
 
 def _looks_like_jobs_csv(first_line: str) -> bool:

@@ -1,15 +1,31 @@
 """The importer registry: every input format is an entry, so a new trace format adds no branch.
 
 An :class:`Importer` has a name, a label, the file types it reads, its options (declared
-like run options, as :class:`~scheduling.scenario.OptionField`) and a streaming reader: a
+once, as :class:`~scheduling.params.Param`: the command line's ``--option key=value`` and
+flags, the planner's form fields and the checks all come from them) and a reader: a
 function of an iterable of text lines (an open file, ``io.StringIO``) and the checked
 options that returns an :class:`Imported`, a scenario document (whole, or only its
 ``frameworks`` and ``jobs``) with the place in the file each job came from. The command
 line (``python -m scheduling import``) and the planner's imports look importers up here
 and never ask which one they hold.
 
+A trace format (SWIM, Google 2011 and 2019, Alibaba 2018) also has a ``stream``: it reads
+any number of files (:class:`~.sources.Source`; a trace's tables, gzipped or plain) line by
+line and yields its jobs one at a time, so that :meth:`Importer.preview` shows the first
+jobs without reading the rest and :meth:`Importer.read_sources` never holds more than the
+jobs it keeps. Every format reads files through the same two calls:
+
+* ``importer.read_sources(sources, options, vm_types=None) -> Imported``: the whole import;
+* ``importer.preview(sources, options, limit=20) -> Imported``: its first ``limit`` jobs.
+
+>>> from scheduling.importers import Source
+>>> day = Source.from_text("day.tsv", "a\\t0\\t0\\t1\\t1\\t1\\nb\\t9\\t9\\t1\\t1\\t1\\n")
+>>> first = get_importer("swim").preview([day], {"deadline": "factor"}, limit=1)
+>>> [(j["id"], j["arrival_s"]) for j in first.jobs]
+[('a', 0)]
+
 >>> sorted(IMPORTERS)
-['jobs', 'rm-simulator', 'scenario-json']
+['alibaba-2018', 'google-2011', 'google-2019', 'jobs', 'rm-simulator', 'scenario-json', 'swim']
 >>> imported = get_importer("jobs").read_text("id,arrival_s,executors,cpu,duration_s\\nj1,0,1,2,-5\\n")
 >>> from scheduling import ScenarioError, parse_workload
 >>> try:
@@ -22,21 +38,27 @@ line 2 (job j1), duration_s: must be > 0
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
-from ..scenario import LIMITS, OptionField, read_option_values
-from ..scenario.checks import Problems, shown
+from ..params import Param, read_params
+from ..scenario import DEFAULT_RESOURCES, LIMITS
+from ..scenario.checks import shown
+from ..scenario.options import _FALSE, _TRUE  # the one spelling of true and false in text
+from .sources import Source, numbered_lines
+from .traces import Report, cluster_of
 
 __all__ = [
     "IMPORTERS",
     "Imported",
     "Importer",
+    "TraceStream",
     "get_importer",
     "guess_importer",
     "number_from_text",
@@ -55,12 +77,15 @@ class Imported:
     and ``jobs``, and ``resources``, ``vm_types``, ``name``, ... when the format has them.
     ``origins[k]`` says where job ``k`` came from (``line 5``) and ``columns`` which column
     a job's field was read from (``executor.cpu`` -> ``C``); both are empty when the paths
-    of the document are already the file's own (a JSON document).
+    of the document are already the file's own (a JSON document). ``warnings`` say what
+    the import left out (jobs dropped by a rule, with counts; a trace's dependencies or
+    DAGs, which the scenario cannot express).
     """
 
     document: dict[str, Any]
     origins: tuple[str, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)
+    warnings: tuple[FieldError, ...] = ()
 
     @property
     def jobs(self) -> list[dict[str, Any]]:
@@ -114,6 +139,30 @@ def row_path(origin: str, job_id: Any = None, column: str = "") -> str:
 
 
 Reader = Callable[[Iterable[str], Mapping[str, Any]], Imported]
+#: ``stream(sources, options, report, vm_types)`` yields ``(job, origin)`` of a trace one at a
+#: time, fills ``report`` (the VM types made from the trace's machines, what it dropped) and
+#: raises :class:`ScenarioError` at ``<file> line N, <column>`` for a malformed line.
+#: ``vm_types`` (given by the caller, else ``None``) is the cluster the jobs must fit.
+TraceStream = Callable[
+    [Sequence[Source], Mapping[str, Any], Report, "Sequence[Mapping[str, Any]] | None"],
+    Iterator[tuple[dict[str, Any], str]],
+]
+
+
+def _text_value(p: Param, value: Any) -> Any:
+    """A value typed as text (``--option k=v``, a form's field) in its parameter's kind; any
+    other value as it is. What is still wrong is reported by the declaration's check."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if p.kind in ("integer", "number"):
+        try:
+            return number_from_text(text)
+        except ValueError:
+            return value
+    if p.kind == "boolean" and text.lower() in (*_TRUE, *_FALSE):
+        return text.lower() in _TRUE
+    return value
 
 
 @dataclass(frozen=True)
@@ -124,26 +173,137 @@ class Importer:
     checked by :meth:`parse_options`, and raises :class:`ScenarioError` with paths into the
     file (``line 5 (job j-17), C``, or ``csv`` for the whole file). ``detect`` tells from a
     file's first line whether it is in this format (several formats share ``.csv``).
+    ``stream`` (trace formats) reads several files line by line and yields jobs
+    (:data:`TraceStream`); ``tables`` are the tables of a multi-table trace, recognised by
+    the name in a file's path; ``columns`` say which column of the format a job's field
+    comes from (for errors found when the jobs are checked).
     """
 
     name: str
     label: str
     file_types: tuple[str, ...]
     read: Reader
-    options: tuple[OptionField, ...] = ()
+    options: tuple[Param, ...] = ()
     detect: Callable[[str], bool] | None = None
     help: str = ""
+    stream: TraceStream | None = None
+    tables: tuple[str, ...] = ()
+    columns: Mapping[str, str] = field(default_factory=dict)
 
     def parse_options(self, data: Any = None, *, path: str = "options") -> dict[str, Any]:
-        """The importer's options from an object (``None``: defaults), each checked."""
-        problems = Problems()
-        given = read_option_values(self.options, data, path, problems)
-        problems.raise_if_any()
-        return {**{o.name: o.default for o in self.options}, **given}
+        """The importer's options from an object (``None``: defaults), each checked by its
+        declaration; values typed as text (``"false"``, ``"0.5"``) are read as their kind."""
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise ScenarioError.single(path, "must be an object")
+        declared = {p.name: p for p in self.options}
+        unknown = [
+            FieldError(f"{path}.{shown(k)}", f"unknown option (options: {', '.join(declared) or 'none'})")
+            for k in data
+            if k not in declared
+        ]
+        given = {k: _text_value(declared[k], v) for k, v in data.items() if k in declared}
+        try:
+            read = read_params(self.options, given, path=path, what=f"the {self.name} importer")
+        except ScenarioError as exc:
+            raise ScenarioError([*exc.errors, *unknown]) from None
+        if unknown:
+            raise ScenarioError(unknown)
+        return read
 
     def read_text(self, text: str, options: Any = None) -> Imported:
         """Read a whole text (a pasted file) with ``options`` (an object, checked here)."""
         return self.read(io.StringIO(text), self.parse_options(options))
+
+    def read_sources(
+        self,
+        sources: Sequence[Source],
+        options: Any = None,
+        *,
+        vm_types: Sequence[Mapping[str, Any]] | None = None,
+        fallback_vm_types: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Imported:
+        """Everything in ``sources`` (files, folders' files, uploads) with ``options`` (checked here).
+
+        A trace is read as a stream: only the jobs kept are held. ``vm_types`` (a scenario's
+        VM type entries) is the cluster: it replaces the one made from the trace's machines;
+        ``fallback_vm_types`` is the cluster of a trace that brings no machines. Jobs that
+        cannot start on the cluster are dropped and counted in the warnings. Other formats
+        read exactly one file, at most the document size limit.
+        """
+        checked = self.parse_options(options)
+        if self.stream is None:
+            return self._read_one(sources, checked, vm_types)
+        fallback = None if fallback_vm_types is None else [dict(t) for t in fallback_vm_types]
+        report = Report(fallback_vm_types=fallback)
+        jobs: list[tuple[dict[str, Any], str]] = list(self.stream(sources, checked, report, vm_types))
+        return self._imported(jobs, report, vm_types)
+
+    def preview(
+        self,
+        sources: Sequence[Source],
+        options: Any = None,
+        *,
+        limit: int = 20,
+        vm_types: Sequence[Mapping[str, Any]] | None = None,
+        fallback_vm_types: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Imported:
+        """The first ``limit`` jobs the import would give, reading no further than they need
+        (a trace hands its jobs on in the order it completes them; the preview's warnings
+        count what was dropped so far). Other formats are read whole and cut."""
+        checked = self.parse_options(options)
+        if self.stream is None:
+            whole = self._read_one(sources, checked, vm_types)
+            doc = {**whole.document, "jobs": whole.jobs[:limit]}
+            return Imported(doc, whole.origins[:limit], whole.columns, whole.warnings)
+        fallback = None if fallback_vm_types is None else [dict(t) for t in fallback_vm_types]
+        report = Report(fallback_vm_types=fallback)
+        stream = self.stream(sources, checked, report, vm_types)
+        try:
+            jobs = list(itertools.islice(stream, limit))
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()  # closes the files the stream has open
+        return self._imported(jobs, report, vm_types)
+
+    def _read_one(
+        self,
+        sources: Sequence[Source],
+        options: Mapping[str, Any],
+        vm_types: Sequence[Mapping[str, Any]] | None,
+    ) -> Imported:
+        if len(sources) != 1:
+            raise ScenarioError.single("files", f"the {self.name} format reads one file, not {len(sources)}")
+        source = sources[0]
+        try:
+            imported = self.read((line for _, line in numbered_lines(source)), options)
+        except ScenarioError as exc:
+            errors = [FieldError(f"{source.name}: {e.path}", e.message) for e in exc.errors]
+            raise ScenarioError(errors) from None
+        if vm_types is not None:
+            imported = Imported(
+                {**imported.document, "vm_types": list(vm_types)},
+                imported.origins,
+                imported.columns,
+                imported.warnings,
+            )
+        return imported
+
+    def _imported(
+        self,
+        jobs: list[tuple[dict[str, Any], str]],
+        report: Report,
+        vm_types: Sequence[Mapping[str, Any]] | None,
+    ) -> Imported:
+        jobs.sort(key=lambda jo: (jo[0]["arrival_s"], str(jo[0]["id"])))
+        jobs_only = [j for j, _ in jobs]
+        doc: dict[str, Any] = {"resources": list(DEFAULT_RESOURCES), "frameworks": [], "jobs": jobs_only}
+        cluster = cluster_of(report, vm_types)
+        if cluster is not None:
+            doc["vm_types"] = cluster
+        return Imported(doc, tuple(o for _, o in jobs), self.columns, report.warnings())
 
 
 #: name -> importer, in the order they were registered.

@@ -20,8 +20,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import FieldError, ScenarioError
+from ..params import Param
 from ..presets import preset_vm_types
-from ..scenario import LIMITS, OptionField
+from ..scenario import LIMITS
 from .registry import Imported, Importer, bounded_lines, number_from_text, register, row_path
 
 __all__ = ["COLUMNS", "import_rm_csv", "read_rm_csv"]
@@ -148,12 +149,12 @@ IMPORTER = register(
         file_types=(".csv",),
         read=read_rm_csv,
         options=(
-            OptionField(
-                name="with_deadlines",
-                kind="boolean",
-                label="Deadlines",
+            Param(
+                "with_deadlines",
+                "boolean",
+                "Deadlines",
+                "Give each job the deadline T_D - T_A (off: no deadlines).",
                 default=True,
-                help="Give each job the deadline T_D - T_A (off: no deadlines).",
             ),
         ),
         detect=_looks_like_rm_csv,

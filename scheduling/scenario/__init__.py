@@ -1,6 +1,6 @@
-"""The scenario document (JSON, version 3): parsing, validation and serialisation.
+"""The scenario document (JSON, version 4): parsing, validation and serialisation.
 
-Version-1 and version-2 documents stay valid and are written back as they were.
+Documents of versions 1, 2 and 3 stay valid and are written back as they were.
 
 A scenario describes a cluster (VM types with capacities, hourly prices and counts), the
 frameworks (tenants) that share it and their jobs; a workload is the frameworks and jobs
@@ -21,7 +21,19 @@ The front doors are :func:`parse_scenario` (a whole document) and :func:`parse_w
 
 from .checks import name_problem, text_problem
 from .differences import ScenarioDifference, scenario_differences
-from .document import ComplexJob, ComplexTask, Framework, Job, Scenario, TaskQueue, VMType, Workload
+from .document import (
+    MARKETS,
+    ComplexJob,
+    ComplexTask,
+    Framework,
+    Job,
+    ReservedPrice,
+    Scenario,
+    SpotPrice,
+    TaskQueue,
+    VMType,
+    Workload,
+)
 from .limits import DEFAULT_RESOURCES, LIMITS, OFFER_POLICIES, SCENARIO_VERSION
 from .options import (
     OPTION_DECLARATIONS,
@@ -37,6 +49,7 @@ from .validation import executors_that_fit, load_scenario_json, parse_scenario, 
 __all__ = [
     "DEFAULT_RESOURCES",
     "LIMITS",
+    "MARKETS",
     "OFFER_POLICIES",
     "OPTION_DECLARATIONS",
     "SCENARIO_VERSION",
@@ -46,9 +59,11 @@ __all__ = [
     "Job",
     "OptionDeclaration",
     "OptionField",
+    "ReservedPrice",
     "Scenario",
     "ScenarioDifference",
     "SimulationOptions",
+    "SpotPrice",
     "TaskQueue",
     "VMType",
     "Workload",

@@ -51,11 +51,32 @@ def _vm_type_changes(name: str, a: VMType, b: VMType, resources: tuple[str, ...]
         out.append(f"{name}: {a.count} → {b.count} VMs")
     if a.price_per_hour != b.price_per_hour:
         out.append(f"{name}: price {_number(a.price_per_hour)} → {_number(b.price_per_hour)} per hour")
+    if a.reserved != b.reserved:
+        out.append(f"{name}: reserved {_reserved(a)} → {_reserved(b)}")
+    if a.spot != b.spot:
+        out.append(f"{name}: spot {_spot(a)} → {_spot(b)}")
     if a.capacity != b.capacity:
         before = ", ".join(f"{_number(x)} {r}" for r, x in zip(resources, a.capacity, strict=True))
         after = ", ".join(f"{_number(x)} {r}" for r, x in zip(resources, b.capacity, strict=True))
         out.append(f"{name}: capacity {before} → {after}")
     return out
+
+
+def _reserved(t: VMType) -> str:
+    """A VM type's reserved VMs in words: ``2 at 0.15 per hour`` (version 4)."""
+    r = t.reserved
+    return "none" if r is None else f"{r.count} at {_number(r.price_per_hour)} per hour"
+
+
+def _spot(t: VMType) -> str:
+    """A VM type's spot VMs in words: ``4 at 0.07 per hour, 0.5 interruptions/h`` (version 4)."""
+    s = t.spot
+    if s is None:
+        return "none"
+    text = f"{t.market_counts()['spot']} at {_number(s.price_per_hour)} per hour"
+    if s.interruptions_per_hour:
+        text += f", {_number(s.interruptions_per_hour)} interruptions/h"
+    return text
 
 
 def _cluster(a: Scenario, b: Scenario) -> list[str]:

@@ -4,7 +4,8 @@ Build them with :func:`~scheduling.scenario.parse_scenario` and
 :func:`~scheduling.scenario.parse_workload`, which check every field; ``to_dict`` gives the
 document back: version 1 when it uses no version-2 field (task ``queues``, ``offer_policy``,
 ``refuse_s``, ``hold_s`` of the online sharing simulator), version 2 when it uses no
-version-3 field (machine classes, complex jobs, network sensitivities), else version 3.
+version-3 field (machine classes, complex jobs, network sensitivities), version 3 when it
+uses no version-4 field (reserved and spot prices of VM types), else version 4.
 
 >>> from scheduling.scenario import parse_workload
 >>> workload = parse_workload({"jobs": [{"id": "j1", "arrival_s": 0, "executors": 2,
@@ -24,7 +25,19 @@ from .checks import plain
 from .limits import SCENARIO_VERSION
 from .options import SimulationOptions
 
-__all__ = ["ComplexJob", "ComplexTask", "Framework", "Job", "Scenario", "TaskQueue", "VMType", "Workload"]
+__all__ = [
+    "MARKETS",
+    "ComplexJob",
+    "ComplexTask",
+    "Framework",
+    "Job",
+    "ReservedPrice",
+    "Scenario",
+    "SpotPrice",
+    "TaskQueue",
+    "VMType",
+    "Workload",
+]
 
 #: The framework of a job that names none.
 DEFAULT_FRAMEWORK = "default"
@@ -36,18 +49,95 @@ DEFAULT_REFUSE_S = 5.0
 DEFAULT_HOLD_S = 0.0
 
 
+#: The markets a VM is billed in (version 4), in the order a VM type's machines are given to
+#: them: the first ``reserved.count`` machines are reserved, the next ``spot.count`` spot, the rest
+#: on demand.
+MARKETS = ("reserved", "spot", "on_demand")
+
+
+@dataclass(frozen=True)
+class ReservedPrice:
+    """Reserved (committed) VMs of a type (version 4): the type's first ``count`` machines, each
+    billed ``price_per_hour`` for the whole horizon of a run, whether it is on or not."""
+
+    price_per_hour: float
+    count: int
+
+
+@dataclass(frozen=True)
+class SpotPrice:
+    """Spot VMs of a type (version 4), billed ``price_per_hour`` per second while on.
+
+    ``count`` spot machines follow the reserved ones (``None``: every machine beyond them). Each
+    may be reclaimed: a Poisson process of ``interruptions_per_hour`` per machine (0: never).
+    """
+
+    price_per_hour: float
+    count: int | None = None
+    interruptions_per_hour: float = 0.0
+
+
 @dataclass(frozen=True)
 class VMType:
     name: str
     capacity: tuple[float, ...]  # in the scenario's resource order
-    price_per_hour: float
+    price_per_hour: float  # on demand
     count: int
     machine_class: str | None = None  # version 3; None: the VM type is a class of its own
+    reserved: ReservedPrice | None = None  # version 4
+    spot: SpotPrice | None = None  # version 4
 
     @property
     def class_name(self) -> str:
         """The machine class the VM type's machines belong to (paper 004)."""
         return self.machine_class if self.machine_class is not None else self.name
+
+    def market_counts(self) -> dict[str, int]:
+        """How many of the type's machines each market has, in :data:`MARKETS` order.
+
+        >>> VMType("m", (4.0,), 0.24, 10, reserved=ReservedPrice(0.15, 2), spot=SpotPrice(0.07, 3)
+        ...        ).market_counts()
+        {'reserved': 2, 'spot': 3, 'on_demand': 5}
+        >>> VMType("m", (4.0,), 0.24, 10, reserved=ReservedPrice(0.15, 2), spot=SpotPrice(0.07)
+        ...        ).market_counts()
+        {'reserved': 2, 'spot': 8, 'on_demand': 0}
+        """
+        reserved = self.reserved.count if self.reserved is not None else 0
+        spot = 0
+        if self.spot is not None:
+            spot = self.spot.count if self.spot.count is not None else self.count - reserved
+        return {"reserved": reserved, "spot": spot, "on_demand": self.count - reserved - spot}
+
+    def market_price(self, market: str) -> float:
+        """The hourly price of one machine of the type in ``market``."""
+        if market == "reserved" and self.reserved is not None:
+            return self.reserved.price_per_hour
+        if market == "spot" and self.spot is not None:
+            return self.spot.price_per_hour
+        return self.price_per_hour
+
+    @property
+    def interruptions_per_hour(self) -> float:
+        """The rate at which each spot machine of the type is reclaimed (0 without spot)."""
+        return self.spot.interruptions_per_hour if self.spot is not None else 0.0
+
+    @property
+    def uses_version_4(self) -> bool:
+        return self.reserved is not None or self.spot is not None
+
+    def prices_doc(self) -> dict[str, Any]:
+        """The ``reserved`` and ``spot`` fields as the document writes them (none when unset)."""
+        out: dict[str, Any] = {}
+        if self.reserved is not None:
+            out["reserved"] = {"price_per_hour": self.reserved.price_per_hour, "count": self.reserved.count}
+        if self.spot is not None:
+            spot: dict[str, Any] = {"price_per_hour": self.spot.price_per_hour}
+            if self.spot.count is not None:
+                spot["count"] = self.spot.count
+            if self.spot.interruptions_per_hour:
+                spot["interruptions_per_hour"] = self.spot.interruptions_per_hour
+            out["spot"] = spot
+        return out
 
 
 @dataclass(frozen=True)
@@ -314,6 +404,11 @@ class Scenario:
             for j in self.jobs
         )
 
+    @property
+    def has_market_prices(self) -> bool:
+        """Whether some VM type has reserved or spot prices (version 4)."""
+        return any(t.uses_version_4 for t in self.vm_types)
+
     def total_capacity(self) -> tuple[float, ...]:
         return tuple(sum(t.capacity[r] * t.count for t in self.vm_types) for r in range(len(self.resources)))
 
@@ -334,14 +429,17 @@ class Scenario:
     @property
     def version(self) -> int:
         """The version :meth:`to_dict` writes: the lowest that has every field the scenario
-        uses (3: machine classes, complex jobs or network sensitivities; 2: task queues or offer
-        answers), so that older readers keep reading every document they could before."""
+        uses (4: reserved or spot prices; 3: machine classes, complex jobs or network
+        sensitivities; 2: task queues or offer answers), so that older readers keep reading
+        every document they could before."""
+        if any(t.uses_version_4 for t in self.vm_types):
+            return SCENARIO_VERSION
         if (
             any(f.complex_jobs or f.network_sensitivity for f in self.frameworks)
             or any(t.machine_class for t in self.vm_types)
             or any(j.network_sensitivity is not None for j in self.jobs)
         ):
-            return SCENARIO_VERSION
+            return 3
         return 2 if any(f.uses_version_2 for f in self.frameworks) else 1
 
     def to_dict(self) -> dict[str, Any]:
@@ -358,6 +456,7 @@ class Scenario:
                 "price_per_hour": t.price_per_hour,
                 "count": t.count,
                 **({"machine_class": t.machine_class} if t.machine_class is not None else {}),
+                **t.prices_doc(),
             }
             for t in self.vm_types
         ]

@@ -1,7 +1,7 @@
 """The scenario document's version, its default resources and its size limits.
 
 >>> DEFAULT_RESOURCES, int(LIMITS["jobs"]), SCENARIO_VERSION, READABLE_VERSIONS
-(('cpu', 'mem'), 200000, 3, (1, 2, 3))
+(('cpu', 'mem'), 1000000, 4, (1, 2, 3, 4))
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ __all__ = ["DEFAULT_RESOURCES", "LIMITS", "OFFER_POLICIES", "READABLE_VERSIONS",
 #: ``complex_jobs`` (paper 004's users with multi-task jobs), and the network sensitivity of
 #: jobs and frameworks (``network_sensitivity``: paper 003's network-bound jobs, notes §8). A
 #: document is written with the lowest version that has every field it uses.
-SCENARIO_VERSION = 3
+#: Version 4 adds reserved and spot prices of VM types (``vm_types[].reserved``,
+#: ``vm_types[].spot``; issue 18).
+SCENARIO_VERSION = 4
 #: The versions this program reads.
-READABLE_VERSIONS = (1, 2, 3)
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 #: How a framework answers a resource offer (paper 001; notes §4), version 2.
 OFFER_POLICIES = ("first-fit", "bin-packing", "greedy", "hold")
@@ -28,12 +30,15 @@ DEFAULT_RESOURCES: tuple[str, ...] = ("cpu", "mem")
 
 #: Size limits. A document beyond them is rejected before any large allocation.
 LIMITS: dict[str, float] = {
-    "document_bytes": 64 * 1024 * 1024,  # raw JSON text
+    # Raw JSON text: a million jobs written with indentation fit with room to spare (a
+    # generated job with a framework and a deadline is about 215 bytes as ``json.dumps(indent=2)``
+    # writes it, 142 without indentation).
+    "document_bytes": 256 * 1024 * 1024,
     "resources": 16,
     "vm_types": 1_000,
     "machines": 100_000,  # sum of the VM types' counts
     "frameworks": 1_000,
-    "jobs": 200_000,
+    "jobs": 1_000_000,
     "executors_per_job": 100_000,
     "name_chars": 100,
     "description_chars": 10_000,
@@ -47,5 +52,7 @@ LIMITS: dict[str, float] = {
     "tasks_per_complex_job": 1_000,
     "runs": 1_000_000,  # times one complex job must run
     "network_sensitivity": 100,  # sigma of notes §8: a job spread over every VM lasts at most 101x
+    "interruptions_per_hour": 3_600,  # a spot VM reclaimed once a second on average, at most
+    "interruptions": 1_000_000,  # spot VMs reclaimed in one run (beyond it the run stops)
     "errors_reported": 200,  # and as many warnings
 }

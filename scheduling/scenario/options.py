@@ -386,7 +386,9 @@ def _read_weights(
 # --------------------------------------------------------------------------- key=value overrides
 
 
-def parse_overrides(text: str | Sequence[str], specs: Sequence[OptionField], *, path: str) -> dict[str, Any]:
+def parse_overrides(
+    text: str | Sequence[str], specs: Sequence[OptionField] | Sequence[Param], *, path: str
+) -> dict[str, Any]:
     """``key=value[,key=value...]`` text as an options object, each value of its declared kind.
 
     The one parser of option overrides: scheduler specs (``edf-bfd:rut.cpu=0.5,rut.mem=0.5``),
@@ -401,7 +403,7 @@ def parse_overrides(text: str | Sequence[str], specs: Sequence[OptionField], *, 
     text
         One string of comma-separated items, or several such strings (repeated options).
     specs
-        The options that may be given (:func:`option_fields`, or an importer's options).
+        The options that may be given (:func:`option_fields`, or an importer's parameters).
     path
         Where the text came from; errors are ``<path>.<key>: <message>``.
 
@@ -438,7 +440,7 @@ min_billed_s, billing_granularity_s, scheduling_interval_s, edf_backfill)
                 errors.append(FieldError(where, f"unknown option (options: {', '.join(by_name) or 'none'})"))
                 continue
             value: Any = raw
-            if spec.kind == "number":
+            if spec.kind in ("number", "integer"):
                 try:
                     value = float(raw)
                 except ValueError:

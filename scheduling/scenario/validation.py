@@ -52,6 +52,7 @@ from .document import (
 )
 from .limits import DEFAULT_RESOURCES, LIMITS, READABLE_VERSIONS
 from .options import SimulationOptions, read_options
+from .prices import PRICE_FIELDS, read_market_prices, uses_version_4
 from .workload_fields import _parse_frameworks, _parse_jobs, _refuse_version_2_fields
 
 __all__ = [
@@ -70,7 +71,7 @@ _WORKLOAD_KEYS = ("resources", "frameworks", "jobs")
 
 
 def parse_scenario(doc: Any) -> Scenario:
-    """Validate a scenario document (version 1, 2 or 3) and return a :class:`Scenario`.
+    """Validate a scenario document (version 1, 2, 3 or 4) and return a :class:`Scenario`.
 
     Raises :class:`~scheduling.errors.ScenarioError` listing every problem, each with its
     path; when jobs do not fit the cluster, the errors begin with a summary (path ``jobs``)
@@ -99,12 +100,16 @@ largest executor 6 cpu, largest VM 4 cpu
     unknown_keys(doc, _SCENARIO_KEYS, "", problems)
     version = doc.get("version")
     if "version" in doc and (isinstance(version, bool) or version not in READABLE_VERSIONS):
-        problems.add("version", f"unsupported version {version!r}; this program reads versions 1, 2 and 3")
+        readable = ", ".join(str(v) for v in READABLE_VERSIONS[:-1]) + f" and {READABLE_VERSIONS[-1]}"
+        problems.add("version", f"unsupported version {version!r}; this program reads versions {readable}")
     elif version == 1:
         _refuse_version_2_fields(doc.get("frameworks"), problems)
     if version in (1, 2):
         for path in uses_version_3(doc.get("vm_types"), doc.get("frameworks"), doc.get("jobs")):
             problems.add(path, f"is a version-3 field (the document says version {version})")
+    if version in (1, 2, 3):
+        for path in uses_version_4(doc.get("vm_types")):
+            problems.add(path, f"is a version-4 field (the document says version {version})")
 
     scenario_name = "Untitled scenario"
     if "name" in doc:
@@ -139,7 +144,7 @@ largest executor 6 cpu, largest VM 4 cpu
     jobs = _parse_jobs(
         doc.get("jobs"), resources, frameworks, problems, present="jobs" in doc,
         required=not queued and not declared,
-        wanted=_JOBS_WANTED[version if version in (1, 2, 3) and not isinstance(version, bool) else None],
+        wanted=_JOBS_WANTED[version if version in (1, 2, 3, 4) and not isinstance(version, bool) else None],
     )
     options = read_options(doc.get("options"), resources, "options", problems, SimulationOptions())
     problems.raise_if_any()
@@ -318,8 +323,10 @@ def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, pr
     out: list[VMType] = []
     seen: set[str] = set()
     machines = 0
-    for p, t in entries(items, "vm_types", ("name", "capacity", "price_per_hour", "count", "machine_class"),
-                        problems):
+    for p, t in entries(
+        items, "vm_types", ("name", "capacity", "price_per_hour", "count", "machine_class", *PRICE_FIELDS),
+        problems,
+    ):
         type_name = name(t["name"], f"{p}.name", problems) if "name" in t else None
         if "name" not in t:
             problems.add(f"{p}.name", "is required")
@@ -353,6 +360,7 @@ def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, pr
             )
             count = int(c) if c is not None else 0
         machines += count
+        reserved, spot = read_market_prices(t, p, count, problems)
         machine_class = None
         if "machine_class" in t and t["machine_class"] is not None:
             machine_class = name(t["machine_class"], f"{p}.machine_class", problems)
@@ -360,7 +368,7 @@ def _parse_vm_types(raw: Any, resources: tuple[str, ...], problems: Problems, pr
                 continue
         if type_name is not None and capacity is not None and price is not None and count:
             out.append(VMType(name=type_name, capacity=capacity, price_per_hour=price, count=count,
-                              machine_class=machine_class))
+                              machine_class=machine_class, reserved=reserved, spot=spot))
     if machines > LIMITS["machines"]:
         problems.add(
             "vm_types", f"describe {machines:,} machines in all; the limit is {int(LIMITS['machines']):,}"
@@ -375,6 +383,7 @@ _JOBS_WANTED = {
     1: "is required",
     2: "is required, or task queues on a framework (version 2)",
     3: "is required, or task queues (version 2) or complex jobs (version 3) on a framework",
+    4: "is required, or task queues (version 2) or complex jobs (version 3) on a framework",
     None: "is required, or task queues (version 2) or complex jobs (version 3) on a framework",
 }
 
@@ -470,18 +479,18 @@ def _misfit_summary(scenario: Scenario, misfits: list[int], crowded: list[tuple[
         executor_part = " and ".join(f"{largest_executor[r]:g} {resources[r]}" for r in over)
         vm_part = " and ".join(f"{largest_vm[r]:g} {resources[r]}" for r in over)
         lines.append(
-            f"{len(too_big)} of {total} jobs need an executor larger than any VM type: "
+            f"{len(too_big):,} of {total:,} jobs need an executor larger than any VM type: "
             f"largest executor {executor_part}, largest VM {vm_part}"
         )
     if len(misfits) > len(too_big):
         lines.append(
-            f"{len(misfits) - len(too_big)} of {total} jobs have an executor that fits no single VM type "
+            f"{len(misfits) - len(too_big):,} of {total:,} jobs have an executor that fits no single VM type "
             "their framework may use"
         )
     if crowded:
         worst, room = max(crowded, key=lambda c: jobs[c[0]].executors / c[1])
         lines.append(
-            f"{len(crowded)} of {total} jobs need more executors at once than the VMs they may use hold "
+            f"{len(crowded):,} of {total:,} jobs need more executors at once than the VMs they may use hold "
             f"(the most: job {jobs[worst].id!r}, {jobs[worst].executors} executors for room of {room})"
         )
     return lines

@@ -1,4 +1,4 @@
-"""What if: a scenario document varied by a load factor, price factors and VM counts, seeded.
+"""What if: a scenario document varied by a load factor, prices and VM counts, seeded.
 
 The one place a scenario is changed for a question an operator asks ("what if load doubles, spot
 prices drop 60 %, I have 10 more m1.large?"): the planner's what-if panel and the sweeps vary
@@ -14,6 +14,15 @@ Load, two ways (``load_mode``):
 * ``"sizes"`` (the job size): every job's duration times ``factor``; its deadline stays where it
   was (relative to its arrival), so larger jobs have less slack.
 
+Prices and counts, per VM type: ``price_factors`` multiply on-demand prices (and the type's
+reserved and spot prices with them); ``counts`` set how many VMs a type has; and, with the
+reserved and spot prices of scenario version 4, ``spot_discounts`` make a type's VMs beyond its
+reserved ones spot VMs at that fraction off the on-demand price (0.7: 70 % off; 0 takes spot
+away), ``spot_interruptions`` set their rate of interruptions per hour, ``reserved_counts``
+set how many are reserved (0 takes the reservation away) and ``reserved_discounts`` price them
+at that fraction off the on-demand price. A count that leaves fewer VMs than the type reserves
+(or gives spot) trims those to it.
+
 >>> doc = {"vm_types": [{"name": "s", "capacity": {"cpu": 4}, "price_per_hour": 1.0, "count": 2}],
 ...        "resources": ["cpu"],
 ...        "jobs": [{"id": "a", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 60},
@@ -24,6 +33,9 @@ Load, two ways (``load_mode``):
 90.0
 >>> vary(doc, price_factors={"s": 0.4}, counts={"s": 5})["vm_types"][0]
 {'name': 's', 'capacity': {'cpu': 4}, 'price_per_hour': 0.4, 'count': 5}
+>>> varied = vary(doc, reserved_counts={"s": 1}, reserved_discounts={"s": 0.4}, spot_discounts={"s": 0.7})
+>>> varied["vm_types"][0]["reserved"], varied["vm_types"][0]["spot"]
+({'price_per_hour': 0.6, 'count': 1}, {'price_per_hour': 0.3})
 """
 
 from __future__ import annotations
@@ -56,6 +68,18 @@ VARIATION_PARAMS: tuple[Param, ...] = (
           "VM type (0.4: 60 % off).", default={}, item=Param("factor", "number", minimum=0, maximum=1000)),
     Param("counts", "mapping", "VM counts", "Set VM types' counts (0 takes a type out of the cluster).",
           default={}, item=Param("count", "integer", minimum=0, maximum=100_000)),
+    Param("spot_discounts", "mapping", "Spot discounts", "Make a VM type's VMs beyond its reserved ones "
+          "spot VMs at this fraction off the on-demand price (0.7: 70 % off; 0 takes spot away).",
+          default={}, item=Param("discount", "number", minimum=0, maximum=1)),
+    Param("spot_interruptions", "mapping", "Spot interruptions per hour", "Set how often each spot VM "
+          "of a type is reclaimed, per hour (0: never).", default={},
+          item=Param("rate", "number", minimum=0, maximum=3_600)),
+    Param("reserved_counts", "mapping", "Reserved VMs", "Set how many of a VM type's VMs are reserved, "
+          "billed for the whole horizon (0 takes the reservation away).", default={},
+          item=Param("count", "integer", minimum=0, maximum=100_000)),
+    Param("reserved_discounts", "mapping", "Reserved discounts", "Price a VM type's reserved VMs at this "
+          "fraction off the on-demand price (0.4: 40 % off).", default={},
+          item=Param("discount", "number", minimum=0, maximum=1)),
     seed_param("The seed of the load's random choices (which jobs are copied or kept, and when)."),
 )
 
@@ -65,6 +89,9 @@ def variation_text(values: Mapping[str, Any]) -> str:
 
     >>> variation_text({"load": 2.0, "load_mode": "jobs", "counts": {"m1.large": 10}})
     'load x2 (more jobs); m1.large: 10 VMs'
+    >>> print(variation_text({"spot_discounts": {"m": 0.7}, "reserved_counts": {"m": 2},
+    ...                       "reserved_discounts": {"m": 0.4}, "spot_interruptions": {"m": 0.5}}))
+    m spot 70% off; m spot interrupted 0.5/h; m: 2 reserved VMs; m reserved 40% off
     """
     words = []
     load = values.get("load")
@@ -73,6 +100,11 @@ def variation_text(values: Mapping[str, Any]) -> str:
         words.append(f"load x{load:g} ({how})")
     words += [f"{t} price x{f:g}" for t, f in (values.get("price_factors") or {}).items()]
     words += [f"{t}: {n} VMs" for t, n in (values.get("counts") or {}).items()]
+    words += [f"{t} spot {d * 100:g}% off" if d else f"{t} no spot"
+              for t, d in (values.get("spot_discounts") or {}).items()]
+    words += [f"{t} spot interrupted {r:g}/h" for t, r in (values.get("spot_interruptions") or {}).items()]
+    words += [f"{t}: {n} reserved VMs" for t, n in (values.get("reserved_counts") or {}).items()]
+    words += [f"{t} reserved {d * 100:g}% off" for t, d in (values.get("reserved_discounts") or {}).items()]
     return "; ".join(words) or "no change"
 
 
@@ -110,6 +142,43 @@ def _more_jobs(jobs: list[dict[str, Any]], factor: float, rng: np.random.Generat
     return sorted(out, key=lambda j: (float(j.get("arrival_s", 0)), str(j.get("id"))))
 
 
+def _vary_markets(types: dict[str, dict[str, Any]], values: Mapping[str, Any]) -> None:
+    """Reserved and spot prices set per VM type (in place), then trimmed to the types' counts."""
+    for name, d in values["reserved_discounts"].items():
+        reserved = types[name].get("reserved")
+        price = round(float(types[name].get("price_per_hour", 0)) * (1 - d), 9)
+        if isinstance(reserved, dict):
+            reserved["price_per_hour"] = price
+        elif values["reserved_counts"].get(name):
+            types[name]["reserved"] = {"price_per_hour": price, "count": 0}
+    for name, n in values["reserved_counts"].items():
+        if not n:
+            types[name].pop("reserved", None)
+        elif isinstance(types[name].get("reserved"), dict):
+            types[name]["reserved"]["count"] = int(n)
+    for name, d in values["spot_discounts"].items():
+        if not d:
+            types[name].pop("spot", None)
+            continue
+        spot = types[name].setdefault("spot", {})
+        if not isinstance(spot, dict):
+            spot = types[name]["spot"] = {}
+        spot["price_per_hour"] = round(float(types[name].get("price_per_hour", 0)) * (1 - d), 9)
+    for name, rate in values["spot_interruptions"].items():
+        spot = types[name].get("spot")
+        if isinstance(spot, dict):
+            spot["interruptions_per_hour"] = rate
+    for t in types.values():  # reserved and spot VMs within the type's count
+        count = int(t.get("count", 1)) if isinstance(t.get("count", 1), int) else 0
+        reserved = t.get("reserved")
+        if isinstance(reserved, dict) and isinstance(reserved.get("count"), int):
+            reserved["count"] = min(reserved["count"], count)
+            count -= reserved["count"]
+        spot = t.get("spot")
+        if isinstance(spot, dict) and isinstance(spot.get("count"), int):
+            spot["count"] = min(spot["count"], max(count, 0))
+
+
 def vary(
     doc: Mapping[str, Any],
     *,
@@ -117,13 +186,19 @@ def vary(
     load_mode: str = "jobs",
     price_factors: Mapping[str, float] | None = None,
     counts: Mapping[str, int] | None = None,
+    spot_discounts: Mapping[str, float] | None = None,
+    spot_interruptions: Mapping[str, float] | None = None,
+    reserved_counts: Mapping[str, int] | None = None,
+    reserved_discounts: Mapping[str, float] | None = None,
     seed: int = 0,
 ) -> dict[str, Any]:
-    """``doc`` with its load scaled, its VM types' prices multiplied and their counts set.
+    """``doc`` with its load scaled, its VM types' prices changed and their counts set.
 
-    The arguments are read by :data:`VARIATION_PARAMS` (bounds, paths); a price factor or a count
-    for a VM type the document does not have is refused at its path (``counts.m9``). The
-    document's own jobs and types are never changed: a copy is returned. Only version-1 jobs
+    The arguments are read by :data:`VARIATION_PARAMS` (bounds, paths); a value for a VM type
+    the document does not have is refused at its path (``counts.m9``), and so is a reserved count
+    for a type without a reserved price unless a reserved discount gives one
+    (``reserved_counts.m1``). The document's own jobs and types are never changed: a copy is
+    returned; it says version 4 when it gains reserved or spot prices. Only version-1 jobs
     (``jobs``) are scaled by load; task queues and complex jobs are left as they are.
 
     Raises
@@ -131,8 +206,11 @@ def vary(
     ScenarioError
         For a value out of its bounds or a VM type the document does not name.
     """
-    named: dict[str, Mapping[str, Any]] = {"price_factors": dict(price_factors or {}),
-                                           "counts": dict(counts or {})}
+    named: dict[str, Mapping[str, Any]] = {
+        "price_factors": dict(price_factors or {}), "counts": dict(counts or {}),
+        "spot_discounts": dict(spot_discounts or {}), "spot_interruptions": dict(spot_interruptions or {}),
+        "reserved_counts": dict(reserved_counts or {}), "reserved_discounts": dict(reserved_discounts or {}),
+    }
     given: dict[str, Any] = {"load": load, "load_mode": load_mode, **named, "seed": seed}
     errors: list[FieldError] = []
     try:
@@ -144,6 +222,11 @@ def vary(
     types = {str(t.get("name")): t for t in out.get("vm_types") or [] if isinstance(t, dict)}
     errors += [FieldError(f"{key}.{name}", f"is not a VM type of the scenario ({', '.join(types)})")
                for key, by_type in named.items() for name in by_type if name not in types]
+    errors += [FieldError(f"reserved_counts.{name}", "the VM type has no reserved price: give a reserved "
+                          "discount too")
+               for name, n in named["reserved_counts"].items()
+               if n and name in types and not isinstance(types[name].get("reserved"), Mapping)
+               and name not in named["reserved_discounts"]]
     jobs = [j for j in out.get("jobs") or [] if isinstance(j, dict)]
     factor = float(values["load"])
     if values["load_mode"] == "jobs" and len(jobs) * factor > MAX_JOBS:
@@ -152,9 +235,16 @@ def vary(
     if errors:
         raise ScenarioError(errors)
     for name, f in values["price_factors"].items():
-        types[name]["price_per_hour"] = round(float(types[name].get("price_per_hour", 0)) * f, 9)
+        t = types[name]
+        t["price_per_hour"] = round(float(t.get("price_per_hour", 0)) * f, 9)
+        for market in ("reserved", "spot"):
+            if isinstance(t.get(market), dict):
+                t[market]["price_per_hour"] = round(float(t[market].get("price_per_hour", 0)) * f, 9)
     for name, n in values["counts"].items():
         types[name]["count"] = int(n)
+    _vary_markets(types, values)
+    if any("reserved" in t or "spot" in t for t in types.values()) and out.get("version", 4) < 4:
+        out["version"] = 4
     if factor != 1 and jobs:
         rng = np.random.default_rng(values["seed"])
         if values["load_mode"] == "sizes":

@@ -28,13 +28,10 @@
     return { ok: response.ok, status: response.status, data: data };
   }
 
-  /* Same rules as scheduling.charts.format_money: 2 decimals from 1 up, 4 below. */
+  /* Same rule as scheduling.tables.format_money: four decimals, thousands separated. */
   function money(value) {
     if (value === null || value === undefined || !isFinite(value)) return "—";
-    const abs = Math.abs(value);
-    return abs >= 1
-      ? value.toLocaleString("en-GB", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-      : value.toFixed(4);
+    return value.toLocaleString("en-GB", { minimumFractionDigits: 4, maximumFractionDigits: 4 });
   }
 
   function number(value, digits) {
@@ -87,6 +84,70 @@
       if (button) button.classList.add("btn-primary");
     }
   });
+
+  /* Every use of a glossary term in the page's content links to its entry (the terms and the
+     ways pages write them: scheduling.glossary, in #glossary-terms), including what scripts
+     draw later (tables, replay). Not inside links, buttons, form controls, labels (a click
+     there ticks a box), charts or what is marked data-no-glossary. */
+  const GLOSSARY = jsonScript("glossary-terms");
+  const SKIP = "a, button, select, option, textarea, input, label, script, style, svg, summary, " +
+    ".js-plotly-plot, [data-no-glossary]";
+  let glossaryPattern = null;
+  const glossaryEntry = new Map();
+  if (GLOSSARY && GLOSSARY.terms.length) {
+    const written = [];
+    for (const t of GLOSSARY.terms) {
+      for (const w of t.written) { glossaryEntry.set(w, t); written.push(w); }
+    }
+    written.sort((a, b) => b.length - a.length); // the longest spelling first ("rPS-DSF" before "PS-DSF")
+    const escaped = written.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    glossaryPattern = new RegExp("(?<![\\w-])(" + escaped.join("|") + ")(?![\\w-])", "g");
+  }
+
+  function glossaryTextNodes(root) {
+    const out = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+      acceptNode(node) {
+        const parent = node.parentElement;
+        if (!parent || parent.closest(SKIP) || !node.nodeValue.trim()) return NodeFilter.FILTER_REJECT;
+        return NodeFilter.FILTER_ACCEPT;
+      },
+    });
+    while (walker.nextNode()) out.push(walker.currentNode);
+    return out;
+  }
+
+  function linkTerms(root) {
+    if (!glossaryPattern || !root) return;
+    for (const node of glossaryTextNodes(root)) {
+      const text = node.nodeValue;
+      glossaryPattern.lastIndex = 0;
+      if (!glossaryPattern.test(text)) continue;
+      glossaryPattern.lastIndex = 0;
+      const parts = document.createDocumentFragment();
+      let last = 0;
+      for (const match of text.matchAll(glossaryPattern)) {
+        const entry = glossaryEntry.get(match[0]);
+        parts.append(text.slice(last, match.index));
+        parts.append(el("a", { class: "term", href: GLOSSARY.url + "#" + entry.key, title: entry.meaning,
+                               text: match[0] }));
+        last = match.index + match[0].length;
+      }
+      parts.append(text.slice(last));
+      node.replaceWith(parts);
+    }
+  }
+
+  const content = document.querySelector("main.content");
+  if (content && glossaryPattern) {
+    linkTerms(content);
+    let pending = false;
+    new MutationObserver(function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; linkTerms(content); });
+    }).observe(content, { childList: true, subtree: true, characterData: true });
+  }
 
   window.Planner = { api: api, csrfToken: csrfToken, money: money, number: number, el: el, jsonScript: jsonScript };
 })();

@@ -37,12 +37,99 @@
       .then(() => clearLegend(node, attempt + 1));
   }
 
+  /* A title or caption wider than its chart (a long caption, a narrow panel, a 1,024 px
+     screen) would be cut at the chart's edge: wrap it at words to the room it has, measured
+     once drawn, and give the top margin the lines it gained. */
+  function plainLines(text) {
+    return String(text).split(/<br\s*\/?>/i).map((line) => line.replace(/<[^>]*>/g, ""));
+  }
+
+  function wrapLines(text, maxChars) {
+    return String(text).split(/<br\s*\/?>/i).map(function (line) {
+      // A line with a styled tag (attributes: spaces inside the tag) is kept as it is.
+      if (line.replace(/<[^>]*>/g, "").length <= maxChars || /<[a-z]+\s/i.test(line)) return line;
+      const out = [];
+      let current = "";
+      for (const word of line.split(" ")) {
+        if (current && (current + " " + word).replace(/<[^>]*>/g, "").length > maxChars) {
+          out.push(current);
+          current = word;
+        } else {
+          current = current ? current + " " + word : word;
+        }
+      }
+      if (current) out.push(current);
+      return out.join("<br>");
+    }).join("<br>");
+  }
+
+  function refit(element, text, room) {
+    const lines = plainLines(text);
+    const longest = Math.max(...lines.map((line) => line.length));
+    const width = element.getBoundingClientRect().width;
+    if (!longest || !width || room <= 0) return null;
+    // Characters differ in width: a tenth to spare, and fitText measures again.
+    const maxChars = Math.max(8, Math.floor(0.9 * room / (width / longest)));
+    const wrapped = wrapLines(text, maxChars);
+    return wrapped === text ? null : { text: wrapped, added: plainLines(wrapped).length - lines.length };
+  }
+
+  function fitText(node, attempt) {
+    const box = node.getBoundingClientRect();
+    const layout = node.layout || {};
+    const update = {};
+    let extraTop = 0;
+    const title = node.querySelector(".g-gtitle .gtitle");
+    const titleText = layout.title && (typeof layout.title === "string" ? layout.title : layout.title.text);
+    if (title && titleText) {
+      const r = title.getBoundingClientRect();
+      if (r.width && r.right > box.right + 1) {
+        const fit = refit(title, titleText, box.right - r.left - 8);
+        if (fit) {
+          update["title.text"] = fit.text;
+          extraTop += fit.added * 20;
+        }
+      }
+    }
+    for (const group of node.querySelectorAll(".annotation[data-index]")) {
+      const index = Number(group.dataset.index);
+      const spec = (layout.annotations || [])[index];
+      const text = group.querySelector(".annotation-text");
+      if (!spec || !text || !spec.text) continue;
+      const r = text.getBoundingClientRect();
+      if (!r.width || (r.left >= box.left - 1 && r.right <= box.right + 1)) continue;
+      const anchor = spec.xanchor || "center";
+      const centre = (r.left + r.right) / 2;
+      const room = anchor === "left" ? box.right - r.left - 8
+        : anchor === "right" ? r.right - box.left - 8
+        : 2 * Math.min(centre - box.left, box.right - centre) - 8;
+      const fit = refit(text, spec.text, room);
+      if (!fit) continue;
+      update["annotations[" + index + "].text"] = fit.text;
+      if (spec.yref === "paper" && spec.y >= 1) extraTop += fit.added * 16;  // a caption above the plot
+    }
+    if (!Object.keys(update).length || (attempt || 0) > 2) return Promise.resolve();
+    if (extraTop) update["margin.t"] = ((layout.margin && layout.margin.t) || 60) + extraTop;
+    return window.Plotly.relayout(node, update).then(() => fitText(node, (attempt || 0) + 1));
+  }
+
   function draw(container, figure, extraLayout) {
     const node = P.el("div", { class: "plot" });
     container.append(node);
     const layout = tidy(Object.assign(clone(figure.layout || {}), extraLayout || {}));
     return window.Plotly.newPlot(node, clone(figure.data || []), layout, CONFIG)
-      .then(() => clearLegend(node, 0));
+      .then(() => clearLegend(node, 0))
+      .then(() => fitText(node))
+      .then(function () {
+        // Fitted again when the chart's width changes (a scroll bar appears, a panel opens).
+        let width = node.getBoundingClientRect().width;
+        new ResizeObserver(function () {
+          const now = node.getBoundingClientRect().width;
+          if (Math.abs(now - width) < 1 || !node.layout) return;
+          width = now;
+          window.requestAnimationFrame(() => fitText(node));
+        }).observe(node);
+      });
   }
 
   function clear(container) {
@@ -91,15 +178,27 @@
         if (state.figures) renderAll();
       });
     }
-    P.api(run.figures_url).then(function (response) {
-      if (!response.ok || !response.data || !response.data.figures) {
-        status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
-        return;
-      }
-      state.figures = response.data.figures;
-      status.hidden = true;
-      return renderAll().then(() => { if (charts) charts.setAttribute("data-drawn", "true"); });
-    }).catch(function (error) {
+    /* A run that has just ended may still have its charts being built by a worker (the
+       server never builds them in the request): say so and ask again every few seconds. */
+    let waits = 0;
+    function load() {
+      return P.api(run.figures_url).then(function (response) {
+        if (response.ok && response.data && response.data.preparing && waits < 120) {
+          waits += 1;
+          status.hidden = false;
+          status.textContent = "Preparing charts…";
+          return new Promise((resolve) => setTimeout(resolve, 2500)).then(load);
+        }
+        if (!response.ok || !response.data || !response.data.figures) {
+          status.textContent = response.ok ? "No charts were stored for this run." : "Could not load the charts.";
+          return;
+        }
+        state.figures = response.data.figures;
+        status.hidden = true;
+        return renderAll().then(() => { if (charts) charts.setAttribute("data-drawn", "true"); });
+      });
+    }
+    load().catch(function (error) {
       status.hidden = false;
       status.textContent = "Could not draw the charts: " + error;
     });

@@ -6,6 +6,11 @@
  * document path (jobs[3].executor.cpu), mapped back here to cells, rows and fields, and its
  * text as the grid counts jobs (job 4 (id j-17): executor.cpu: ...), shown as it comes.
  * Warnings do not block a save.
+ *
+ * A paged workload (more jobs than the browser should hold, cfg.paged) keeps only the page on
+ * screen in memory: a page is read from the API (GET .../jobs/?page=&page_size=), and a save
+ * sends that page alone ({page: {offset, count, jobs}}), which replaces its range on the
+ * server. Errors come back at their places in the whole workload (jobs[50003].executor.cpu).
  */
 (function () {
   "use strict";
@@ -26,6 +31,10 @@
     dirty: false,
     loaded: false,
     saving: false,
+    paged: Boolean(cfg.paged),
+    offset: 0,              // paged: the index of the page's first job in the workload
+    total: cfg.job_count,   // paged: the workload's jobs
+    pageCount: 0,           // paged: how many stored jobs the page on screen replaces
   };
   const canChange = Boolean(cfg.can_change);
 
@@ -104,12 +113,14 @@
       const sigma = own !== undefined && own !== null ? own : fwSigma.get(j.framework || "default");
       return typeof sigma === "number" && sigma > 0;
     }).length;
-    $("job-count").textContent = `${P.number(state.jobs.length, 0)} · ${P.number(withDeadline, 0)} with a deadline` +
-      (networkBound ? ` · ${P.number(networkBound, 0)} network-bound` : "");
+    $("job-count").textContent = state.paged
+      ? `${P.number(state.total, 0)} · shown a page at a time; on this page ${P.number(withDeadline, 0)} with a deadline`
+      : `${P.number(state.jobs.length, 0)} · ${P.number(withDeadline, 0)} with a deadline` +
+        (networkBound ? ` · ${P.number(networkBound, 0)} network-bound` : "");
     const stats = $("workload-stats");
     if (stats) {
       const f = state.frameworks.length;
-      stats.textContent = `${P.number(state.jobs.length, 0)} jobs · ${f} framework${f === 1 ? "" : "s"} · resources ${state.resources.join(", ")}`;
+      stats.textContent = `${P.number(state.paged ? state.total : state.jobs.length, 0)} jobs · ${f} framework${f === 1 ? "" : "s"} · resources ${state.resources.join(", ")}`;
     }
   }
 
@@ -224,7 +235,8 @@
         cell("network_sensitivity", numberInput("network_sensitivity", `Network sensitivity of ${fw.name}`,
           { placeholder: "0" }), "num"),
         cell("allowed_vm_types", checks),
-        P.el("td", { class: "num", text: P.number(counts.get(fw.name) || 0, 0) }),
+        P.el("td", { class: "num", text: state.paged ? "—" : P.number(counts.get(fw.name) || 0, 0),
+          title: state.paged ? "Not counted for a paged workload" : null }),
         P.el("td", { class: "actions" }, canChange ? [P.el("button", { type: "button", class: "btn btn-small btn-danger-quiet",
           "aria-label": `Remove framework ${fw.name}`, dataset: { removeFw: i }, text: "✕" })] : []),
       ]);
@@ -340,6 +352,10 @@
 
   // ------------------------------------------------------------------ jobs grid
   function computeView() {
+    if (state.paged) {  // the server's page, whole
+      state.view = state.jobs.map((_, i) => i);
+      return;
+    }
     const q = state.filter.trim().toLowerCase();
     state.view = [];
     state.jobs.forEach(function (job, i) {
@@ -364,14 +380,14 @@
     computeView();
     const body = table.querySelector("tbody");
     const cols = columns();
-    const start = state.page * state.pageSize;
-    const indices = state.view.slice(start, start + state.pageSize);
+    const start = state.paged ? 0 : state.page * state.pageSize;
+    const indices = state.paged ? state.view : state.view.slice(start, start + state.pageSize);
     const fragment = document.createDocumentFragment();
     for (const i of indices) {
       const job = state.jobs[i];
       const errors = state.jobErrors.get(i);
       const row = P.el("tr", { class: errors ? "row-error" : "", dataset: { row: i } });
-      const idx = P.el("td", { class: "idx", text: String(i + 1) });
+      const idx = P.el("td", { class: "idx", text: String(state.offset + i + 1) });
       if (errors && errors.has("")) idx.title = errors.get("");
       row.append(idx);
       for (const c of cols) {
@@ -396,6 +412,16 @@
     if (!indices.length) {
       body.append(P.el("tr", {}, [P.el("td", { colspan: cols.length + 2, class: "empty",
         text: state.jobs.length ? "No job matches the filter." : "No jobs yet: add rows, paste CSV or generate jobs below." })]));
+    }
+    if (state.paged) {
+      const pages = Math.max(1, Math.ceil(state.total / state.pageSize));
+      $("page-info").textContent = state.total
+        ? `${P.number(state.offset + 1, 0)}–${P.number(state.offset + state.jobs.length, 0)} of ${P.number(state.total, 0)} · page ${state.page + 1}/${P.number(pages, 0)}`
+        : "0 of 0";
+      $("page-prev").disabled = state.page === 0;
+      $("page-next").disabled = state.page >= pages - 1;
+      updateStats();
+      return;
     }
     const pages = Math.max(1, Math.ceil(state.view.length / state.pageSize));
     const end = Math.min(start + state.pageSize, state.view.length);
@@ -447,7 +473,7 @@
       return;
     }
     const pages = Math.ceil(state.view.length / state.pageSize);
-    if (down ? state.page < pages - 1 : state.page > 0) {
+    if (!state.paged && (down ? state.page < pages - 1 : state.page > 0)) {
       state.page += down ? 1 : -1;
       renderPage();
       const rows = gridBody.querySelectorAll("tr");
@@ -457,13 +483,40 @@
     }
   });
 
-  $("page-prev").addEventListener("click", () => { state.page -= 1; renderPage(); });
-  $("page-next").addEventListener("click", () => { state.page += 1; renderPage(); });
+  /* Paged: read page ``page`` from the server (after asking before unsaved edits are dropped). */
+  async function loadPage(page) {
+    if (state.dirty && !window.confirm("This page has unsaved changes, which another page discards. Continue?")) {
+      return false;
+    }
+    const response = await P.api(`${cfg.jobs_api}?page=${page + 1}&page_size=${state.pageSize}`);
+    if (!response.ok) {
+      status.textContent = "Could not load the jobs (HTTP " + response.status + ").";
+      return false;
+    }
+    state.page = page;
+    state.offset = response.data.offset;
+    state.total = response.data.count;
+    state.jobs = response.data.results;
+    state.pageCount = state.jobs.length;
+    state.jobErrors = new Map();
+    renderPage();
+    if (state.dirty) markClean("Changes discarded");
+    return true;
+  }
+
+  function turnPage(step) {
+    if (state.paged) loadPage(state.page + step);
+    else { state.page += step; renderPage(); }
+  }
+
+  $("page-prev").addEventListener("click", () => turnPage(-1));
+  $("page-next").addEventListener("click", () => turnPage(1));
   $("page-size").addEventListener("change", function (event) {
-    const first = state.page * state.pageSize;
+    const first = state.paged ? state.offset : state.page * state.pageSize;
     state.pageSize = Number(event.target.value);
     state.page = Math.floor(first / state.pageSize);
-    renderPage();
+    if (state.paged) loadPage(state.page);
+    else renderPage();
   });
   let filterTimer = null;
   $("job-filter").addEventListener("input", function (event) {
@@ -488,7 +541,7 @@
       state.filter = "";
       $("job-filter").value = "";
       computeView();
-      state.page = Math.max(0, Math.ceil(state.view.length / state.pageSize) - 1);
+      if (!state.paged) state.page = Math.max(0, Math.ceil(state.view.length / state.pageSize) - 1);
       markDirty();
       renderPage();
       renderFrameworks();
@@ -515,12 +568,16 @@
   }
 
   function jumpTo(i, key) {
+    if (state.paged && !state.view.includes(i)) {  // a row of another page: show this one's marks
+      renderPage();
+      return;
+    }
     if (!state.view.includes(i)) {
       state.filter = "";
       $("job-filter").value = "";
       computeView();
     }
-    state.page = Math.floor(state.view.indexOf(i) / state.pageSize);
+    if (!state.paged) state.page = Math.floor(state.view.indexOf(i) / state.pageSize);
     renderPage();
     const selector = key ? `input[data-row="${i}"][data-key="${key}"]` : `input[data-row="${i}"]`;
     const input = gridBody.querySelector(selector) || gridBody.querySelector(`input[data-row="${i}"]`);
@@ -533,7 +590,7 @@
     const text = e.text || (path ? `${path}: ${e.message}` : e.message);
     const m = JOB_PATH.exec(path);
     if (!m) return [P.el("li", { text: text }), null];
-    const i = Number(m[1]);
+    const i = Number(m[1]) - state.offset;
     const key = jobColumn(m[2], m[3]);
     const link = P.el("a", { href: "#jobs-table", text: text, dataset: { jump: "1" } });
     link.addEventListener("click", (ev) => { ev.preventDefault(); jumpTo(i, key); });
@@ -573,7 +630,7 @@
       const path = e.path || "";
       let m = JOB_PATH.exec(path);
       if (m) {
-        const i = Number(m[1]);
+        const i = Number(m[1]) - state.offset;
         const key = jobColumn(m[2], m[3]);
         if (!state.jobErrors.has(i)) state.jobErrors.set(i, new Map());
         state.jobErrors.get(i).set(key, e.message);
@@ -634,8 +691,10 @@
     try {
       response = await P.api(cfg.save, {
         method: "POST",
-        body: { name: $("wl-name").value, description: $("wl-description").value,
-                frameworks: state.frameworks, jobs: state.jobs },
+        body: Object.assign({ name: $("wl-name").value, description: $("wl-description").value,
+                              frameworks: state.frameworks },
+                            state.paged ? { page: { offset: state.offset, count: state.pageCount, jobs: state.jobs } }
+                                        : { jobs: state.jobs }),
       });
     } catch (error) {
       response = { ok: false, status: 0, data: { detail: String(error) } };
@@ -644,7 +703,12 @@
     saveButton.textContent = "Save workload";
     if (response.ok) {
       clearErrors();
-      state.jobs = response.data.jobs || state.jobs;
+      if (state.paged) {
+        state.total = response.data.job_count;
+        state.pageCount = state.jobs.length;
+      } else {
+        state.jobs = response.data.jobs || state.jobs;
+      }
       state.frameworks = response.data.frameworks || state.frameworks;
       state.resources = response.data.resources || state.resources;
       const heading = document.querySelector(".page-head h1");
@@ -696,6 +760,18 @@
     }
     state.jobs = response.data.jobs || [];
     state.frameworks = response.data.frameworks || state.frameworks;
+    if (state.paged) {
+      const filter = $("job-filter");
+      filter.disabled = true;
+      filter.placeholder = "No filter on a paged workload";
+      state.loaded = true;
+      renderHead();
+      renderFrameworks();
+      loadPage(0).then(function () {
+        markClean(canChange ? "All changes saved" : "Read-only: only the team's owners or its creator may change this workload");
+      });
+      return;
+    }
     const seen = new Set(state.resources);
     for (const job of state.jobs) for (const r of Object.keys(job.executor || {})) if (!seen.has(r)) { seen.add(r); state.resources.push(r); }
     state.loaded = true;

@@ -76,7 +76,7 @@ def wait_until_answers(
 
 class Stack:
     def __init__(self, tmp: Path, *, web_workers: int = 2, worker_concurrency: int = 2,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, worker: bool = True):
         import psycopg
 
         self.db = f"planner_e2e_{secrets.token_hex(4)}"
@@ -85,6 +85,7 @@ class Stack:
         self.port = _free_port()
         self.web_workers = web_workers
         self.worker_concurrency = worker_concurrency
+        self.with_worker = worker  # False: the test starts its own workers (and beat)
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
@@ -114,10 +115,12 @@ class Stack:
         subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=self.env, check=True,
                        capture_output=True, timeout=300)
 
-    def start(self, name: str, *cmd: str) -> subprocess.Popen[bytes]:
+    def start(
+        self, name: str, *cmd: str, env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> subprocess.Popen[bytes]:
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-        proc = subprocess.Popen(list(cmd), cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(list(cmd), cwd=cwd or ROOT, env={**self.env, **(env or {})}, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
         self.procs.append(proc)
         return proc
 
@@ -127,18 +130,32 @@ class Stack:
         self.manage("planner_demo")
         self.start("web", str(BIN / "gunicorn"), "planner.wsgi:application",
                    "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.web_workers), "--timeout", "120")
-        self.start_worker()
+        if self.with_worker:
+            self.start_worker()
         if not wait_until_answers(f"{self.base}/accounts/login/", timeout_s=60):
             raise AssertionError(f"gunicorn did not answer; log:\n{self.log('web')}")
 
-    def start_worker(self, name: str = "worker") -> subprocess.Popen[bytes]:
+    def start_worker(
+        self, name: str = "worker", *, beat: bool = True, node: str | None = None,
+        env: dict[str, str] | None = None, cwd: Path | None = None, concurrency: int | None = None,
+    ) -> subprocess.Popen[bytes]:
         """A Celery worker as docker-compose runs it: one process per core (prefork's default)
-        and the embedded beat (the reaper). Simulations are batch work: at a lower CPU priority
-        than the web processes, a busy worker does not slow down pages and API calls
-        (docker-compose: cpu_shares)."""
-        return self.start(name, "nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker",
-                          "--pool=prefork", f"--concurrency={self.worker_concurrency}", "--beat",
-                          "--schedule", str(self.logs / f"{name}-beat-schedule"), "--loglevel=INFO")
+        and, with ``beat``, the embedded beat (the reaper). Simulations are batch work: at a
+        lower CPU priority than the web processes, a busy worker does not slow down pages and
+        API calls (docker-compose: cpu_shares). ``node`` is its ``-n`` name (``worker@host``),
+        ``env`` and ``cwd`` what differs on its machine (a working directory, a temp folder)."""
+        cmd = ["nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker", "--pool=prefork",
+               f"--concurrency={concurrency or self.worker_concurrency}", "--loglevel=INFO"]
+        if node:
+            cmd += ["-n", node]
+        if beat:
+            cmd += ["--beat", "--schedule", str(self.logs / f"{name}-beat-schedule")]
+        return self.start(name, *cmd, env=env, cwd=cwd)
+
+    def start_beat(self, name: str = "beat") -> subprocess.Popen[bytes]:
+        """The one beat of a deployment whose workers run without one (docker-compose's ``beat``)."""
+        return self.start(name, str(BIN / "celery"), "-A", "celery_app", "beat",
+                          "--schedule", str(self.logs / f"{name}-schedule"), "--loglevel=INFO")
 
     def log(self, name: str) -> str:
         path = self.logs / f"{name}.log"

@@ -26,6 +26,9 @@ def test_compose_has_web_worker_redis_and_postgres():
     assert {"web", "worker", "redis", "db"} <= set(s)
     assert "gunicorn" in s["web"] and "planner.wsgi:application" in s["web"]
     assert '"celery", "-A", "celery_app", "worker"' in s["worker"]
+    # Workers scale (several replicas, several machines); the beat is one service of its own.
+    assert "--beat" not in s["worker"] and "replicas" not in s["beat"]
+    assert '"celery", "-A", "celery_app", "beat"' in s["beat"]
     assert "image: redis:" in s["redis"] and "image: postgres:" in s["db"]
     assert "DJANGO_SETTINGS_MODULE: planner.settings.prod" in COMPOSE
     assert "CELERY_BROKER_URL: redis://redis:6379/0" in COMPOSE
@@ -35,6 +38,7 @@ def test_compose_has_web_worker_redis_and_postgres():
 def test_harness_starts_the_same_processes_with_the_same_settings():
     assert '"gunicorn"' in HARNESS and "planner.wsgi:application" in HARNESS
     assert '"celery"' in HARNESS and '"-A", "celery_app", "worker"' in HARNESS
+    assert '"-A", "celery_app", "beat"' in HARNESS  # test_distributed: workers without a beat, one beat
     assert '"DJANGO_SETTINGS_MODULE": "planner.settings.prod"' in HARNESS
     assert '"CELERY_BROKER_URL": f"redis://' in HARNESS
     assert '"DATABASE_URL": f"postgres://' in HARNESS

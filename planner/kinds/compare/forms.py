@@ -154,9 +154,14 @@ class CompareForm(StartForm, DeclaredOptionsForm):
 
 
 class WhatIfForm(ParamsForm):
-    """What if, from a finished comparison: its scenario varied (load, a price factor and a count
-    per VM type, a seed: :data:`scheduling.scenario.variations.VARIATION_PARAMS`), the same schedulers."""
+    """What if, from a finished comparison: its scenario varied (load; per VM type a price factor, a
+    count, a spot discount and interruption rate, a reserved count and discount; a seed:
+    :data:`scheduling.scenario.variations.VARIATION_PARAMS`), the same schedulers."""
+
+    #: The per-VM-type variations of reserved and spot prices (scenario version 4), in column order.
+    MARKET_KEYS = ("spot_discounts", "spot_interruptions", "reserved_counts", "reserved_discounts")
 
     def __init__(self, *args: Any, vm_types: Sequence[str], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.add_params(VARIATION_PARAMS, keys={"price_factors": vm_types, "counts": vm_types})
+        keyed = ("price_factors", "counts", *self.MARKET_KEYS)
+        self.add_params(VARIATION_PARAMS, keys=dict.fromkeys(keyed, vm_types))

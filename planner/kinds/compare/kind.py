@@ -18,10 +18,16 @@ from planner.reports import FORMATS, ReportBody
 from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, Variant
 from scheduling import Scenario, lower_bound_cost, simulate
 from scheduling.charts import scheduler_colours
-from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size
+from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size, join_figures, variant_figures
 from scheduling.cost.params import COMPARISON_PARAMS, comparison_run
 from scheduling.cost.setups import presets
-from scheduling.cost.tables import COST_METRICS, cheapest, headline
+from scheduling.cost.tables import (
+    COST_METRICS,
+    RECOMMENDATION_RULE,
+    headline,
+    recommendation,
+    recommendation_text,
+)
 from scheduling.params import Preset
 from scheduling.tables import comparison_table
 
@@ -85,13 +91,27 @@ class CompareKind(RunKind):
         return dict(comparison_table(summaries, baseline=baseline, currency=currency, metrics=COST_METRICS))
 
     def headline(self, summaries: Mapping[str, Mapping[str, Any]], *, currency: str) -> Headline | None:
-        best = cheapest(summaries, currency=currency)
-        return None if best is None else Headline(best["shown"], f"cheapest: {best['variant']}")
+        # Deadline misses first, then cost (scheduling.cost.tables.RECOMMENDATION_RULE).
+        picks = recommendation(summaries, currency=currency)
+        return Headline(picks[0]["shown"], recommendation_text(picks), RECOMMENDATION_RULE) if picks else None
 
     def figures(self, results: Mapping[str, Mapping[str, Any]], *, currency: str) -> dict[str, Any] | None:
         figures = all_figures(dict(results), currency=currency)
         json.dumps(figures, allow_nan=False)  # the figures must be plain JSON
         return dict(figures)
+
+    def variant_figures(self, variant: Variant, *, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        # The scheduler's Gantt chart and fairness figures, and the digest the figures over every
+        # scheduler are joined from (the library's split of all_figures: the same figures).
+        schedulers = len(options.get("schedulers") or []) or 1
+        piece = variant_figures(variant.label, variant.document, schedulers=schedulers)
+        json.dumps(piece, allow_nan=False)
+        return piece
+
+    def join_figures(
+        self, pieces: Mapping[str, Mapping[str, Any]], *, options: Mapping[str, Any], currency: str
+    ) -> dict[str, Any] | None:
+        return dict(join_figures(pieces, currency=currency))
 
     def figure_page(
         self, key: str, page: int, *, load: Callable[[str], Mapping[str, Any]], variants: Sequence[str],

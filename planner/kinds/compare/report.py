@@ -18,7 +18,7 @@ from collections.abc import Collection, Mapping
 from functools import partial
 from typing import Any
 
-from planner.reports import ReportBody
+from planner.reports import VERDICT, ReportBody
 from planner.reports.tables import Cell, Table, detail_as_table, summary_table
 from scheduling.cost.charts import all_figures
 from scheduling.cost.tables import (
@@ -29,6 +29,8 @@ from scheduling.cost.tables import (
     job_columns,
     job_rows,
     jobs_listed,
+    recommendation,
+    recommendation_text,
     vm_type_table,
 )
 from scheduling.numbers import integral
@@ -80,6 +82,8 @@ def comparison_report(
     jobs = next((n for r in results.values() if (n := integral(r.get("jobs_total"))) is not None), None)
     details: list[tuple[str, Cell]] = [
         ("Baseline", comparison["baseline"] or ""),
+        # Deadline misses first, then cost: the run list's rule (scheduling.cost.tables).
+        (VERDICT, recommendation_text(recommendation(results, currency=currency))),
         ("Jobs", jobs),
         ("Units", "times in seconds from the scenario's start; "
                   f"money in the VM types' price unit ({currency})"),

@@ -5,6 +5,7 @@ scenarios differ)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -143,4 +144,21 @@ def what_if(request: TeamRequest, pk: int) -> HttpResponse:
         "run": run, "form": form, "jobs": len((run.scenario or {}).get("jobs") or []),
         "prices": {str(t.get("name")): t.get("price_per_hour") for t in vm_types},
         "counts": {str(t.get("name")): t.get("count") for t in vm_types},
+        "markets": {str(t.get("name")): _markets_now(t) for t in vm_types},
+        "market_keys": WhatIfForm.MARKET_KEYS,
     }, status=400 if request.method == "POST" else 200)
+
+
+def _markets_now(vm_type: Mapping[str, Any]) -> dict[str, str]:
+    """A VM type's reserved and spot VMs today, in words, for the what-if page (version 4)."""
+    reserved, spot = vm_type.get("reserved"), vm_type.get("spot")
+    out = {"reserved": "none", "spot": "none"}
+    if isinstance(reserved, Mapping):
+        out["reserved"] = f"{reserved.get('count')} at {reserved.get('price_per_hour')}/h"
+    if isinstance(spot, Mapping):
+        count = spot.get("count", "the rest")
+        rate = spot.get("interruptions_per_hour")
+        out["spot"] = f"{count} at {spot.get('price_per_hour')}/h"
+        if rate:
+            out["spot"] += f", {rate} interruptions/h"
+    return out

@@ -1,5 +1,5 @@
-"""Writes of clusters: VM types of the team's catalogue, counts, machine-class labels, resources
-and run options.
+"""Writes of clusters: VM types of the team's catalogue, counts (of them reserved and spot VMs),
+machine-class labels, resources and run options.
 
 Everything is checked by the library (:func:`scheduling.parse_scenario` reads the cluster as
 a scenario document's ``resources``, ``vm_types`` and ``options``) before anything is stored;
@@ -29,12 +29,12 @@ from planner.teams.models import Team
 from scheduling import DEFAULT_RESOURCES, LIMITS, ScenarioError, parse_scenario
 
 from ..models import Cluster
-from .common import EntrySpec, cluster_entries_replace, vm_type_entry
+from .common import EntrySpec, cluster_entries_replace, spec_entry
 
 __all__ = ["cluster_create", "cluster_delete", "cluster_update"]
 
 
-ENTRY_KEYS = ("vm_type", "count", "machine_class")
+ENTRY_KEYS = ("vm_type", "count", "machine_class", "reserved_count", "spot_count")
 
 
 def _resolve_entries(team: Team, entries: Any) -> list[EntrySpec]:
@@ -90,7 +90,9 @@ def _resolve_entries(team: Team, entries: Any) -> list[EntrySpec]:
         if "count" not in entry:
             errors.append(FieldError(f"{path}.count", "is required"))
             continue
-        specs.append(EntrySpec(vm_type, entry["count"], entry.get("machine_class")))
+        reserved, spot = entry.get("reserved_count"), entry.get("spot_count")
+        specs.append(EntrySpec(vm_type, entry["count"], entry.get("machine_class"),
+                               0 if reserved is None else reserved, 0 if spot is None else spot))
     if errors:
         raise InputError(errors)
     return specs
@@ -102,9 +104,24 @@ def _cluster_validate(resources: Any, specs: list[EntrySpec], options: Any) -> N
     if not isinstance(resources, list):
         raise InputError.single("resources", "must be a list of resource names")
     names = [s.vm_type.name for s in specs]
+    missing_prices = [
+        FieldError(f"entries[{i}].{field}", f"VM type {s.vm_type.name!r} has no {market} price: set one in "
+                   "the catalogue, or make none of its VMs " + market)
+        for i, s in enumerate(specs)
+        for field, market, count, price in (
+            ("reserved_count", "reserved", s.reserved_count, s.vm_type.reserved_price_per_hour),
+            ("spot_count", "spot", s.spot_count, s.vm_type.spot_price_per_hour),
+        )
+        if count and price is None
+    ]
+    if missing_prices:
+        raise InputError(missing_prices)
 
     def rewrite(e: FieldError) -> FieldError:
         path = e.path
+        for market, field in (("reserved", "reserved_count"), ("spot", "spot_count")):
+            if path.startswith("vm_types[") and path.endswith(f"].{market}.count"):
+                return FieldError(f"entries[{path[len('vm_types['):].partition(']')[0]}].{field}", e.message)
         if path.startswith("vm_types[") and ".capacity" in path:  # the VM type lacks a resource
             index, _, rest = path[len("vm_types[") :].partition("]")
             vm_name = names[int(index)] if index.isdigit() and int(index) < len(names) else "?"
@@ -116,8 +133,7 @@ def _cluster_validate(resources: Any, specs: list[EntrySpec], options: Any) -> N
     doc = {
         "resources": resources,
         "vm_types": [
-            vm_type_entry(s.vm_type, [r for r in resources if isinstance(r, str)], s.count, s.machine_class)
-            for s in specs
+            spec_entry(s, [r for r in resources if isinstance(r, str)]) for s in specs
         ],
         "jobs": [],
         "options": options if options else None,
@@ -149,8 +165,10 @@ def cluster_create(
 ) -> Cluster:
     """A cluster of ``entries`` from the team's catalogue.
 
-    ``entries`` is ``[{"vm_type": id or name, "count": n, "machine_class": label}, ...]``, in
-    order; ``machine_class`` is optional (``None``: the VM type is a class of its own).
+    ``entries`` is ``[{"vm_type": id or name, "count": n, "machine_class": label,
+    "reserved_count": r, "spot_count": s}, ...]``, in order; ``machine_class`` is optional
+    (``None``: the VM type is a class of its own); ``reserved_count`` and ``spot_count`` (default
+    0) are how many of the ``count`` VMs are reserved and spot, at the VM type's prices.
     """
     require_member(user, team)
     name = clean_name(name)
@@ -194,7 +212,8 @@ def cluster_update(
     new_options = cluster.options if options is UNSET else _clean_options(options)
     if entries is UNSET:
         current = cluster.entries.select_related("vm_type").order_by("position", "id")
-        specs = [EntrySpec(e.vm_type, e.count, e.machine_class) for e in current]
+        specs = [EntrySpec(e.vm_type, e.count, e.machine_class, e.reserved_count, e.spot_count)
+                 for e in current]
     else:
         specs = _resolve_entries(cluster.team, entries)
     _cluster_validate(new_resources, specs, new_options)

@@ -8,7 +8,7 @@ first (``jobs: 83 of 200 jobs need an executor larger than any VM type: ...``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,12 +19,20 @@ from planner.core.errors import InputError
 from planner.core.names import clean_name, free_name
 from planner.teams.access import require_member
 from planner.teams.models import Team
-from scheduling import LIMITS, FieldError, Scenario, parse_scenario
+from scheduling import LIMITS, FieldError, Scenario, ScenarioError, parse_scenario
+from scheduling.scenario import SCENARIO_VERSION
 
+from ..jobstore import job_chunks, jobs_store
 from ..models import Cluster, Workload
-from .common import EntrySpec, cluster_entries_replace, vm_type_entry
+from .common import EntrySpec, cluster_entries_replace, uses_market_prices, vm_type_entry
 
-__all__ = ["ScenarioImport", "scenario_document", "scenario_document_and_parsed", "scenario_import"]
+__all__ = [
+    "ScenarioImport",
+    "scenario_document",
+    "scenario_document_and_parsed",
+    "scenario_document_chunked",
+    "scenario_import",
+]
 
 
 def _scenario_name(cluster: Cluster, workload: Workload) -> str:
@@ -43,15 +51,19 @@ VERSION_3_FRAMEWORK_FIELDS = ("complex_jobs", "network_sensitivity")
 VERSION_3_JOB_FIELDS = ("network_sensitivity",)
 
 
-def document_version(frameworks: Any, *, machine_classes: bool = False, jobs: Any = None) -> int:
-    """The lowest version with every field used, as ``Scenario.to_dict`` writes it: 3 with a
-    framework's or a job's version-3 field or a VM type's ``machine_class`` label, else 2 with
-    a framework's version-2 field, else 1."""
+def document_version(
+    frameworks: Any, *, machine_classes: bool = False, jobs: Any = None, market_prices: bool = False
+) -> int:
+    """The lowest version with every field used, as ``Scenario.to_dict`` writes it: 4 with a VM
+    type's reserved or spot VMs, 3 with a framework's or a job's version-3 field or a VM type's
+    ``machine_class`` label, else 2 with a framework's version-2 field, else 1."""
     def uses(items: Any, keys: tuple[str, ...]) -> bool:
         return isinstance(items, list) and any(
             isinstance(f, Mapping) and any(key in f for key in keys) for f in items
         )
 
+    if market_prices:
+        return 4
     if machine_classes or uses(frameworks, VERSION_3_FRAMEWORK_FIELDS) or uses(jobs, VERSION_3_JOB_FIELDS):
         return 3
     return 2 if uses(frameworks, VERSION_2_FRAMEWORK_FIELDS) else 1
@@ -78,6 +90,7 @@ def scenario_document_and_parsed(
         "version": document_version(
             workload.frameworks, machine_classes=any(e.machine_class is not None for e in entries),
             jobs=workload.jobs,
+            market_prices=any(uses_market_prices(e.vm_type, e.reserved_count, e.spot_count) for e in entries),
         ),
         "name": name or _scenario_name(cluster, workload),
     }
@@ -85,12 +98,77 @@ def scenario_document_and_parsed(
     if description:
         doc["description"] = description
     doc["resources"] = resources
-    doc["vm_types"] = [vm_type_entry(e.vm_type, resources, e.count, e.machine_class) for e in entries]
+    doc["vm_types"] = [
+        vm_type_entry(e.vm_type, resources, e.count, e.machine_class, e.reserved_count, e.spot_count)
+        for e in entries
+    ]
     doc["frameworks"] = workload.frameworks
     doc["jobs"] = workload.jobs
     if cluster.options:
         doc["options"] = cluster.options
     return doc, parse_scenario(doc)
+
+
+def _shifted(errors: Any, first: int) -> list[FieldError]:
+    """Errors of a chunk's jobs at their paths in the whole workload (``jobs[3]`` -> ``jobs[50003]``)."""
+    out = []
+    for e in errors:
+        m = _CHUNK_JOB.match(e.path)
+        out.append(FieldError(f"jobs[{int(m.group(1)) + first}]{m.group(2)}", e.message) if m else e)
+    return out
+
+
+_CHUNK_JOB = re.compile(r"^jobs\[(\d+)\](.*)$")
+
+
+def scenario_document_chunked(
+    cluster: Cluster, workload: Workload, *, name: str | None = None
+) -> tuple[dict[str, Any], Callable[[], Iterator[list[dict[str, Any]]]]]:
+    """The scenario document of a cluster and a workload without its jobs (``"jobs": []`` at its
+    place), and a function that yields the jobs a chunk at a time: the export of a workload of
+    any size, checked as :func:`scenario_document` checks it, in the memory of one chunk.
+
+    Every chunk is read twice: once here to check it with the cluster (a job that fits no VM
+    type is a :class:`scheduling.ScenarioError` at its path in the whole workload, before any
+    text is written), once more when the document is written.
+    """
+    if cluster.team_id != workload.team_id:
+        raise InputError.single("workload", "must belong to the same team as the cluster")
+    entries = list(cluster.entries.select_related("vm_type").order_by("position", "id"))
+    resources = list(cluster.resources)
+    head: dict[str, Any] = {"version": 1, "name": name or _scenario_name(cluster, workload)}
+    description = workload.description or cluster.description
+    if description:
+        head["description"] = description
+    head["resources"] = resources
+    head["vm_types"] = [
+        vm_type_entry(e.vm_type, resources, e.count, e.machine_class, e.reserved_count, e.spot_count)
+        for e in entries
+    ]
+    head["frameworks"] = workload.frameworks
+    head["jobs"] = []
+    if cluster.options:
+        head["options"] = cluster.options
+    job_versioned = False
+    first = 0
+    for chunk in job_chunks(workload):
+        try:
+            parse_scenario({**head, "version": SCENARIO_VERSION, "jobs": chunk})
+        except ScenarioError as exc:
+            raise ScenarioError(_shifted(exc.errors, first)) from None
+        job_versioned = job_versioned or document_version([], jobs=chunk) == 3
+        first += len(chunk)
+    if first == 0:
+        parse_scenario({**head, "version": SCENARIO_VERSION})
+    head["version"] = max(
+        3 if job_versioned else 1,
+        document_version(
+            workload.frameworks,
+            machine_classes=any(e.machine_class is not None for e in entries),
+            market_prices=any(uses_market_prices(e.vm_type, e.reserved_count, e.spot_count) for e in entries),
+        ),
+    )
+    return head, lambda: job_chunks(workload)
 
 
 def scenario_document(cluster: Cluster, workload: Workload, *, name: str | None = None) -> dict[str, Any]:
@@ -113,9 +191,25 @@ class ScenarioImport:
     warnings: tuple[FieldError, ...] = ()
 
 
+def _market_prices(entry: Mapping[str, Any]) -> tuple[float | None, float | None, float]:
+    """A document VM type's reserved and spot prices and spot interruption rate (version 4)."""
+    reserved, spot = entry.get("reserved") or {}, entry.get("spot") or {}
+    return (
+        None if "price_per_hour" not in reserved else float(reserved["price_per_hour"]),
+        None if "price_per_hour" not in spot else float(spot["price_per_hour"]),
+        float(spot.get("interruptions_per_hour", 0.0)),
+    )
+
+
 def _same_vm_type(vm_type: VMType, entry: Mapping[str, Any]) -> bool:
-    return dict(vm_type.capacity) == dict(entry["capacity"]) and float(vm_type.price_per_hour) == float(
-        entry["price_per_hour"]
+    reserved, spot, interruptions = _market_prices(entry)
+    return (
+        dict(vm_type.capacity) == dict(entry["capacity"])
+        and float(vm_type.price_per_hour) == float(entry["price_per_hour"])
+        # A catalogue type without a market's price fits a document that does not use that market.
+        and (reserved is None or vm_type.reserved_price_per_hour == reserved)
+        and (spot is None or (vm_type.spot_price_per_hour == spot
+                              and vm_type.spot_interruptions_per_hour == interruptions))
     )
 
 
@@ -155,7 +249,7 @@ def _classes_kept(specs: list[EntrySpec], names: list[str]) -> tuple[list[EntryS
 
 @transaction.atomic
 def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> ScenarioImport:
-    """A cluster and a workload (in one transaction) from a scenario document (version 1, 2 or 3).
+    """A cluster and a workload (in one transaction) from a scenario document (version 1 to 4).
 
     VM types are taken from the team's catalogue when one of the same name (or the same
     name with a suffix such as `` (2)``, from an earlier import) has the same capacity and
@@ -177,15 +271,17 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
     renamed: dict[str, str] = {}
     catalogue = {t.name: t for t in VMType.objects.select_for_update().filter(team=team)}
     specs: list[EntrySpec] = []
-    for entry in canonical["vm_types"]:
+    for entry, parsed in zip(canonical["vm_types"], scenario.vm_types, strict=True):
         label = entry.get("machine_class")
+        markets = parsed.market_counts()
         same = _same_vm_type_named_like(catalogue, entry)
         if same is not None:  # the catalogue has it (perhaps from an earlier import, renamed)
             outcome_reused.append(same.name)
             if same.name != entry["name"]:
                 renamed[entry["name"]] = same.name
-            specs.append(EntrySpec(same, entry["count"], label))
+            specs.append(EntrySpec(same, entry["count"], label, markets["reserved"], markets["spot"]))
             continue
+        reserved_price, spot_price, interruptions = _market_prices(entry)
         vm_name = free_name(entry["name"], catalogue.keys())
         if vm_name != entry["name"]:
             renamed[entry["name"]] = vm_name
@@ -194,12 +290,15 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
             name=vm_name,
             capacity=dict(entry["capacity"]),
             price_per_hour=float(entry["price_per_hour"]),
+            reserved_price_per_hour=reserved_price,
+            spot_price_per_hour=spot_price,
+            spot_interruptions_per_hour=interruptions,
             description=f"Imported with the scenario {scenario.name!r}",
             created_by=user,
         )
         catalogue[vm_name] = vm_type
         outcome_created.append(vm_name)
-        specs.append(EntrySpec(vm_type, entry["count"], label))
+        specs.append(EntrySpec(vm_type, entry["count"], label, markets["reserved"], markets["spot"]))
     specs, classes_renamed = _classes_kept(specs, [entry["name"] for entry in canonical["vm_types"]])
     frameworks = canonical["frameworks"]
     for f in frameworks:
@@ -222,11 +321,12 @@ def scenario_import(*, team: Team, user: Any, doc: Any, name: Any = None) -> Sce
         name=free_name(base_name, set(Workload.objects.filter(team=team).values_list("name", flat=True))),
         description=scenario.description,
         frameworks=frameworks,
-        jobs=canonical["jobs"],
         job_count=len(canonical["jobs"]),
         resources=list(canonical["resources"]),
         created_by=user,
     )
+    jobs_store(workload, canonical["jobs"])
+    workload.jobs_known(canonical["jobs"])
     return ScenarioImport(
         cluster=cluster,
         workload=workload,

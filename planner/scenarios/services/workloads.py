@@ -10,6 +10,7 @@ What is valid but probably not meant comes back as the returned workload's ``war
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,11 +27,12 @@ from planner.core.names import (
 )
 from planner.teams.access import require_can_change, require_member
 from planner.teams.models import Team
+from scheduling import LIMITS, FieldError, ScenarioError, parse_workload
 from scheduling import Workload as ParsedWorkload
-from scheduling import parse_workload
 from scheduling.generators import generate_jobs, parse_generator_spec
 from scheduling.importers import get_importer
 
+from ..jobstore import PAGE_SIZE_MAX, jobs_column, jobs_replace_range, jobs_store
 from ..models import Cluster, Workload
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "workload_import",
     "workload_import_csv",
     "workload_update",
+    "workload_update_page",
 ]
 
 
@@ -87,11 +90,12 @@ def workload_create(
             name=name,
             description=description,
             frameworks=frameworks,
-            jobs=jobs,
             job_count=len(jobs),
             resources=list(parsed.resources),
             created_by=user,
         )
+    jobs_store(workload, jobs)
+    workload.jobs_known(jobs)
     workload.warnings = parsed.warnings
     return workload
 
@@ -110,6 +114,7 @@ def workload_update(
     require_can_change(user, workload.team_id, workload.created_by_id, what="this workload")
     new_name, new_description = name_and_description(workload, name, description)
     warnings = workload.warnings
+    new_jobs: list[Any] | None = None
     if frameworks is not UNSET or jobs is not UNSET:
         new_frameworks = (
             workload.frameworks if frameworks is UNSET else ([] if frameworks is None else frameworks)
@@ -118,12 +123,15 @@ def workload_update(
         parsed = _workload_check(new_frameworks, new_jobs)
         warnings = parsed.warnings
         workload.resources = list(parsed.resources)
-        workload.frameworks, workload.jobs, workload.job_count = new_frameworks, new_jobs, len(new_jobs)
+        workload.frameworks, workload.job_count = new_frameworks, len(new_jobs)
     if new_name != workload.name:
         check_name_free(Workload, workload.team_id, new_name, exclude_pk=workload.pk)
     workload.name, workload.description = new_name, new_description
     with name_kept_free(Workload, new_name):
         workload.save()
+    if new_jobs is not None and jobs is not UNSET:
+        jobs_store(workload, new_jobs)
+        workload.jobs_known(new_jobs)
     workload.warnings = warnings
     return workload
 
@@ -152,6 +160,9 @@ def workload_import(
     """
     if not isinstance(text, str):
         raise InputError.single("csv", "must be text")
+    from .uploads import inline_import_check  # uploads imports this module
+
+    inline_import_check(len(text), "csv")
     with scenario_errors_as_input():
         importer = get_importer(format)
         imported = importer.read(io.StringIO(text), importer.parse_options(options))
@@ -216,3 +227,117 @@ def workload_generate(
     return workload_update(
         workload=workload, user=user, jobs=jobs, frameworks=frameworks_with(list(workload.frameworks), jobs)
     )
+
+
+def _page_range(workload: Workload, offset: Any, count: Any, jobs: Any) -> tuple[int, int]:
+    problems = []
+    if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= workload.job_count:
+        problems.append(FieldError("page.offset", f"must be a whole number from 0 to {workload.job_count}"))
+    elif (
+        isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= workload.job_count - offset
+    ):
+        problems.append(
+            FieldError("page.count", f"must be a whole number from 0 to {workload.job_count - offset}")
+        )
+    if not isinstance(jobs, list):
+        problems.append(FieldError("page.jobs", "must be a list"))
+    elif len(jobs) > PAGE_SIZE_MAX * 2:
+        problems.append(
+            FieldError("page.jobs", f"holds {len(jobs):,} jobs; a page saves at most {PAGE_SIZE_MAX * 2:,}")
+        )
+    if problems:
+        raise InputError(problems)
+    new_total = workload.job_count - count + len(jobs)
+    if new_total > LIMITS["jobs"]:
+        raise InputError.single(
+            "page.jobs", f"would make {new_total:,} jobs; the limit is {int(LIMITS['jobs']):,}"
+        )
+    return offset, count
+
+
+def _shift(errors: Any, offset: int) -> list[FieldError]:
+    """A page's errors at the jobs' places in the whole workload (``jobs[3]`` -> ``jobs[50003]``)."""
+    out = []
+    for e in errors:
+        m = _PAGE_JOB.match(e.path)
+        out.append(FieldError(f"jobs[{int(m.group(1)) + offset}]{m.group(2)}", e.message) if m else e)
+    return out
+
+
+_PAGE_JOB = re.compile(r"^jobs\[(\d+)\](.*)$")
+
+
+@transaction.atomic
+def workload_update_page(
+    *,
+    workload: Workload,
+    user: Any,
+    offset: Any,
+    count: Any,
+    jobs: Any,
+    frameworks: Any = UNSET,
+    name: Any = UNSET,
+    description: Any = UNSET,
+) -> Workload:
+    """Replace jobs ``offset:offset + count`` of a paged workload by ``jobs`` (one page of the
+    editor, with rows added or removed), and its frameworks, name or description.
+
+    The page's jobs are checked with the frameworks as :func:`workload_update` checks a whole
+    workload (errors at their places in the whole workload, ``jobs[50003].executor.cpu``); the
+    rest is checked against the stored jobs a column at a time: ids stay unique, and every
+    framework a stored job names stays declared. Only the chunks the page touches are written.
+    """
+    require_can_change(user, workload.team_id, workload.created_by_id, what="this workload")
+    workload = Workload.objects.select_for_update().get(pk=workload.pk)
+    offset, count = _page_range(workload, offset, count, jobs)
+    new_name, new_description = name_and_description(workload, name, description)
+    new_frameworks = (
+        workload.frameworks if frameworks is UNSET else ([] if frameworks is None else frameworks)
+    )
+    if not isinstance(new_frameworks, list):
+        raise InputError.single("frameworks", "must be a list")
+    with scenario_errors_as_input():
+        try:
+            parsed = parse_workload(
+                {"frameworks": new_frameworks, "jobs": jobs}, resources=list(workload.resources)
+            )
+        except ScenarioError as exc:
+            raise ScenarioError(_shift(exc.errors, offset)) from None
+    page_ids = {str(job.get("id")): k for k, job in enumerate(jobs) if isinstance(job, Mapping)}
+    declared = {f.get("name") for f in new_frameworks if isinstance(f, Mapping)}
+    problems: list[FieldError] = []
+    missing: set[str] = set()
+    for first, ids in jobs_column(workload, "id"):
+        for k, job_id in enumerate(ids):
+            index = first + k
+            if offset <= index < offset + count:
+                continue
+            if str(job_id) in page_ids:
+                problems.append(
+                    FieldError(
+                        f"jobs[{offset + page_ids[str(job_id)]}].id",
+                        f"job {index + 1:,} of the workload has the id {job_id!r}",
+                    )
+                )
+    for first, names in jobs_column(workload, "framework"):
+        for k, fw_name in enumerate(names):
+            if not offset <= first + k < offset + count and fw_name is not None and fw_name not in declared:
+                missing.add(fw_name)
+    if missing:
+        problems.append(
+            FieldError(
+                "frameworks",
+                f"jobs on other pages belong to {', '.join(sorted(map(repr, missing)))}, "
+                "which must stay declared",
+            )
+        )
+    if problems:
+        raise InputError(problems)
+    if new_name != workload.name:
+        check_name_free(Workload, workload.team_id, new_name, exclude_pk=workload.pk)
+    workload.name, workload.description, workload.frameworks = new_name, new_description, new_frameworks
+    workload.job_count = jobs_replace_range(workload, offset, count, jobs)
+    with name_kept_free(Workload, new_name):
+        workload.save()
+    workload.warnings = tuple(_shift(parsed.warnings, offset))
+    return workload

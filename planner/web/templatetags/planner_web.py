@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.timesince import timesince
 
 from scheduling.charts import format_duration, format_money
+from scheduling.glossary import TERMS
 
 from ..views.base import plotly_version
 
@@ -20,7 +21,7 @@ register = template.Library()
 
 @register.filter
 def money(value: Any) -> str:
-    """``1,234.57`` / ``0.0400`` / ``—``."""
+    """``1,234.5700`` / ``0.0400`` / ``—`` (scheduling.tables.format_money)."""
     try:
         return format_money(None if value is None or value == "" else float(value))
     except (TypeError, ValueError):
@@ -81,6 +82,20 @@ def get_item(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
+def cell(item: Any, path: str) -> Any:
+    """``job|cell:"executor.cpu"``: a value of a JSON object by a dotted path ("" when absent).
+
+    >>> cell({"id": "j1", "executor": {"cpu": 2}}, "executor.cpu"), cell({"id": "j1"}, "deadline_s")
+    (2, '')
+    """
+    for key in path.split("."):
+        if not isinstance(item, dict) or key not in item:
+            return ""
+        item = item[key]
+    return "" if item is None else item
+
+
+@register.filter
 def bound_field(form: Any, name: str) -> Any:
     """``form|bound_field:"counts.m1.large"``: a field whose name a template cannot spell."""
     try:
@@ -128,6 +143,16 @@ def query(context: Any, **changes: Any) -> str:
             params[key] = value
     encoded = params.urlencode()
     return f"?{encoded}" if encoded else "?"
+
+
+@register.simple_tag
+def glossary_links() -> dict[str, Any]:
+    """What app.js needs to link every use of a glossary term to its entry: the page's URL and,
+    per term, its anchor and the ways pages write it (``scheduling.glossary``)."""
+    return {
+        "url": reverse("web:glossary"),
+        "terms": [{"key": t.key, "written": list(t.written), "meaning": t.meaning} for t in TERMS],
+    }
 
 
 @register.simple_tag

@@ -19,9 +19,11 @@ from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError
 from planner.runs.selectors import run_list
 from planner.scenarios.selectors import cluster_list, workload_list
+from planner.scenarios.services.common import totals_row
 from planner.teams.invitations import invitations_for
 from planner.teams.selectors import team_list
 from planner.teams.services import team_create
+from scheduling.glossary import TERMS
 from scheduling.scenario.totals import cluster_totals
 
 from ..context import SESSION_KEY, TeamRequest, switch_team, team_page
@@ -32,6 +34,14 @@ from .runs import with_headlines
 DASHBOARD_RUNS = 8
 
 
+@login_required
+@require_GET
+def glossary(request: HttpRequest) -> HttpResponse:
+    """The planner's words, from the library's one definition (:data:`scheduling.glossary.TERMS`,
+    which the command line's ``--help`` shows too)."""
+    return render(request, "web/glossary.html", {"terms": TERMS})
+
+
 @team_page
 @require_GET
 def dashboard(request: TeamRequest) -> HttpResponse:
@@ -40,7 +50,7 @@ def dashboard(request: TeamRequest) -> HttpResponse:
     clusters = list(cluster_list(user=request.user, team=team))
     for c in clusters:
         c.totals = cluster_totals(  # type: ignore[attr-defined]  # shown by the template
-            (e.vm_type.capacity, e.vm_type.price_per_hour, e.count) for e in c.entries.all()
+            totals_row(e) for e in c.entries.all()
         )
     workloads = list(workload_list(user=request.user, team=team))
     return render(request, "web/dashboard.html", {

@@ -40,11 +40,15 @@ def _plain(x: float) -> int | float:
 
 
 def _row_form(vm_type: VMType, resources: list[str], data: Any = None) -> VMTypeForm:
-    initial = {
+    initial: dict[str, Any] = {
         "name": vm_type.name,
         "price_per_hour": _plain(vm_type.price_per_hour),
         "description": vm_type.description,
     }
+    for name in VMTypeForm.MARKET_FIELDS:
+        value = getattr(vm_type, name)
+        empty = value is None or (name == "spot_interruptions_per_hour" and not value)  # 0: the default
+        initial[name] = None if empty else _plain(value)
     initial.update({f"cap_{r}": v for r, v in vm_type.capacity.items()})
     return VMTypeForm(data, prefix=f"vm{vm_type.pk}", form_id=f"vm-form-{vm_type.pk}", resources=resources,
                       initial=initial)

@@ -14,6 +14,7 @@ from planner.core.errors import InputError
 from planner.scenarios.models import Cluster
 from planner.scenarios.selectors import cluster_get, cluster_list
 from planner.scenarios.services import cluster_create, cluster_delete, cluster_update
+from planner.scenarios.services.common import totals_row
 from scheduling import ScenarioError
 from scheduling.scenario.totals import cluster_totals
 
@@ -24,7 +25,7 @@ from ..forms import CLUSTER_OPTIONS, MACHINE_CLASS_HELP, ClusterForm, entries_fo
 
 def _with_totals(cluster: Cluster) -> Cluster:
     cluster.totals = cluster_totals(  # type: ignore[attr-defined]  # shown by the template
-        (e.vm_type.capacity, e.vm_type.price_per_hour, e.count) for e in cluster.entries.all()
+        totals_row(e) for e in cluster.entries.all()
     )
     return cluster
 
@@ -107,7 +108,9 @@ def cluster_new(request: TeamRequest) -> HttpResponse:
     if request.method == "POST":
         return _save(request, None)
     form = ClusterForm(initial={"resources": "cpu, mem"})
-    return _editor(request, None, form, [{"vm_type": "", "count": "", "machine_class": "", "errors": []}])
+    empty = {"vm_type": "", "count": "", "machine_class": "", "reserved_count": "", "spot_count": "",
+             "errors": []}
+    return _editor(request, None, form, [empty])
 
 
 @team_page
@@ -119,7 +122,7 @@ def cluster_edit(request: TeamRequest, pk: int) -> HttpResponse:
         return _save(request, cluster)
     rows = [
         {"vm_type": str(e.vm_type_id), "count": str(e.count), "machine_class": e.machine_class or "",
-         "errors": []}
+         "reserved_count": str(e.reserved_count or ""), "spot_count": str(e.spot_count or ""), "errors": []}
         for e in cluster.entries.all()
     ]
     return _editor(request, cluster, ClusterForm(initial=_initial(cluster)), rows)

@@ -9,13 +9,12 @@ and as the grid counts them (``job 4 (id j-17): executor.cpu``, to show). Bulk o
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -25,19 +24,23 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
 from planner.core.queries import query_id_or_none
+from planner.scenarios.jobstore import INLINE_JOBS_MAX, StoredJobs, job_chunks
 from planner.scenarios.models import Workload
 from planner.scenarios.selectors import cluster_get, cluster_list, workload_get, workload_list
 from planner.scenarios.serializers import WorkloadDetailOutputSerializer
 from planner.scenarios.services import (
-    scenario_document,
+    inline_import_check,
+    scenario_document_chunked,
     scenario_import,
     workload_create,
     workload_delete,
     workload_generate,
     workload_import,
     workload_update,
+    workload_update_page,
 )
 from scheduling import FieldError, ScenarioError
+from scheduling.exports import jobs_csv_text, scenario_json_text
 from scheduling.scenario import OFFER_POLICIES
 from scheduling.scenario.document import DEFAULT_HOLD_S, DEFAULT_OFFER_POLICY, DEFAULT_REFUSE_S
 
@@ -123,6 +126,9 @@ def _editor(
                 },
                 "can_change": can_change,
                 "job_count": workload.job_count,
+                # More jobs than the browser should hold: read and saved a page at a time.
+                "paged": workload.job_count > INLINE_JOBS_MAX,
+                "jobs_api": reverse("api:workload-jobs", args=[workload.pk]),
             },
         },
         status=status,
@@ -160,7 +166,37 @@ def workload_edit(request: TeamRequest, pk: int) -> HttpResponse:
     return _editor(request, workload)
 
 
-_SAVED_FIELDS = ("name", "description", "frameworks", "jobs")
+_SAVED_FIELDS = ("name", "description", "frameworks", "jobs", "page")
+_PAGE_FIELDS = ("offset", "count", "jobs")
+
+
+class _PageJobs(Sequence[Any]):
+    """The jobs of a workload as a saved page sees them: the page's own where it lies, none
+    elsewhere (for counting its errors as the grid does, ``job 50,004 (id j-50003)``)."""
+
+    def __init__(self, offset: int, jobs: list[Any], total: int):
+        self.offset, self.jobs, self.total = offset, jobs, total
+
+    def __len__(self) -> int:
+        return max(self.total, self.offset + len(self.jobs))
+
+    def __getitem__(self, index: Any) -> Any:
+        k = index - self.offset
+        return self.jobs[k] if 0 <= k < len(self.jobs) else {}
+
+
+def _page(body: dict[str, Any]) -> dict[str, Any]:
+    """The ``page`` object of a paged save, checked for its fields."""
+    page = body["page"]
+    if "jobs" in body:
+        raise InputError.single("page", "send the jobs, or a page of them, not both")
+    if not isinstance(page, dict):
+        raise InputError.single("page", "must be an object of offset, count and jobs")
+    problems = [FieldError(f"page.{k}", "unknown field") for k in page if k not in _PAGE_FIELDS]
+    problems += [FieldError(f"page.{k}", "is required") for k in _PAGE_FIELDS if k not in page]
+    if problems:
+        raise InputError(problems)
+    return page
 
 
 def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
@@ -182,7 +218,11 @@ def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
         unknown = [FieldError(str(k), "unknown field") for k in body if k not in _SAVED_FIELDS]
         if unknown:
             raise InputError(unknown)
-        workload = workload_update(workload=workload, user=request.user, **body)
+        if "page" in body:
+            rest = {k: v for k, v in body.items() if k != "page"}
+            workload = workload_update_page(workload=workload, user=request.user, **_page(body), **rest)
+        else:
+            workload = workload_update(workload=workload, user=request.user, **body)
     except RequestDataTooBig:
         return JsonResponse({"detail": "The workload is larger than the limit.", "errors": []}, status=413)
     except PermissionDenied as exc:
@@ -190,15 +230,23 @@ def _workload_save(request: HttpRequest, pk: int) -> JsonResponse:
             {"detail": str(exc) or "You may not change this workload.", "errors": []}, status=403
         )
     except (InputError, ScenarioError) as exc:
-        errors = grid_problems(field_errors(exc), *_lists(body))
+        errors = grid_problems(field_errors(exc), *_lists(body, workload))
         return JsonResponse({"detail": "Not saved.", "errors": errors}, status=400)
     data = dict(WorkloadDetailOutputSerializer(workload).data)
-    data["warnings"] = grid_problems(workload.warnings, workload.jobs, workload.frameworks)
+    data["warnings"] = grid_problems(workload.warnings, _lists(body, workload)[0], workload.frameworks)
     return JsonResponse(data)
 
 
-def _lists(body: Any) -> tuple[list[Any], list[Any]]:
-    """The jobs and frameworks a posted body holds, for labelling its errors."""
+def _lists(body: Any, workload: Workload | None = None) -> tuple[Sequence[Any], list[Any]]:
+    """The jobs and frameworks a posted body holds, for labelling its errors (a page's jobs at
+    their places in the workload)."""
+    page = body.get("page") if isinstance(body, dict) else None
+    if isinstance(page, dict) and isinstance(page.get("jobs"), list) and isinstance(page.get("offset"), int):
+        total = workload.job_count if workload is not None else 0
+        frameworks = body.get("frameworks") if isinstance(body.get("frameworks"), list) else []
+        return _PageJobs(page["offset"], page["jobs"], total), frameworks
+    if isinstance(body, dict) and "jobs" not in body and workload is not None:
+        return StoredJobs(workload), list(workload.frameworks)
     jobs = body.get("jobs") if isinstance(body, dict) else None
     frameworks = body.get("frameworks") if isinstance(body, dict) else None
     return (jobs if isinstance(jobs, list) else [], frameworks if isinstance(frameworks, list) else [])
@@ -216,6 +264,8 @@ def workload_csv(request: TeamRequest, pk: int) -> HttpResponse:
         replace = form.cleaned_data["mode"] == "replace"
         before = list(workload.jobs)
         try:
+            if source == "file":
+                inline_import_check(int(form.cleaned_data["file"].size or 0), "file")
             text = (
                 form.cleaned_data["csv"]
                 if source == "csv"
@@ -269,7 +319,7 @@ def workload_generator(request: TeamRequest, pk: int) -> HttpResponse:
 
 @team_page
 @require_GET
-def workload_export(request: TeamRequest, pk: int) -> HttpResponse:
+def workload_export(request: TeamRequest, pk: int) -> HttpResponseBase:
     """The scenario document of this workload on a cluster, as a JSON download."""
     workload = workload_get(user=request.user, pk=pk)
     follow_team(request, workload.team_id)
@@ -279,21 +329,41 @@ def workload_export(request: TeamRequest, pk: int) -> HttpResponse:
         return redirect("web:workload-edit", pk=workload.pk)
     cluster = cluster_get(user=request.user, pk=cluster_id)
     try:
-        doc = scenario_document(cluster, workload)
+        head, chunks = scenario_document_chunked(cluster, workload)
     except (InputError, ScenarioError) as exc:
         messages.error(
             request,
             f"This workload does not fit cluster “{cluster.name}”: "
-            + _first(grid_errors(field_errors(exc), workload.jobs, workload.frameworks)),
+            + _first(grid_errors(field_errors(exc), StoredJobs(workload), workload.frameworks)),
         )
         return redirect("web:workload-edit", pk=workload.pk)
-    body = json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False).encode()
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response = _text_response(scenario_json_text(head, chunks()), workload, "application/json; charset=utf-8")
     filename = (
         f"scenario-{slugify(workload.name) or workload.pk}-on-{slugify(cluster.name) or cluster.pk}.json"
     )
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
+
+
+@team_page
+@require_GET
+def workload_jobs_csv(request: TeamRequest, pk: int) -> HttpResponseBase:
+    """The workload's jobs as the jobs CSV (what the ``jobs`` importer reads), a chunk at a time."""
+    workload = _workload_without_jobs(request, pk)
+    follow_team(request, workload.team_id)
+    text = jobs_csv_text(job_chunks(workload), list(workload.resources))
+    response = _text_response(text, workload, "text/csv; charset=utf-8")
+    filename = f"jobs-{slugify(workload.name) or workload.pk}.csv"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+def _text_response(pieces: Iterator[str], workload: Workload, content_type: str) -> HttpResponseBase:
+    """A download written a piece at a time: a paged workload's (a million jobs are about 200 MB
+    of text) is streamed, never one string; a smaller one is sent whole, with its length."""
+    if workload.job_count > INLINE_JOBS_MAX:
+        return StreamingHttpResponse((p.encode() for p in pieces), content_type=content_type)
+    return HttpResponse("".join(pieces).encode(), content_type=content_type)
 
 
 def _first(errors: Iterable[FieldError], n: int = 5) -> str:
@@ -323,11 +393,15 @@ def scenario_upload(request: TeamRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         source = "file" if form.cleaned_data.get("file") else "document"
         try:
+            upload = form.cleaned_data.get("file")
+            if upload is not None:
+                inline_import_check(int(upload.size or 0), "file")
             text: Any = (
                 form.cleaned_data["document"]
                 if source == "document"
-                else read_upload(form.cleaned_data["file"], "file")
+                else read_upload(upload, "file")
             )
+            inline_import_check(len(text), source)
             doc = parse_json_document(text, source)
             outcome = scenario_import(
                 team=request.team,

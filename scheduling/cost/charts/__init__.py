@@ -13,10 +13,11 @@ order, for the run page, the HTML page (:mod:`scheduling.cost.html`) and the rep
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping
 from functools import partial
 
-from ...charts import Figure, Result, utilisation_figure
+from ...charts import Figure, Result, text, utilisation_figure
 from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
 from .names import framework_colours
 from .outcomes import JOBS_PER_PAGE, GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
@@ -35,11 +36,15 @@ __all__ = [
     "cumulative_cost_figure",
     "deadline_figure",
     "fairness_figure",
+    "figure_digest",
     "framework_colours",
     "gantt_figure",
     "gantt_page_size",
     "gantt_pages",
+    "join_figures",
+    "same_as",
     "side_by_side_figures",
+    "variant_figures",
 ]
 
 
@@ -99,9 +104,116 @@ def all_figures(
         Build only these keys (``fairness:`` and ``gantt:`` stand for every scheduler's
         default view).
     """
-    n = max(1, len(results))
-    points = max_points or max(400, min(2000, 4000 // n))
-    jobs = max_jobs or gantt_page_size(n)
+    pieces = {
+        name: variant_figures(
+            name, r, schedulers=len(results), max_points=max_points, max_jobs=max_jobs, only=only
+        )
+        for name, r in results.items()
+    }
+    return join_figures(pieces, max_points=max_points, currency=currency, only=only, digests=results)
+
+
+#: What a result document's :func:`figure_digest` keeps of its ``timeline`` and ``jobs``
+#: sections: what the figures over every scheduler read (the others are dropped).
+DIGEST_TIMELINE = ("t", "utilisation", "active_vms", "cumulative_cost")
+DIGEST_JOBS = ("arrival_s", "finish_s")  # completion_s = finish_s - arrival_s
+#: Sections no figure over every scheduler reads (the Gantt chart and the fairness figures
+#: read them in :func:`variant_figures`).
+DIGEST_DROPPED = ("machines", "vm_intervals", "fairness", "scheduling_delay")
+
+
+def figure_digest(result: Result) -> dict[str, object]:
+    """What the figures over every scheduler read of one result document, and nothing else.
+
+    A 10,000-job document is megabytes, most of it per-job and per-VM detail; its digest keeps
+    the summary, the cost breakdowns, four timeline series and two job columns, so that the
+    comparison's figures can be joined from small digests (:func:`join_figures`) without the
+    full documents. The figures drawn from digests equal those drawn from the documents.
+
+    >>> sorted(figure_digest({"total_cost": 1.0, "vm_intervals": {}, "timeline": {"t": [0.0],
+    ...     "queued_jobs": [0]}, "jobs": {"id": ["a"], "arrival_s": [0.0], "finish_s": [5.0]}}).items())
+    [('jobs', {'arrival_s': [0.0], 'finish_s': [5.0]}), ('timeline', {'t': [0.0]}), ('total_cost', 1.0)]
+    """
+    out: dict[str, object] = {}
+    for key, value in result.items():
+        if key in DIGEST_DROPPED:
+            continue
+        if key == "timeline" and isinstance(value, Mapping):
+            value = {k: v for k, v in value.items() if k in DIGEST_TIMELINE}
+        elif key == "jobs" and isinstance(value, Mapping):
+            value = {k: v for k, v in value.items() if k in DIGEST_JOBS}
+        out[key] = value
+    return out
+
+
+def _sizes(schedulers: int, max_points: int | None, max_jobs: int | None) -> tuple[int, int]:
+    n = max(1, schedulers)
+    return max_points or max(400, min(2000, 4000 // n)), max_jobs or gantt_page_size(n)
+
+
+def _wanted(key: str, wanted: set[str] | None) -> bool:
+    prefix = key.split(":", 1)[0] + ":" if ":" in key else None
+    return wanted is None or key in wanted or (prefix in wanted and "@" not in key)
+
+
+def variant_figures(
+    name: str,
+    result: Result,
+    *,
+    schedulers: int,
+    max_points: int | None = None,
+    max_jobs: int | None = None,
+    only: Collection[str] | None = None,
+) -> dict[str, object]:
+    """One scheduler's share of a comparison's figures, from its document alone.
+
+    ``{"figures": {...}, "digest": {...}}``: the figures of this scheduler only (its fairness
+    figures and the first page of its Gantt chart, keys as in :func:`all_figures`) and its
+    :func:`figure_digest`, from which :func:`join_figures` draws the figures over every
+    scheduler. ``schedulers`` is how many the comparison has (it sizes the pages and the
+    points). A planner run builds this inside each scheduler's part, where the document is at
+    hand, so that only the joining is left when the last part ends.
+
+    >>> from scheduling import parse_scenario, simulate
+    >>> scenario = parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
+    ...     "capacity": {"cpu": 4}, "price_per_hour": 3.6}], "jobs": [{"id": "a", "arrival_s": 0,
+    ...     "executors": 1, "executor": {"cpu": 4}, "duration_s": 100}]})
+    >>> doc = simulate(scenario, scheduler="edf-bfd").to_dict()
+    >>> piece = variant_figures("edf-bfd", doc, schedulers=1)
+    >>> list(piece["figures"]), join_figures({"edf-bfd": piece}) == all_figures({"edf-bfd": doc})
+    (['gantt:edf-bfd'], True)
+    """
+    points, jobs = _sizes(schedulers, max_points, max_jobs)
+    wanted = set(only) if only is not None else None
+    builders: dict[str, Callable[[], Figure]] = {}
+    if result.get("fairness"):
+        builders[f"fairness:{name}"] = partial(fairness_figure, result, view="mean")
+        builders[f"fairness:{name}@raw"] = partial(fairness_figure, result, max_points=points)
+    builders[f"gantt:{name}"] = partial(gantt_figure, result, jobs)
+    figures = {key: build() for key, build in builders.items() if _wanted(key, wanted)}
+    return {"figures": figures, "digest": figure_digest(result)}
+
+
+def join_figures(
+    pieces: Mapping[str, Mapping[str, object]],
+    *,
+    max_points: int | None = None,
+    currency: str = "$",
+    only: Collection[str] | None = None,
+    digests: Mapping[str, Result] | None = None,
+) -> dict[str, Figure]:
+    """A comparison's figures (:func:`all_figures`) from each scheduler's :func:`variant_figures`.
+
+    ``pieces`` are keyed by scheduler spec, in the comparison's order. The figures over every
+    scheduler are drawn from the pieces' digests (or from ``digests``, full documents or
+    digests, when given), then each scheduler's own figures follow, as :func:`all_figures`
+    orders them.
+    """
+    results: Mapping[str, Result] = (
+        digests if digests is not None
+        else {name: dict(piece["digest"]) for name, piece in pieces.items()}  # type: ignore[call-overload]
+    )
+    points, _ = _sizes(len(results), max_points, None)
     several = len(results) > 1
     builders: dict[str, Callable[[], Figure]] = {
         "cumulative_cost": lambda: cumulative_cost_figure(results, max_points=points, currency=currency),
@@ -120,19 +232,49 @@ def all_figures(
         "completion": lambda: completion_figure(results, max_points=points),
         "completion@multiples": lambda: completion_figure(results, view="multiples", max_points=points),
     }
-    for name, r in results.items():
-        if r.get("fairness"):
-            builders[f"fairness:{name}"] = partial(fairness_figure, r, view="mean")
-            builders[f"fairness:{name}@raw"] = partial(fairness_figure, r, max_points=points)
-    for name, r in results.items():
-        builders[f"gantt:{name}"] = partial(gantt_figure, r, jobs)
     wanted = set(only) if only is not None else None
     figures: dict[str, Figure] = {}
     for key, build in builders.items():
         if key.endswith("@multiples") and key != "active_vms@multiples" and not several:
             continue
-        prefix = key.split(":", 1)[0] + ":" if ":" in key else None
-        if wanted is not None and key not in wanted and not (prefix in wanted and "@" not in key):
-            continue
-        figures[key] = build()
+        if _wanted(key, wanted):
+            figures[key] = build()
+    own = [dict(piece["figures"]) for piece in pieces.values()]  # type: ignore[call-overload]
+    for prefix in ("fairness:", "gantt:"):  # every scheduler's fairness figures, then the Gantt charts
+        for figs in own:
+            figures.update((k, v) for k, v in figs.items() if k.startswith(prefix))
+    _name_the_same(figures, results)
     return figures
+
+
+def same_as(results: Mapping[str, Result]) -> dict[str, str]:
+    """Schedulers whose runs are identical to an earlier one's (the same jobs' starts, finishes
+    and placements, the same timelines): ``{later: earlier}``. Their curves would lie on top
+    of each other, so the charts say so.
+
+    >>> a = {"timeline": {"t": [0, 1]}, "jobs": {"id": ["j"]}, "total_cost": 1.0}
+    >>> same_as({"x": a, "y": dict(a), "z": {**a, "total_cost": 2.0}})
+    {'y': 'x'}
+    """
+    seen: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for name, r in results.items():
+        key = json.dumps([r.get(k) for k in ("timeline", "jobs", "total_cost", "makespan_s")],
+                         sort_keys=True, default=str)
+        if key in seen:
+            out[str(name)] = seen[key]
+        else:
+            seen[key] = str(name)
+    return out
+
+
+def _name_the_same(figures: Mapping[str, Figure], results: Mapping[str, Result]) -> None:
+    """A scheduler identical to another is named so in every legend: "morpheus (same as fifo)"."""
+    twins = {text(later): f"{text(later)} (same as {text(earlier)})"
+             for later, earlier in same_as(results).items()}
+    if not twins:
+        return
+    for figure in figures.values():
+        for trace in figure.get("data", []):
+            if trace.get("name") in twins:
+                trace["name"] = twins[trace["name"]]

@@ -12,6 +12,7 @@ from ...charts import (
     Result,
     axis,
     base_layout,
+    caption,
     colour_ticks,
     fmt,
     round_sig,
@@ -120,4 +121,7 @@ def cost_by_hour_figure(results: Mapping[str, Result], *, currency: str = "$") -
                    **({"dtick": 1} if hours <= 24 else {})),
         yaxis=axis(f"Cost in the hour ({text(currency)})", rangemode="tozero"),
     )
+    if hours == 1:  # one bar per scheduler: the totals again, so say so
+        caption(layout, "Every scheduler finished within the first hour: each bar is its total cost. "
+                        "This chart tells more about runs longer than an hour.")
     return {"data": data, "layout": layout}

@@ -304,9 +304,11 @@ def deadline_figure(results: Mapping[str, Result]) -> Figure:
         {"type": "bar", "name": "Met", "x": names, "y": met, "text": met, "textposition": "inside",
          "marker": {"color": outcome["Met"]}, "customdata": notes,
          "hovertemplate": "%{x}: %{y} met (%{customdata})<extra></extra>"},
-        {"type": "bar", "name": "Missed", "x": names, "y": missed, "text": missed, "textposition": "inside",
-         "marker": {"color": outcome["Missed"]}, "customdata": notes,
-         "hovertemplate": "%{x}: %{y} missed (%{customdata})<extra></extra>"},
+        # Labelled above the bar ("6 missed"), and outlined, so that 1-2 % missed still shows.
+        {"type": "bar", "name": "Missed", "x": names, "y": missed, "text": [f"{m:,} missed" for m in missed],
+         "textposition": "outside", "cliponaxis": False,
+         "marker": {"color": outcome["Missed"], "line": {"color": outcome["Missed"], "width": 2}},
+         "customdata": notes, "hovertemplate": "%{x}: %{y} missed (%{customdata})<extra></extra>"},
     ]
     title = "Deadline outcomes"
     if not any(met) and not any(missed):

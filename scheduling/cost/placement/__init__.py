@@ -41,7 +41,8 @@ PLACEMENT_FUNCTIONS: dict[str, PlaceFn] = {
 #: One line for people per placement, in the paper's words (the new-comparison page shows it).
 PLACEMENT_DESCRIPTIONS: dict[str, str] = {
     "bfd": "best-fit decreasing: VMs already on first, then the smallest VM that fits (Algorithm 3)",
-    "ilp": "the cheapest VMs to turn on for the whole job, solved exactly (Algorithm 2, eqs. 1-4)",
+    "ilp": "the cheapest VMs to turn on for the whole job, exact per decision (Algorithm 2, eqs. 1-4): "
+           "optimal for each job as it starts, not over the run, so it can cost more overall than BFD",
     "consolidate": "packed onto the VMs in listed order, whatever their price (FIFO and Morpheus baselines)",
     "spread": "round-robin over every VM (Spark's default spreading, Fig. 3a)",
 }

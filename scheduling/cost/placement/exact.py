@@ -10,6 +10,11 @@ Algorithm 2 of paper 003 solves, for each job, the integer programme of its Sect
 with the VMs already on fixed at ``y_jk = 1``, so their price is a constant (sunk) and the
 objective is really the summed hourly price of the VMs newly turned on.
 
+With reserved and spot prices (scenario version 4) ``P`` is each VM's *marginal* price: its spot
+or on-demand price, and 0 for a reserved VM (billed for the whole horizon whether on or not).
+Identical VMs are pooled by VM type *and market* (:class:`~scheduling.cost.cluster.Cluster`'s
+pools), so every method below reads "type" as "pool"; without those prices a pool is a type.
+
 Three methods solve it, chosen by ``PlacementContext.ilp_method``:
 
 ``"knapsack"`` (default)
@@ -195,7 +200,7 @@ def exact_placement(
         return None  # ordinary infeasibility: not enough room, on and off together
     if method == "knapsack":
         cover = min_new_vm_cost(
-            need, snap.type_fits, cluster.type_price, snap.idle, order=snap.type_order, deadline=deadline
+            need, snap.type_fits, cluster.pool_price, snap.idle, order=snap.type_order, deadline=deadline
         )
         if cover is None:  # unreachable after the check above
             return None
@@ -222,9 +227,9 @@ class _Snapshot:
     on_idx: IntArray  # allowed machines already on that fit an executor, in BFD order
     on_fits: IntArray  # executors each of them still holds
     room: int  # executors the allowed machines already on hold in all
-    type_fits: IntArray  # executors an empty VM of each type holds (0 if not allowed)
-    idle: IntArray  # idle VMs per type (0 if not allowed)
-    type_order: list[int]  # BFD's order of types for new VMs
+    type_fits: IntArray  # executors an empty VM of each pool holds (0 if not allowed)
+    idle: IntArray  # idle VMs per pool (0 if not allowed)
+    type_order: list[int]  # BFD's order of pools for new VMs
 
     @classmethod
     def take(
@@ -246,10 +251,11 @@ class _Snapshot:
         used = used_vms_in_bfd_order(
             cluster, demand, allowed, rut, cluster.n_machines if every_machine_on else executors
         )
-        type_fits = cluster.type_fit_counts(demand) * allowed
-        idle = cluster.idle_counts() * allowed
+        allowed_pools = cluster.pool_allowed(allowed)
+        type_fits = cluster.pool_fit_counts(demand) * allowed_pools
+        idle = cluster.idle_counts() * allowed_pools
         return cls(
-            demand, used.machines, used.fits, used.room, type_fits, idle, cluster.new_vm_type_order(rut)
+            demand, used.machines, used.fits, used.room, type_fits, idle, cluster.new_vm_pool_order(rut)
         )
 
     def realise(
@@ -271,13 +277,13 @@ class _Snapshot:
             if counts[t] <= 0:
                 continue
             k_t = int(self.type_fits[t])
-            for v in cluster.idle_of_type(t, counts[t]):
+            for v in cluster.idle_of_pool(t, counts[t]):
                 if remaining == 0:
                     break  # an over-full choice: the VM left empty is not turned on
                 take = min(k_t, remaining)
                 out[v] = take
                 remaining -= take
-                new_cost += float(cluster.type_price[t])
+                new_cost += float(cluster.pool_price[t])
                 new_machines += 1
         if remaining:
             raise SolverFailure(f"the chosen VMs hold {executors - remaining} of {executors} executors")
@@ -313,7 +319,7 @@ def _solve_integer(
         c_new[t] = pulp.LpVariable(f"c_{t}", 0, n_t, cat=pulp.LpInteger)
         e_new[t] = pulp.LpVariable(f"e_{t}", 0, n_t * k_t, cat=pulp.LpInteger)
         prob += e_new[t] <= k_t * c_new[t], f"fit_{t}"  # eqs. 3-4, per pooled type
-    prob += pulp.lpSum(float(cluster.type_price[t]) * c for t, c in c_new.items())  # eq. 1
+    prob += pulp.lpSum(float(cluster.pool_price[t]) * c for t, c in c_new.items())  # eq. 1
     prob += pulp.lpSum(x_on) + pulp.lpSum(e_new.values()) == executors, "place_all"  # eq. 2
     solver = pulp.HiGHS(
         msg=False,
@@ -329,10 +335,10 @@ def _solve_integer(
         raise SolverTimeout(f"HiGHS reached the time limit ({limit:g} s) without proving optimality")
     if status != highspy.HighsModelStatus.kOptimal:
         raise SolverFailure(f"HiGHS ended with status {prob.solverModel.modelStatusToString(status)}")
-    counts = [0] * len(cluster.type_names)
+    counts = [0] * cluster.n_pools
     for t, c in c_new.items():
         counts[t] = round(c.varValue or 0.0)
-    cost = float(sum(counts[t] * float(cluster.type_price[t]) for t in c_new))
+    cost = float(sum(counts[t] * float(cluster.pool_price[t]) for t in c_new))
     return cost, tuple(counts)
 
 
@@ -348,7 +354,7 @@ def _solve_binary(
         v
         for t in range(len(snap.idle))
         if snap.type_fits[t] > 0
-        for v in cluster.idle_of_type(t, int(snap.idle[t]))
+        for v in cluster.idle_of_pool(t, int(snap.idle[t]))
     ]
     on_v = snap.on_idx.tolist()
     machines = on_v + idle_v
@@ -379,11 +385,11 @@ def _solve_binary(
         if prob.sol_status == pulp.LpSolutionNoSolutionFound:
             raise SolverTimeout(f"CBC reached the time limit ({limit:g} s) without finding a placement")
         raise SolverFailure(f"CBC ended with status {pulp.LpStatus[prob.status]}")
-    counts = [0] * len(cluster.type_names)
+    counts = [0] * cluster.n_pools
     for j in range(n_on, len(machines)):
         if any((x[i][j].varValue or 0.0) > 0.5 for i in range(executors)):
-            counts[int(cluster.type_of[machines[j]])] += 1
-    cost = float(sum(c * float(cluster.type_price[t]) for t, c in enumerate(counts)))
+            counts[int(cluster.pool_of[machines[j]])] += 1
+    cost = float(sum(c * float(cluster.pool_price[t]) for t, c in enumerate(counts)))
     return cost, tuple(counts)
 
 
@@ -398,7 +404,7 @@ def _canonical_counts(
     """
     try:
         cover = min_new_vm_cost(
-            need, snap.type_fits, cluster.type_price, snap.idle, order=snap.type_order, deadline=deadline
+            need, snap.type_fits, cluster.pool_price, snap.idle, order=snap.type_order, deadline=deadline
         )
     except (SolverTimeout, SolverFailure):
         return counts

@@ -21,7 +21,7 @@ class UsedVMs(NamedTuple):
 
     machines: IntArray  # machine indices, ascending RA (eq. 8) of the free capacity, index next
     fits: IntArray  # executors each of them still holds (>= 1)
-    room: int  # executors all of them hold together (including those cut by ``limit``)
+    room: int  # executors all of them hold together (at least ``limit`` if the list was cut)
 
 
 def used_vms_in_bfd_order(
@@ -32,7 +32,10 @@ def used_vms_in_bfd_order(
     The VMs that are on, of a type the job may use, with room for at least one executor, in
     ascending RA of their free capacity (index breaking ties). Every one of them takes at least
     one executor, so a job of ``E`` executors never reaches past the first ``E``: ``limit``
-    saves sorting the others (pass the number of candidates to keep them all).
+    saves looking at the others (pass the number of machines to keep them all). The cluster's
+    :attr:`~scheduling.cost.cluster.Cluster.on_index` answers without scanning every machine;
+    ``room`` counts every candidate's executors unless the list was cut at ``limit`` (then it
+    is at least ``limit``: enough to know that the job fits).
 
     >>> from scheduling.scenario import parse_scenario
     >>> cluster = Cluster(parse_scenario({"resources": ["cpu"], "vm_types": [{"name": "vm",
@@ -43,35 +46,11 @@ def used_vms_in_bfd_order(
     >>> used.machines.tolist(), used.fits.tolist(), used.room
     ([1, 0], [1, 3], 4)
     """
-    fits = cluster.fits_all(demand)
-    machines = np.flatnonzero((fits > 0) & cluster.on & cluster.allowed_mask(allowed_types))
-    counts: IntArray = fits[machines].astype(np.int64)
-    room = int(counts.sum())
-    if len(machines) > 1:
-        first = smallest_first(cluster.ra(cluster.free[machines], rut), limit)
-        machines, counts = machines[first], counts[first]
-    return UsedVMs(machines, counts, room)
-
-
-def smallest_first(keys: FloatArray, k: int) -> IntArray:
-    """Positions of the ``k`` smallest keys in ascending order, position breaking ties.
-
-    The same as ``np.argsort(keys, kind="stable")[:k]`` in O(n + k log k).
-
-    >>> smallest_first(np.array([3.0, 1.0, 2.0, 1.0]), 3).tolist()
-    [1, 3, 2]
-    """
-    n = len(keys)
-    if k <= 0:
-        return np.zeros(0, dtype=np.int64)
-    if k >= n:
-        return np.argsort(keys, kind="stable")
-    kth = np.partition(keys, k - 1)[k - 1]
-    below = np.flatnonzero(keys < kth)
-    ties = np.flatnonzero(keys == kth)[: k - len(below)]
-    chosen = np.concatenate([below, ties])
-    positions: IntArray = chosen[np.argsort(keys[chosen], kind="stable")]
-    return positions
+    machines, counts, room = cluster.on_index.best_fits(
+        tuple(demand.tolist()), allowed_types.tolist(), rut=tuple(np.asarray(rut, dtype=float).tolist()),
+        limit=limit,
+    )
+    return UsedVMs(np.array(machines, dtype=np.int64), np.array(counts, dtype=np.int64), room)
 
 
 def place_bfd(
@@ -83,11 +62,16 @@ def place_bfd(
     capacity, each filled with as many executors as fit; if executors remain, the smallest
     unused VM (by RA of its full capacity, price breaking ties) that fits at least one
     executor is turned on, and so on. The job is placed whole or not at all.
+
+    With reserved and spot prices (scenario version 4) new VMs are taken per pool
+    (:meth:`~scheduling.cost.cluster.Cluster.new_vm_pool_order`): idle reserved VMs first, as
+    they cost nothing at the margin, and of one VM type the cheaper of spot and on demand.
     """
     used = used_vms_in_bfd_order(cluster, demand, allowed_types, ctx.rut, executors)
-    type_fits = cluster.type_fit_counts(demand)
+    pool_fits = cluster.pool_fit_counts(demand)
     idle = cluster.idle_counts()
-    if used.room + int((type_fits * idle * allowed_types).sum()) < executors:
+    allowed_pools = cluster.pool_allowed(allowed_types)
+    if used.room + int((pool_fits * idle * allowed_pools).sum()) < executors:
         return None
     out: Assignment = {}
     remaining = executors
@@ -97,12 +81,12 @@ def place_bfd(
         remaining -= take
         if remaining == 0:
             return out
-    for t in cluster.new_vm_type_order(ctx.rut):
-        if not allowed_types[t] or type_fits[t] == 0:
+    for p in cluster.new_vm_pool_order(ctx.rut):
+        if not allowed_pools[p] or pool_fits[p] == 0:
             continue
-        n_new = min(int(idle[t]), -(-remaining // int(type_fits[t])))
-        for v in cluster.idle_of_type(t, n_new):
-            take = int(min(type_fits[t], remaining))
+        n_new = min(int(idle[p]), -(-remaining // int(pool_fits[p])))
+        for v in cluster.idle_of_pool(p, n_new):
+            take = int(min(pool_fits[p], remaining))
             out[v] = take
             remaining -= take
         if remaining == 0:

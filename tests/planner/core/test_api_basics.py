@@ -146,9 +146,10 @@ def test_the_api_root_links_every_collection(api: Any, owner: Any, team: Team) -
     response = client.get("/api/")
     assert response.status_code == 200
     links = response.json()
-    collections = ["teams", "vm-types", "clusters", "workloads", "runs"]
+    collections = ["teams", "vm-types", "clusters", "workloads", "uploads", "runs"]
     auth = {"auth/token", "auth/tokens", "auth/sign-out", "auth/sign-out-everywhere"}
-    assert set(collections) | auth | {"invitations", "scenarios/import", "schema", "docs"} == set(links)
+    more = {"scenarios/import", "importers", "invitations", "schema", "docs"}
+    assert set(collections) | auth | more == set(links)
     for name in collections:
         assert links[name] == f"http://testserver/api/{name}/"
         listed = client.get(links[name])

@@ -53,7 +53,7 @@ def tables() -> dict[str, Any]:
             + [("cluster", n) for n in Cluster.objects.values_list("name", flat=True)]
             + [("workload", n) for n in Workload.objects.values_list("name", flat=True)]
         ),
-        "workloads": list(Workload.objects.order_by("pk").values_list("frameworks", "jobs")),
+        "workloads": [(w.frameworks, w.jobs) for w in Workload.objects.order_by("pk")],
         "clusters": list(Cluster.objects.order_by("pk").values_list("resources", "options")),
     }
 

@@ -21,3 +21,13 @@ def test_a_heatmap_is_drawn_with_its_cells_values_and_colour_bar() -> None:
     assert [t.get_text() for t in ax.get_yticklabels()] == ["f1", "f2"]
     assert ax.yaxis_inverted()  # frameworks from the top, as on the page
     assert len(fig.axes) == 2  # the plot and its colour bar
+
+
+def test_the_pdfs_heatmap_prints_the_standard_deviation_of_each_cell() -> None:
+    """Issue 22: paper cannot hover, so the cells print mean ± standard deviation."""
+    from tests.scheduling.fairness.fairness_documents import rrr_drf
+
+    fig = Figure(figsize=(8, 5))
+    ax = draw_figure(fig, allocation_heatmap_figure(rrr_drf()), (0.1, 0.2, 0.8, 0.6))[0]
+    texts = sorted(t.get_text() for t in ax.texts)
+    assert texts[0].startswith("4.75 ± ") and all(" ± " in t for t in texts)

@@ -12,6 +12,7 @@ import pytest
 from planner.reports import build_csv
 from planner.reports.tables import DANGEROUS_PREFIXES
 from scheduling.cost.document import iter_jobs, job_count
+from scheduling.tables import format_money
 
 SECTIONS = ("Summary", "Cost per VM type", "Cost per framework", "Cost per hour")
 
@@ -125,13 +126,19 @@ def test_sensible_precision_and_currency(
     rows = _parse(data)
     header, summary = _section(rows, "Summary")
     assert header[1] == "Total cost (€)" and "Lower bound (€)" in header
+    shown = {row["label"]: {c["variant"]: c["shown"] for c in row["cells"]}
+             for row in report(meta, results, None, currency="€", figures=()).comparison["rows"]}
     for r in summary:
-        for label in ("Total cost (€)", "Lower bound (€)"):
-            assert re.fullmatch(r"-?\d+(\.\d{1,2})?", r[header.index(label)]), r  # cents
+        for label in ("Total cost (€)", "Lower bound (€)", "Money saved vs fifo-spread (€)"):
+            # Issue 22: the file carries the precision the page shows (0.3436, not 0.34).
+            page = shown[label.removesuffix(" (€)")][r[0]]
+            assert re.fullmatch(r"-?\d+(\.\d{1,4})?|baseline", r[header.index(label)]), r
+            if page != "baseline":
+                assert format_money(float(r[header.index(label)]), "€") == page.lstrip("+"), r
         for label in ("Makespan (s)", "Mean completion time (s)", "Mean wait (s)"):
             assert re.fullmatch(r"\d+", r[header.index(label)]), r  # whole seconds
     spec = next(iter(results))
-    assert float(summary[0][1]) == round(results[spec]["total_cost"], 2)
+    assert float(summary[0][1]) == round(results[spec]["total_cost"], 4)
     header, jobs = _section(rows, "Jobs")
     assert re.fullmatch(r"\d+", jobs[0][header.index("Start (s)")])
     assert [

@@ -167,3 +167,27 @@ def test_pdf_draws_the_pages_figures(results: dict[str, dict[str, Any]], report:
     colours = scheduler_colours(results)
     drawn_colours = {c for c, _ in _lines(pages[keys.index("cumulative_cost")])}
     assert {c.upper() for c in colours.values()} <= drawn_colours
+
+
+def test_cover_labels_never_overlap_their_values(results: dict[str, dict[str, Any]], report: Any) -> None:
+    """Issue 22: "PF reference (eq. 9):none" on the sharing report's cover."""
+    import dataclasses
+
+    content = report({"run_name": "t"}, results, "morpheus", figures=())
+    content = dataclasses.replace(
+        content, details=[*content.details, ("PF reference (eq. 9)", "none"), ("Long " * 12, "x")]
+    )
+    with rc_context(_RC):
+        page = pdf_pages(content)[0]
+        renderer = FigureCanvasAgg(page).get_renderer()
+        texts = [t for t in page.texts if t.get_text().endswith(":")]
+        labels = {round(t.get_position()[1], 6): t for t in texts}
+        values = [t for t in page.texts if t not in texts and round(t.get_position()[1], 6) in labels]
+        assert len(values) == len(content.details)
+        for value in values:
+            label = labels[round(value.get_position()[1], 6)]
+            ends, starts = label.get_window_extent(renderer).x1, value.get_window_extent(renderer).x0
+            assert ends < starts, label.get_text()
+    # The recommendation (deadline misses first, then cost) is on the cover, in bold.
+    verdict = next(t for t in page.texts if t.get_text().startswith(("cheapest", "fewest")))
+    assert verdict.get_fontweight() == "bold"

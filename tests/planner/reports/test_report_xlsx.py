@@ -92,7 +92,7 @@ def test_formats_and_layout(workbook_bytes: bytes) -> None:
     h = _header_row(ws)
     header = [c.value for c in ws[h]]
     data = ws[h + 1]
-    assert data[header.index("Total cost ($)")].number_format == "#,##0.00"  # cents
+    assert data[header.index("Total cost ($)")].number_format == "#,##0.0000"  # as the page shows it
     assert data[header.index("Makespan (s)")].number_format == "#,##0"  # whole seconds
     assert data[header.index("Gap to lower bound (%)")].number_format == "0.00%"
     assert data[header.index("Total cost ($)")].data_type == "n"
@@ -168,7 +168,8 @@ def test_native_charts_of_cost_and_utilisation_on_the_summary_sheet(
     headers = [c.value for c in data[1] if c.value is not None]
     assert "Scheduler" in headers and any(str(h).startswith("edf-bfd") for h in headers)
     # Utilisation is written in percent for the chart (the figure's .0% axis).
-    column = headers.index("edf-bfd") + 1
+    # (a scheduler identical to another is named so: "edf-bfd (same as morpheus)")
+    column = next(k for k, h in enumerate(headers) if h in ("edf-bfd", "edf-bfd (same as morpheus)")) + 1
     values = [
         r[0]
         for r in data.iter_rows(min_row=2, min_col=column, max_col=column, values_only=True)

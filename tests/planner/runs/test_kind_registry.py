@@ -31,7 +31,7 @@ def test_every_installed_kind_app_registers_its_kind_in_installed_apps_order() -
 
 def test_an_unknown_kind_is_refused_with_the_known_ones(api: Callable[[Any], Any], owner: Any, team: Any,
                                                         scenario_doc: dict[str, Any]) -> None:
-    response = api(owner).post("/api/runs/", {"kind": "sweep", "scenario": scenario_doc}, format="json")
+    response = api(owner).post("/api/runs/", {"kind": "teleport", "scenario": scenario_doc}, format="json")
     assert response.status_code == 400
     known = ", ".join(sorted(k.key for k in kinds.all_kinds()))
     assert response.json()["errors"] == [{"path": "kind", "message": f"must be one of {known}"}]

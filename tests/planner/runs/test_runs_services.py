@@ -152,11 +152,27 @@ def test_the_task_is_enqueued_after_commit(
     for callback in callbacks:
         callback()
     parts = list(run.parts.order_by("position"))
-    assert sent == [{"args": [p.pk], "task_id": p.task_id} for p in parts] and len(parts) == 2
+    assert len(parts) == 2
+    assert sent == [{"args": [p.pk], "task_id": p.task_id, "queue": "planner"} for p in parts]
     assert all(p.sends == 1 and p.sent_at is not None for p in run.parts.all())
 
 
-def test_an_unreachable_broker_fails_the_run_with_a_reason(
+@pytest.mark.parametrize(("heavy_from", "queue"), [(1, "planner-heavy"), (10**6, "planner")])
+def test_the_parts_of_heavy_runs_go_to_the_heavy_queue_when_one_is_configured(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any, settings: Any, heavy_from: int, queue: str,
+) -> None:
+    settings.PLANNER_HEAVY_QUEUE = "planner-heavy"
+    settings.PLANNER_HEAVY_RUN_JOBS = heavy_from
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(run_part_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.run_start(user=owner, team=team, scenario=scenario_doc)
+    assert run.job_count >= 1 and len(sent) == run.parts.count() > 0
+    assert {s["queue"] for s in sent} == {queue}
+
+
+def test_an_unreachable_broker_keeps_the_run_queued_until_the_reaper_can_send_it(
     team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -167,8 +183,17 @@ def test_an_unreachable_broker_fails_the_run_with_a_reason(
     with django_capture_on_commit_callbacks(execute=True):
         run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     run.refresh_from_db()
-    assert run.status == Run.Status.FAILED
-    assert "could not queue the run" in run.error
+    assert run.status == Run.Status.QUEUED and run.error == ""
+    parts = list(run.parts.all())
+    assert parts and all(p.status == "queued" and p.sent_at is None for p in parts)
+    assert all(p.error.startswith(services.BROKER_DOWN) and "Connection refused" in p.error for p in parts)
+
+    # The broker answers again: the reaper's next round sends every part, and the note goes.
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(run_part_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
+    assert services.runs_reap()["sent"] == len(parts)
+    assert sorted(m["task_id"] for m in sent) == sorted(p.task_id for p in parts)
+    assert all(p.sends == 1 and p.sent_at is not None and p.error == "" for p in run.parts.all())
 
 
 def test_cancel_and_delete_rules(team: Team, owner: Any, member: Any, scenario_doc: dict[str, Any]) -> None:
@@ -212,16 +237,75 @@ def test_run_list_defers_the_large_fields(
     assert "result" in run.results.all()[0].get_deferred_fields()
 
 
-def test_figures_are_built_on_demand_if_missing(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any
+def test_missing_figures_are_built_by_a_worker_never_in_the_request(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any, monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
+    """A finished run without figures (its team's currency changed) asks a worker for them once
+    a minute and says "preparing"; the worker's task stores them."""
     pytest.importorskip("scheduling.charts")
+    from planner.runs import tasks
+
     run = services.run_start(user=owner, team=team, scenario=scenario_doc)
     execute_run(run.pk)
+    stored = Run.objects.get(pk=run.pk).figures
     Run.objects.filter(pk=run.pk).update(figures=None)
-    figures = services.run_figures(run=Run.objects.get(pk=run.pk))
-    assert figures and "cumulative_cost" in figures
-    assert Run.objects.get(pk=run.pk).figures == figures
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.run_figures_build, "delay", sent.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.run_figures(run=Run.objects.get(pk=run.pk)) == (None, True)
+        assert services.run_figures(run=Run.objects.get(pk=run.pk)) == (None, True)
+    assert sent == [run.pk]  # the second request within a minute sent nothing
+    assert Run.objects.get(pk=run.pk).figures is None  # nothing was built in the request
+    assert tasks.run_figures_build(run.pk) is True
+    figures, preparing = services.run_figures(run=Run.objects.get(pk=run.pk))
+    assert not preparing and figures == stored and "cumulative_cost" in figures
+    assert tasks.run_figures_build(run.pk) is False  # a second delivery does nothing
+
+
+def test_a_run_is_marked_ended_only_with_its_figures_stored(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any, monkeypatch: Any
+) -> None:
+    seen: list[str] = []
+    build = services._figures_build
+
+    def spy(run_id: int) -> Any:
+        seen.append(Run.objects.get(pk=run_id).status)
+        return build(run_id)
+
+    monkeypatch.setattr(services, "_figures_build", spy)
+    run = services.run_start(
+        user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd", "fifo-spread"]
+    )
+    execute_run(run.pk)
+    run = Run.objects.get(pk=run.pk)
+    assert seen == [Run.Status.RUNNING]  # built once, by the last part, before the run ended
+    assert run.status == Run.Status.SUCCEEDED and run.figures and "gantt:fifo-spread" in run.figures
+
+
+def test_comparison_figures_are_joined_from_pieces_built_in_the_parts(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], execute_run: Any, monkeypatch: Any
+) -> None:
+    """Each part stores its scheduler's share of the figures; the join never loads a full
+    document and gives the figures the kind builds from the full documents."""
+    from planner.runs.kinds import get_kind
+    from planner.runs.models import RunResult
+
+    def no_documents(**_: Any) -> Any:
+        raise AssertionError("the full documents were loaded to build the figures")
+
+    run = services.run_start(
+        user=owner, team=team, scenario=scenario_doc, schedulers=["edf-bfd", "fifo-spread", "morpheus"]
+    )
+    with monkeypatch.context() as patched:
+        patched.setattr(selectors, "run_results", no_documents)
+        execute_run(run.pk)
+    run = Run.objects.get(pk=run.pk)
+    pieces = list(RunResult.objects.filter(run=run).order_by("position").values_list("figures", flat=True))
+    assert all(piece and set(piece) == {"figures", "digest"} for piece in pieces)
+    full = get_kind("compare").figures(selectors.run_results(run=run), currency=team.currency)
+    assert run.figures == full
+    assert list(run.figures) == list(full)
 
 
 def test_the_cost_simulation_and_a_fairness_study_ignore_machine_class_labels(

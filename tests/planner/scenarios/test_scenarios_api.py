@@ -429,7 +429,7 @@ def test_import_formats_come_from_the_registry(
     )
     assert response.status_code == 200
     assert "deadline_s" not in Workload.objects.get(pk=workload.pk).jobs[0]
-    response = client.post(url, {"csv": rm, "format": "swim"}, format="json")
+    response = client.post(url, {"csv": rm, "format": "parquet"}, format="json")
     assert response.status_code == 400 and "format" in errors_of(response)
     response = client.post(
         url, {"csv": rm, "format": "rm-simulator", "options": {"deadlines": 1}}, format="json"
@@ -599,7 +599,8 @@ def test_cluster_entries_take_a_machine_class_with_paths_to_their_errors(
     ]}, format="json")
     assert response.status_code == 400
     assert errors_of(response) == {
-        "entries[3].class": "unknown field (expected one of: count, machine_class, vm_type)"
+        "entries[3].class": "unknown field (expected one of: count, machine_class, reserved_count, "
+                            "spot_count, vm_type)"
     }
     response = client.patch(f"/api/clusters/{body['id']}/", {"entries": [
         {"vm_type": "m1.large", "count": 2, "machine_class": "gpu"},

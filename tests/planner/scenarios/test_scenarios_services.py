@@ -16,6 +16,7 @@ from planner.scenarios import services
 from planner.scenarios.models import Cluster, ClusterEntry, Workload
 from planner.teams.models import Team
 from scheduling import ScenarioError, parse_scenario, parse_workload
+from scheduling.importers import IMPORTERS
 
 pytestmark = pytest.mark.django_db
 
@@ -378,8 +379,8 @@ def test_import_of_a_scenario_document_adds_its_frameworks(
     w = services.workload_import(workload=workload, user=owner, text=json.dumps(doc), format="scenario-json")
     assert {f["name"]: f["weight"] for f in w.frameworks} == {"analytics": 1, "etl": 2, "gpu": 3}
     with pytest.raises(InputError) as exc:
-        services.workload_import(workload=workload, user=owner, text="{}", format="swim")
-    assert paths(exc.value) == {"format": "must be one of jobs, rm-simulator, scenario-json"}
+        services.workload_import(workload=workload, user=owner, text="{}", format="parquet")
+    assert paths(exc.value) == {"format": f"must be one of {', '.join(IMPORTERS)}"}
 
 
 def test_a_misfit_export_begins_with_a_summary(workload: Workload, cluster: Cluster, owner: Any) -> None:

@@ -35,7 +35,7 @@ from rest_framework.test import APIClient
 
 from planner.catalogue.models import VMType
 from planner.runs.models import Run
-from planner.scenarios.models import Cluster, Workload
+from planner.scenarios.models import Cluster, Upload, Workload
 from planner.teams.invitations import invitation_create
 from planner.teams.models import Membership, Team
 from planner.teams.services import membership_create
@@ -171,6 +171,17 @@ API: dict[tuple[str, str], Op] = {
     ("api:run-result", "get"): Op("object", "/api/runs/{run}/results/edf-bfd/"),
     ("api:run-report", "get"): Op("object", "/api/runs/{run}/report/csv/"),
     ("api:run-replay", "get"): Op("object", "/api/runs/{run}/replay/edf-bfd/?t=0"),
+    ("api:workload-jobs", "get"): Op("object", "/api/workloads/{workload}/jobs/"),
+    ("api:importer-list", "get"): Op("own", "/api/importers/"),
+    ("api:upload-list", "get"): Op("list", "/api/uploads/"),
+    ("api:upload-list", "post"): Op(
+        "create", "/api/uploads/", {"team": "@team", "name": "u2", "format": "jobs"}
+    ),
+    ("api:upload-detail", "get"): Op("object", "/api/uploads/{upload}/"),
+    ("api:upload-detail", "delete"): Op("object", "/api/uploads/{upload}/", member_denied=True),
+    ("api:upload-save", "post"): Op(
+        "object", "/api/uploads/{upload}/save/", {"name": "w9"}, member_denied=True
+    ),
 }
 
 # --------------------------------------------------------------------------- the pages
@@ -243,7 +254,16 @@ PAGES: dict[tuple[str, str], Op] = {
     ("web:mrsu-start", "get"): Op("list", "/runs/new/mrsu/"),
     ("web:udrf-start", "get"): Op("list", "/runs/new/udrf/"),
     ("web:reproduce-start", "get"): Op("list", "/runs/new/reproduce/"),
+    ("web:cheapest-start", "get"): Op("list", "/runs/new/cheapest/"),
+    ("web:cheapest-candidate-compare", "post"): Op("object", "/runs/{cheapest_run}/candidates/1/compare/"),
     ("web:ladder-start", "get"): Op("list", "/runs/new/ladder/"),  # the test settings' worked example
+    ("web:glossary", "get"): Op("own", "/glossary/"),
+    ("web:workload-jobs-csv", "get"): Op("object", "/workloads/{workload}/jobs.csv"),
+    ("web:upload-new", "get"): Op("own", "/uploads/"),
+    ("web:upload-detail", "get"): Op("object", "/uploads/{upload}/"),
+    ("web:upload-delete", "post"): Op("object", "/uploads/{upload}/delete/", member_denied=True),
+    ("web:sweep-start", "get"): Op("list", "/runs/new/sweep/"),
+    ("web:sweep-point-compare", "post"): Op("object", "/runs/{sweep_run}/points/1/compare/"),
 }
 
 
@@ -291,6 +311,7 @@ def world(
     cluster: Cluster,
     workload: Workload,
     succeeded_run: Run,
+    execute_run: Callable[[int], str],
 ) -> dict[str, Any]:
     from planner.accounts.services import token_issue
     from planner.web.views.base import plotly_version
@@ -299,6 +320,17 @@ def world(
     membership_create(team=other_team, user=outsider, username="stella", role=Membership.Role.MEMBER)
     vm_type = VMType.objects.filter(team=team).order_by("pk").first()
     assert vm_type is not None
+    # A cheapest-cluster search of team A (queued: opening a candidate reads its options alone).
+    from planner.runs.services import run_start
+
+    params = {"counts": {"m1.large": [0, 1]}}
+    cheapest_run = run_start(user=owner, cluster=cluster, workload=workload, kind="cheapest", params=params)
+    # A sweep of team A with its one point simulated (opening the point reads its record).
+    sweep = {"vary": {"counts.m1.large": [1]}, "schedulers": ["edf-bfd"]}
+    sweep_run = run_start(user=owner, cluster=cluster, workload=workload, kind="sweep", params=sweep)
+    assert execute_run(sweep_run.pk) == "succeeded"
+    # An upload of team A, received (its import is not run here).
+    upload = Upload.objects.create(team=team, created_by=owner, name="upload-A-secret", format="jobs")
     # Names found nowhere else, so a page that shows one has shown team A's object.
     Team.objects.filter(pk=team.pk).update(name="Team-A-secret")
     Cluster.objects.filter(pk=cluster.pk).update(name="cluster-A-secret")
@@ -313,6 +345,9 @@ def world(
         "cluster": cluster.pk,
         "workload": workload.pk,
         "run": succeeded_run.pk,
+        "cheapest_run": cheapest_run.pk,
+        "sweep_run": sweep_run.pk,
+        "upload": upload.pk,
         "vm_type": vm_type.pk,
         "member": member.pk,
         "owner": owner.pk,
@@ -322,7 +357,8 @@ def world(
     }
     secrets = {
         "ids": {team.pk, cluster.pk, workload.pk, succeeded_run.pk},
-        "names": ["Team-A-secret", "cluster-A-secret", "workload-A-secret", "run-A-secret", "vm-A-secret"],
+        "names": ["Team-A-secret", "cluster-A-secret", "workload-A-secret", "run-A-secret", "vm-A-secret",
+                  "upload-A-secret"],
     }
     return {
         "ctx": ctx,

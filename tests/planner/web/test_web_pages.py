@@ -65,7 +65,7 @@ def test_dashboard_shows_the_teams_objects(owner_client, succeeded_run, queued_r
     assert "badge-succeeded" in page and "badge-queued" in page
     assert "Table 3" in page and "Tiny" in page
     # Totals of Table 3: 6 x 4 + 5 x 8 + 3 x 12 cores, $0.24 x 6 + 0.48 x 5 + 0.72 x 3 per hour.
-    assert ">100<" in page and ">6.00<" in page
+    assert ">100<" in page and ">6.0000<" in page
 
 
 def test_user_input_is_escaped_everywhere(owner_client, owner, team, cluster):
@@ -147,3 +147,16 @@ def test_run_page_uses_the_local_plotly(owner_client, succeeded_run):
 def test_api_docs_are_linked(owner_client):
     page = owner_client.get(reverse("web:dashboard")).content.decode()
     assert 'href="/api/docs/"' in page
+
+
+def test_the_glossary_page_is_the_librarys_text(owner_client):
+    from django.utils.html import escape
+
+    from scheduling.glossary import TERMS
+
+    page = owner_client.get(reverse("web:glossary")).content.decode()
+    for t in TERMS:
+        assert f'id="{t.key}"' in page and escape(t.meaning) in page and escape(t.paper) in page
+    # Every page carries the terms for app.js to link, and a link to the glossary.
+    dashboard = owner_client.get(reverse("web:dashboard")).content.decode()
+    assert 'id="glossary-terms"' in dashboard and f'href="{reverse("web:glossary")}"' in dashboard

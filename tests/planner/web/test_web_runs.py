@@ -158,3 +158,23 @@ def test_reports_of_unfinished_runs_and_unknown_formats_are_404(owner_client, qu
 def test_members_download_reports(client_for, member, succeeded_run):
     response = client_for(member).get(reverse("web:run-report", args=[succeeded_run.pk, "csv"]))
     assert response.status_code == 200 and response.content
+
+
+def test_the_run_list_names_the_fewest_misses_beside_a_cheaper_scheduler_that_misses_more(
+    owner_client, succeeded_run
+):
+    from scheduling.cost.tables import RECOMMENDATION_RULE
+
+    # Issue 22: edf-ilp (11 misses) was named cheapest while morpheus missed 6.
+    heads = {"fifo-spread": (0.61, 9), "morpheus": (0.52, 6), "edf-bfd": (0.4352, 11)}
+    for result in succeeded_run.results.all():
+        cost, missed = heads[result.variant]
+        result.summary = {**result.summary, "total_cost": cost, "deadline_jobs": 40,
+                          "deadline_missed": missed}
+        result.save(update_fields=["summary"])
+    page = owner_client.get(reverse("web:runs")).content.decode()
+    assert "fewest misses (6): morpheus $0.5200 · cheapest (11 missed): edf-bfd $0.4352" in page
+    assert "cheapest: edf-bfd" not in page
+    from django.utils.html import escape
+
+    assert f'title="{escape(RECOMMENDATION_RULE)}"' in page

@@ -348,3 +348,21 @@ def test_a_scenario_file_imported_into_a_workload_keeps_its_frameworks_fields(
     )
     assert response.status_code == 302
     assert Workload.objects.get(pk=empty.pk).frameworks == QUEUED
+
+
+def test_an_upload_reports_every_error_of_the_file_at_once(owner_client: Any, workload: Workload):
+    """Issue 22: rows with negative values were reported only after the parse errors were fixed."""
+    from django.utils.html import escape
+
+    csv = ("id,framework,arrival_s,executors,cpu,mem,duration_s\n"
+           "a,etl,zero,1,1,1,60\n"     # line 2: unreadable
+           "b,etl,0,1,-2,1,60\n"       # line 3: readable, but a negative size
+           "c,etl,0,0,1,1,60\n")       # line 4: no executor
+    response = owner_client.post(
+        reverse("web:workload-csv", args=[workload.pk]), {"csv": csv, "format": "jobs", "mode": "append"}
+    )
+    text = response.content.decode()
+    for line in (escape("line 2 (job a), arrival_s"), escape("line 3 (job b), cpu"),
+                 escape("line 4 (job c), executors")):
+        assert line in text
+    assert text.index("line 2") < text.index("line 3") < text.index("line 4")

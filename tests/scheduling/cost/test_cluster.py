@@ -33,7 +33,7 @@ def test_apply_release_and_turn_off_keep_the_books(two_types: Cluster) -> None:
     cluster.turn_off(1)
     cluster.turn_off(2)  # still runs an executor: stays on
     assert cluster.on.tolist() == [False, False, True]
-    assert cluster.idle_of_type(0, 2) == [0, 1]  # listed order, whatever order they went idle in
+    assert cluster.idle_of_pool(0, 2) == [0, 1]  # listed order, whatever order they went idle in
     assert cluster.free[1].tolist() == [4, 16]
 
 
@@ -52,14 +52,14 @@ def test_executors_that_fit(two_types: Cluster) -> None:
     assert cluster.fit_counts(np.array([2]), np.array([0.0, 16.0])).tolist() == [1]  # cpu-free executor
 
 
-def test_resource_availability_and_the_new_vm_type_order(two_types: Cluster) -> None:
+def test_resource_availability_and_the_new_vm_pool_order(two_types: Cluster) -> None:
     cluster = two_types
     rut = np.array([0.8, 0.2])
     # eq. 8: small 0.8 x 4/16 + 0.2 x 16/48 = 0.2667; big 0.8 x 8/16 + 0.2 x 16/48 = 0.4667
     assert cluster.ra(cluster.type_capacity, rut).tolist() == pytest.approx(
         [0.8 / 4 + 0.2 / 3, 0.4 + 0.2 / 3]
     )
-    assert cluster.new_vm_type_order(rut) == [0, 1]
+    assert cluster.new_vm_pool_order(rut) == [0, 1]
     # Weighing only memory, both types have the same RA: the cheaper one first.
-    assert cluster.new_vm_type_order(np.array([0.0, 1.0])) == [0, 1]
-    assert cluster.new_vm_type_order(np.array([1.0, 0.0])) == [0, 1]
+    assert cluster.new_vm_pool_order(np.array([0.0, 1.0])) == [0, 1]
+    assert cluster.new_vm_pool_order(np.array([1.0, 0.0])) == [0, 1]

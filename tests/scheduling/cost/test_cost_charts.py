@@ -568,3 +568,55 @@ def test_real_simulator_results_build_every_figure(tmp_path: Any) -> None:
     doc = path.read_text(encoding="utf-8")
     assert doc.count('class="chart"') == len([k for k in figs if "@" not in k])
     assert "tiny &lt;two tenants&gt;" in doc
+
+
+def test_charts_that_add_little_say_why(results: dict[str, Any]) -> None:
+    """Issue 22: cost per hour of a run under an hour, the missed part of the deadline bars,
+    and schedulers whose curves are identical."""
+    from scheduling.cost.charts import cost_by_hour_figure
+
+    hourly = cost_by_hour_figure(results)
+    assert "each bar is its total cost" in hourly["layout"]["annotations"][0]["text"]
+    longer = {k: {**r, "cost_by_hour": [0.1, 0.08]} for k, r in results.items()}
+    assert not cost_by_hour_figure(longer)["layout"].get("annotations")
+
+    missed = next(t for t in deadline_figure(results)["data"] if t["name"] == "Missed")
+    assert missed["text"] == ["1 missed", "1 missed"] and missed["textposition"] == "outside"
+    assert missed["marker"]["line"]["width"] > 0  # a thin segment still shows
+
+    twins = {"edf-bfd": results["edf-bfd"], "morpheus": copy.deepcopy(results["edf-bfd"]),
+             "fifo-spread": results["fifo-spread"]}
+    figures = all_figures(twins, only=["cumulative_cost", "utilisation"])
+    names = [t.get("name") for fig in figures.values() for t in fig["data"]]
+    assert "morpheus (same as edf-bfd)" in names and "morpheus" not in names
+    assert "fifo-spread" in names and "edf-bfd" in names
+
+
+@pytest.mark.parametrize(
+    ("example", "schedulers"),
+    [
+        ("paper003-light.json", ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]),
+        ("paper003-high.json", ["edf-bfd", "fifo-spread"]),
+    ],
+)
+def test_figures_joined_from_each_schedulers_piece_are_the_comparisons(
+    example: str, schedulers: list[str]
+) -> None:
+    """The planner builds each scheduler's piece in its own part and joins them from the
+    digests (stored as JSON): the same figures, in the same order, as from the full documents."""
+    from pathlib import Path
+
+    from scheduling import compare, parse_scenario
+    from scheduling.cost.charts import figure_digest, join_figures, variant_figures
+
+    root = Path(__file__).resolve().parents[3]
+    scenario = parse_scenario(json.loads((root / "examples" / example).read_text()))
+    docs = {name: r.to_dict() for name, r in compare(scenario, schedulers=schedulers).items()}
+    pieces = json.loads(json.dumps(
+        {name: variant_figures(name, doc, schedulers=len(docs)) for name, doc in docs.items()}
+    ))
+    whole = all_figures(docs, currency="€")
+    joined = join_figures(pieces, currency="€")
+    assert list(joined) == list(whole)
+    assert json.dumps(joined) == json.dumps(whole)
+    assert all(len(json.dumps(figure_digest(d))) < len(json.dumps(d)) / 2 for d in docs.values())

@@ -58,7 +58,7 @@ def test_savings_follow_any_baseline() -> None:
     assert _cells(rows["saving"], "raw") == {"a": -2.0, "b": 0.0, "c": -4.5}
     assert _cells(rows["saving_pct"], "raw") == {"a": -25.0, "b": 0.0, "c": -56.25}
     assert _cells(rows["saving_pct"], "shown") == {"a": "−25.0%", "b": "baseline", "c": "−56.2%"}
-    assert _cells(rows["saving"], "shown") == {"a": "−$2.00", "b": "baseline", "c": "−$4.50"}
+    assert _cells(rows["saving"], "shown") == {"a": "−$2.0000", "b": "baseline", "c": "−$4.5000"}
     assert rows["saving_pct"]["label"] == "Saving vs b"
     # Everything costs more than the baseline: no saving is "best", and the baseline is not either.
     assert rows["saving_pct"]["best"] == [] and rows["saving"]["best"] == []
@@ -121,7 +121,7 @@ def test_eq12_is_the_papers_ratio_next_to_the_plain_percentage() -> None:
 def test_currency_is_display_only() -> None:
     euro = _rows(comparison_table(RUN, currency="€", detail=True))
     dollar = _rows(comparison_table(RUN, detail=True))
-    assert _cells(euro["total_cost"], "shown") == {"a": "€10.00", "b": "€8.00", "c": "€12.50"}
+    assert _cells(euro["total_cost"], "shown") == {"a": "€10.0000", "b": "€8.0000", "c": "€12.5000"}
     assert _cells(euro["total_cost"], "raw") == _cells(dollar["total_cost"], "raw")
     assert euro["total_cost"]["unit_label"] == "€" and euro["lower_bound_cost"]["unit_label"] == "€"
     assert labelled("Total cost", "money", "€") == "Total cost (€)"
@@ -131,9 +131,11 @@ def test_currency_is_display_only() -> None:
 def test_units_and_file_precision() -> None:
     assert labelled("Makespan", "seconds") == "Makespan (s)"
     assert labelled("Saving vs a", "percent") == "Saving vs a (%)"
-    assert file_value(12.345, "money") == 12.35 and file_value(0.004, "money") == 0.0
+    # Files keep money as the page shows it (issue 22: a CSV said 0.34 where the page said $0.3436).
+    assert file_value(12.34567, "money") == 12.3457 and file_value(0.00004, "money") == 0.0
+    assert format_money(file_value(0.34364, "money")) == format_money(0.34364) == "0.3436"
     assert file_value(3599.5, "seconds") == 3600 and isinstance(file_value(3599.5, "seconds"), int)
-    assert file_value(-0.001, "money") == 0.0 and str(file_value(-0.001, "money")) == "0.0"
+    assert file_value(-0.00001, "money") == 0.0 and str(file_value(-0.00001, "money")) == "0.0"
     assert file_value(None, "money") is None
     assert {m.unit for m in COST_METRICS} <= set(UNITS)
 
@@ -156,11 +158,11 @@ def test_headline_of_a_document_is_what_the_table_reads() -> None:
 
 
 def test_cheapest_for_the_run_list() -> None:
-    assert cheapest(RUN) == {"variant": "b", "value": 8.0, "shown": "$8.00"}
+    assert cheapest(RUN) == {"variant": "b", "value": 8.0, "shown": "$8.0000"}
     assert cheapest({"x": {"total_cost": None}}) is None and cheapest({}) is None
     assert best_variant(RUN, "deadline_miss_pct") == {"variant": "b", "value": 0.0, "shown": "0.0%"}
     tie = {"p": {"total_cost": 3.0}, "q": {"total_cost": 3.0}}
-    assert cheapest(tie, currency="£") == {"variant": "p", "value": 3.0, "shown": "£3.00"}
+    assert cheapest(tie, currency="£") == {"variant": "p", "value": 3.0, "shown": "£3.0000"}
     with pytest.raises(ValueError, match="no metric"):
         best_variant(RUN, "nope")
 
@@ -176,3 +178,43 @@ def test_the_cli_summary_is_the_presenters() -> None:
         assert line.endswith(row["cells"][-1]["shown"])
     saving = next(line for line in lines if line.startswith("Saving vs a"))
     assert "baseline" in saving and "+20.0%" in saving
+
+
+def test_the_recommendation_never_calls_a_scheduler_with_more_misses_the_cheapest_silently() -> None:
+    from scheduling.cost.tables import recommendation, recommendation_text
+
+    # a is cheaper than b but misses 1 deadline, b none; c misses 3 and costs most.
+    picks = recommendation({"a": A, "c": C, "b": B})
+    assert [(p["label"], p["variant"], p["missed"]) for p in picks] == [
+        ("cheapest, no misses", "b", 0)
+    ]
+    cheaper_a = {**A, "total_cost": 7.0}
+    picks = recommendation({"a": cheaper_a, "b": B, "c": C})
+    assert [(p["label"], p["variant"]) for p in picks] == [
+        ("cheapest with no misses", "b"), ("cheapest (1 missed)", "a"),
+    ]
+    # Nobody misses none: the fewest misses, then the cheaper one that misses more.
+    some = {"edf-ilp": {**cheaper_a, "deadline_missed": 11}, "morpheus": {**B, "deadline_missed": 6}}
+    assert recommendation_text(recommendation(some)) == (
+        "fewest misses (6): morpheus $8.0000 · cheapest (11 missed): edf-ilp $7.0000"
+    )
+    # Without deadlines it is the cheapest; without costs nothing.
+    no_deadlines = {k: {**v, "deadline_jobs": 0} for k, v in RUN.items()}
+    assert recommendation_text(recommendation(no_deadlines)) == "cheapest: b $8.0000"
+    assert recommendation({"x": {"total_cost": None}}) == []
+
+
+def test_the_compact_table_shows_the_lower_bound_and_says_ilp_is_exact_per_decision() -> None:
+    """Issue 22: edf-ilp, "solved exactly", cost more than edf-bfd with no word why."""
+    from scheduling.cost.schedulers import describe_scheduler
+    from scheduling.glossary import term
+
+    compact = comparison_table(RUN)
+    rows = {row["key"]: row for row in compact["rows"]}
+    assert [c["shown"] for c in rows["lower_bound_cost"]["cells"]] == ["$8.0000"] * 3
+    keys = [row["key"] for row in compact["rows"]]
+    assert keys.index("lower_bound_cost") == keys.index("total_cost") + 2  # beside the costs
+    notes = " ".join(row["note"] for row in compact["rows"])
+    assert term("exact-per-decision").meaning in notes and term("lower-bound").meaning in notes
+    ilp = describe_scheduler("edf-ilp")
+    assert "exact per decision" in ilp and "not over the run" in ilp and "solved exactly" not in ilp

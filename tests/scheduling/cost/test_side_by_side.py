@@ -28,8 +28,8 @@ def test_deltas_are_b_minus_a_in_each_metrics_unit() -> None:
         {"edf-bfd": SUMMARY_A, "fifo": SUMMARY_A}, {"edf-bfd": SUMMARY_B}, currency="€"
     )
     edf = {m["key"]: m for m in rows[0]["metrics"]}
-    assert edf["total_cost"]["a"] == "€10.00" and edf["total_cost"]["b"] == "€8.50"
-    assert edf["total_cost"]["delta"] == "−€1.50" and edf["total_cost"]["pct"] == "−15.0%"
+    assert edf["total_cost"]["a"] == "€10.0000" and edf["total_cost"]["b"] == "€8.5000"
+    assert edf["total_cost"]["delta"] == "−€1.5000" and edf["total_cost"]["pct"] == "−15.0%"
     assert edf["total_cost"]["trend"] == "better"
     assert edf["deadline_missed"]["delta"] == "−1" and edf["deadline_missed"]["pct"] == "−100.0%"
     assert edf["mean_completion_s"]["trend"] == "worse" and edf["mean_completion_s"]["delta"] == "+30.0 s"

@@ -166,3 +166,26 @@ def test_the_seed_flag_is_the_declared_seed():
         "9,223,372,036,854,775,807\n"
     out = run("simulate", "examples/paper003-light.json", "--seed", "x", "-q")
     assert out.returncode == 2 and "argument --seed: invalid int value: 'x'" in out.stderr
+
+
+def test_simulate_shows_the_cost_split_only_when_a_price_is_not_on_demand(tmp_path):
+    doc = json.loads((ROOT / "examples" / "paper003-light.json").read_text())
+    doc["jobs"] = doc["jobs"][:60]
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(doc))
+    doc["version"] = 4
+    doc["vm_types"][0]["reserved"] = {"price_per_hour": 0.15, "count": 2}
+    doc["vm_types"][1]["spot"] = {"price_per_hour": 0.12, "count": 2, "interruptions_per_hour": 1}
+    markets = tmp_path / "markets.json"
+    markets.write_text(json.dumps(doc))
+    rows = ("Reserved cost", "On-demand cost", "Spot cost", "Reserved idle cost", "Spot interruptions",
+            "Work lost to spot interruptions")
+    with_markets = run("simulate", str(markets), "--scheduler", "edf-bfd", "--seed", "2",
+                       "-o", str(tmp_path / "m.json"))
+    assert with_markets.returncode == 0, with_markets.stderr
+    assert all(row in with_markets.stderr for row in rows)
+    result = json.loads((tmp_path / "m.json").read_text())["results"]["edf-bfd"]
+    assert set(result["cost_by_market"]) == {"reserved", "on_demand", "spot"}
+    without = run("simulate", str(plain), "--scheduler", "edf-bfd", "-o", str(tmp_path / "p.json"))
+    assert without.returncode == 0, without.stderr
+    assert not any(row in without.stderr for row in rows)

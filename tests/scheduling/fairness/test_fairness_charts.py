@@ -333,3 +333,17 @@ def test_missing_values_are_gaps_not_nan() -> None:
     s["fairness"]["frameworks"]["a"]["unfairness_pct"] = None
     for fig in sharing_figures({"s": s}).values():
         _valid(fig)
+
+
+def test_heatmap_prints_the_standard_deviation_a_report_cannot_hover() -> None:
+    """Issue 22: the PDF's heatmap captions said "hover for the standard deviation"."""
+    for doc in (rps_dsf(), rrr_drf()):
+        for by in ("machine", "vm_type"):
+            fig = allocation_heatmap_figure(doc, by=by)
+            captions = " ".join(a["text"] for a in fig["layout"].get("annotations", []))
+            assert "hover" not in captions.lower()
+    drf = allocation_heatmap_figure(rrr_drf())
+    assert drf["data"][0]["texttemplate"] == "%{z:.3~r} ± %{customdata:.2~r}"
+    assert "± their sample standard deviation" in drf["layout"]["annotations"][0]["text"]
+    exact = allocation_heatmap_figure(rps_dsf())  # no spread: the means alone
+    assert exact["data"][0]["texttemplate"] == "%{z:.3~r}"

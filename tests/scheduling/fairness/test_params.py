@@ -44,8 +44,19 @@ def two_tenants(**fw: Any) -> Any:
         "vm_types": [{"name": "node", "capacity": {"cpu": 8, "mem": 16}, "price_per_hour": 0, "count": 1}],
         "frameworks": [{"name": "a", "task_demand": {"cpu": 1, "mem": 1}, **fw},
                        {"name": "b", "task_demand": {"cpu": 1, "mem": 1}}],
-        "jobs": [],
+        "jobs": [{"id": "a1", "framework": "a", "arrival_s": 0, "executors": 1,
+                  "executor": {"cpu": 1, "mem": 1}, "duration_s": 5}],
     })
+
+
+def test_a_scenario_with_nothing_to_share_is_refused_with_the_options() -> None:
+    nothing = parse_scenario({
+        "version": 1, "name": "idle", "resources": ["cpu", "mem"],
+        "vm_types": [{"name": "node", "capacity": {"cpu": 8, "mem": 16}, "price_per_hour": 0, "count": 1}],
+        "frameworks": [{"name": "a", "task_demand": {"cpu": 1, "mem": 1}}], "jobs": [],
+    })
+    assert errors(sharing_run, {}, scenario=nothing) == {
+        "frameworks": "the sharing simulator needs a framework with task queues or jobs"}
 
 
 # --------------------------------------------------------------------------- allocation

@@ -21,6 +21,8 @@ from scheduling.importers import (
 )
 from scheduling.presets import preset_vm_types
 
+#: The trace formats, registered after the plain ones.
+TRACES = ["swim", "google-2011", "google-2019", "alibaba-2018"]
 JOBS_CSV = get_importer("jobs")
 RM_CSV = get_importer("rm-simulator")
 
@@ -35,14 +37,14 @@ def error_list(fn: Any, *args: Any) -> list[str]:
 
 
 def test_the_registry_lists_each_format_once_with_its_file_types():
-    assert list(IMPORTERS) == ["jobs", "rm-simulator", "scenario-json"]
+    assert list(IMPORTERS) == ["jobs", "rm-simulator", "scenario-json", *TRACES]
     for importer in IMPORTERS.values():
         assert importer.label and importer.file_types and importer.help
     assert [o.name for o in RM_CSV.options] == ["with_deadlines"]
 
 
 def test_an_unknown_format_names_the_known_ones():
-    assert error_list(get_importer, "swim") == ["format: must be one of jobs, rm-simulator, scenario-json"]
+    assert error_list(get_importer, "parquet") == [f"format: must be one of {', '.join(IMPORTERS)}"]
 
 
 def test_a_new_format_is_one_entry(monkeypatch: pytest.MonkeyPatch):
@@ -64,11 +66,11 @@ def test_a_new_format_is_one_entry(monkeypatch: pytest.MonkeyPatch):
             {"frameworks": [], "jobs": jobs}, origins=tuple(f"line {k + 1}" for k in range(len(jobs)))
         )
 
-    register(Importer(name="swim", label="SWIM", file_types=(".swim",), read=read_swim, help="test"))
-    assert registry.guess_importer("trace.swim", "0").name == "swim"
-    assert [j["id"] for j in registry.get_importer("swim").read_text("0\n5\n").jobs] == ["s0", "s1"]
+    register(Importer(name="toy", label="Toy", file_types=(".toy",), read=read_swim, help="test"))
+    assert registry.guess_importer("trace.toy", "0").name == "toy"
+    assert [j["id"] for j in registry.get_importer("toy").read_text("0\n5\n").jobs] == ["s0", "s1"]
     with pytest.raises(ValueError):
-        register(Importer(name="swim", label="again", file_types=(), read=read_swim))
+        register(Importer(name="toy", label="again", file_types=(), read=read_swim))
 
 
 @pytest.mark.parametrize(
@@ -235,3 +237,18 @@ def test_scenario_json_keeps_document_paths():
         "the scenario must be a JSON object"
     ]
     assert error_list(get_importer("scenario-json").read_text, '{"a": NaN}')[0].startswith("not valid JSON")
+
+
+def test_a_jobs_csv_reports_every_error_at_once_in_the_files_order() -> None:
+    from scheduling.errors import ScenarioError
+    from scheduling.importers import read_jobs_csv
+
+    lines = ["id,arrival_s,executors,cpu,mem,duration_s\n", "j1,0,0,1,2,60\n", "j2,zero,2,1,2,60\n",
+             "j3,0,2,-1,2,60\n"]
+    with pytest.raises(ScenarioError) as caught:
+        read_jobs_csv(lines, {})
+    assert [(e.path, e.message) for e in caught.value.errors] == [
+        ("line 2 (job j1), executors", "must be >= 1"),
+        ("line 3 (job j2), arrival_s", "must be a number, got 'zero'"),
+        ("line 4 (job j3), cpu", "must be >= 0"),
+    ]

@@ -86,3 +86,15 @@ def test_option_and_resource_changes() -> None:
             j["executor"]["gpu"] = 0
 
     assert differences(gpu)["Cluster"] == ["resources cpu, mem → cpu, mem, gpu"]
+
+
+def test_reserved_and_spot_prices_are_named() -> None:
+    base = {"version": 4, "resources": ["cpu"],
+            "vm_types": [{"name": "m", "capacity": {"cpu": 4}, "price_per_hour": 1.0, "count": 6}],
+            "jobs": [{"id": "a", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 60}]}
+    other = copy.deepcopy(base)
+    other["vm_types"][0]["reserved"] = {"price_per_hour": 0.6, "count": 2}
+    other["vm_types"][0]["spot"] = {"price_per_hour": 0.3, "interruptions_per_hour": 0.5}
+    (section,) = scenario_differences(parse_scenario(base), parse_scenario(other))
+    assert section.lines == ("m: reserved none → 2 at 0.6 per hour",
+                             "m: spot none → 4 at 0.3 per hour, 0.5 interruptions/h")

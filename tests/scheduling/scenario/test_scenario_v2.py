@@ -44,7 +44,7 @@ def test_queues_and_policies_are_read() -> None:
 def test_round_trip_writes_version_2_only_when_needed() -> None:
     s = parse_scenario(sharing_doc())
     doc = s.to_dict()
-    assert doc["version"] == SCENARIO_VERSION - 1 == 2
+    assert doc["version"] == SCENARIO_VERSION - 2 == 2
     assert parse_scenario(doc) == s
     assert parse_scenario(copy.deepcopy(doc)).to_dict() == doc
     v1 = {"version": 1, "name": "v1", "resources": ["cpu", "mem"],

@@ -62,3 +62,35 @@ def test_a_variation_in_words() -> None:
     assert variation_text({"load": 0.5, "load_mode": "sizes", "price_factors": {"m1.large": 0.4}}) == (
         "load x0.5 (longer jobs); m1.large price x0.4"
     )
+
+
+def test_spot_and_reserved_prices_and_counts_per_vm_type() -> None:
+    varied = vary(LIGHT, spot_discounts={"m1.large": 0.7}, spot_interruptions={"m1.large": 0.5},
+                  reserved_counts={"m1.xlarge": 2}, reserved_discounts={"m1.xlarge": 0.4})
+    assert varied["version"] == 4 and LIGHT["version"] == 1  # the input is not changed
+    large, xlarge, m2 = varied["vm_types"]
+    assert large["spot"] == {"price_per_hour": pytest.approx(0.072), "interruptions_per_hour": 0.5}
+    assert xlarge["reserved"] == {"price_per_hour": pytest.approx(0.288), "count": 2}
+    assert "spot" not in m2 and "reserved" not in m2
+    scenario = parse_scenario(varied)
+    assert scenario.vm_types[0].market_counts() == {"reserved": 0, "spot": 6, "on_demand": 0}
+    assert scenario.vm_types[1].market_counts() == {"reserved": 2, "spot": 0, "on_demand": 3}
+    # Price factors scale every market's price; fewer VMs trim the reserved ones to them.
+    again = vary(varied, price_factors={"m1.xlarge": 0.5}, counts={"m1.xlarge": 1}, reserved_counts={})
+    assert again["vm_types"][1]["reserved"] == {"price_per_hour": pytest.approx(0.144), "count": 1}
+    assert again["vm_types"][1]["price_per_hour"] == pytest.approx(0.24)
+    # 0 takes spot, or the reservation, away.
+    plain = vary(varied, spot_discounts={"m1.large": 0}, reserved_counts={"m1.xlarge": 0})
+    assert all("spot" not in t and "reserved" not in t for t in plain["vm_types"])
+    assert variation_text({"spot_discounts": {"m1.large": 0.7}, "reserved_counts": {"m1.xlarge": 2},
+                           "reserved_discounts": {"m1.xlarge": 0.4}}) == (
+        "m1.large spot 70% off; m1.xlarge: 2 reserved VMs; m1.xlarge reserved 40% off")
+
+
+def test_a_reserved_count_needs_a_reserved_price() -> None:
+    with pytest.raises(ScenarioError) as info:
+        vary(LIGHT, reserved_counts={"m1.large": 2}, spot_discounts={"m9": 0.5})
+    assert sorted(e.path for e in info.value.errors) == ["reserved_counts.m1.large", "spot_discounts.m9"]
+    with pytest.raises(ScenarioError) as info:
+        vary(LIGHT, spot_discounts={"m1.large": 1.5})
+    assert [e.path for e in info.value.errors] == ["spot_discounts.m1.large"]

@@ -75,7 +75,7 @@ def test_the_shell_adds_the_header_and_the_kinds_settings(results: dict[str, dic
     assert [label for label, _ in content.details] == [
         "Run", "Run id", "Scenario", "Created at",  # the shell's
         "Schedulers", "Options", "Seed",  # the kind's settings
-        "Baseline", "Jobs", "Units",  # the body's
+        "Baseline", "Recommendation", "Jobs", "Units",  # the body's
     ]
     rows = dict(content.details)
     assert rows["Run id"] == 12 and rows["Schedulers"] == "fifo-spread, morpheus, edf-bfd"

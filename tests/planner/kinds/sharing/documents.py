@@ -12,13 +12,15 @@ CONFIGURATIONS = [
 
 
 def two_frameworks() -> dict[str, Any]:
-    """Two tenants on one node (version 1: no task queues; the tests that run it replace ``share``)."""
+    """Two tenants on one node, a job each (version 1: no task queues; most tests that run it
+    replace ``share``)."""
     return {
         "version": 1, "name": "two tenants", "resources": ["cpu", "mem"],
         "vm_types": [{"name": "node", "capacity": {"cpu": 8, "mem": 16}, "price_per_hour": 0, "count": 1}],
         "frameworks": [{"name": "a", "task_demand": {"cpu": 1, "mem": 1}},
                        {"name": "b", "task_demand": {"cpu": 1, "mem": 1}}],
-        "jobs": [],
+        "jobs": [{"id": f"{f}1", "framework": f, "arrival_s": 0, "executors": 2,
+                  "executor": {"cpu": 1, "mem": 1}, "duration_s": 5} for f in ("a", "b")],
     }
 
 

@@ -197,3 +197,14 @@ def test_a_configuration_stopped_at_the_step_limit_is_said_on_the_page(
     assert 'id="sharing-stopped"' in page
     assert "<strong>every second</strong>: stopped after 20 steps" in page
     assert "with a horizon</strong>" not in page
+
+
+def test_a_scenario_with_nothing_to_share_is_refused_at_submission(
+    api: Callable[[Any], Any], owner: Any, team: Any
+) -> None:
+    """Found by the fault tests: the run used to be accepted and fail in its parts."""
+    nothing = {**two_frameworks(), "jobs": []}
+    response = api(owner).post("/api/runs/", {"kind": "sharing", "scenario": nothing}, format="json")
+    assert response.status_code == 400, response.json()
+    assert {e["path"] for e in response.json()["errors"]} == {"frameworks"}
+    assert not Run.objects.exists()

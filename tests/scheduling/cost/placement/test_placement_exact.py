@@ -142,7 +142,7 @@ def cluster_state(cluster: Cluster) -> tuple[Any, ...]:
         cluster.free.copy(),
         cluster.on.copy(),
         cluster.executors.copy(),
-        [sorted(cluster.idle_of_type(t, cluster.idle_count(t))) for t in range(len(cluster.type_names))],
+        [sorted(cluster.idle_of_pool(p, cluster.idle_count(p))) for p in range(cluster.n_pools)],
         cluster.on_count_by_type.copy(),
     )
 

@@ -12,7 +12,6 @@ from scheduling.cost.placement.heuristics import (
     place_bfd,
     place_consolidate,
     place_spread,
-    smallest_first,
     used_vms_in_bfd_order,
 )
 
@@ -78,7 +77,7 @@ def test_bfd_breaks_a_tie_in_ra_by_price_then_listed_order(cluster_of: Callable[
         resources=["cpu"],
     )
     ctx = PlacementContext(rut=np.array([1.0]))
-    assert cluster.new_vm_type_order(ctx.rut) == [1, 2, 0]
+    assert cluster.new_vm_pool_order(ctx.rut) == [1, 2, 0]
     assert place_bfd(cluster, np.array([1.0]), 6, np.ones(3, dtype=bool), ctx) == {1: 4, 2: 2}
 
 
@@ -120,8 +119,3 @@ def test_consolidate_fills_machines_in_listed_order_whatever_they_cost(spread_cl
     assert place_consolidate(cluster, one, 5, np.array([False, True, True]), ctx) == {1: 4, 2: 1}
     assert place_consolidate(cluster, one, 11, np.ones(3, bool), ctx) is None
 
-
-@pytest.mark.parametrize("k", [0, 1, 2, 3, 5, 8])
-def test_smallest_first_is_a_stable_partial_argsort(k: int) -> None:
-    keys = np.array([0.3, 0.1, 0.3, 0.2, 0.1, 0.3, 0.0])
-    assert smallest_first(keys, k).tolist() == np.argsort(keys, kind="stable")[:k].tolist()

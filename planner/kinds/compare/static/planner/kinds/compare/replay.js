@@ -217,10 +217,11 @@
     facts.replaceChildren(
       fact("Cost so far", `${money(snapshot.cost.so_far)} of ${money(snapshot.cost.total)}`, "cost"),
       fact("Spending now", `${money(snapshot.cost.rate_per_hour)} per hour`, "rate"),
-      fact("VMs on", `${snapshot.vms_on}${types.length ? " (" + types.join(", ") + ")" : ""}`, "vms"),
-      fact("Jobs running", jobs.running + (jobs.booting ? ` (${jobs.booting} booting)` : ""), "running"),
-      fact("Jobs waiting", String(jobs.queued), "queued"),
-      fact("Jobs finished", `${jobs.finished} of ${jobs.total}`, "finished"),
+      fact("VMs on", `${P.number(snapshot.vms_on, 0)}${types.length ? " (" + types.join(", ") + ")" : ""}`, "vms"),
+      fact("Jobs running", P.number(jobs.running, 0) + (jobs.booting ? ` (${P.number(jobs.booting, 0)} booting)` : ""),
+        "running"),
+      fact("Jobs waiting", P.number(jobs.queued, 0), "queued"),
+      fact("Jobs finished", `${P.number(jobs.finished, 0)} of ${P.number(jobs.total, 0)}`, "finished"),
       ...resources.map((r) => fact(
         `Utilisation (${r})`,
         `${pct(snapshot.utilisation[r])} of cluster · ${pct(snapshot.utilisation_of_on[r])} of VMs on`,
@@ -233,7 +234,8 @@
     if (!rows.length) rows.push(emptyRow(4, "No VM is on."));
     vmBody.replaceChildren(...rows);
     document.getElementById("replay-vms-note").textContent = snapshot.vms.length > MAX_VM_ROWS
-      ? `(first ${MAX_VM_ROWS} of ${snapshot.vms.length})` : `(${snapshot.vms.length})`;
+      ? `(first ${P.number(MAX_VM_ROWS, 0)} of ${P.number(snapshot.vms.length, 0)})`
+      : `(${P.number(snapshot.vms.length, 0)})`;
 
     const queue = snapshot.queue;
     const queueBody = document.querySelector("#replay-queue tbody");

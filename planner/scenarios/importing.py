@@ -1,0 +1,338 @@
+"""The import of an upload, as a worker runs it (``tasks.upload_read``): read, check, store.
+
+:func:`upload_read_now` claims the upload with a conditional update (``received`` ->
+``reading``; or a ``reading`` one whose worker's lease lapsed), so a second delivery of the
+message does nothing. It then
+
+1. reads the files from the database a chunk at a time, through the format's importer
+   (progress: the share of the bytes read), and records a preview (the first jobs, the VM
+   types the files describe) as soon as the importer returns;
+2. checks the jobs with :func:`scheduling.parse_workload`; an error about a job is put back on
+   its file's line (``jobs.csv, line 5 (job j-17), C: must be > 0``);
+3. stores the jobs as the upload's chunks (:mod:`.jobstore`) and ends ``ready``, in one
+   transaction, or ends ``failed`` with every error and stores nothing.
+
+Every write is conditional on the attempt (``status=reading, attempts=n``), so a worker that
+was given up on cannot overwrite the attempt after it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import logging
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import OperationalError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from scheduling import FieldError, ScenarioError, parse_workload
+from scheduling.importers import Imported, get_importer
+from scheduling.scenario import LIMITS
+
+from .jobstore import JOBS_PER_CHUNK, jobs_store_chunks
+from .models import Upload, UploadChunk, UploadFile
+from .services.workloads import frameworks_with
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["PREVIEW_JOBS", "file_lines", "read_files", "upload_fail_now", "upload_read_now", "uploads_reap"]
+
+#: Jobs shown in an upload's preview.
+PREVIEW_JOBS = 20
+# Shares of the progress bar: reading the files, checking the jobs, storing them.
+_READ, _CHECK = 0.6, 0.8
+# What the preview keeps of the imported document besides its jobs.
+_DOCUMENT_KEYS = ("name", "description", "resources", "vm_types", "options")
+
+
+class _Lost(Exception):
+    """The upload is no longer this attempt's (claimed again after a lapsed lease, deleted)."""
+
+
+def _lease() -> Any:
+    return timezone.now() + timedelta(seconds=int(settings.PLANNER_UPLOAD_LEASE_S))
+
+
+def _claim(upload_id: int) -> int | None:
+    """The attempt number this worker now holds, or ``None`` when another holds the upload."""
+    now = timezone.now()
+    with transaction.atomic():
+        upload = (
+            Upload.objects.select_for_update()
+            .filter(pk=upload_id)
+            .filter(Q(status=Upload.Status.RECEIVED) | Q(status=Upload.Status.READING, lease_until__lt=now))
+            .first()
+        )
+        if upload is None:
+            return None
+        if upload.attempts >= int(settings.PLANNER_PART_MAX_ATTEMPTS):
+            # Each attempt's worker was lost (killed, out of memory): a new one would be too.
+            Upload.objects.filter(pk=upload_id).update(
+                status=Upload.Status.FAILED,
+                stage="failed",
+                finished_at=now,
+                lease_until=None,
+                errors=[
+                    {
+                        "path": "",
+                        "message": f"the import's worker was lost {upload.attempts} times "
+                        "(killed, or out of memory?)",
+                    }
+                ],
+            )
+            return None
+        attempt = upload.attempts + 1
+        Upload.objects.filter(pk=upload_id).update(
+            status=Upload.Status.READING,
+            attempts=attempt,
+            started_at=now,
+            lease_until=_lease(),
+            progress=0.0,
+            stage="reading the files",
+        )
+        return attempt
+
+
+class _Reporter:
+    """Writes progress at most every ``PLANNER_RUN_PROGRESS_INTERVAL_S`` and renews the lease."""
+
+    def __init__(self, upload_id: int, attempt: int):
+        self.upload_id, self.attempt = upload_id, attempt
+        self.last = 0.0
+
+    def __call__(self, progress: float, stage: str, *, force: bool = False, **fields: Any) -> None:
+        now = time.monotonic()
+        if not force and now - self.last < float(settings.PLANNER_RUN_PROGRESS_INTERVAL_S):
+            return
+        self.last = now
+        changed = Upload.objects.filter(
+            pk=self.upload_id, status=Upload.Status.READING, attempts=self.attempt
+        ).update(progress=min(1.0, progress), stage=stage[:200], lease_until=_lease(), **fields)
+        if not changed:
+            raise _Lost()
+
+
+def file_lines(file: UploadFile, *, on_bytes: Any = None) -> Iterator[str]:
+    """The text lines of a stored file (UTF-8, a byte-order mark dropped), one chunk in memory.
+
+    One query per chunk. A byte that is not UTF-8 raises :class:`ScenarioError` naming the file
+    and the line it is on.
+    """
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    pending = ""
+    line_no = 1
+    pks = list(UploadChunk.objects.filter(file=file).order_by("position").values_list("pk", flat=True))
+    for pk in pks:
+        data = bytes(UploadChunk.objects.values_list("data", flat=True).get(pk=pk))
+        try:
+            text = decoder.decode(data)
+        except UnicodeDecodeError as exc:
+            line = line_no + pending.count("\n") + data[: max(0, exc.start)].count(b"\n")
+            raise ScenarioError.single(file.name, f"line {line}: is not UTF-8 text") from None
+        if on_bytes is not None:
+            on_bytes(len(data))
+        pending += text
+        lines = pending.splitlines(keepends=True)
+        pending = lines.pop() if lines and not lines[-1].endswith(("\n", "\r")) else ""
+        line_no += len(lines)
+        yield from lines
+    try:
+        pending += decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise ScenarioError.single(file.name, f"line {line_no}: is not UTF-8 text") from None
+    if pending:
+        yield pending
+
+
+def _in_file(name: str, errors: Iterable[FieldError]) -> list[FieldError]:
+    """Errors with the file's name in front (``jobs.csv, line 5 (job j-17), C``)."""
+    return [
+        FieldError(f"{name}, {e.path}" if e.path not in ("", "csv", name) else name, e.message)
+        for e in errors
+    ]
+
+
+def read_files(
+    fmt: str, options: Mapping[str, Any], files: Sequence[UploadFile], *, on_bytes: Any = None
+) -> Imported:
+    """The files read by the format's importer (:data:`scheduling.importers.IMPORTERS`).
+
+    A format that reads one file gets its lines; a format that declares ``tables`` (the
+    multi-table traces) gets ``{table: lines}`` through its ``read_tables``, the files taken in
+    the order of its tables. :class:`ScenarioError` paths name the file.
+    """
+    importer = get_importer(fmt)
+    checked = importer.parse_options(dict(options))
+    tables: Sequence[str] = getattr(importer, "tables", ()) or ()
+    if not tables:
+        if len(files) != 1:
+            raise ScenarioError.single("files", f"{importer.label} reads one file, not {len(files)}")
+        try:
+            return importer.read(file_lines(files[0], on_bytes=on_bytes), checked)
+        except ScenarioError as exc:
+            raise ScenarioError(_in_file(files[0].name, exc.errors)) from None
+    if len(files) != len(tables):
+        raise ScenarioError.single(
+            "files", f"{importer.label} reads {len(tables)} files ({', '.join(tables)}), not {len(files)}"
+        )
+    read_tables = importer.read_tables  # type: ignore[attr-defined]
+    imported: Imported = read_tables(
+        {t: file_lines(f, on_bytes=on_bytes) for t, f in zip(tables, files, strict=True)}, checked
+    )
+    return imported
+
+
+def _checked(imported: Imported, name: str) -> tuple[dict[str, Any], list[FieldError]]:
+    """The workload's frameworks and resources, and the warnings; ScenarioError on the file's lines."""
+    doc = imported.document
+    jobs = imported.jobs
+    if not jobs:
+        raise ScenarioError.single(name, "has no jobs")
+    if len(jobs) > LIMITS["jobs"]:
+        raise ScenarioError.single(name, f"has {len(jobs):,} jobs; the limit is {int(LIMITS['jobs']):,}")
+    declared = [dict(f) for f in doc.get("frameworks") or [] if isinstance(f, Mapping)]
+    frameworks = frameworks_with(declared, jobs)
+    workload_doc: dict[str, Any] = {"frameworks": frameworks, "jobs": jobs}
+    if doc.get("resources") is not None:
+        workload_doc["resources"] = doc["resources"]
+    try:
+        parsed = parse_workload(workload_doc)
+    except ScenarioError as exc:
+        raise ScenarioError(_in_file(name, imported.locate(exc.errors))) from None
+    kept = {k: doc[k] for k in _DOCUMENT_KEYS if k in doc}
+    kept["frameworks"] = frameworks
+    kept["resources"] = list(parsed.resources)
+    return kept, _in_file(name, imported.locate(parsed.warnings))
+
+
+def _failed(upload_id: int, attempt: int, errors: Sequence[FieldError]) -> str:
+    shown = list(errors)[: int(LIMITS["errors_reported"])]
+    Upload.objects.filter(pk=upload_id, status=Upload.Status.READING, attempts=attempt).update(
+        status=Upload.Status.FAILED,
+        errors=[{"path": e.path, "message": e.message} for e in shown],
+        stage="failed",
+        finished_at=timezone.now(),
+        lease_until=None,
+    )
+    return "failed"
+
+
+def upload_read_now(upload_id: int) -> str:
+    """Import the upload ``upload_id`` if it is waiting (see the module); returns what happened."""
+    attempt = _claim(upload_id)
+    if attempt is None:
+        return "skipped"
+    upload = Upload.objects.get(pk=upload_id)
+    files = list(upload.files.order_by("position"))
+    report = _Reporter(upload_id, attempt)
+    total = max(1, sum(f.size for f in files))
+    done = [0]
+
+    def on_bytes(n: int) -> None:
+        done[0] += n
+        report(_READ * done[0] / total, f"reading the files ({done[0] / total:.0%})")
+
+    name = files[0].name if len(files) == 1 else "files"
+    try:
+        imported = read_files(upload.format, upload.options, files, on_bytes=on_bytes)
+        jobs = imported.jobs
+        report(
+            _READ,
+            f"checking {len(jobs):,} jobs",
+            force=True,
+            preview_jobs=list(jobs[:PREVIEW_JOBS]),
+            job_count=len(jobs),
+            document={k: imported.document[k] for k in _DOCUMENT_KEYS if k in imported.document},
+        )
+        document, warnings = _checked(imported, name)
+        report(_CHECK, f"storing {len(jobs):,} jobs", force=True)
+        groups = [jobs[i : i + JOBS_PER_CHUNK] for i in range(0, len(jobs), JOBS_PER_CHUNK)]
+        with transaction.atomic():
+            stored = jobs_store_chunks(upload, _reporting(groups, report))
+            changed = Upload.objects.filter(
+                pk=upload_id, status=Upload.Status.READING, attempts=attempt
+            ).update(
+                status=Upload.Status.READY,
+                progress=1.0,
+                stage="ready to save",
+                job_count=stored,
+                document=document,
+                warnings=[
+                    {"path": w.path, "message": w.message} for w in warnings[: int(LIMITS["errors_reported"])]
+                ],
+                errors=[],
+                finished_at=timezone.now(),
+                lease_until=None,
+            )
+            if not changed:
+                raise _Lost()
+    except ScenarioError as exc:
+        return _failed(upload_id, attempt, exc.errors)
+    except _Lost:
+        logger.info("upload %s: attempt %s lost its claim; its work is dropped", upload_id, attempt)
+        return "lost"
+    except OperationalError:
+        _release(upload_id, attempt)
+        raise  # the task retries
+    except SoftTimeLimitExceeded:
+        raise  # the task fails the upload with the reason
+    except Exception as exc:  # a bug or a resource exhausted: the upload must not hang in "reading"
+        logger.exception("upload %s: the import stopped", upload_id)
+        reason = f"could not be imported ({type(exc).__name__})"
+        return _failed(upload_id, attempt, [FieldError(name, reason)])
+    return "ready"
+
+
+def _release(upload_id: int, attempt: int) -> None:
+    """Give the claim back (the attempt is not counted), if the database answers."""
+    try:
+        Upload.objects.filter(pk=upload_id, status=Upload.Status.READING, attempts=attempt).update(
+            status=Upload.Status.RECEIVED, attempts=attempt - 1, lease_until=None
+        )
+    except OperationalError:
+        logger.warning("upload %s: could not release the claim; its lease will lapse", upload_id)
+
+
+def upload_fail_now(upload_id: int, message: str) -> None:
+    """End a ``reading`` upload ``failed`` with ``message`` (the task's time limit, say)."""
+    Upload.objects.filter(pk=upload_id, status=Upload.Status.READING).update(
+        status=Upload.Status.FAILED,
+        errors=[{"path": "", "message": message}],
+        stage="failed",
+        finished_at=timezone.now(),
+        lease_until=None,
+    )
+
+
+def _reporting(groups: Sequence[Sequence[Any]], report: _Reporter) -> Iterator[Sequence[Any]]:
+    for k, group in enumerate(groups):
+        share = k / max(1, len(groups))
+        report(_CHECK + (1 - _CHECK) * share, f"storing the jobs ({k}/{len(groups)} chunks)")
+        yield group
+
+
+def uploads_reap() -> int:
+    """Send the import again of every upload whose message or worker was lost: ``received`` for
+    longer than ``PLANNER_PART_RESEND_S``, or ``reading`` with a lapsed lease. A duplicate does
+    nothing (the claim). Returns how many were sent."""
+    from .tasks import upload_read
+
+    now = timezone.now()
+    stale = Upload.objects.filter(
+        Q(
+            status=Upload.Status.RECEIVED,
+            created_at__lt=now - timedelta(seconds=int(settings.PLANNER_PART_RESEND_S)),
+        )
+        | Q(status=Upload.Status.READING, lease_until__lt=now)
+    ).values_list("pk", flat=True)
+    sent = 0
+    for pk in list(stale):
+        upload_read.delay(pk)
+        sent += 1
+    return sent

@@ -1,0 +1,376 @@
+"""A workload's jobs stored compactly: Parquet chunks of per-column arrays, in the database.
+
+A workload of a million jobs is too big for one JSON list in a row (about 140 MB of text,
+read whole to show one page). Its jobs are kept instead as :class:`~.models.JobChunk` rows of
+at most :data:`JOBS_PER_CHUNK` jobs each, every chunk a Parquet file (pyarrow) of per-column
+arrays, so that
+
+* a page of the editor reads one chunk (:func:`jobs_page`), never the whole workload;
+* an export or a run reads the chunks one after another (:func:`job_chunks`);
+* every worker reads them through the database, wherever it runs.
+
+The encoding is exact for any list of JSON objects whose values are scalars or objects of
+scalars (a scenario document's jobs): decoding gives back equal objects, with their keys in
+the order of first mention, strings as strings, integers as integers and floats as floats
+(``4`` and ``4.0`` stay apart), and an absent key apart from a ``null`` one.
+
+>>> jobs = [{"id": "j1", "arrival_s": 0, "executors": 2, "executor": {"cpu": 1.5, "mem": 2},
+...          "duration_s": 60}, {"id": 7, "framework": None, "arrival_s": 2.5, "executors": 1,
+...          "executor": {"cpu": 1, "mem": 4}, "duration_s": 30, "deadline_s": 90}]
+>>> jobs_decode(jobs_encode(jobs)) == jobs
+True
+>>> jobs_decode(jobs_encode(jobs), start=1)[0]["id"]
+7
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from django.db import models
+
+__all__ = [
+    "INLINE_JOBS_MAX",
+    "JOBS_PER_CHUNK",
+    "PAGE_SIZE_MAX",
+    "StoredJobs",
+    "job_chunks",
+    "jobs_column",
+    "jobs_decode",
+    "jobs_encode",
+    "jobs_page",
+    "jobs_replace_range",
+    "jobs_store",
+    "jobs_store_chunks",
+]
+
+#: Jobs in one chunk: a page of the editor reads one chunk (about 1 MB for generated jobs).
+JOBS_PER_CHUNK = 50_000
+#: The most jobs one page of the API or the editor holds.
+PAGE_SIZE_MAX = 1_000
+#: A workload of more jobs is *paged*: its API detail leaves the jobs out, and the editor reads
+#: and saves them a page at a time instead of holding them all in the browser.
+INLINE_JOBS_MAX = 20_000
+
+_FORMAT = 1
+_META_KEY = b"planner.jobstore"
+# A value's kind in a column: the key is absent, null, or a value of one of the typed arrays.
+_ABSENT, _NULL, _STR, _INT, _FLOAT, _BOOL = range(6)
+_ARRAY_TYPES = {_STR: pa.string(), _INT: pa.int64(), _FLOAT: pa.float64(), _BOOL: pa.bool_()}
+_ARRAY_NAMES = {_STR: "str", _INT: "int", _FLOAT: "float", _BOOL: "bool"}
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _kind(value: Any, where: str) -> int:
+    if value is None:
+        return _NULL
+    if isinstance(value, bool):
+        return _BOOL
+    if isinstance(value, str):
+        return _STR
+    if isinstance(value, int):
+        if not _INT64[0] <= value <= _INT64[1]:
+            raise ValueError(f"{where}: the integer {value} is too large to store")
+        return _INT
+    if isinstance(value, float):
+        return _FLOAT
+    raise ValueError(f"{where}: a {type(value).__name__} cannot be stored in a job's column")
+
+
+def jobs_encode(jobs: Sequence[Mapping[str, Any]]) -> bytes:
+    """One chunk of jobs as a Parquet file (zstd-compressed per-column arrays).
+
+    A column is a job's key (``id``) or a key of one of its objects (``executor`` -> ``cpu``).
+    ``ValueError`` names the job and the key of a value that is neither a scalar nor an
+    object of scalars (stored workloads are checked by the library first, so never theirs).
+    """
+    paths: dict[tuple[str, ...], int] = {}  # column path -> index, in order of first mention
+    objects: set[str] = set()  # keys whose values are objects
+    kinds: list[list[int]] = []
+    values: list[list[Any]] = []
+    n = len(jobs)
+
+    def column(path: tuple[str, ...]) -> int:
+        index = paths.get(path)
+        if index is None:
+            index = paths[path] = len(paths)
+            kinds.append([_ABSENT] * n)
+            values.append([None] * n)
+        return index
+
+    for row, job in enumerate(jobs):
+        if not isinstance(job, Mapping):
+            raise ValueError(f"jobs[{row}]: must be an object to be stored")
+        for key, value in job.items():
+            if isinstance(value, Mapping):
+                objects.add(key)
+                if (key,) in paths:
+                    raise ValueError(f"jobs[{row}].{key}: is an object here and a value elsewhere")
+                for sub, item in value.items():
+                    c = column((key, str(sub)))
+                    kinds[c][row] = _kind(item, f"jobs[{row}].{key}.{sub}")
+                    values[c][row] = item
+            else:
+                if key in objects:
+                    raise ValueError(f"jobs[{row}].{key}: is an object elsewhere")
+                c = column((str(key),))
+                kinds[c][row] = _kind(value, f"jobs[{row}].{key}")
+                values[c][row] = value
+    arrays: list[pa.Array] = []
+    names: list[str] = []
+    described = []
+    for index, path in enumerate(paths):
+        present = sorted(set(kinds[index]))
+        entry: dict[str, Any] = {"path": list(path), "kinds": present}
+        if len(present) > 1:
+            names.append(f"c{index}.kind")
+            arrays.append(pa.array(kinds[index], type=pa.int8()))
+        for kind in present:
+            if kind in _ARRAY_TYPES:
+                column_values = [
+                    v if k == kind else None for k, v in zip(kinds[index], values[index], strict=True)
+                ]
+                names.append(f"c{index}.{_ARRAY_NAMES[kind]}")
+                arrays.append(pa.array(column_values, type=_ARRAY_TYPES[kind]))
+        described.append(entry)
+    meta = {"format": _FORMAT, "rows": n, "columns": described, "objects": sorted(objects)}
+    table = pa.table(arrays, names=names) if arrays else pa.table({"_": pa.nulls(n, pa.int8())})
+    table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
+    sink = io.BytesIO()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue()
+
+
+def jobs_decode(
+    data: bytes, *, start: int = 0, stop: int | None = None, keys: Iterable[str] | None = None
+) -> list[dict[str, Any]]:
+    """The jobs ``start:stop`` of a chunk written by :func:`jobs_encode`, as JSON objects.
+
+    With ``keys``, only those keys of each job are read (their columns alone are decoded):
+    ``keys=["id"]`` gives ``[{"id": ...}, ...]``.
+    """
+    source = io.BytesIO(bytes(data))
+    meta = json.loads((pq.read_schema(source).metadata or {})[_META_KEY])
+    wanted = None if keys is None else set(keys)
+    chosen = [
+        index for index, entry in enumerate(meta["columns"]) if wanted is None or entry["path"][0] in wanted
+    ]
+    names = [
+        f"c{index}.{suffix}"
+        for index in chosen
+        for suffix in (["kind"] if len(meta["columns"][index]["kinds"]) > 1 else [])
+        + [_ARRAY_NAMES[k] for k in meta["columns"][index]["kinds"] if k in _ARRAY_TYPES]
+    ]
+    table = pq.read_table(source, columns=names) if wanted is not None else pq.read_table(source)
+    if meta.get("format") != _FORMAT:
+        raise ValueError(f"unknown job chunk format {meta.get('format')!r}")
+    rows = int(meta["rows"])
+    stop = rows if stop is None else max(start, min(stop, rows))
+    start = max(0, min(start, rows))
+    count = stop - start
+    table = table.slice(start, count)
+    jobs: list[dict[str, Any]] = [{} for _ in range(count)]
+    for index in chosen:
+        entry = meta["columns"][index]
+        path = tuple(entry["path"])
+        present = entry["kinds"]
+        typed = {
+            kind: table.column(f"c{index}.{_ARRAY_NAMES[kind]}").to_pylist()
+            for kind in present
+            if kind in _ARRAY_TYPES
+        }
+        row_kinds: Iterable[int] = (
+            table.column(f"c{index}.kind").to_pylist() if len(present) > 1 else [present[0]] * count
+        )
+        if len(path) == 1:
+            key = path[0]
+            for job, kind, row in zip(jobs, row_kinds, range(count), strict=True):
+                if kind != _ABSENT:
+                    job[key] = None if kind == _NULL else typed[kind][row]
+        else:
+            key, sub = path
+            for job, kind, row in zip(jobs, row_kinds, range(count), strict=True):
+                if kind != _ABSENT:
+                    job.setdefault(key, {})[sub] = None if kind == _NULL else typed[kind][row]
+    return jobs
+
+
+class StoredJobs(Sequence[dict[str, Any]]):
+    """A workload's stored jobs read on demand, a chunk at a time (the last chunk read is kept).
+
+    For labelling a few errors of a big workload with its jobs' ids, without loading them all:
+    ``len()`` costs nothing, an item costs one query and one chunk decoded when it lies in
+    another chunk than the previous one.
+    """
+
+    def __init__(self, workload: Any):
+        self._workload = workload
+        self._chunk: tuple[int, list[dict[str, Any]]] | None = None
+
+    def __len__(self) -> int:
+        return int(self._workload.job_count)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if self._chunk is None or not 0 <= index - self._chunk[0] < len(self._chunk[1]):
+            first, data = _chunk_holding(self._workload, index)
+            self._chunk = (first, jobs_decode(data))
+        return self._chunk[1][index - self._chunk[0]]
+
+
+def _owned(owner: Any) -> dict[str, Any]:
+    """The chunks' filter of a workload, or of an upload (its jobs until it is saved)."""
+    return {f"{owner._meta.model_name}_id": owner.pk}
+
+
+def _chunk_holding(workload: Any, index: int) -> tuple[int, bytes]:
+    from .models import JobChunk
+
+    first, data = (
+        JobChunk.objects.filter(**_owned(workload), first_job__lte=index)
+        .order_by("-first_job")
+        .values_list("first_job", "data")[:1]
+        .get()
+    )
+    return int(first), bytes(data)
+
+
+def jobs_page(workload: Any, *, offset: int, limit: int) -> list[dict[str, Any]]:
+    """Jobs ``offset:offset + limit`` of a stored workload (or upload): one query per chunk the
+    page spans."""
+    from .models import JobChunk
+
+    out: list[dict[str, Any]] = []
+    end = min(offset + limit, int(workload.job_count))
+    while offset < end:
+        row = (
+            JobChunk.objects.filter(**_owned(workload), first_job__lte=offset)
+            .order_by("-first_job")
+            .values_list("first_job", "data")[:1]
+            .first()
+        )
+        if row is None:
+            break
+        first, data = row
+        part = jobs_decode(bytes(data), start=offset - first, stop=end - first)
+        if not part:
+            break
+        out.extend(part)
+        offset += len(part)
+    return out
+
+
+def job_chunks(workload: Any) -> Iterator[list[dict[str, Any]]]:
+    """Every job of a stored workload, a chunk at a time (one query per chunk, memory of one)."""
+    from .models import JobChunk
+
+    positions = list(
+        JobChunk.objects.filter(**_owned(workload)).order_by("first_job").values_list("pk", flat=True)
+    )
+    for pk in positions:
+        yield jobs_decode(bytes(JobChunk.objects.values_list("data", flat=True).get(pk=pk)))
+
+
+def jobs_store(workload: Any, jobs: Sequence[Mapping[str, Any]]) -> int:
+    """Replace a saved workload's stored jobs (call it inside the transaction that saves the row).
+
+    Returns how many jobs were stored. One query to delete, one insert per chunk.
+    """
+    groups = (jobs[i : i + JOBS_PER_CHUNK] for i in range(0, len(jobs), JOBS_PER_CHUNK))
+    return jobs_store_chunks(workload, groups)
+
+
+def jobs_store_chunks(workload: Any, groups: Iterable[Sequence[Mapping[str, Any]]]) -> int:
+    """:func:`jobs_store` of jobs that come as lists (at most :data:`JOBS_PER_CHUNK` each), so
+    that a million jobs never need to be one list."""
+    from .models import JobChunk
+
+    owned = _owned(workload)
+    JobChunk.objects.filter(**owned).delete()
+    first = 0
+    for position, group in enumerate(g for g in groups if g):
+        JobChunk.objects.create(
+            **owned, position=position, first_job=first, job_count=len(group), data=jobs_encode(group)
+        )
+        first += len(group)
+    return first
+
+
+def jobs_column(owner: Any, key: str) -> Iterator[tuple[int, list[Any]]]:
+    """``(first_job, [each job's value of key, None when absent])`` for every chunk, in order:
+    one column read a chunk at a time (ids for a uniqueness check, frameworks in use)."""
+    from .models import JobChunk
+
+    rows = JobChunk.objects.filter(**_owned(owner)).order_by("first_job").values_list("pk", "first_job")
+    for pk, first in list(rows):
+        data = bytes(JobChunk.objects.values_list("data", flat=True).get(pk=pk))
+        yield int(first), [job.get(key) for job in jobs_decode(data, keys=[key])]
+
+
+def jobs_replace_range(workload: Any, offset: int, count: int, jobs: Sequence[Mapping[str, Any]]) -> int:
+    """Replace jobs ``offset:offset + count`` of a stored workload by ``jobs`` (a saved page);
+    returns the new number of jobs. Call it inside the transaction that saves the row.
+
+    Only the chunks the range touches are read and written again (split so that none holds
+    more than :data:`JOBS_PER_CHUNK`); the chunks after them move by one update.
+    """
+    from django.db.models import F
+
+    from .models import JobChunk
+
+    chunks = JobChunk.objects.filter(**_owned(workload)).order_by("first_job")
+    touched = list(
+        chunks.filter(first_job__lt=max(offset + count, offset + 1))
+        .filter(first_job__gte=_first_of_chunk_holding(workload, offset))
+        .values_list("pk", "position", "first_job", "data")
+    )
+    if not touched:  # an empty workload, or a page added at the very end
+        last = chunks.values_list("position", "first_job", "job_count").last()
+        position, first = (0, 0) if last is None else (last[0] + 1, last[1] + last[2])
+        kept: list[dict[str, Any]] = []
+    else:
+        position, first = touched[0][1], touched[0][2]
+        kept = [job for row in touched for job in jobs_decode(bytes(row[3]))]
+    local = offset - first
+    merged = [*kept[:local], *jobs, *kept[local + count :]]
+    groups = [merged[i : i + JOBS_PER_CHUNK] for i in range(0, len(merged), JOBS_PER_CHUNK)]
+    end_of_touched = first + len(kept)
+    later = chunks.filter(first_job__gte=end_of_touched) if touched else chunks.none()
+    JobChunk.objects.filter(pk__in=[row[0] for row in touched]).delete()
+    later.update(
+        first_job=F("first_job") + len(merged) - len(kept),
+        position=F("position") + len(groups) - len(touched),
+    )
+    for k, group in enumerate(groups):
+        JobChunk.objects.create(
+            **_owned(workload),
+            position=position + k,
+            first_job=first,
+            job_count=len(group),
+            data=jobs_encode(group),
+        )
+        first += len(group)
+    total: int = JobChunk.objects.filter(**_owned(workload)).aggregate(n=models.Sum("job_count"))["n"] or 0
+    return total
+
+
+def _first_of_chunk_holding(owner: Any, index: int) -> int:
+    from .models import JobChunk
+
+    row = (
+        JobChunk.objects.filter(**_owned(owner), first_job__lte=index)
+        .order_by("-first_job")
+        .values_list("first_job", flat=True)
+        .first()
+    )
+    return 0 if row is None else int(row)

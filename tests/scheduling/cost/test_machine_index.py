@@ -1,0 +1,88 @@
+"""The machine index answers BFD's used-VM query as the engine's scan of every machine does."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from scheduling.cost.cluster import Cluster
+from scheduling.cost.machine_index import IdlePool, OnIndex, executors_fitting, resource_availability
+from scheduling.cost.placement.heuristics import used_vms_in_bfd_order
+
+
+@pytest.fixture
+def three_types(cluster_of: Callable[..., Cluster]) -> Cluster:
+    return cluster_of([
+        {"name": "m1.large", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 0.24, "count": 30},
+        {"name": "m1.xlarge", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.48, "count": 25},
+        {"name": "m2.xlarge", "capacity": {"cpu": 12, "mem": 48}, "price_per_hour": 0.72, "count": 15},
+    ])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_best_fits_equal_the_scan_of_every_machine(three_types: Cluster, seed: int) -> None:
+    """Random executors started and ended on a 70-VM cluster; after each change, random jobs
+    (fractional demands too, some types not allowed, several RUTs) get the same machines, the
+    same executors each and, when it matters (below ``limit``), the same room."""
+    rng = random.Random(seed)
+    cluster = three_types
+    index = OnIndex(cluster.total.tolist())
+    running: list[tuple[dict[int, int], np.ndarray]] = []
+    ruts = [np.array([0.5, 0.5]), np.array([0.8, 0.2]), np.array([1.0, 0.0])]
+
+    def shape(v: int) -> tuple[float, ...]:
+        return tuple(cluster.free[v].tolist())
+
+    for _ in range(150):
+        if running and rng.random() < 0.4:
+            assignment, demand = running.pop(rng.randrange(len(running)))
+            before = {v: shape(v) for v in assignment}
+            cluster.release(assignment, demand)
+            for v in assignment:
+                index.move(v, int(cluster.type_of[v]), before[v], shape(v))
+                if cluster.executors[v] == 0 and rng.random() < 0.7:
+                    index.remove(v, int(cluster.type_of[v]), shape(v))
+                    cluster.turn_off(v)
+        else:
+            demand = np.array([rng.choice([1.0, 2.0, 0.5, 3.0]), rng.choice([2.0, 4.0, 8.0, 1.5])])
+            fits = cluster.fits_all(demand)
+            v = rng.choice([int(x) for x in np.flatnonzero(fits > 0)])
+            assignment = {v: rng.randint(1, int(fits[v]))}
+            was_on = bool(cluster.on[v])
+            before = shape(v)
+            cluster.apply(assignment, demand)
+            if was_on:
+                index.move(v, int(cluster.type_of[v]), before, shape(v))
+            else:
+                index.add(v, int(cluster.type_of[v]), shape(v))
+            running.append((assignment, demand))
+        for _ in range(3):
+            demand = np.array([rng.choice([1.0, 2.0, 0.5, 4.0]), rng.choice([0.0, 2.0, 4.0, 6.0])])
+            allowed = np.array([rng.random() < 0.8 for _ in range(3)])
+            rut = ruts[rng.randrange(len(ruts))]
+            limit = rng.randint(1, 12)
+            scan = used_vms_in_bfd_order(cluster, demand, allowed, rut, limit)
+            machines, fits, room = index.best_fits(
+                tuple(demand.tolist()), allowed.tolist(), rut=tuple(rut.tolist()), limit=limit
+            )
+            assert machines == scan.machines.tolist() and fits == scan.fits.tolist()
+            assert room == scan.room if scan.room < limit else room >= limit
+
+
+def test_the_rules_are_the_engines() -> None:
+    free, total, rut = (3.0, 7.5), (16.0, 48.0), (0.8, 0.2)
+    amounts = np.array([free, free, (1.0, 2.0)])
+    assert resource_availability(free, total, rut) == float(((amounts / np.array(total)) @ np.array(rut))[0])
+    assert executors_fitting((3.0, 7.5), (1.5, 2.5)) == 2
+    assert executors_fitting((3.0, 7.5), (0.0, 0.0)) == 0  # an executor of nothing: never placed here
+
+
+def test_idle_pool_keeps_listed_order() -> None:
+    pool = IdlePool([7, 2, 5])
+    assert pool.first(2) == [2, 5] and pool.first(0) == [] and pool.first(9) == [2, 5, 7]
+    pool.take(5)
+    pool.put(1)
+    assert pool.first(3) == [1, 2, 7] and len(pool) == 3
