@@ -1,7 +1,7 @@
 """The OpenAPI schema says what the API really answers (a drf-spectacular post-processing hook).
 
-* Every list is paginated (:mod:`planner.core.pagination`): a ``GET`` whose 200 is an array is
-  described as ``{count, next, previous, results: [...]}``, as it is sent.
+* A list that is paginated (its view answers with :func:`planner.core.pagination.paginated_response`)
+  is described as ``{count, next, previous, results: [...]}``, as it is sent.
 * Every operation may answer with the API's error body (``{detail, errors: [{path, message}]}``)
   for bad input (400), no or a bad sign-in (401), a forbidden change (403), an object of no
   team of yours (404), a body too large (413) or of another type (415), and too many requests
@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 ERRORS = {
@@ -52,19 +53,36 @@ def _page_of(items: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _paginated(generator: Any) -> set[str]:
+    """The paths whose ``GET`` answers a page: the view's ``get`` calls ``paginated_response``."""
+    out = set()
+    for path, _regex, method, view in getattr(generator, "endpoints", None) or []:
+        get = getattr(getattr(view, "cls", None), "get", None)
+        if method.upper() != "GET" or get is None:
+            continue
+        try:
+            source = inspect.getsource(get)
+        except (OSError, TypeError):
+            continue
+        if "paginated_response(" in source:
+            out.add(path.replace("{pk}", "{id}"))
+    return out
+
+
 def document_errors_and_pages(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``: pages and error answers, as sent."""
+    paginated = _paginated(generator)
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
-    for operations in result.get("paths", {}).values():
+    for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             responses = operation["responses"]
             ok = responses.get("200")
-            if method == "get" and isinstance(ok, dict):
+            if method == "get" and isinstance(ok, dict) and path in paginated:
                 for media in ok.get("content", {}).values():
                     schema = media.get("schema", {})
                     if schema.get("type") == "array":
