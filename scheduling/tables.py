@@ -40,6 +40,7 @@ from .numbers import finite
 
 __all__ = [
     "MISSING",
+    "RESOURCE_UNITS",
     "UNITS",
     "BestVariant",
     "Better",
@@ -53,6 +54,7 @@ __all__ = [
     "Headline",
     "Metric",
     "Unit",
+    "amounts_text",
     "best_variant",
     "cell_text",
     "comparison_table",
@@ -64,6 +66,7 @@ __all__ = [
     "headline",
     "headline_keys",
     "labelled",
+    "resource_label",
     "show",
     "table_text",
     "unit_label",
@@ -196,6 +199,35 @@ _TEXT: dict[str, Callable[[float, str], str]] = {
     "amount": lambda v, _: f"{v:,.2f}".rstrip("0").rstrip("."),
     "text": lambda v, _: f"{v:g}",
 }
+
+
+#: The units of the resources a scenario names by convention (docs/scenario.md: cpu in cores,
+#: mem in GB); any other resource is counted in its own unit, which the scenario does not name.
+RESOURCE_UNITS: dict[str, str] = {"cpu": "cores", "mem": "GB"}
+
+
+def amounts_text(amounts: Mapping[str, Any]) -> str:
+    """Amounts of resources with their units (:data:`RESOURCE_UNITS`): one rule for every table
+    that writes waste, over-allocation or a size.
+
+    >>> amounts_text({"cpu": 2.0, "mem": 7.5, "gpu": 1})
+    'cpu 2 cores, mem 7.5 GB, gpu 1'
+    """
+    parts = []
+    for resource, value in amounts.items():
+        unit = RESOURCE_UNITS.get(str(resource), "")
+        parts.append(f"{resource} {show(finite(value), 'amount')}" + (f" {unit}" if unit else ""))
+    return ", ".join(parts)
+
+
+def resource_label(resource: str) -> str:
+    """A resource's name with its unit for a column label: ``cpu (cores)``, ``gpu``.
+
+    >>> resource_label("mem"), resource_label("gpu")
+    ('mem (GB)', 'gpu')
+    """
+    unit = RESOURCE_UNITS.get(resource)
+    return f"{resource} ({unit})" if unit else resource
 
 
 def show(value: float | None, unit: str, currency: str = "$", *, signed: bool = False) -> str:

@@ -27,11 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .content import VERDICT, ReportBody, ReportContent, report_content
 from .csv_report import build_csv
-from .pdf_report import build_pdf
-from .xlsx_report import build_xlsx
 
 __all__ = [
     "FORMATS",
@@ -44,6 +43,23 @@ __all__ = [
     "build_xlsx",
     "report_content",
 ]
+
+
+def build_pdf(content: ReportContent) -> bytes:
+    """The PDF report (:func:`planner.reports.pdf_report.build_pdf`). Its module, with matplotlib,
+    is imported by the first PDF rather than when the site or a worker starts: that import
+    takes seconds, and most processes never draw a PDF."""
+    from .pdf_report import build_pdf as build
+
+    return build(content)
+
+
+def build_xlsx(content: ReportContent, **options: Any) -> bytes:
+    """The XLSX report (:func:`planner.reports.xlsx_report.build_xlsx`, ``max_records=``),
+    imported by the first workbook for the same reason (openpyxl)."""
+    from .xlsx_report import build_xlsx as build
+
+    return build(content, **options)
 
 
 @dataclass(frozen=True)

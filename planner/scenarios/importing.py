@@ -8,7 +8,7 @@ message does nothing. It then
    (progress: the share of the bytes read), and records a preview (the first jobs, the VM
    types the files describe) as soon as the importer returns;
 2. checks the jobs with :func:`scheduling.parse_workload`; an error about a job is put back on
-   its file's line (``jobs.csv, line 5 (job j-17), C: must be > 0``);
+   its file's line (``jobs.csv: line 5 (job j-17), C: must be > 0``);
 3. stores the jobs as the upload's chunks (:mod:`.jobstore`) and ends ``ready``, in one
    transaction, or ends ``failed`` with every error and stores nothing.
 
@@ -18,12 +18,12 @@ was given up on cannot overwrite the attempt after it.
 
 from __future__ import annotations
 
-import codecs
+import io
 import logging
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -32,7 +32,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from scheduling import FieldError, ScenarioError, parse_workload
-from scheduling.importers import Imported, get_importer
+from scheduling.importers import Imported, Source, get_importer
+from scheduling.importers.sources import numbered_lines
 from scheduling.scenario import LIMITS
 
 from .jobstore import JOBS_PER_CHUNK, jobs_store_chunks
@@ -41,7 +42,15 @@ from .services.workloads import frameworks_with
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["PREVIEW_JOBS", "file_lines", "read_files", "upload_fail_now", "upload_read_now", "uploads_reap"]
+__all__ = [
+    "PREVIEW_JOBS",
+    "file_lines",
+    "file_source",
+    "read_files",
+    "upload_fail_now",
+    "upload_read_now",
+    "uploads_reap",
+]
 
 #: Jobs shown in an upload's preview.
 PREVIEW_JOBS = 20
@@ -118,84 +127,75 @@ class _Reporter:
             raise _Lost()
 
 
-def file_lines(file: UploadFile, *, on_bytes: Any = None) -> Iterator[str]:
-    """The text lines of a stored file (UTF-8, a byte-order mark dropped), one chunk in memory.
+class _StoredBytes(io.RawIOBase):
+    """A stored file's bytes, read from its :class:`UploadChunk` rows one at a time (one query
+    each), so a worker never holds more than a chunk; ``on_bytes(n)`` hears of each chunk."""
 
-    One query per chunk. A byte that is not UTF-8 raises :class:`ScenarioError` naming the file
-    and the line it is on.
-    """
-    decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    pending = ""
-    line_no = 1
-    pks = list(UploadChunk.objects.filter(file=file).order_by("position").values_list("pk", flat=True))
-    for pk in pks:
-        data = bytes(UploadChunk.objects.values_list("data", flat=True).get(pk=pk))
-        try:
-            text = decoder.decode(data)
-        except UnicodeDecodeError as exc:
-            line = line_no + pending.count("\n") + data[: max(0, exc.start)].count(b"\n")
-            raise ScenarioError.single(file.name, f"line {line}: is not UTF-8 text") from None
-        if on_bytes is not None:
-            on_bytes(len(data))
-        pending += text
-        lines = pending.splitlines(keepends=True)
-        pending = lines.pop() if lines and not lines[-1].endswith(("\n", "\r")) else ""
-        line_no += len(lines)
-        yield from lines
-    try:
-        pending += decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        raise ScenarioError.single(file.name, f"line {line_no}: is not UTF-8 text") from None
-    if pending:
-        yield pending
+    def __init__(self, file: UploadFile, on_bytes: Callable[[int], None] | None = None):
+        self._pks = list(
+            UploadChunk.objects.filter(file=file).order_by("position").values_list("pk", flat=True)
+        )
+        self._buffer = b""
+        self._on_bytes = on_bytes
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: Any) -> int:
+        while not self._buffer and self._pks:
+            self._buffer = bytes(UploadChunk.objects.values_list("data", flat=True).get(pk=self._pks.pop(0)))
+            if self._on_bytes is not None:
+                self._on_bytes(len(self._buffer))
+        n = min(len(target), len(self._buffer))
+        target[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
 
 
-def _in_file(name: str, errors: Iterable[FieldError]) -> list[FieldError]:
-    """Errors with the file's name in front (``jobs.csv, line 5 (job j-17), C``)."""
-    return [
-        FieldError(f"{name}, {e.path}" if e.path not in ("", "csv", name) else name, e.message)
-        for e in errors
-    ]
+def file_source(file: UploadFile, *, on_bytes: Callable[[int], None] | None = None) -> Source:
+    """A stored file as the importers read files (:class:`scheduling.importers.Source`): its name
+    as messages show it, its bytes from the database (gzipped or plain, as the reader finds)."""
+    return Source(file.name, lambda: cast(BinaryIO, io.BufferedReader(_StoredBytes(file, on_bytes))))
 
 
-def read_files(
-    fmt: str, options: Mapping[str, Any], files: Sequence[UploadFile], *, on_bytes: Any = None
-) -> Imported:
-    """The files read by the format's importer (:data:`scheduling.importers.IMPORTERS`).
+def file_lines(file: UploadFile) -> Iterator[str]:
+    """The text lines of a stored file (what the worker's importer reads), one chunk in memory."""
+    for _, line in numbered_lines(file_source(file)):
+        yield line
 
-    A format that reads one file gets its lines; a format that declares ``tables`` (the
-    multi-table traces) gets ``{table: lines}`` through its ``read_tables``, the files taken in
-    the order of its tables. :class:`ScenarioError` paths name the file.
+
+def _in_file(name: str | None, errors: Iterable[FieldError]) -> list[FieldError]:
+    """Errors with the file's name in front, as the importers write them (``jobs.csv: line 5``);
+    as they are when the files are several (a trace's origins name the file themselves)."""
+    if name is None:
+        return list(errors)
+    return [FieldError(f"{name}: {e.path}" if e.path not in ("", name) else name, e.message) for e in errors]
+
+
+def read_files(fmt: str, options: Mapping[str, Any], files: Sequence[UploadFile],
+               *, on_bytes: Callable[[int], None] | None = None, preview: int | None = None) -> Imported:
+    """The files read by the format's importer (:data:`scheduling.importers.IMPORTERS`), through
+    the registry's one entry point for files (``read_sources``; ``preview``: only the first jobs).
+
+    A trace format takes any number of files (its tables recognised by their names); another
+    format reads one. :class:`ScenarioError` paths name the file.
     """
     importer = get_importer(fmt)
-    checked = importer.parse_options(dict(options))
-    tables: Sequence[str] = getattr(importer, "tables", ()) or ()
-    if not tables:
-        if len(files) != 1:
-            raise ScenarioError.single("files", f"{importer.label} reads one file, not {len(files)}")
-        try:
-            return importer.read(file_lines(files[0], on_bytes=on_bytes), checked)
-        except ScenarioError as exc:
-            raise ScenarioError(_in_file(files[0].name, exc.errors)) from None
-    if len(files) != len(tables):
-        raise ScenarioError.single(
-            "files", f"{importer.label} reads {len(tables)} files ({', '.join(tables)}), not {len(files)}"
-        )
-    read_tables = importer.read_tables  # type: ignore[attr-defined]
-    imported: Imported = read_tables(
-        {t: file_lines(f, on_bytes=on_bytes) for t, f in zip(tables, files, strict=True)}, checked
-    )
-    return imported
+    sources = [file_source(f, on_bytes=on_bytes) for f in files]
+    if preview is not None:
+        return importer.preview(sources, dict(options), limit=preview)
+    return importer.read_sources(sources, dict(options))
 
 
-def _checked(imported: Imported, name: str) -> tuple[dict[str, Any], list[FieldError]]:
+def _checked(imported: Imported, name: str | None) -> tuple[dict[str, Any], list[FieldError]]:
     """The workload's frameworks and resources, and the warnings; ScenarioError on the file's lines."""
     doc = imported.document
     jobs = imported.jobs
+    where = name or "files"
     if not jobs:
-        raise ScenarioError.single(name, "has no jobs")
+        raise ScenarioError.single(where, "has no jobs")
     if len(jobs) > LIMITS["jobs"]:
-        raise ScenarioError.single(name, f"has {len(jobs):,} jobs; the limit is {int(LIMITS['jobs']):,}")
+        raise ScenarioError.single(where, f"has {len(jobs):,} jobs; the limit is {int(LIMITS['jobs']):,}")
     declared = [dict(f) for f in doc.get("frameworks") or [] if isinstance(f, Mapping)]
     frameworks = frameworks_with(declared, jobs)
     workload_doc: dict[str, Any] = {"frameworks": frameworks, "jobs": jobs}
@@ -238,8 +238,16 @@ def upload_read_now(upload_id: int) -> str:
         done[0] += n
         report(_READ * done[0] / total, f"reading the files ({done[0] / total:.0%})")
 
-    name = files[0].name if len(files) == 1 else "files"
+    single = files[0].name if len(files) == 1 else None
+    name = single or "files"
     try:
+        try:  # the first jobs at once, from the importer's preview (a trace reads no further)
+            first = read_files(upload.format, upload.options, files, preview=PREVIEW_JOBS)
+        except ScenarioError:
+            pass  # the whole read below reports it
+        else:
+            report(0.0, "reading the files", force=True, preview_jobs=list(first.jobs),
+                   document={k: first.document[k] for k in _DOCUMENT_KEYS if k in first.document})
         imported = read_files(upload.format, upload.options, files, on_bytes=on_bytes)
         jobs = imported.jobs
         report(
@@ -250,7 +258,7 @@ def upload_read_now(upload_id: int) -> str:
             job_count=len(jobs),
             document={k: imported.document[k] for k in _DOCUMENT_KEYS if k in imported.document},
         )
-        document, warnings = _checked(imported, name)
+        document, warnings = _checked(imported, single)
         report(_CHECK, f"storing {len(jobs):,} jobs", force=True)
         groups = [jobs[i : i + JOBS_PER_CHUNK] for i in range(0, len(jobs), JOBS_PER_CHUNK)]
         with transaction.atomic():

@@ -246,7 +246,7 @@ class ImporterSerializer(serializers.Serializer):
     help = serializers.CharField()
     file_types = serializers.ListField(child=serializers.CharField())
     tables = serializers.SerializerMethodField(
-        help_text="The files a multi-table format reads, in order; [] for one file."
+        help_text="The tables of a multi-table trace, known by the names in its files' names; [] otherwise."
     )
     options = ImporterOptionSerializer(many=True)
 
@@ -270,7 +270,7 @@ class UploadInputSerializer(serializers.Serializer):
     )
     files = serializers.ListField(
         child=serializers.FileField(), allow_empty=False,
-        help_text="The file (or the files of a multi-table format, in the order of its tables).",
+        help_text="The file, or a trace's files (each table known by the name in its file's name).",
     )
 
 

@@ -285,7 +285,10 @@ CELERY_TASK_IGNORE_RESULT = True  # outcomes live on the run's row
 CELERY_TASK_ACKS_LATE = True  # a task lost with its worker is delivered again ...
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # ... including when the worker process dies
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # simulations are long: do not hoard messages
-CELERY_TASK_SOFT_TIME_LIMIT = env_int("PLANNER_TASK_SOFT_TIME_LIMIT_S", 1800)
+# A run part of a million jobs on 4,000 VMs (one scheduler, edf-bfd) took about half an hour on
+# a busy 2-CPU machine (benchmarks/RESULTS.md, "A million jobs"); the limit leaves room for
+# slower schedulers and several parts sharing the cores. Past it, the part fails with the reason.
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("PLANNER_TASK_SOFT_TIME_LIMIT_S", 4 * 3600)
 CELERY_TASK_TIME_LIMIT = env_int("PLANNER_TASK_TIME_LIMIT_S", CELERY_TASK_SOFT_TIME_LIMIT + 60)
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -80,7 +80,8 @@ class UploadForm(forms.Form):
         help_text=" ".join(f"{i.label}: {i.help}" for i in IMPORTERS.values()),
     )
     upload = MultipleFileField(
-        label="File(s)", help_text="One file, or a multi-table format's files in the order of its tables."
+        label="File(s)",
+        help_text="One file, or a trace's files (each table known by the name in its file's name).",
     )
     options_text = forms.CharField(
         required=False, label="Options (key=value, comma separated)",

@@ -3,7 +3,9 @@
 Arrays are indexed by machine (in listed order: ``<vm type>#<k>``) and by resource, in the
 scenario's resource order. Placement policies read this state and return an assignment;
 only the simulator changes it, through :meth:`Cluster.apply`, :meth:`Cluster.release` and
-:meth:`Cluster.turn_off`.
+:meth:`Cluster.turn_off`, which also keep the machine index up to date
+(:mod:`~scheduling.cost.machine_index`: the machines that are on in BFD's order, each pool's idle
+machines sorted), so BFD never scans every machine.
 
 Machines are grouped in **pools**: the machines of one VM type in one market (reserved, spot or
 on demand; scenario version 4). The machines of a pool are identical, capacity and price, so

@@ -249,8 +249,10 @@ def snapshot_figure(result: Doc, *, max_points: int = SNAPSHOT_MAX_POINTS) -> Fi
                 "hovertemplate": f"{name}<br>index %{{x}}<br>rho %{{y:.3f}}<extra></extra>",
             }
         )
+    # Named by composition and mode, as the allocation heatmap is: a run draws four of these.
     layout = base_layout(
-        "Misallocation coefficient snapshot",
+        f"Misallocation coefficient snapshot ({str(result.get('composition', '')).upper()}, "
+        f"{str(result.get('mode', '')).upper()})",
         xaxis=axis("Index (application, dimension, slot)"),
         yaxis=axis("Misallocation coefficient rho", range=[-1.05, 1.05]),
     )

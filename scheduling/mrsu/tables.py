@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..numbers import finite
-from ..tables import Column, DetailTable, Metric, detail_table
+from ..tables import Column, DetailTable, Metric, amounts_text, detail_table
 from .charts import METHOD_LABELS
 from .sweep import METRICS, combine_sweeps  # (combine_sweeps: here too, as it was)
 
@@ -270,7 +270,7 @@ def advisor_framework_rows(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
             "candidate": key,
             "framework": name,
             "units_per_executor": f.get("units_per_executor"),
-            "over_allocated": units_text(f.get("over_allocated")),
+            "over_allocated": amounts_text(f.get("over_allocated") or {}),
             "misallocation_over": f.get("misallocation_over"),
         }
         for key, c in (doc.get("candidates") or {}).items()

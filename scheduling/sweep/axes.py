@@ -9,14 +9,11 @@ by their own declarations (:func:`scheduling.scenario.option_fields`).
 
 An axis is one :class:`Axis` of :data:`AXES`: a new one (reserved counts, a spot discount, once
 ``vary`` takes them) is one line here, and the parameters, the command line, the expansion, the
-tables and the figures take it from there. Reserved counts, once ``vary(reserved={type: n})``
-declares ``reserved`` in ``VARIATION_PARAMS``, would be::
-
-    Axis("reserved", "Reserved VMs", "How many VMs of the type are reserved.", "vm_type",
-         lambda name, v: {"reserved": {name: v}}, _vary_item("reserved")),
+tables and the figures take it from there: the reserved counts and discounts, spot discounts
+and interruptions that ``vary`` takes are four such lines.
 
 >>> [a.prefix for a in AXES]
-['counts', 'prices', 'load', 'options']
+['counts', 'prices', 'reserved', 'reserved_discount', 'spot', 'interruptions', 'load', 'options']
 >>> variation({"counts.m1.large": 8, "load.jobs": 2.0, "prices.m1.large": 0.5})
 {'counts': {'m1.large': 8}, 'load': 2.0, 'load_mode': 'jobs', 'price_factors': {'m1.large': 0.5}}
 >>> axis_of("load.sizes").label, axis_label("prices.m2.xlarge")
@@ -39,6 +36,7 @@ from ..scenario.variations import LOAD_MODES, VARIATION_PARAMS
 __all__ = [
     "AXES",
     "Axis",
+    "axes_words",
     "axis_label",
     "axis_of",
     "check_axis_values",
@@ -96,6 +94,16 @@ AXES: tuple[Axis, ...] = (
          "vm_type", lambda name, v: {"counts": {name: v}}, _vary_item("counts")),
     Axis("prices", "Price factor", "The type's hourly price times this factor (0.4: a 60 % spot discount).",
          "vm_type", lambda name, v: {"price_factors": {name: v}}, _vary_item("price_factors")),
+    Axis("reserved", "Reserved VMs", "How many of the type's VMs are reserved (billed for the horizon).",
+         "vm_type", lambda name, v: {"reserved_counts": {name: v}}, _vary_item("reserved_counts")),
+    Axis("reserved_discount", "Reserved discount", "The reserved VMs' price as a fraction off on demand.",
+         "vm_type", lambda name, v: {"reserved_discounts": {name: v}}, _vary_item("reserved_discounts")),
+    Axis("spot", "Spot discount", "The type's VMs beyond its reserved ones are spot VMs at this fraction off "
+         "(0.7: 70 % off; 0: no spot).", "vm_type", lambda name, v: {"spot_discounts": {name: v}},
+         _vary_item("spot_discounts")),
+    Axis("interruptions", "Spot interruptions per hour", "How often each spot VM of the type is reclaimed "
+         "(seeded by the point's seed).", "vm_type", lambda name, v: {"spot_interruptions": {name: v}},
+         _vary_item("spot_interruptions")),
     Axis("load", "Load factor", "load.jobs: this many times the jobs (the arrival rate; copies drawn with "
          "the point's seed); load.sizes: every job this many times longer.",
          "fixed", lambda name, v: {"load": v, "load_mode": name}, param_named(VARIATION_PARAMS, "load"),
@@ -120,6 +128,12 @@ def axis_label(key: str) -> str:
     if axis.prefix == "load":
         return f"{axis.label} ({'more jobs' if name == 'jobs' else 'longer jobs'})"
     return f"{axis.label} {name}".strip()
+
+
+def axes_words() -> str:
+    """Every axis as it is written, for help texts: ``counts.<VM type> (VM count), ...``."""
+    shapes = {"vm_type": "<VM type>", "option": "<run option>"}
+    return ", ".join(f"{a.prefix}.{shapes.get(a.names) or '|'.join(a.fixed)} ({a.label})" for a in AXES)
 
 
 def sweepable_options(resources: Sequence[str] = DEFAULT_RESOURCES) -> dict[str, OptionField]:

@@ -8,7 +8,8 @@
         -o sweep.json [--csv points.csv] [--html sweep.html]
 
 ``--vary AXIS=V1,V2,...`` (repeatable; :mod:`scheduling.sweep.axes`): ``counts.<VM type>``,
-``prices.<VM type>`` (a factor), ``load.jobs`` or ``load.sizes`` (a factor),
+``prices.<VM type>`` (a factor), ``reserved.<VM type>``, ``reserved_discount.<VM type>``,
+``spot.<VM type>``, ``interruptions.<VM type>``, ``load.jobs`` or ``load.sizes`` (a factor),
 ``options.<run option>``. Every setting of the grid (or ``--sample N`` of them drawn with
 ``--seed``) is run by each ``--scheduler`` with the seeds ``0 .. --seeds - 1``. Writes the
 sweep document (:mod:`scheduling.sweep.document`) and, unless ``--quiet``, progress and the
@@ -98,10 +99,11 @@ def add_commands(subparsers: Subparsers) -> None:
         "(a grid or a seeded sample): cost against deadline misses with the Pareto front"
     )
     add_source_arguments(s)
-    axes = "; ".join(f"{a.prefix}.<{a.names if a.names != 'fixed' else '|'.join(a.fixed)}>: {a.help}"
+    shapes = {"vm_type": "<VM type>", "option": "<run option>"}
+    axes = "; ".join(f"{a.prefix}.{shapes.get(a.names) or '<' + '|'.join(a.fixed) + '>'}: {a.help}"
                      for a in AXES)
     s.add_argument("--vary", action="append", metavar="AXIS=V1,V2,...",
-                   help=f"repeatable, one axis each: {axes}")
+                   help=f"repeatable, one axis each: {axes}".replace("%", "%%"))  # argparse formats help
     s.add_argument("--scheduler", action="append", metavar="NAME",
                    help="repeatable; every setting is run by each (default edf-bfd)")
     add_flags(s, FLAGS)

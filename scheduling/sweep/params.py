@@ -29,7 +29,7 @@ from ..cost.schedulers import SCHEDULERS, parse_scheduler
 from ..errors import FieldError, ScenarioError
 from ..params import Param, TextForm, read_params, seed_param
 from ..scenario import DEFAULT_RESOURCES, Scenario
-from .axes import check_axis_values
+from .axes import axes_words, check_axis_values
 from .expand import grid_size
 
 __all__ = ["MAX_POINTS", "MAX_VALUES", "SWEEP_PARAMS", "parse_vary", "sweep_run", "vary_text"]
@@ -103,9 +103,8 @@ def _check_vary(value: Any, path: str) -> dict[str, list[Any]]:
 
 
 SWEEP_PARAMS: tuple[Param, ...] = (
-    Param("vary", "mapping", "Vary", "The axes and their values: counts.<VM type> (VMs), prices.<VM type> "
-          "(a price factor: 0.4 is 60 % off), load.jobs or load.sizes (a load factor), options.<run option>; "
-          "one axis a line or separated by ';', values by ',' (empty: the scenario as it is).",
+    Param("vary", "mapping", "Vary", f"The axes and their values: {axes_words()}; one axis a line or "
+          "separated by ';', values by ',' (empty: the scenario as it is).",
           default={}, item=Param("values", "list", item=Param("value", "document"), min_items=1,
                                  max_items=MAX_VALUES),
           text=TextForm(parse_vary, vary_text, "counts.m1.large=4,8,12; load.jobs=1,2"), check=_check_vary),

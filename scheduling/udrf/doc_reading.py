@@ -13,7 +13,7 @@ from typing import Any
 
 from ..numbers import finite
 from ..numbers import section as _section
-from ..tables import show
+from ..tables import amounts_text
 
 __all__ = ["OFFLINE", "ONLINE", "POLICY_LABELS", "Doc", "policies_of", "policy_label"]
 
@@ -56,6 +56,6 @@ def per_policy_columns(
 
 
 def _amounts_text(per_class: Mapping[str, Any], resources: Sequence[str]) -> str:
-    """A user's amounts per class summed per resource kind: ``cpu 28, mem 36``."""
+    """A user's amounts per class summed per resource kind, with their units: ``cpu 28 cores, mem 36 GB``."""
     sums = {r: sum(finite(_section(per_class, c).get(r)) or 0.0 for c in per_class) for r in resources}
-    return ", ".join(f"{r} {show(v, 'amount')}" for r, v in sums.items())
+    return amounts_text(sums)

@@ -17,7 +17,7 @@ from typing import Any
 from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
-from ..tables import Column, show
+from ..tables import Column, resource_label, show
 from .doc_reading import Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 
 __all__ = [
@@ -63,7 +63,7 @@ def user_rows(doc: Doc) -> list[dict[str, Any]]:
     ...        "waste": {"h": {"cpu": 28.0}}}]}}}
     >>> r = user_rows(doc)[0]
     >>> r["jobs_total:udrf"], r["dominant_share:udrf"], r["jobs:udrf"], r["waste:udrf"]
-    (36.0, 50.0, 'a 28, b 8', 'cpu 28')
+    (36.0, 50.0, 'a 28, b 8', 'cpu 28 cores')
     """
     resources = [str(r) for r in _list(doc.get("resources"))]
     rows: dict[str, dict[str, Any]] = {}
@@ -248,7 +248,7 @@ def class_rows(doc: Doc) -> list[dict[str, Any]]:
         name = str(c.get("name"))
         for r in resources:
             cap = finite(_section(c, "capacity").get(r))
-            row: dict[str, Any] = {"class": name, "resource": r, "capacity": cap}
+            row: dict[str, Any] = {"class": name, "resource": resource_label(r), "capacity": cap}
             for p, classes in per_policy.items():
                 held = classes.get(name, {})
                 wasted = finite(_section(held, "wasted").get(r))

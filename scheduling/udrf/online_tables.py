@@ -20,7 +20,7 @@ import numpy as np
 from ..numbers import finite, integral
 from ..numbers import listed as _list
 from ..numbers import section as _section
-from ..tables import Column
+from ..tables import Column, resource_label
 from .doc_reading import ONLINE, Doc, _amounts_text, per_policy_columns, policies_of, policy_label
 from .online import OnlineResult, compare
 
@@ -95,7 +95,8 @@ _ONLINE_KEYS = (
 
 
 def online_columns(resources: Sequence[str]) -> tuple[Column, ...]:
-    return (*ONLINE_COLUMNS, *(Column(f"mean_wasted:{r}", f"Mean wasted {r}", "amount") for r in resources))
+    wasted = (Column(f"mean_wasted:{r}", f"Mean wasted {resource_label(r)}", "amount") for r in resources)
+    return (*ONLINE_COLUMNS, *wasted)
 
 
 #: Columns of :func:`online_rows` (mean waste per resource kind is added per kind).
@@ -149,7 +150,7 @@ def online_user_rows(doc: Doc) -> list[dict[str, Any]]:
     ...     "jobs": [{"user": "u1", "completion_s": 60.0}, {"user": "u1", "completion_s": None}]}}}
     >>> r = online_user_rows(doc)[0]
     >>> r["mean_global_share:udrf"], r["completed:udrf"], r["allocated:udrf"], r["wasted:udrf"]
-    (12.5, '1 / 2', 'cpu 4', 'cpu 0.5')
+    (12.5, '1 / 2', 'cpu 4 cores', 'cpu 0.5 cores')
     """
     resources = [str(r) for r in _list(doc.get("resources"))]
     rows: dict[str, dict[str, Any]] = {}

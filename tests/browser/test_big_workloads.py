@@ -29,6 +29,12 @@ def team(transactional_db: Any) -> Any:
     return team_create(owner=user, name="Data platform")
 
 
+def page_info_starts(page: Any, text: str) -> None:  # noqa: F811
+    page.wait_for_function(
+        "(text) => document.getElementById('page-info').textContent.startsWith(text)", arg=text
+    )
+
+
 def test_the_editor_pages_a_big_workload_from_the_server(
     live_server: Any,
     page: Any,  # noqa: F811
@@ -52,13 +58,13 @@ def test_the_editor_pages_a_big_workload_from_the_server(
     page.click("button[type=submit]")
     page.wait_for_url(base + "/")
     page.goto(f"{base}/workloads/{workload.pk}/")
-    page.wait_for_function("document.getElementById('page-info').textContent.includes('of 130')")
+    page.wait_for_function("() => document.getElementById('page-info').textContent.includes('of 130')")
     assert page.locator("#jobs-table tbody tr").count() == 100
     assert page.locator("#job-filter").is_disabled()
     page.select_option("#page-size", "50")
-    page.wait_for_function("document.getElementById('page-info').textContent.startsWith('1–50 of 130')")
+    page_info_starts(page, "1–50 of 130")
     page.click("#page-next")
-    page.wait_for_function("document.getElementById('page-info').textContent.startsWith('51–100 of 130')")
+    page_info_starts(page, "51–100 of 130")
     assert page.locator("#jobs-table tbody tr").first.locator("td.idx").inner_text() == "51"
     page.locator("#jobs-table tbody input[data-row='0'][data-key='duration_s']").fill("-5")
     page.click("#save-workload")
@@ -67,11 +73,11 @@ def test_the_editor_pages_a_big_workload_from_the_server(
     assert page.locator("#jobs-table tbody tr").first.get_attribute("class") == "row-error"
     page.locator("#jobs-table tbody input[data-row='0'][data-key='duration_s']").fill("75")
     page.click("#save-workload")
-    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    page.wait_for_function("() => document.getElementById('save-status').textContent.startsWith('Saved')")
     stored = Workload.objects.get(pk=workload.pk).jobs
     assert stored[50]["duration_s"] == 75 and stored[:50] == jobs[:50] and stored[51:] == jobs[51:]
     page.click("#page-next")
-    page.wait_for_function("document.getElementById('page-info').textContent.startsWith('101–130 of 130')")
+    page_info_starts(page, "101–130 of 130")
     assert page.locator("#page-next").is_disabled()
     no_console_errors(page, expected_400s=1)
 

@@ -349,9 +349,12 @@ def watch_run_finish(page: Any, answers: list[dict[str, Any]]) -> None:
     assert answers, "the page never polled the progress"
     assert answers[-1]["finished"] and answers[-1]["status"] == "succeeded" and answers[-1]["progress"] == 1.0
     assert all(not a["finished"] for a in answers[:-1])  # it stopped polling once finished
-    assert answers[0]["status"] == "queued"
+    # What a poll happens to see first depends on the machine's load: only the order is fixed.
+    rank = {"queued": 0, "running": 1, "succeeded": 2}
+    statuses = [rank[a["status"]] for a in answers]
+    assert statuses == sorted(statuses), answers  # queued, then running, then done: never back
     running = [a["progress"] for a in answers if a["status"] == "running"]
-    assert running and running == sorted(running), answers  # the bar only moves forward
+    assert running == sorted(running), answers  # the bar only moves forward
     assert page.locator("#status-badge .badge").inner_text() == "succeeded"
     assert page.locator("#progress").count() == 0
 

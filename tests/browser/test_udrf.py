@@ -95,7 +95,7 @@ def test_the_online_preset_draws_the_timelines_and_the_cdf(
     assert page.locator("#udrf-online-table tbody tr").count() == 2
     # Per user over the run: u1's job1 waits for hadoop under DRF (44.31 cpu idle on average).
     users = page.locator("#udrf-online-users-table")
-    assert users.locator("tbody tr").count() == 4 and "cpu 44.31, mem 61.54" in users.inner_text()
+    assert users.locator("tbody tr").count() == 4 and "cpu 44.31 cores, mem 61.54 GB" in users.inner_text()
     # 100 runs a job: UDRF finishes u1's job1 sooner, so the mean completion differs
     mean = page.locator("#summary-table tr[data-key='mean_completion_s']")
     udrf, drf = (mean.locator(f"td[data-variant='{v}']").inner_text() for v in ("UDRF", "DRF"))

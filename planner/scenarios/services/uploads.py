@@ -83,12 +83,10 @@ def upload_create(
         checked = importer.parse_options(options)
     if not files:
         raise InputError.single("files", "upload the file to import")
-    tables: Sequence[str] = getattr(importer, "tables", ()) or ()
-    wanted = len(tables) or 1
-    if len(files) != wanted:
-        listed = f" ({', '.join(tables)})" if tables else ""
-        raise InputError.single("files", f"{importer.label} reads {wanted} file{'s' if wanted > 1 else ''}"
-                                f"{listed}, not {len(files)}")
+    # A trace format reads any number of files (a table's parts; its tables by their names);
+    # the others read one.
+    if getattr(importer, "stream", None) is None and len(files) != 1:
+        raise InputError.single("files", f"{importer.label} reads one file, not {len(files)}")
     limit = int(LIMITS["document_bytes"])
     names = [_file_name(f, i) for i, f in enumerate(files)]
     for i, f in enumerate(files):

@@ -90,7 +90,7 @@ def test_unknown_scheduler_is_reported_by_position(
         ({"options": {"ilp_method": "magic"}}, "options.ilp_method"),
         ({"options": {"rut": {"cpu": 0.5, "mem": 0.4}}}, "options.rut"),
         ({"options": [1]}, "options"),
-        ({"kind": "sweep"}, "kind"),
+        ({"kind": "teleport"}, "kind"),
         ({"name": "x" * 201}, "name"),
     ],
 )

@@ -4,6 +4,8 @@ prices, checked with paths into the request, exported, imported, run and reporte
 from __future__ import annotations
 
 import copy
+import csv
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -151,7 +153,11 @@ def test_a_run_shows_the_split_and_its_reports_too(
     csv_report = api(owner).get(f"/api/runs/{run.pk}/report/csv/")
     assert csv_report.status_code == 200, csv_report.content[:300]
     text = csv_report.content.decode("utf-8-sig")
-    assert "Reserved idle cost" in text and f"{direct['reserved_idle_cost']:.2f}" in text
+    rows = list(csv.reader(io.StringIO(text)))
+    header = next(r for r in rows if r[:2] == ["Scheduler", "Total cost ($)"])
+    row = next(r for r in rows[rows.index(header):] if r and r[0] == "edf-bfd")
+    stored = float(row[header.index("Reserved idle cost ($)")])
+    assert stored == pytest.approx(direct["reserved_idle_cost"], rel=1e-3)  # the precision the page shows
 
 
 def test_runs_of_clusters_without_them_show_no_split(

@@ -73,7 +73,7 @@ def test_a_failed_upload_says_where(owner_api: APIClient) -> None:
     importing.upload_read_now(body["id"])
     body = owner_api.get(f"/api/uploads/{body['id']}/").json()
     assert body["status"] == "failed"
-    assert body["errors"] == [{"path": "w.csv, line 5 (job j3), executors", "message": "must be >= 1"}]
+    assert body["errors"] == [{"path": "w.csv: line 5 (job j3), executors", "message": "must be >= 1"}]
     response = owner_api.post(f"/api/uploads/{body['id']}/save/", {}, format="json")
     assert response.status_code == 400
 

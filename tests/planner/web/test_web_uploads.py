@@ -66,7 +66,7 @@ def test_a_failed_upload_shows_the_file_and_line(owner_client: Any) -> None:
     upload = Upload.objects.get()
     importing.upload_read_now(upload.pk)
     page = owner_client.get(reverse("web:upload-detail", args=[upload.pk])).content.decode()
-    assert "Not imported" in page and "rm.csv, line 4 (job 3), E" in page
+    assert "Not imported" in page and "rm.csv: line 4 (job 3), E" in page
 
 
 def test_upload_form_errors_go_on_their_fields(owner_client: Any, workload: Workload) -> None:
@@ -213,3 +213,26 @@ def test_the_editor_of_a_paged_workload_reads_and_saves_a_page(
         url, json.dumps({"page": {"offset": 20}, "jobs": []}), content_type="application/json"
     )
     assert response.status_code == 400
+
+
+def test_a_trace_format_with_declared_options_imports_through_the_upload(owner_client: Any) -> None:
+    """SWIM (a trace format of the registry, options declared as Params): its fields on the page,
+    a choice among its options passed on, its jobs imported in the background."""
+    page = owner_client.get(reverse("web:upload-new")).content.decode()
+    assert 'name="option_swim_deadline"' in page
+    day = "".join(f"j{k}\t{k}\t{k}\t1\t1\t1\n" for k in range(30))
+    response = owner_client.post(
+        reverse("web:upload-new"),
+        {
+            "name": "swim day",
+            "format": "swim",
+            "option_swim_deadline": "factor",
+            "upload": SimpleUploadedFile("day.tsv", day.encode()),
+        },
+    )
+    assert response.status_code == 302, response.content
+    upload = Upload.objects.get()
+    assert upload.options["deadline"] == "factor"
+    assert importing.upload_read_now(upload.pk) == "ready"
+    upload.refresh_from_db()
+    assert upload.job_count == 30 and all("deadline_s" in j for j in upload.preview_jobs)

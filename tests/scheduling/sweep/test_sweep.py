@@ -102,3 +102,19 @@ def test_a_point_whose_cluster_cannot_run_a_job_is_kept_with_its_reason(small_do
     assert ok["total_cost"] is not None and "error" not in ok
     assert point_columns(doc)[-1].label == "Not run because"
     assert doc["fronts"]["deadline_miss_pct"] == [2]
+
+
+def test_reserved_and_spot_axes_vary_the_scenario_as_vary_does(small_doc: dict[str, Any]) -> None:
+    point = Point(1, {"reserved.m1.large": 2, "reserved_discount.m1.large": 0.4, "spot.m1.xlarge": 0.7,
+                      "interruptions.m1.xlarge": 0.5}, "edf-bfd", seed=3)
+    scenario, _ = point_scenario(small_doc, point)
+    expected = parse_scenario(vary(small_doc, reserved_counts={"m1.large": 2},
+                                   reserved_discounts={"m1.large": 0.4}, spot_discounts={"m1.xlarge": 0.7},
+                                   spot_interruptions={"m1.xlarge": 0.5}, seed=3))
+    assert scenario == expected
+    doc = sweep(small_doc, {"vary": {"spot.m1.xlarge": [0.0, 0.7]}, "schedulers": ["edf-bfd"]})
+    plain, spot = doc["points"]
+    assert spot["total_cost"] < plain["total_cost"]  # the large VMs at 70 % off
+    with pytest.raises(ScenarioError) as caught:
+        sweep_run({"vary": {"spot.m1.large": [2.0]}}, scenario=parse_scenario(small_doc))
+    assert str(caught.value) == "vary.spot.m1.large[0]: must be a number from 0 to 1"

@@ -75,3 +75,12 @@ def test_the_sweep_package_imports_no_django() -> None:
             "scheduling.sweep.setups; sys.exit(any(m.split('.')[0] in "
             "('django', 'rest_framework', 'planner') for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], check=False, timeout=120).returncode == 0
+
+
+def test_its_help_lists_every_axis(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["sweep", "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert all(f"{prefix}." in out for prefix in ("counts", "prices", "reserved", "spot", "load", "options"))
+    assert "60 % spot discount" in out

@@ -92,13 +92,14 @@ def test_an_online_run_shows_each_user_over_time(
     assert "Mean global dominant share (UDRF)" in page and "Mean wasted, its part (DRF)" in page
     table = page[page.index('id="udrf-online-users-table"'):]
     u1 = table[table.index(">u1<"):table.index("</tr>", table.index(">u1<"))]
-    for shown in ("54.1%", "48.1%", "12.0%", "cpu 15.38, mem 23.08", "cpu 0, mem 10.46",
-                  "cpu 44.31, mem 61.54", "7 min 30 s", "2 / 2"):
+    # Amounts with their units (issue 22): cores and GB, the scenario's convention.
+    for shown in ("54.1%", "48.1%", "12.0%", "cpu 15.38 cores, mem 23.08 GB", "cpu 0 cores, mem 10.46 GB",
+                  "cpu 44.31 cores, mem 61.54 GB", "7 min 30 s", "2 / 2"):
         assert shown in u1, shown
     figures = api(owner).get(f"/api/runs/{run.pk}/figures/").json()["figures"]
     assert "shares:global" in figures and 'data-figure="shares:global"' in page
     csv_text = api(owner).get(f"/api/runs/{run.pk}/report/csv/").content.decode("utf-8-sig")
-    assert "Mean global dominant share (UDRF)" in csv_text and "cpu 44.31, mem 61.54" in csv_text
+    assert "Mean global dominant share (UDRF)" in csv_text and "cpu 44.31 cores, mem 61.54 GB" in csv_text
 
 
 def test_the_parts_reduction_is_the_online_modules(
