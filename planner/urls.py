@@ -12,3 +12,9 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("planner.web.urls")),
 ]
+
+# JSON under /api/, the pages' templates elsewhere (planner.core.handlers).
+handler400 = "planner.core.handlers.bad_request"
+handler403 = "planner.core.handlers.permission_denied"
+handler404 = "planner.core.handlers.not_found"
+handler500 = "planner.core.handlers.server_error"

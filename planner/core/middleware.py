@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from .bodylimits import body_limit
 from .errors import FieldError, error_list
 from .parsers import body_limit_message, check_form_text
+from .queries import MAX_ID
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -77,3 +78,26 @@ def text_error_response(request: HttpRequest, errors: list[FieldError], *, api: 
     if api:
         return JsonResponse({"detail": "Invalid input.", "errors": error_list(errors)}, status=400)
     return render(request, "400.html", {"errors": errors}, status=400)
+
+
+class IdRangeMiddleware:
+    """404 for a URL whose id does not fit a database id (``/api/runs/<21 digits>/``).
+
+    Django's ``int`` converter takes any number of digits; SQLite raises ``OverflowError`` for
+    one beyond 64 bits (a 500), PostgreSQL a ``DataError``. No object has such an id, so it is
+    "not found", answered before the view runs (JSON under ``/api/``: planner.core.handlers).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view_func: Callable[..., Any], view_args: Any, view_kwargs: Any
+    ) -> HttpResponse | None:
+        values = [*view_args, *view_kwargs.values()]
+        if any(isinstance(v, int) and not isinstance(v, bool) and not 0 <= v <= MAX_ID for v in values):
+            raise Http404("No such object.")
+        return None

@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     # After the CSRF check: a query string or a page's form whose text is not Unicode is a 400.
     "planner.core.middleware.ValidTextMiddleware",
+    # An id in the URL beyond 64 bits is a 404, not a database overflow.
+    "planner.core.middleware.IdRangeMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After the session's user is known and before anything reads a body: 413 above the
     # request's limit (small for anonymous requests and sign-in endpoints).
@@ -267,6 +269,11 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # The schema and the docs describe every endpoint and parameter: for signed-in users only.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # Lists as paginated, and the error answers every operation may give (planner.core.schema).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "planner.core.schema.document_errors_and_pages",
+    ],
 }
 
 # --------------------------------------------------------------------------- Celery

@@ -7,6 +7,7 @@ Uses the fixtures of ``test_browser.py`` (skipped without ``/usr/bin/chromium`` 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -73,19 +74,23 @@ def test_no_page_violates_the_policy(live_server: Any, page: Any, finished_run: 
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
     page.wait_for_url(base + "/")
-    paths = [
-        "/",
-        "/catalogue/",
-        "/clusters/",
-        "/clusters/new/",
-        "/workloads/",
-        "/workloads/new/",
-        "/runs/",
-        f"/runs/{finished_run.pk}/",
-        "/runs/new/",
-        "/runs/compare/",
-        "/api/docs/",
-    ]
+    # Every page the permission matrix lists that a GET shows, with this run and its team.
+    from tests.planner.security.test_permission_matrix import PAGES
+
+    ctx = {"run": finished_run.pk, "team": finished_run.team_id}
+    paths = sorted(
+        {
+            op.url.format(**ctx)
+            for (_name, method), op in PAGES.items()
+            if method == "get"
+            and op.kind != "public"
+            and not set(re.findall(r"{(\w+)}", op.url)) - set(ctx)
+            and not re.search(r"report\.|\.json", op.url)  # downloads, not pages
+            and not op.url.startswith("/accounts/")  # Django's own password pages (the admin's look)
+        }
+        | {"/api/docs/"}
+    )
+    assert len(paths) > 15
     seen = {}
     for path in paths:
         page.goto(base + path)

@@ -83,3 +83,33 @@ def test_the_workload_export_page_ignores_a_cluster_that_is_not_an_id(
 ) -> None:
     response = client_for(owner).get(f"/workloads/{workload.pk}/export.json", {"cluster": raw})
     assert response.status_code == 302
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/runs/{big}/",
+        "/api/teams/{team}/members/{big}/",
+        "/api/clusters/{big}/export/?workload=1",
+        "/api/vm-types/{big}/",
+        "/runs/{big}/",
+        "/clusters/{big}/",
+    ],
+)
+def test_an_id_in_the_url_beyond_64_bits_is_a_404(
+    client_for: Callable[[Any], Any], owner: Any, team: Team, path: str
+) -> None:
+    """Found by Schemathesis: ``PATCH /api/teams/1/members/<21 digits>/`` was a 500 on SQLite."""
+    url = path.format(big="1" * 21, team=team.pk)
+    client = client_for(owner)
+    for method in ("get", "patch", "delete"):
+        response = getattr(client, method)(url)
+        assert response.status_code in (404, 405), (method, url, response.status_code)
+        if url.startswith("/api/") and response.status_code == 404:
+            assert response.json()["detail"]
+
+
+def test_an_unmatched_api_url_is_a_json_404(client_for: Callable[[Any], Any], owner: Any, team: Team) -> None:
+    response = client_for(owner).get("/api/teams/-1/")
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["message"] == "Not found."
