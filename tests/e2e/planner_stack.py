@@ -76,7 +76,7 @@ def wait_until_answers(
 
 class Stack:
     def __init__(self, tmp: Path, *, web_workers: int = 2, worker_concurrency: int = 2,
-                 env: dict[str, str] | None = None, worker: bool = True):
+                 env: dict[str, str] | None = None, worker: bool = True, redis_db: int = REDIS_DB):
         import psycopg
 
         self.db = f"planner_e2e_{secrets.token_hex(4)}"
@@ -86,6 +86,7 @@ class Stack:
         self.web_workers = web_workers
         self.worker_concurrency = worker_concurrency
         self.with_worker = worker  # False: the test starts its own workers (and beat)
+        self.redis_db = redis_db  # benchmarks use another database than the tests' 13
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
@@ -93,7 +94,9 @@ class Stack:
             "SECRET_KEY": secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DATABASE_URL": f"postgres://postgres@{PG[0]}:{PG[1]}/{self.db}",
-            "CELERY_BROKER_URL": f"redis://{REDIS[0]}:{REDIS[1]}/{REDIS_DB}",
+            "CELERY_BROKER_URL": f"redis://{REDIS[0]}:{REDIS[1]}/{redis_db}",
+            # The shared cache (sign-in throttle counts) in the stack's own database, emptied with it.
+            "PLANNER_CACHE_URL": f"redis://{REDIS[0]}:{REDIS[1]}/{redis_db}",
             "SECURE_SSL_REDIRECT": "false",
             "SESSION_COOKIE_SECURE": "false",
             "CSRF_COOKIE_SECURE": "false",
@@ -109,7 +112,7 @@ class Stack:
     def _redis_flush(self) -> None:
         import redis
 
-        redis.Redis(host=REDIS[0], port=REDIS[1], db=REDIS_DB).flushdb()
+        redis.Redis(host=REDIS[0], port=REDIS[1], db=self.redis_db).flushdb()
 
     def manage(self, *args: str) -> None:
         subprocess.run([str(BIN / "python"), "manage.py", *args], cwd=ROOT, env=self.env, check=True,

@@ -1,8 +1,8 @@
 """Workers killed at random moments while runs of every kind execute: no run is lost.
 
 The production topology (PostgreSQL, Redis, gunicorn, a prefork worker with the embedded
-beat) with short leases. Twenty runs of every kind are submitted; a seeded killer sends
-``kill -9`` at random moments, either to one pool process of the worker or to the whole worker
+beat) with short leases. Twenty runs of every kind and three sweeps are submitted; a seeded
+killer sends ``kill -9`` at random moments, either to one pool process of the worker or to the whole worker
 (which is then started again, as compose's restart policy does), a bounded number of times.
 Then every run has ended succeeded, or failed with a reason, within the bound; each has one
 result per variant; the results equal those of a clean run of the same request (submitted
@@ -55,7 +55,7 @@ def light(jobs: int) -> dict[str, Any]:
 
 
 def requests() -> list[dict[str, Any]]:
-    """Twenty runs of every kind, a few parts each."""
+    """Twenty runs of every kind, a few parts each, and three sweeps."""
     mrsu_input = json.loads((ROOT / "examples" / "mrsu" / "example.json").read_text())
     udrf = json.loads((ROOT / "examples" / "paper004-fig1.json").read_text())
     out: list[dict[str, Any]] = []
@@ -68,7 +68,9 @@ def requests() -> list[dict[str, Any]]:
              "sweep": {"loads": [0.5, 1.2], "seeds": 2, "applications": 5, "slots": 4}} for _ in range(2)]
     out += [{"kind": "udrf", "scenario": udrf} for _ in range(2)]
     out += [{"kind": "reproduce", "papers": ["000"], "seeds": 1} for _ in range(2)]
-    assert len(out) == 20
+    out += [{"kind": "sweep", "scenario": light(300), "vary": {"counts.m1.large": [2, 4, 6, 8]},
+             "schedulers": ["edf-bfd", "morpheus"], "seeds": 2} for _ in range(3)]
+    assert len(out) == 23
     return out
 
 
