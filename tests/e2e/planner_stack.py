@@ -95,8 +95,6 @@ class Stack:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "DATABASE_URL": f"postgres://postgres@{PG[0]}:{PG[1]}/{self.db}",
             "CELERY_BROKER_URL": f"redis://{REDIS[0]}:{REDIS[1]}/{redis_db}",
-            # The shared cache (sign-in throttle counts) in the stack's own database, emptied with it.
-            "PLANNER_CACHE_URL": f"redis://{REDIS[0]}:{REDIS[1]}/{redis_db}",
             "SECURE_SSL_REDIRECT": "false",
             "SESSION_COOKIE_SECURE": "false",
             "CSRF_COOKIE_SECURE": "false",
