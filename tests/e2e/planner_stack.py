@@ -76,7 +76,7 @@ def wait_until_answers(
 
 class Stack:
     def __init__(self, tmp: Path, *, web_workers: int = 2, worker_concurrency: int = 2,
-                 env: dict[str, str] | None = None, worker: bool = True, redis_db: int = REDIS_DB):
+                 env: dict[str, str] | None = None, worker: bool = True, redis_db: int | None = None):
         import psycopg
 
         self.db = f"planner_e2e_{secrets.token_hex(4)}"
@@ -86,7 +86,9 @@ class Stack:
         self.web_workers = web_workers
         self.worker_concurrency = worker_concurrency
         self.with_worker = worker  # False: the test starts its own workers (and beat)
-        self.redis_db = redis_db  # benchmarks use another database than the tests' 13
+        # Benchmarks use another database than the tests' (REDIS_DB, read when the stack starts).
+        redis_db = REDIS_DB if redis_db is None else redis_db
+        self.redis_db = redis_db
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
