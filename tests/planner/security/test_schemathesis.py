@@ -8,11 +8,14 @@ number of cases is bounded (``MAX_EXAMPLES`` per operation, a fixed seed) so CI 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -32,6 +35,19 @@ def _raw_schema() -> dict[str, Any]:
 
 schema = schemathesis.openapi.from_dict(_raw_schema())
 schema.app = get_wsgi_application()
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection() -> Iterator[None]:
+    """The WSGI handler closes the database connection when a request ends; on PostgreSQL that is
+    the test's own connection (its transaction), so keep it open as Django's test client does."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
