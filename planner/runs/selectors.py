@@ -103,11 +103,11 @@ def run_summaries(run: Run) -> dict[str, dict[str, Any]]:
     return {r.variant: r.summary for r in run.results.all()}
 
 
-def run_with_scenario(*, user: Any, pk: Any) -> Run:
-    """A run with its copy of the scenario document (the export of what was run)."""
-    return get_object_or_404(
-        Run.objects.filter(team_id__in=team_ids_of(user)).defer("figures").select_related("created_by"), pk=pk
-    )
+def run_with_scenario(*, user: Any, pk: Any, kind: str | None = None) -> Run:
+    """A run with its copy of the scenario document (the export of what was run); with ``kind``,
+    only a run of that kind (a kind's own page of a run: 404 for any other)."""
+    runs = Run.objects.filter(team_id__in=team_ids_of(user)).defer("figures").select_related("created_by")
+    return get_object_or_404(runs if kind is None else runs.filter(kind=kind), pk=pk)
 
 
 def run_with_figures(*, user: Any, pk: Any) -> Run:

@@ -61,10 +61,8 @@ def candidate_compare(request: TeamRequest, pk: int, index: int) -> HttpResponse
     """Candidate ``index`` of search ``pk`` as a comparison: the search's scenario with the
     candidate's VM counts (:func:`scheduling.cost.cheapest.cluster_document`), the search's
     scheduler and seed, started at once; the new run's page follows."""
-    run = run_with_scenario(user=request.user, pk=pk)  # 404 beyond the user's teams
+    run = run_with_scenario(user=request.user, pk=pk, kind=CheapestKind.key)  # 404: not a search of theirs
     follow_team(request, run.team_id)
-    if run.kind != CheapestKind.key:
-        raise Http404("not a cheapest-cluster search")
     options = run.options or {}
     try:
         scenario = with_reserved(parse_scenario(run.scenario), options.get("reserved") or {})

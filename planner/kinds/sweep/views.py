@@ -49,9 +49,9 @@ def start(request: TeamRequest) -> HttpResponse:
 def point_compare(request: TeamRequest, pk: int, point: int) -> HttpResponse:
     """Point ``point`` of sweep ``pk`` as a comparison of the sweep's schedulers on the point's
     cluster (:func:`~.services.sweep_point_compare`), started at once; the new run's page follows."""
-    run = run_with_scenario(user=request.user, pk=pk)  # 404 beyond the user's teams
+    run = run_with_scenario(user=request.user, pk=pk, kind=SweepKind.key)  # 404: not a sweep of theirs
     follow_team(request, run.team_id)
-    found = sweep_point_get(run=run, point=point) if run.kind == SweepKind.key else None
+    found = sweep_point_get(run=run, point=point)
     if found is None:
         raise Http404("no such point of a sweep")
     try:
