@@ -33,6 +33,7 @@ from scheduling.importers import import_rm_csv  # noqa: E402
 from scheduling.presets import preset_vm_types  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "rm-simulator"
+TIMELINE = False
 FIVE = ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]
 
 
@@ -46,6 +47,14 @@ def one_run(stack: Stack, token: str, scenario: dict[str, object]) -> tuple[floa
     final, _ = stack.wait_for_run(token, json.loads(body)["id"], timeout=1800)
     elapsed = time.monotonic() - t0
     assert final["status"] == "succeeded", final
+    if TIMELINE:
+        t_post = datetime.now().astimezone().timestamp() - elapsed
+        def at(stamp: str | None) -> str:
+            return "-" if stamp is None else f"{datetime.fromisoformat(stamp).timestamp() - t_post:.2f}"
+        print(f"  run: started {at(final['started_at'])} finished {at(final['finished_at'])} "
+              f"(POST to seen end {elapsed:.2f})", file=sys.stderr)
+        for part in final["parts"]:
+            print(f"    {part['label']}: {at(part['started_at'])} -> {at(part['finished_at'])}", file=sys.stderr)
     busy = sum(
         (
             datetime.fromisoformat(part["finished_at"]) - datetime.fromisoformat(part["started_at"])
@@ -59,7 +68,11 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--jobs", type=int, default=10_000)
+    p.add_argument("--timeline", action="store_true",
+                   help="print when the run and each part started and ended, in s after the POST")
     args = p.parse_args()
+    global TIMELINE
+    TIMELINE = args.timeline
     if missing_services():
         sys.exit(f"needs PostgreSQL and Redis on 127.0.0.1: missing {missing_services()}")
     scenario = import_rm_csv(
