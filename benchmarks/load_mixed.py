@@ -11,6 +11,8 @@ seconds, all at once and bounded in time:
 * four client threads send hostile requests in turn: a malformed scenario to ``POST
   /api/runs/`` (NaN, a NUL, deep nesting, wrong types), invalid UTF-8, and an anonymous body
   of 60 MB declared to the sign-in endpoint; each answer's latency is recorded;
+* one client submits valid runs (a 1,000-job scenario posted inline, as §4 measures run
+  submission), one at a time with a pause of ``--submit-pause`` seconds;
 * the gunicorn processes' resident memory is sampled every 2 s.
 
 Prints markdown: the list's requests/s and latency percentiles, the hostile requests' status
@@ -91,6 +93,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=600)
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--submit-pause", type=float, default=1.0,
+                        help="seconds between two valid run submissions")
     args = parser.parse_args()
     if missing_services() or not shutil.which("wrk"):
         missing = missing_services() or ["wrk"]
@@ -113,6 +117,7 @@ def main() -> None:
         pids = web_pids(stack)
         memory: list[float] = [rss_mb(pids)]
         hostile: dict[str, list[tuple[int, float]]] = {}
+        submitted: list[tuple[int, float]] = []
         deadline = time.monotonic() + args.duration
         stop = threading.Event()
 
@@ -138,7 +143,23 @@ def main() -> None:
                     conn.close()
                 hostile.setdefault(label, []).append((code, (time.monotonic() - started) * 1000))
 
-        threads = [threading.Thread(target=sample)]
+        def submit() -> None:
+            valid = json.dumps({"scenario": light(1000), "schedulers": ["edf-bfd"]}).encode()
+            headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+            while time.monotonic() < deadline:
+                conn = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=120)
+                started = time.monotonic()
+                try:
+                    conn.request("POST", "/api/runs/", body=valid, headers=headers)
+                    code = conn.getresponse().status
+                except (OSError, http.client.HTTPException):
+                    code = 0
+                finally:
+                    conn.close()
+                submitted.append((code, (time.monotonic() - started) * 1000))
+                stop.wait(args.submit_pause)
+
+        threads = [threading.Thread(target=sample), threading.Thread(target=submit)]
         threads += [threading.Thread(target=attack, args=(k,)) for k in range(4)]
         for t in threads:
             t.start()
@@ -154,6 +175,12 @@ def main() -> None:
         print("| --- | --- | --- | --- | --- | --- |")
         print(f"| `GET /api/runs/`, {args.connections} connections | {listed['rps']:.0f} | "
               f"{listed['p50']:.1f} | {listed['p90']:.1f} | {listed['p99']:.1f} | {listed['non2xx']:.0f} |")
+        codes_ = ", ".join(f"{c}: {sum(1 for k, _ in submitted if k == c)}"
+                           for c in sorted({k for k, _ in submitted}))
+        times_ = [t for _, t in submitted]
+        print(f"| `POST /api/runs/`, a valid 1,000-job scenario, one at a time | "
+              f"{len(submitted) / args.duration:.1f} | {pct(times_, 50):.1f} | {pct(times_, 90):.1f} | "
+              f"{pct(times_, 99):.1f} | {sum(1 for k, _ in submitted if not 200 <= k < 300)} ({codes_}) |")
         print("\n| hostile request | sent | answers | p50 ms | p99 ms |")
         print("| --- | --- | --- | --- | --- |")
         for label, seen in hostile.items():
