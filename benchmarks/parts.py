@@ -54,7 +54,8 @@ def one_run(stack: Stack, token: str, scenario: dict[str, object]) -> tuple[floa
         print(f"  run: started {at(final['started_at'])} finished {at(final['finished_at'])} "
               f"(POST to seen end {elapsed:.2f})", file=sys.stderr)
         for part in final["parts"]:
-            print(f"    {part['label']}: {at(part['started_at'])} -> {at(part['finished_at'])}", file=sys.stderr)
+            print(f"    {part['label']}: {at(part['started_at'])} -> {at(part['finished_at'])}",
+                  file=sys.stderr)
     busy = sum(
         (
             datetime.fromisoformat(part["finished_at"]) - datetime.fromisoformat(part["started_at"])
