@@ -4,7 +4,8 @@ Each format is an entry of :data:`IMPORTERS` (see :mod:`scheduling.importers.reg
 the paper-003 RM-Simulator CSV, the planner's jobs CSV and the scenario JSON document, and
 the public traces read as streams: :mod:`.swim`, :mod:`.google2011` and :mod:`.google2019`
 (one job rule, :mod:`.google_events`), :mod:`.alibaba2018`; the rules every trace shares are
-:mod:`.traces`, their files :mod:`.sources` (``docs/traces.md``).
+:mod:`.traces`, their files :mod:`.sources`, a multi-table trace's tables (each file's table,
+a CSV table's rows, its machines as VM types) :mod:`.trace_tables` (``docs/traces.md``).
 """
 
 from . import jobs_csv, rm_simulator, scenario_json

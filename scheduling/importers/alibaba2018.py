@@ -35,14 +35,14 @@ A file is recognised as a table by the table's name in its path, else by its num
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import ScenarioError
 from ..params import Param
 from .registry import Imported, Importer, number_from_text, register, row_path
-from .sources import Source, line_of, numbered_lines, table_of
+from .sources import Source, line_of
+from .trace_tables import MachineCount, TraceTables, csv_rows, table_columns
 from .traces import (
     DEADLINE_PARAMS,
     PRICE_PARAMS,
@@ -52,7 +52,6 @@ from .traces import (
     Selection,
     cluster_of,
     trace_job,
-    vm_types_of_machines,
 )
 
 __all__ = ["MACHINE_COLUMNS", "TABLES", "TASK_COLUMNS", "read_alibaba_2018", "stream_alibaba_2018"]
@@ -120,14 +119,6 @@ def _executor(plan_cpu: float, plan_mem: float, options: Mapping[str, Any]) -> d
     }
 
 
-def _width_error(
-    source: Source, n: int, cells: list[str], table: str, columns: tuple[str, ...]
-) -> ScenarioError:
-    return ScenarioError.single(
-        line_of(source, n), f"has {len(cells)} columns; {table} has {len(columns)}: {', '.join(columns)}"
-    )
-
-
 class _Task:
     """One line of ``batch_task``, read and checked."""
 
@@ -155,21 +146,15 @@ class _Task:
 
 
 def _tasks(sources: Iterable[Source], report: Report) -> Iterator[_Task]:
-    for source in sources:
-        for n, line in numbered_lines(source):
-            cells = line.rstrip("\r\n").split(",")
-            if len(cells) != len(TASK_COLUMNS):
-                if not line.strip():
-                    continue
-                raise _width_error(source, n, cells, "batch_task", TASK_COLUMNS)
-            task = _Task(cells, source, n)
-            if _DEPENDS.match(task.name):
-                report.count(
-                    "batch_task",
-                    "tasks name the tasks they wait for (M5_3_4: task 5 after tasks 3 and 4); the scenario "
-                    "has no dependencies, so the DAG is ignored",
-                )
-            yield task
+    for source, n, cells in csv_rows(sources, "batch_task", TASK_COLUMNS):
+        task = _Task(cells, source, n)
+        if _DEPENDS.match(task.name):
+            report.count(
+                "batch_task",
+                "tasks name the tasks they wait for (M5_3_4: task 5 after tasks 3 and 4); the scenario "
+                "has no dependencies, so the DAG is ignored",
+            )
+        yield task
 
 
 def _usable(task: _Task, keep_failed: bool, report: Report) -> bool:
@@ -188,54 +173,35 @@ def _usable(task: _Task, keep_failed: bool, report: Report) -> bool:
     return True
 
 
-def _machines(
-    sources: Iterable[Source], options: Mapping[str, Any], report: Report
-) -> Counter[tuple[float, float]]:
-    seen: set[str] = set()
-    capacities: Counter[tuple[float, float]] = Counter()
+def _count_machines(sources: Sequence[Source], machines: MachineCount, options: Mapping[str, Any]) -> None:
+    """Each machine at its first row with a capacity (the trace marks invalid values -1 or 101)."""
     unit = float(options["machine_mem_gb"]) / MEM_SCALE
-    for source in sources:
-        for n, line in numbered_lines(source):
-            cells = line.rstrip("\r\n").split(",")
-            if len(cells) != len(MACHINE_COLUMNS):
-                if not line.strip():
-                    continue
-                raise _width_error(source, n, cells, "machine_meta", MACHINE_COLUMNS)
-            machine = cells[0].strip()
-            values = []
-            for k in (4, 5):
-                cell = cells[k].strip()
-                try:
-                    values.append(float(number_from_text(cell)) if cell else 0.0)
-                except ValueError:
-                    raise ScenarioError.single(
-                        f"{line_of(source, n)}, {MACHINE_COLUMNS[k]}", f"must be a number, got {cell!r}"
-                    ) from None
-            cpu, mem = values
-            if (
-                machine in seen or cpu <= 0 or not 0 < mem <= MEM_SCALE
-            ):  # the trace marks invalid values -1 or 101
-                continue
-            seen.add(machine)
-            capacities[(round(cpu, 2), round(mem * unit, 2))] += 1
-    return capacities
+    for source, n, cells in csv_rows(sources, "machine_meta", MACHINE_COLUMNS):
+        machine = cells[0].strip()
+        values = []
+        for k in (4, 5):
+            cell = cells[k].strip()
+            try:
+                values.append(float(number_from_text(cell)) if cell else 0.0)
+            except ValueError:
+                raise ScenarioError.single(
+                    f"{line_of(source, n)}, {MACHINE_COLUMNS[k]}", f"must be a number, got {cell!r}"
+                ) from None
+        cpu, mem = values
+        if cpu <= 0 or not 0 < mem <= MEM_SCALE or not machines.first(machine):
+            continue
+        machines.add(cpu, mem * unit)
 
 
-def _tables(sources: Sequence[Source]) -> dict[str, list[Source]]:
-    out: dict[str, list[Source]] = {t: [] for t in TABLES}
-    for source in sources:
-        table = table_of(source.name, TABLES)
-        if table is None:
-            first = next((line for _, line in numbered_lines(source) if line.strip()), "")
-            table = _BY_COLUMNS.get(len(first.split(",")))
-        if table is None:
-            raise ScenarioError.single(
-                source.name or "text",
-                "is none of the tables read (batch_task, batch_instance, machine_meta): name it after one "
-                "or give it their columns (9, 14 or 7)",
-            )
-        out[table].append(source)
-    return out
+LAYOUT = TraceTables(
+    TABLES,
+    guess=lambda source: table_columns(source, _BY_COLUMNS),
+    unknown="is none of the tables read (batch_task, batch_instance, machine_meta): name it after one "
+    "or give it their columns (9, 14 or 7)",
+    machines="machine_meta",
+    count_machines=_count_machines,
+    prefix="ali2018",
+)
 
 
 def stream_alibaba_2018(
@@ -245,11 +211,7 @@ def stream_alibaba_2018(
     vm_types: Sequence[Mapping[str, Any]] | None,
 ) -> Iterator[tuple[dict[str, Any], str]]:
     """The jobs of the 2018 trace's tables (see the module)."""
-    tables = _tables(sources)
-    if tables["machine_meta"] and vm_types is None:
-        machines = _machines(tables["machine_meta"], options, report)
-        if machines:
-            report.vm_types = vm_types_of_machines(machines, options, prefix="ali2018", report=report)
+    tables = LAYOUT.read(sources, options, report, vm_types)
     if tables["batch_instance"]:
         report.note("batch_instance", "not read: batch_task carries each task's instances, start and end")
     if not tables["batch_task"]:

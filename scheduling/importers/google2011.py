@@ -31,7 +31,6 @@ columns (8, 13, 6).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -45,25 +44,14 @@ from .google_events import (
     SUBMIT,
     TASK_RANK,
     Event,
-    JobEvents,
     column_error,
-    in_time_order,
+    google_jobs,
     job_rank,
-    merged,
-    run_jobs,
-    table_columns,
 )
 from .registry import Imported, Importer, register
-from .sources import Source, line_of, numbered_lines, table_of
-from .traces import (
-    DEADLINE_PARAMS,
-    PRICE_PARAMS,
-    SELECTION_PARAMS,
-    ClusterFit,
-    Report,
-    cluster_of,
-    vm_types_of_machines,
-)
+from .sources import Source, line_of
+from .trace_tables import MachineCount, TraceTables, csv_cells, csv_rows, table_columns
+from .traces import DEADLINE_PARAMS, PRICE_PARAMS, SELECTION_PARAMS, Report
 
 __all__ = [
     "JOB_COLUMNS",
@@ -138,119 +126,69 @@ _SOURCE_COLUMNS = {
 }
 
 
-def _split(line: str) -> list[str]:
-    return line.rstrip("\r\n").split(",")
-
-
-def _width_error(
-    source: Source, n: int, cells: list[str], table: str, columns: tuple[str, ...]
-) -> ScenarioError:
-    return ScenarioError.single(
-        line_of(source, n), f"has {len(cells)} columns; {table} has {len(columns)}: {', '.join(columns)}"
-    )
-
-
 def _task_events(sources: Iterable[Source]) -> Iterator[Event]:
-    seq = 0
     kinds = _KIND_OF
-    width = len(TASK_COLUMNS)
-    for source in sources:
-        for n, line in numbered_lines(source):
-            c = line.rstrip("\r\n").split(",")
-            if len(c) != width:
-                if not line.strip():
-                    continue
-                raise _width_error(source, n, c, "task_events", TASK_COLUMNS)
-            try:
-                event = (
-                    int(c[0]),
-                    TASK_RANK,
-                    seq,
-                    int(c[2]),
-                    int(c[3]),
-                    kinds[c[5]],
-                    float(c[9]) if c[9] else 0.0,
-                    float(c[10]) if c[10] else 0.0,
-                    source,
-                    n,
-                )
-            except (ValueError, KeyError):
-                raise column_error(source, n, c, _TASK_CHECKS) from None
-            if event[4] < 0:
-                raise ScenarioError.single(f"{line_of(source, n)}, task index", f"must be >= 0, got {c[3]!r}")
-            seq += 1
-            yield event
+    for seq, (source, n, c) in enumerate(csv_rows(sources, "task_events", TASK_COLUMNS)):
+        try:
+            event = (
+                int(c[0]),
+                TASK_RANK,
+                seq,
+                int(c[2]),
+                int(c[3]),
+                kinds[c[5]],
+                float(c[9]) if c[9] else 0.0,
+                float(c[10]) if c[10] else 0.0,
+                source,
+                n,
+            )
+        except (ValueError, KeyError):
+            raise column_error(source, n, c, _TASK_CHECKS) from None
+        if event[4] < 0:
+            raise ScenarioError.single(f"{line_of(source, n)}, task index", f"must be >= 0, got {c[3]!r}")
+        yield event
 
 
 def _job_events(sources: Iterable[Source]) -> Iterator[Event]:
-    seq = 0
-    width = len(JOB_COLUMNS)
-    for source in sources:
-        for n, line in numbered_lines(source):
-            c = _split(line)
-            if len(c) != width:
-                if not line.strip():
-                    continue
-                raise _width_error(source, n, c, "job_events", JOB_COLUMNS)
-            try:
-                kind = _KIND_OF[c[3].strip()]
-                event = (int(c[0]), job_rank(kind), seq, int(c[2]), -1, kind, 0.0, 0.0, source, n)
-            except (ValueError, KeyError):
-                raise column_error(source, n, c, _JOB_CHECKS) from None
-            seq += 1
-            yield event
+    for seq, (source, n, c) in enumerate(csv_rows(sources, "job_events", JOB_COLUMNS)):
+        try:
+            kind = _KIND_OF[c[3].strip()]
+            event = (int(c[0]), job_rank(kind), seq, int(c[2]), -1, kind, 0.0, 0.0, source, n)
+        except (ValueError, KeyError):
+            raise column_error(source, n, c, _JOB_CHECKS) from None
+        yield event
 
 
-def _machines(
-    sources: Iterable[Source], options: Mapping[str, Any], report: Report
-) -> Counter[tuple[float, float]]:
-    """Each machine's capacity at its first ADD, de-normalised and rounded to 0.01 core and GB."""
-    seen: set[int] = set()
-    capacities: Counter[tuple[float, float]] = Counter()
+def _count_machines(sources: Sequence[Source], machines: MachineCount, options: Mapping[str, Any]) -> None:
+    """Each machine at its first ADD, de-normalised (a first ADD without a capacity: none)."""
     cpu_unit, mem_unit = float(options["machine_cpu"]), float(options["machine_mem_gb"])
-    unknown = 0
-    for source in sources:
-        for n, line in numbered_lines(source):
-            c = _split(line)
-            if len(c) != len(MACHINE_COLUMNS):
-                if not line.strip():
-                    continue
-                raise _width_error(source, n, c, "machine_events", MACHINE_COLUMNS)
-            try:
-                machine, code = int(c[1]), int(c[2])
-                cpu = float(c[4]) if c[4] else None
-                mem = float(c[5]) if c[5] else None
-                int(c[0])
-                if code not in (0, 1, 2):
-                    raise ValueError
-            except ValueError:
-                raise column_error(source, n, c, _MACHINE_CHECKS) from None
-            if code != 0 or machine in seen:
-                continue
-            seen.add(machine)
-            if cpu is None or mem is None or cpu <= 0:
-                unknown += 1
-                continue
-            capacities[(round(cpu * cpu_unit, 2), round(mem * mem_unit, 2))] += 1
-    if unknown:
-        report.count(
-            "machine_events", "machines added without a CPU or memory capacity are left out", n=unknown
-        )
-    return capacities
+    for source, n, c in csv_rows(sources, "machine_events", MACHINE_COLUMNS):
+        try:
+            machine, code = int(c[1]), int(c[2])
+            cpu = float(c[4]) if c[4] else None
+            mem = float(c[5]) if c[5] else None
+            int(c[0])
+            if code not in (0, 1, 2):
+                raise ValueError
+        except ValueError:
+            raise column_error(source, n, c, _MACHINE_CHECKS) from None
+        if code != 0 or not machines.first(machine):
+            continue
+        if cpu is None or mem is None or cpu <= 0:
+            machines.add(None)
+        else:
+            machines.add(cpu * cpu_unit, mem * mem_unit)
 
 
-def _tables(sources: Sequence[Source]) -> dict[str, list[Source]]:
-    out: dict[str, list[Source]] = {t: [] for t in TABLES}
-    for source in sources:
-        table = table_of(source.name, TABLES) or table_columns(source, _BY_COLUMNS, split=_split)
-        if table is None:
-            raise ScenarioError.single(
-                source.name or "text",
-                "is none of the trace's tables: name it after one (job_events, task_events, machine_events) "
-                "or give it their columns (8, 13 or 6)",
-            )
-        out[table].append(source)
-    return out
+LAYOUT = TraceTables(
+    TABLES,
+    guess=lambda source: table_columns(source, _BY_COLUMNS),
+    unknown="is none of the trace's tables: name it after one (job_events, task_events, machine_events) "
+    "or give it their columns (8, 13 or 6)",
+    machines="machine_events",
+    count_machines=_count_machines,
+    prefix="g2011",
+)
 
 
 def stream_google_2011(
@@ -260,11 +198,7 @@ def stream_google_2011(
     vm_types: Sequence[Mapping[str, Any]] | None,
 ) -> Iterator[tuple[dict[str, Any], str]]:
     """The jobs of the 2011 trace's tables (see the module and :mod:`.google_events`)."""
-    tables = _tables(sources)
-    if tables["machine_events"] and vm_types is None:
-        machines = _machines(tables["machine_events"], options, report)
-        if machines:
-            report.vm_types = vm_types_of_machines(machines, options, prefix="g2011", report=report)
+    tables = LAYOUT.read(sources, options, report, vm_types)
     if not tables["job_events"] and not tables["task_events"]:
         raise ScenarioError.single("files", "have no job_events or task_events: there are no jobs to read")
     if not tables["task_events"]:
@@ -275,13 +209,11 @@ def stream_google_2011(
         report.note(
             "job_events", "not given: a job arrives with its first task's SUBMIT and ends when its tasks do"
         )
-    engine = JobEvents(
-        options, report, ClusterFit(cluster_of(report, vm_types)), job_table=bool(tables["job_events"])
-    )
-    streams = [in_time_order(_task_events(tables["task_events"]), table="task_events")]
-    if tables["job_events"]:
-        streams.append(in_time_order(_job_events(tables["job_events"]), table="job_events"))
-    yield from run_jobs(engine, merged(streams))
+    jobs = _job_events(tables["job_events"]) if tables["job_events"] else None
+    yield from google_jobs(
+        options, report, vm_types, _task_events(tables["task_events"]), jobs,
+        task_table="task_events", job_table="job_events",
+    )  # fmt: skip
 
 
 def read_google_2011(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
@@ -290,7 +222,7 @@ def read_google_2011(lines: Iterable[str], options: Mapping[str, Any]) -> Import
 
 
 def _looks_like_google_2011(first_line: str) -> bool:
-    cells = _split(first_line)
+    cells = csv_cells(first_line)
     return (
         len(cells) in _BY_COLUMNS
         and cells[0].strip().isdigit()

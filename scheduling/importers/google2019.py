@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import csv
 import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -53,23 +52,13 @@ from .google_events import (
     SUBMIT,
     TASK_RANK,
     Event,
-    JobEvents,
-    in_time_order,
+    google_jobs,
     job_rank,
-    merged,
-    run_jobs,
 )
 from .registry import Imported, Importer, register
-from .sources import Source, line_of, numbered_lines, table_of
-from .traces import (
-    DEADLINE_PARAMS,
-    PRICE_PARAMS,
-    SELECTION_PARAMS,
-    ClusterFit,
-    Report,
-    cluster_of,
-    vm_types_of_machines,
-)
+from .sources import Source, line_of, numbered_lines
+from .trace_tables import MachineCount, TraceTables
+from .traces import DEADLINE_PARAMS, PRICE_PARAMS, SELECTION_PARAMS, Report
 
 __all__ = ["FIELDS", "TABLES", "read_google_2019", "stream_google_2019"]
 
@@ -251,32 +240,21 @@ def _instance_events(sources: Iterable[Source]) -> Iterator[Event]:
             yield (t, TASK_RANK, seq, job, index, kind, cpu, mem, source, n)
 
 
-def _machines(
-    sources: Iterable[Source], options: Mapping[str, Any], report: Report
-) -> Counter[tuple[float, float]]:
-    seen: set[int] = set()
-    capacities: Counter[tuple[float, float]] = Counter()
+def _count_machines(sources: Sequence[Source], machines: MachineCount, options: Mapping[str, Any]) -> None:
+    """Each machine at its first ADD, de-normalised (a first ADD without a capacity: none)."""
     cpu_unit, mem_unit = float(options["machine_cpu"]), float(options["machine_mem_gb"])
-    unknown = 0
     for source in sources:
         for n, get in _records(source):
             _integer(get, "time", source, n)
             machine = _integer(get, "machine_id", source, n)
-            if _integer(get, "type", source, n) != MACHINE_ADD or machine in seen:
-                continue
-            assert machine is not None
-            seen.add(machine)
+            if _integer(get, "type", source, n) != MACHINE_ADD or not machines.first(machine):
+                continue  # a later row of a machine is not read further
             cpu = _fraction(get, "capacity.cpus", source, n)
             mem = _fraction(get, "capacity.memory", source, n)
             if cpu <= 0 or mem <= 0:
-                unknown += 1
-                continue
-            capacities[(round(cpu * cpu_unit, 2), round(mem * mem_unit, 2))] += 1
-    if unknown:
-        report.note(
-            "machine_events", f"{unknown:,} machines added without a CPU or memory capacity are left out"
-        )
-    return capacities
+                machines.add(None)
+            else:
+                machines.add(cpu * cpu_unit, mem * mem_unit)
 
 
 def _table_by_fields(source: Source) -> str | None:
@@ -291,6 +269,17 @@ def _table_by_fields(source: Source) -> str | None:
     return None
 
 
+LAYOUT = TraceTables(
+    TABLES,
+    guess=_table_by_fields,
+    unknown="is none of the trace's tables: name it after one (collection_events, instance_events, "
+    "machine_events) or export their fields",
+    machines="machine_events",
+    count_machines=_count_machines,
+    prefix="g2019",
+)
+
+
 def stream_google_2019(
     sources: Sequence[Source],
     options: Mapping[str, Any],
@@ -298,20 +287,7 @@ def stream_google_2019(
     vm_types: Sequence[Mapping[str, Any]] | None,
 ) -> Iterator[tuple[dict[str, Any], str]]:
     """The jobs of the 2019 trace's exported tables (see the module and :mod:`.google_events`)."""
-    tables: dict[str, list[Source]] = {t: [] for t in TABLES}
-    for source in sources:
-        table = table_of(source.name, TABLES) or _table_by_fields(source)
-        if table is None:
-            raise ScenarioError.single(
-                source.name or "text",
-                "is none of the trace's tables: name it after one (collection_events, instance_events, "
-                "machine_events) or export their fields",
-            )
-        tables[table].append(source)
-    if tables["machine_events"] and vm_types is None:
-        machines = _machines(tables["machine_events"], options, report)
-        if machines:
-            report.vm_types = vm_types_of_machines(machines, options, prefix="g2019", report=report)
+    tables = LAYOUT.read(sources, options, report, vm_types)
     if not tables["instance_events"]:
         raise ScenarioError.single(
             "files", "have no instance_events: a job's executors, sizes and durations are there"
@@ -321,13 +297,11 @@ def stream_google_2019(
             "collection_events",
             "not given: a job arrives with its first instance's SUBMIT and ends when they do",
         )
-    fit = ClusterFit(cluster_of(report, vm_types))
-    engine = JobEvents(options, report, fit, job_table=bool(tables["collection_events"]))
-    streams = [in_time_order(_instance_events(tables["instance_events"]), table="instance_events")]
-    if tables["collection_events"]:
-        events = _collection_events(tables["collection_events"], report)
-        streams.append(in_time_order(events, table="collection_events"))
-    yield from run_jobs(engine, merged(streams))
+    jobs = _collection_events(tables["collection_events"], report) if tables["collection_events"] else None
+    yield from google_jobs(
+        options, report, vm_types, _instance_events(tables["instance_events"]), jobs,
+        task_table="instance_events", job_table="collection_events",
+    )  # fmt: skip
 
 
 def read_google_2019(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:

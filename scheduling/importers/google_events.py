@@ -27,13 +27,13 @@ before it is an error.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import ScenarioError
 from ..params import Param
-from .sources import Source, line_of, numbered_lines
-from .traces import ClusterFit, Report, Selection, trace_job
+from .sources import Source, line_of
+from .traces import ClusterFit, Report, Selection, cluster_of, trace_job
 
 __all__ = [
     "BAD",
@@ -48,11 +48,11 @@ __all__ = [
     "Event",
     "JobEvents",
     "column_error",
+    "google_jobs",
     "in_time_order",
     "job_rank",
     "merged",
     "run_jobs",
-    "table_columns",
 ]
 
 #: The kinds of event the rule tells apart (each trace maps its own codes onto them).
@@ -296,6 +296,28 @@ def job_rank(kind: int) -> int:
     return JOB_SUBMIT_RANK if kind == SUBMIT else JOB_RANK
 
 
+def google_jobs(
+    options: Mapping[str, Any],
+    report: Report,
+    vm_types: Sequence[Mapping[str, Any]] | None,
+    tasks: Iterator[Event],
+    jobs: Iterator[Event] | None,
+    *,
+    task_table: str,
+    job_table: str,
+) -> Iterator[tuple[dict[str, Any], str]]:
+    """The jobs of a trace's task events and job events (``None``: the job table is not given),
+    by the module's rule: each table checked to be in time order (:func:`in_time_order`, its
+    errors naming ``task_table`` or ``job_table``), the two merged, the jobs that fit the
+    cluster (the caller's ``vm_types``, else the trace's machines in ``report``) handed on as
+    they complete. Call it once the machines are read."""
+    engine = JobEvents(options, report, ClusterFit(cluster_of(report, vm_types)), job_table=jobs is not None)
+    streams = [in_time_order(tasks, table=task_table)]
+    if jobs is not None:
+        streams.append(in_time_order(jobs, table=job_table))
+    return run_jobs(engine, merged(streams))
+
+
 def run_jobs(engine: JobEvents, events: Iterator[Event]) -> Iterator[tuple[dict[str, Any], str]]:
     """Feed ``events`` to ``engine`` and yield the jobs it completes, stopping early once
     nothing further can be admitted or completed."""
@@ -337,13 +359,3 @@ def column_error(
             )
             return ScenarioError.single(f"{line_of(source, n)}, {name}", f"must be {wanted}, got {cell!r}")
     return ScenarioError.single(line_of(source, n), "cannot be read")
-
-
-def table_columns(
-    source: Source, tables: Mapping[int, str], *, split: Callable[[str], list[str]]
-) -> str | None:
-    """The table of a file its name does not give, by the column count of its first line."""
-    for _, line in numbered_lines(source):
-        if line.strip():
-            return tables.get(len(split(line)))
-    return None

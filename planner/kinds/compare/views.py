@@ -116,11 +116,13 @@ KEPT = ("schedulers", "options", "baseline", "seed")
 def what_if(request: TeamRequest, pk: int) -> HttpResponse:
     """What if, from a comparison: its scenario with the load scaled, prices multiplied and counts
     set (:func:`scheduling.scenario.variations.vary`), compared again with the same schedulers; the
-    runs side by side then name what changed."""
-    run = run_with_scenario(user=request.user, pk=pk)  # 404 beyond the user's teams
+    runs side by side then name what changed.
+
+    The page is the comparison's own, like a sweep's points and a search's candidates: a run of
+    another kind has no what-if, and is not found here (no link leads to it; a redirect would have
+    dropped a POST's fields without a word)."""
+    run = run_with_scenario(user=request.user, pk=pk, kind=COMPARISON)  # 404: not a comparison of theirs
     follow_team(request, run.team_id)
-    if run.kind != COMPARISON:  # this page is the comparison's own: another kind has none
-        return redirect("web:run-detail", pk=run.pk)
     types = [str(t.get("name")) for t in (run.scenario or {}).get("vm_types") or []]
     form = WhatIfForm(request.POST or None, vm_types=types)
     if request.method == "POST" and form.is_valid():
