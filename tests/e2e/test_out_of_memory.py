@@ -205,11 +205,17 @@ def test_a_part_killed_for_memory_fails_after_the_last_attempt_and_blocks_nothin
     submitted = time.monotonic()
     big_run = submit(token_a, {"scenario": big(BIG_JOBS), "schedulers": ["edf-bfd"]})
     ran_on: set[int] = set()  # the pool processes its attempts ran on
+    claimed: dict[int, float] = {}  # attempt -> when it was first seen claimed
+    kills: list[float] = []  # when each kill of a process in the cgroup was first seen
 
     def big_part() -> dict[str, Any]:
         part = dict(state(big_run)["parts"][0])
         if part["worker"]:  # the last attempt's, until the next claim (6 s at least, the lease)
             ran_on.add(int(part["worker"].rsplit(":", 1)[1]))
+        if part["attempts"] and part["attempts"] not in claimed:
+            claimed[part["attempts"]] = time.monotonic()
+        while len(kills) < memory_limit.oom_kills():
+            kills.append(time.monotonic())
         return part
 
     wait("the big part running", lambda: big_part()["status"] == "running")
@@ -263,12 +269,17 @@ def test_a_part_killed_for_memory_fails_after_the_last_attempt_and_blocks_nothin
     at_kill = kernel_kills(ran_on)
     big_peak = max(peaks.get(pid, 0) for pid in ran_on) if ran_on else 0
     before_big = sum(when(final[r]["finished_at"]) < big_end for r in backlog)
+    lived = [kills[i] - claimed[i + 1] for i in range(len(kills)) if i + 1 in claimed]
+    again = [claimed[i + 2] - kills[i] for i in range(len(kills)) if i + 2 in claimed]
     print(
         f"\nout of memory: limit {LIMIT_BYTES // MB} MB on the worker (main process and 2 pool processes); "
         f"small runs: worker peak {(small_peak or 0) / MB:.0f} MB, a pool process {small_pool_mb} MB; "
         f"the {BIG_JOBS:,}-job part: {MAX_ATTEMPTS} attempts on pool processes {sorted(ran_on)}, "
         f"{memory_limit.oom_kills()} killed by the kernel (resident at the kill: "
         f"{sorted(at_kill.values()) or 'kernel log unreadable'} MB; peak seen {big_peak} MB); "
+        f"each attempt killed {', '.join(f'{t:.0f}' for t in lived)} s after its claim, claimed again "
+        f"{', '.join(f'{t:.0f}' for t in again)} s after a kill (lease {FAST['PLANNER_PART_LEASE_S']} s, "
+        f"reaper every {FAST['PLANNER_REAP_INTERVAL_S']} s); "
         f"failed {failed_after:.0f} s after it was submitted ({(time.monotonic() - first_kill):.0f} s after "
         f"the first kill); team B's {len(during)} runs ended "
         f"{', '.join(f'{done_at[r]:.0f}' for r in during)} s after the first kill, team A's {len(backlog)} "
