@@ -10,8 +10,10 @@ as a container's memory limit), which the worker's main process and its pool pro
 * a comparison of 100,000 jobs (its pool process reaches about 820 MB without a limit) is
   submitted; its pool process is killed by the kernel's out-of-memory killer (``SIGKILL``) at
   every attempt, the worker's main process survives and starts a new pool process each time;
-* meanwhile small runs of two teams, submitted after the first kill, succeed, each before
-  the big run ends: the part being retried blocks nothing but its own slot;
+* meanwhile the same team's runs, queued behind it while its first attempt runs, and another
+  team's, submitted after the first kill, succeed; the other team's all before the big run
+  ends, and the same team's at least in part: the part being retried blocks nothing but its
+  own slot;
 * after ``PLANNER_PART_MAX_ATTEMPTS`` claims the part ends FAILED with the reason the worker
   noted (``its worker process died: ... signal 9 (SIGKILL) (killed: most often the kernel's
   out-of-memory killer)``), the run fails with it, and the kernel killed exactly one process
@@ -51,9 +53,9 @@ FAST = {
 }
 MB = 2**20
 #: The worker's memory, its main process and pool processes together. Measured on the
-#: development machine: after small runs the worker's cgroup holds about 230 MB (main process
-#: 165 MB resident, each pool process 130 MB, much of it shared); the big part's pool
-#: process alone reaches 818 MB without a limit.
+#: development machine: after small runs the worker's cgroup holds about 230-250 MB (main
+#: process 165 MB resident, each pool process 130-140 MB, much of it shared); the big part's
+#: pool process alone reaches 818 MB without a limit.
 LIMIT_BYTES = 400 * MB
 BIG_JOBS = 100_000
 #: The same team's runs submitted while the big part runs: 24 parts of the whole light workload.
