@@ -35,23 +35,31 @@ def _mounts() -> list[tuple[str, str, str, str]]:
     return out
 
 
-def _own_cgroup() -> tuple[Path, int]:
-    """The folder of the memory cgroup this process is in, and the cgroup version."""
+def _own_cgroup() -> tuple[Path, Path, int]:
+    """The cgroup this process is in (where the processes go back at the end), the one to make
+    the child in, and the cgroup version.
+
+    In v1 the child goes under our own cgroup. In v2 a cgroup that holds processes cannot hand
+    the memory controller to children, so the child goes under ours only if it hands it out
+    (the root); else beside ours, if our parent hands it out (a delegated subtree).
+    """
     lines = [line.split(":", 2) for line in Path("/proc/self/cgroup").read_text().splitlines()]
     mounts = _mounts()
     for _, controllers, path in lines:
         if "memory" in controllers.split(","):  # cgroup v1's memory hierarchy
             for root, point, fstype, options in mounts:
                 if fstype == "cgroup" and "memory" in options.split(","):
-                    return Path(point) / os.path.relpath(path, root), 1
+                    own = Path(point) / os.path.relpath(path, root)
+                    return own, own, 1
     for hierarchy, controllers, path in lines:
         if hierarchy == "0" and controllers == "":  # the unified (v2) hierarchy
             for root, point, fstype, _ in mounts:
                 if fstype == "cgroup2":
                     own = Path(point) / os.path.relpath(path, root)
-                    delegated = (own / "cgroup.subtree_control").read_text().split()
-                    if "memory" in delegated:
-                        return own, 2
+                    for base in (own, own.parent):
+                        control = base / "cgroup.subtree_control"
+                        if control.exists() and "memory" in control.read_text().split():
+                            return own, base, 2
                     raise Unavailable(f"cgroup v2 without the memory controller delegated to {own}")
     raise Unavailable("no memory cgroup hierarchy is mounted")
 
@@ -60,8 +68,7 @@ class MemoryLimit:
     """A child memory cgroup of ``limit_bytes``, without swap; :meth:`remove` it at the end."""
 
     def __init__(self, name: str, limit_bytes: int):
-        parent, self.version = _own_cgroup()
-        self.parent = parent
+        self.home, parent, self.version = _own_cgroup()
         self.limit_bytes = limit_bytes
         for stale in parent.glob(f"{PREFIX}*"):  # of an earlier test killed before its clean-up
             with contextlib.suppress(OSError):
@@ -130,7 +137,7 @@ class MemoryLimit:
         while True:
             for pid in self.pids():
                 with contextlib.suppress(OSError):  # it exited meanwhile
-                    (self.parent / "cgroup.procs").write_text(f"{pid}\n")
+                    (self.home / "cgroup.procs").write_text(f"{pid}\n")
             try:
                 self.path.rmdir()
                 return
