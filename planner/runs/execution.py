@@ -59,14 +59,15 @@ class PartAborted(Exception):
 WORKER_NODE: str | None = None
 
 
-def worker_name() -> str:
-    """``node:pid`` of this process, recorded on the parts it claims.
+def worker_name(pid: int | None = None) -> str:
+    """``node:pid`` of this process (or of its sibling pool process ``pid``), recorded on the
+    parts it claims.
 
     The node is the Celery worker's name (``-n worker@host``; by default ``celery@`` and the
     machine's host name), so that parts claimed by workers on several machines, or by
     several workers on one, say which worker ran them.
     """
-    return f"{WORKER_NODE or socket.gethostname()}:{os.getpid()}"
+    return f"{WORKER_NODE or socket.gethostname()}:{pid or os.getpid()}"
 
 
 def _lease_until() -> object:
@@ -209,18 +210,22 @@ def _claim_queued(part_id: int) -> Claim | None:
     return Claim(part_id, row["run_id"], row["attempts"], row["position"])
 
 
-def part_process_lost(task_id: str, what: str) -> bool:
-    """Note on the running part of message ``task_id`` that its process died, and how.
+def part_process_lost(task_id: str, what: str, pid: int | None = None) -> bool:
+    """Note on the running part of the pool process ``pid`` of this worker (without a pid:
+    of message ``task_id``) that its process died, and how.
 
     ``what`` is the pool's account (``Worker exited prematurely: signal 9 (SIGKILL)``): a
     process killed by signal 9 was, most often, killed by the kernel for lack of memory.
+
+    The process is what identifies the part: its claim recorded ``node:pid``. The message's id
+    does not always: a killed part's message goes back to the broker behind everything queued,
+    and when the reaper has queued the part again (with a new message) before that stale one
+    is read, the stale one claims it (:func:`part_claim`), so the part carries another id.
     """
     hint = " (killed: most often the kernel's out-of-memory killer)" if "SIGKILL" in what else ""
-    return bool(
-        RunPart.objects.filter(task_id=task_id, status=Status.RUNNING).update(
-            error=f"{PROCESS_LOST}: {what}{hint}"[:1000]
-        )
-    )
+    held = {"worker": worker_name(pid)[:255]} if pid else {"task_id": task_id}
+    note = f"{PROCESS_LOST}: {what}{hint}"[:1000]
+    return bool(RunPart.objects.filter(status=Status.RUNNING, **held).update(error=note))
 
 
 def _mine(claim: Claim) -> QuerySet[RunPart]:

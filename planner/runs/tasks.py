@@ -28,8 +28,8 @@ class PartRequest(Request):
 
     When the pool process executing a part dies (the kernel's out-of-memory killer, ``kill
     -9``), the main process learns it as a :class:`WorkerLostError` with the signal. The note
-    goes on the part (still RUNNING: its lease lapses, the reaper queues it again and, after
-    ``PLANNER_PART_MAX_ATTEMPTS`` claims, fails it with this reason).
+    goes on the part that process held (still RUNNING: its lease lapses, the reaper queues it
+    again and, after ``PLANNER_PART_MAX_ATTEMPTS`` claims, fails it with this reason).
     """
 
     def on_failure(self, exc_info: Any, send_failed_event: bool = True, return_ok: bool = False) -> Any:
@@ -37,7 +37,7 @@ class PartRequest(Request):
         exc = getattr(exc, "exc", exc)  # ExceptionWithTraceback
         if isinstance(exc, WorkerLostError):
             try:
-                execution.part_process_lost(str(self.id), str(exc))
+                execution.part_process_lost(str(self.id), str(exc), pid=self.worker_pid)
             except Exception:  # the database may be the reason; the reaper still recovers the part
                 logger.warning("could not note the lost process of message %s", self.id, exc_info=True)
         return super().on_failure(exc_info, send_failed_event=send_failed_event, return_ok=return_ok)

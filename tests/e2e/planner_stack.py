@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -141,19 +142,22 @@ class Stack:
     def start_worker(
         self, name: str = "worker", *, beat: bool = True, node: str | None = None,
         env: dict[str, str] | None = None, cwd: Path | None = None, concurrency: int | None = None,
+        wrap: Callable[[list[str]], list[str]] | None = None,
     ) -> subprocess.Popen[bytes]:
         """A Celery worker as docker-compose runs it: one process per core (prefork's default)
         and, with ``beat``, the embedded beat (the reaper). Simulations are batch work: at a
         lower CPU priority than the web processes, a busy worker does not slow down pages and
         API calls (docker-compose: cpu_shares). ``node`` is its ``-n`` name (``worker@host``),
-        ``env`` and ``cwd`` what differs on its machine (a working directory, a temp folder)."""
+        ``env`` and ``cwd`` what differs on its machine (a working directory, a temp folder);
+        ``wrap`` what the command is given to (a function of the command line: one that enters
+        a memory limit first, ``memory_limit.MemoryLimit.enter``)."""
         cmd = ["nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker", "--pool=prefork",
                f"--concurrency={concurrency or self.worker_concurrency}", "--loglevel=INFO"]
         if node:
             cmd += ["-n", node]
         if beat:
             cmd += ["--beat", "--schedule", str(self.logs / f"{name}-beat-schedule")]
-        return self.start(name, *cmd, env=env, cwd=cwd)
+        return self.start(name, *(wrap(cmd) if wrap else cmd), env=env, cwd=cwd)
 
     def start_beat(self, name: str = "beat") -> subprocess.Popen[bytes]:
         """The one beat of a deployment whose workers run without one (docker-compose's ``beat``)."""

@@ -9,17 +9,20 @@ import sys
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from billiard.exceptions import WorkerLostError
 from celery.exceptions import SoftTimeLimitExceeded
+from celery.worker.request import Request
 from django.db import OperationalError
 from django.utils import timezone
 
 from planner.kinds.compare import kind as compare_kind
 from planner.runs import execution, services
-from planner.runs.models import Run, RunPart, RunResult
-from planner.runs.tasks import retry_countdown, run_part_execute
+from planner.runs.models import PROCESS_LOST, Run, RunPart, RunResult
+from planner.runs.tasks import PartRequest, retry_countdown, run_part_execute
 from planner.teams.models import Team
 from scheduling import SolverTimeout, compare, lower_bound_cost, parse_scenario
 
@@ -460,6 +463,44 @@ def test_a_part_whose_process_is_killed_fails_with_that_reason(
     assert "stopped responding 2 times" in first.error and "out-of-memory killer" in first.error
     # Only a running part takes the note.
     assert not execution.part_process_lost(first.task_id, killed)
+
+
+def test_a_part_claimed_by_its_stale_message_still_gets_the_note_of_its_killed_process(
+    run: Run, sent: list[int], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed part's message goes back to the broker behind everything queued
+    (``reject_on_worker_lost``); if the reaper queued the part again (a new message) before that
+    stale one is read, the stale one claims it (a message is a token for its part). The process
+    that then dies holds the part under a message id the part does not carry: the note must
+    still reach the part, or the kernel's reason is lost from the final error."""
+    monkeypatch.setattr(Request, "on_failure", lambda self, *args, **kwargs: None)  # ack/reject
+
+    def process_killed(task_id: str) -> None:
+        request = PartRequest.__new__(PartRequest)  # what the worker's main process holds
+        request.id, request.worker_pid = task_id, os.getpid()  # the claims were made by this process
+        killed = WorkerLostError("Worker exited prematurely: signal 9 (SIGKILL) Job: 7.")
+        request.on_failure(SimpleNamespace(exception=killed, traceback=""))
+
+    settings.PLANNER_PART_MAX_ATTEMPTS = 2
+    first = parts_of(run)[0]
+    stale = first.task_id
+    assert execution.part_claim(first.pk, stale) is not None
+    process_killed(stale)
+    RunPart.objects.filter(pk=first.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    services.runs_reap()
+    first.refresh_from_db()
+    assert first.status == "queued" and first.task_id != stale and "signal 9 (SIGKILL)" in first.error
+
+    claim = execution.part_claim(first.pk, stale)  # the stale message is read first
+    assert claim is not None and claim.attempt == 2
+    process_killed(stale)
+    first.refresh_from_db()
+    assert first.error.startswith(PROCESS_LOST) and "signal 9 (SIGKILL)" in first.error, first.error
+    RunPart.objects.filter(pk=first.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+    services.runs_reap()
+    first.refresh_from_db()
+    assert first.status == "failed" and "stopped responding 2 times" in first.error
+    assert "signal 9 (SIGKILL)" in first.error and "out-of-memory killer" in first.error, first.error
 
 
 def test_a_part_whose_worker_keeps_dying_fails_after_the_last_attempt(
