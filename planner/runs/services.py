@@ -196,7 +196,10 @@ def parts_send(parts: Iterable[tuple[int, str]], *, first: bool = False) -> int:
     sent = 0
     for part_id, task_id in parts:
         try:
-            run_part_execute.apply_async(args=[part_id], task_id=task_id, queue=queues.get(part_id))
+            run_part_execute.apply_async(
+                args=[part_id], task_id=task_id, queue=queues.get(part_id),
+                priority=int(settings.PLANNER_PART_PRIORITY),
+            )
         except Exception as exc:  # kombu raises several types for an unreachable broker
             logger.warning("could not queue part %s (sent later): %s: %s", part_id, type(exc).__name__, exc)
             RunPart.objects.filter(pk=part_id, status=Status.QUEUED, sent_at__isnull=True).update(

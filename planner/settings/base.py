@@ -293,6 +293,12 @@ CELERY_TASK_TIME_LIMIT = env_int("PLANNER_TASK_TIME_LIMIT_S", CELERY_TASK_SOFT_T
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = "planner"
+# Run parts are sent at a lower priority than every other task (with Redis, 0 is the highest
+# and the default): a worker that frees up reads the reaper's message (runs_reap, sent by beat
+# to the same queue), a figures build or an import before the next of the queued parts, so a
+# lost part is recovered within one part's duration however long the queue is
+# (docs/architecture.md). The embedded default's filesystem broker ignores priorities.
+PLANNER_PART_PRIORITY = 6
 # Dedicated workers for heavy runs (docs/deploy.md): the parts of a run with at least
 # PLANNER_HEAVY_RUN_JOBS jobs go to the queue PLANNER_HEAVY_QUEUE, which only the workers
 # started with ``-Q planner-heavy`` (or ``-Q planner,planner-heavy``) consume. Empty (the
