@@ -105,6 +105,32 @@ def test_bad_run_requests_are_400s_with_paths_and_store_nothing(
     assert not Run.objects.exists()
 
 
+def test_a_bad_name_is_refused_with_the_requests_other_problems_before_any_preparation(
+    api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from planner.runs.kinds import get_kind
+
+    prepared: list[Any] = []
+    monkeypatch.setattr(type(get_kind("compare")), "prepare", lambda self, *args: prepared.append(args) or {})
+    client = api(owner)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post("/api/runs/", {"scenario": scenario_doc, "name": "a\u0000b"}, format="json")
+    assert response.status_code == 400 and set(errors_of(response)) == {"name"}
+    assert prepared == []  # a comparison solves its lower bound's LP there
+    assert not any('"runs_runpart"' in q["sql"] for q in ctx.captured_queries)  # nor the team's queue
+    bad = copy.deepcopy(scenario_doc)
+    bad["jobs"][3]["executor"]["cpu"] = -1
+    response = client.post("/api/runs/", {"scenario": bad, "name": "a\u0000b", "seed": -2}, format="json")
+    assert set(errors_of(response)) == {"name", "jobs[3].executor.cpu", "seed"}
+    assert client.post("/api/runs/", {"scenario": scenario_doc, "name": " Nightly "}, format="json").json()[
+        "name"
+    ] == "Nightly"
+    assert prepared and not Run.objects.exclude(name="Nightly").exists()
+
+
 def test_runs_without_a_team_need_one(api: Any, make_user: Any, scenario_doc: dict[str, Any]) -> None:
     loner = make_user("lonely")
     response = api(loner).post("/api/runs/", {"scenario": scenario_doc}, format="json")
