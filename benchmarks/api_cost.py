@@ -1,17 +1,20 @@
 """Issue 21: what one API request costs in-process (CPU, queries, bytes), by endpoint.
 
-    python benchmarks/api_cost.py [--database sqlite|postgres] [--repeat 200] [--profile LABEL]
+    python benchmarks/api_cost.py [--database sqlite|postgres] [--layout team|mixed] [--repeat 200]
+                                  [--profile LABEL [--profile-out FILE]]
 
 Builds a realistic database with the test settings (SQLite in memory, or a PostgreSQL database
 of its own on 127.0.0.1 that is dropped at the end): one team with 30 runs of several kinds, among
 them a finished 100-point sweep (its 100 results and parts), comparisons of five schedulers,
-allocation studies, and queued runs. Then, through the whole middleware stack
-(``django.test.Client``, an API token in ``Authorization`` as wrk sends it), times
+allocation studies, and queued runs (``--layout mixed``: the five runs of load_mixed.py instead).
+Then, through the whole middleware stack (``django.test.Client``, an API token in
+``Authorization`` as wrk sends it), times
 ``GET /api/runs/`` (the default page) and each malformed ``POST /api/runs/`` of
 ``benchmarks/load_mixed.py`` ``--repeat`` times after a warm-up: this process's CPU
 milliseconds per request (the database server's CPU is not counted), queries per request and
 the response's size. With ``--profile LABEL`` (``list`` or a hostile request's label), prints
-cProfile's top functions for that request.
+cProfile's top functions for that request. Queries are those Django records: not PostgreSQL's
+connection health check, which production makes once per request (``CONN_HEALTH_CHECKS``).
 
 No server, worker or load generator is started: this measures the web process's own work, the
 part of a request that three gunicorn workers on two cores pay for under load. Prints markdown.
@@ -41,7 +44,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--profile", default="", help="list, or a hostile request's label")
-    parser.add_argument("--compares", type=int, default=20, help="comparisons of five schedulers")
+    parser.add_argument("--profile-out", default="", help="also write the profile there (pstats)")
+    parser.add_argument(
+        "--layout", choices=["team", "mixed"], default="team",
+        help="team: 30 runs (a 100-point sweep, 20 comparisons of five schedulers, 4 allocation studies, "
+        "5 queued comparisons); mixed: the runs of load_mixed.py (4 comparisons of two schedulers and "
+        "a 100-point sweep)",
+    )
     return parser.parse_args()
 
 
@@ -130,15 +139,20 @@ def build() -> tuple[str, dict[str, int]]:
     sweep = run_start(user=owner, team=team, scenario=doc, kind="sweep",
                       vary={"counts.small": list(range(1, 21))}, schedulers=FIVE)
     execute(sweep.pk)
-    compare = run_start(user=owner, team=team, scenario=doc, schedulers=FIVE)
-    execute(compare.pk)
-    allocation = run_start(user=owner, team=team, scenario=table_one(), kind="allocation", variants=VARIANTS,
-                           trials=5, seed=7)
-    execute(allocation.pk)
-    clone(compare, ARGS.compares - 1)
-    clone(allocation, 3)
-    for _ in range(5):  # queued: no results yet
-        run_start(user=owner, team=team, scenario=doc, schedulers=FIVE)
+    if ARGS.layout == "mixed":
+        compare = run_start(user=owner, team=team, scenario=doc, schedulers=FIVE[-2:])
+        execute(compare.pk)
+        clone(compare, 3)
+    else:
+        compare = run_start(user=owner, team=team, scenario=doc, schedulers=FIVE)
+        execute(compare.pk)
+        allocation = run_start(user=owner, team=team, scenario=table_one(), kind="allocation",
+                               variants=VARIANTS, trials=5, seed=7)
+        execute(allocation.pk)
+        clone(compare, 19)
+        clone(allocation, 3)
+        for _ in range(5):  # queued: no results yet
+            run_start(user=owner, team=team, scenario=doc, schedulers=FIVE)
     # The sweep is the newest run: on the default page, as in load_mixed.py.
     Run.objects.filter(pk=sweep.pk).update(created_at=Run.objects.order_by("-created_at")[0].created_at)
     print(f"(database built in {time.perf_counter() - started:.0f} s)", file=sys.stderr)
@@ -189,22 +203,24 @@ def main() -> None:
         token, counts = build()
         client = Client(HTTP_AUTHORIZATION=f"Token {token}")
         requests: list[tuple[str, Any]] = [("list", lambda: client.get("/api/runs/"))]
-        for label, path, body, headers in hostile_requests(token):
+        for label, path, body, _headers in hostile_requests(token):
             if path != "/api/runs/":
                 continue
             requests.append((label, lambda path=path, body=body: client.post(
                 path, body, content_type="application/json")))
-        print(f"## In-process cost per request ({ARGS.database}, {ARGS.repeat} requests each)\n")
+        print(f"## In-process cost per request ({ARGS.database}, {ARGS.layout}, "
+              f"{ARGS.repeat} requests each)\n")
         print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load average "
               f"{os.getloadavg()[0]:.2f}; database: {counts}.\n")
-        print("| request | status | CPU ms (mean) | CPU ms (p50) | wall ms (p50) | queries | writes | bytes |")
+        print("| request | status | CPU ms (mean) | CPU ms (p50) | wall ms (p50) | queries | writes "
+              "| bytes |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         results = {}
         for label, send in requests:
             m = measure(send, ARGS.repeat)
             results[label] = m
-            print(f"| {label} | {m['status']} | {m['cpu_ms']:.2f} | {m['cpu_p50']:.2f} | {m['wall_p50']:.2f} | "
-                  f"{m['queries']} | {m['writes']} | {m['bytes']:,} |")
+            print(f"| {label} | {m['status']} | {m['cpu_ms']:.2f} | {m['cpu_p50']:.2f} | "
+                  f"{m['wall_p50']:.2f} | {m['queries']} | {m['writes']} | {m['bytes']:,} |")
         print(f"\nload average at the end: {os.getloadavg()}")
         if os.environ.get("API_COST_SQL"):
             for label, m in results.items():
@@ -218,6 +234,8 @@ def main() -> None:
             for _ in range(ARGS.repeat):
                 send()
             profile.disable()
+            if ARGS.profile_out:
+                profile.dump_stats(ARGS.profile_out)
             out = io.StringIO()
             stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
             stats.print_stats(45)
