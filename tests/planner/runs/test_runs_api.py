@@ -301,3 +301,20 @@ def test_a_list_entry_stays_the_same_size_however_many_results_the_run_has(
     detail = client.get(before["links"]["detail"]).json()
     assert len(detail["results"]) == 102 and detail["results"][-1]["summary"]["point"] == 99
     assert {k: v for k, v in detail.items() if k != "results"} == before
+
+
+def test_the_schema_gives_the_list_its_entries_and_the_detail_its_results(api: Any, owner: Any) -> None:
+    schema = api(owner).get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+
+    def shape(path: str) -> dict[str, Any]:
+        body = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        if "$ref" in body:
+            body = components[body["$ref"].rsplit("/", 1)[1]]
+        return dict(body)
+
+    items = shape("/api/runs/")["properties"]["results"]["items"]
+    entry = components[items["$ref"].rsplit("/", 1)[1]]["properties"]
+    detail = shape("/api/runs/{id}/")["properties"]
+    assert "results" not in entry and "links" in entry
+    assert set(detail) == set(entry) | {"results"}
