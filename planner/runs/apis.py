@@ -44,8 +44,8 @@ class RunListApi(APIView):
         ],
         responses=RunListEntrySerializer(many=True),
         tags=["runs"],
-        description="Newest first. Each entry says how many results the run has; its detail "
-        "(`links.detail`) lists them with their summaries.",
+        description="Newest first. An entry holds the run's own fields, its kind's parameters and "
+        "links; the run's detail (`links.detail`) lists its results with their summaries.",
     )
     def get(self, request: Request) -> Response:
         qs = selectors.run_list_entries(
