@@ -25,6 +25,7 @@ from .reporting import run_report
 from .serializers import (
     RunCreateSerializer,
     RunFiguresSerializer,
+    RunListEntrySerializer,
     RunOutputSerializer,
     RunProgressSerializer,
     run_request_serializers,
@@ -41,18 +42,20 @@ class RunListApi(APIView):
             OpenApiParameter("status", str, enum=Run.Status.values),
             OpenApiParameter("kind", str, description="Only runs of this kind (e.g. compare)."),
         ],
-        responses=RunOutputSerializer(many=True),
+        responses=RunListEntrySerializer(many=True),
         tags=["runs"],
+        description="Newest first. An entry holds the run's own fields, its kind's parameters and "
+        "links; the run's detail (`links.detail`) lists its results with their summaries.",
     )
     def get(self, request: Request) -> Response:
-        qs = selectors.run_list(
+        qs = selectors.run_list_entries(
             user=request.user,
             team=team_filter(request),
             status=query_choice(request.query_params, "status", Run.Status.values),
             kind=query_choice(request.query_params, "kind", [k.key for k in all_kinds()]),
         )
         return paginated_response(
-            request=request, view=self, queryset=qs, serializer_class=RunOutputSerializer
+            request=request, view=self, queryset=qs, serializer_class=RunListEntrySerializer
         )
 
     @extend_schema(

@@ -21,17 +21,35 @@ PART_FIELDS = (
 )
 
 
+def _runs_of(
+    *, user: Any, team: Any = None, status: str | None = None, kind: str | None = None
+) -> QuerySet[Run]:
+    """The runs of the user's teams, filtered, newest first; never the scenario, figures or context."""
+    qs = Run.objects.filter(team_id__in=team_ids_of(user)).defer("scenario", "figures", "context")
+    if team is not None:
+        qs = qs.filter(team=team)
+    if status:
+        qs = qs.filter(status=status)
+    if kind:
+        qs = qs.filter(kind=kind)
+    return qs.order_by("-created_at", "-id")
+
+
 def run_list(
     *, user: Any, team: Any = None, status: str | None = None, kind: str | None = None
 ) -> QuerySet[Run]:
-    """The runs of the user's teams, newest first, with their parts and results' summaries (4 queries)."""
-    qs = (
-        Run.objects.filter(team_id__in=team_ids_of(user))
-        .defer("scenario", "figures", "context")
+    """The runs of the user's teams, newest first, with their parts and results' summaries (4 queries).
+
+    The pages' list: every result's summary is loaded (a 100-point sweep's are 100 rows), for
+    the kinds' headlines. The API's list reads :func:`run_list_entries` instead.
+    """
+    return (
+        _runs_of(user=user, team=team, status=status, kind=kind)
         .select_related("created_by")
         # Names only: the workload's row holds its jobs, which lists and pages must not load.
         .annotate(
-            cluster_name=F("cluster__name"), workload_name=F("workload__name"), currency=F("team__currency")
+            cluster_name=F("cluster__name"), workload_name=F("workload__name"), currency=F("team__currency"),
+            created_by_name=F("created_by__username"),
         )
         .prefetch_related(
             Prefetch(
@@ -40,13 +58,20 @@ def run_list(
             Prefetch("parts", queryset=RunPart.objects.only("id", "run_id", "position", "label", "status")),
         )
     )
-    if team is not None:
-        qs = qs.filter(team=team)
-    if status:
-        qs = qs.filter(status=status)
-    if kind:
-        qs = qs.filter(kind=kind)
-    return qs.order_by("-created_at", "-id")
+
+
+def run_list_entries(
+    *, user: Any, team: Any = None, status: str | None = None, kind: str | None = None
+) -> QuerySet[Run]:
+    """The runs of the user's teams as the API lists them, newest first: each run's own fields and
+    its author's name, one row per run (one query per page, and the count when the page is full).
+
+    No result or part is loaded, so a page costs the same whatever the runs hold (a 100-point
+    sweep is one row); a run's results are in its detail.
+    """
+    return _runs_of(user=user, team=team, status=status, kind=kind).annotate(
+        created_by_name=F("created_by__username")
+    )
 
 
 def run_currency(run: Run) -> str:

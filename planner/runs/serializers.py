@@ -96,7 +96,12 @@ class RunResultSummarySerializer(serializers.Serializer):
         return reverse("api:run-result", args=[result.run_id, result.variant], request=request)
 
 
-class RunOutputSerializer(serializers.Serializer):
+class RunListEntrySerializer(serializers.Serializer):
+    """A run as the list shows it: its own fields, its kind's (a comparison's schedulers, a sweep's
+    number of points) and links. The results' summaries are in its detail (``links.detail``), so
+    an entry's size does not grow with the run's results (a 100-point sweep is as small as a
+    comparison) and a list reads no result."""
+
     id = serializers.IntegerField()
     team = serializers.IntegerField(source="team_id")
     name = serializers.CharField()
@@ -110,8 +115,7 @@ class RunOutputSerializer(serializers.Serializer):
     cluster = serializers.IntegerField(source="cluster_id", allow_null=True)
     workload = serializers.IntegerField(source="workload_id", allow_null=True)
     parameters = serializers.JSONField(source="options", help_text="The kind's parameters as validated.")
-    results = RunResultSummarySerializer(many=True, source="results.all")
-    created_by = serializers.CharField(source="created_by.username", default=None)
+    created_by = serializers.CharField(source="created_by_name", allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -145,6 +149,12 @@ class RunOutputSerializer(serializers.Serializer):
         with suppress(KeyError):  # a kind no longer registered shows its generic fields only
             data.update(get_kind(run.kind).api_fields(run))  # e.g. a comparison's schedulers and baseline
         return data
+
+
+class RunOutputSerializer(RunListEntrySerializer):
+    """A run with every result's summary and the link to its full document."""
+
+    results = RunResultSummarySerializer(many=True, source="results.all")
 
 
 class _ProgressSerializer(serializers.Serializer):

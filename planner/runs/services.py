@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from planner.core.errors import InputError
+from planner.core.errors import FieldError, InputError
 from planner.core.names import clean_name
 from planner.scenarios.models import Cluster, Workload
 from planner.scenarios.services import scenario_document_and_parsed
@@ -112,16 +112,29 @@ def run_start(
     """
     run_kind = kind_for_request(kind)
     params = {**(params or {}), **more_params}
-    team_id, doc, parsed = _scenario_from_request(
-        user=user,
-        team=team,
-        scenario=scenario,
-        cluster=cluster,
-        workload=workload,
-        kind=run_kind,
-        params=params,
-    )
-    plan = _plan(run_kind, parsed, params)
+    # The name is checked first and its problem reported with the scenario's and the parameters':
+    # a request refused for its name must not reach the kind's preparation (a comparison solves
+    # its lower bound's LP there) nor the team's queue.
+    name_errors: list[FieldError] = []
+    try:
+        _run_name(name, "")
+    except InputError as exc:
+        name_errors = list(exc.errors)
+    try:
+        team_id, doc, parsed = _scenario_from_request(
+            user=user,
+            team=team,
+            scenario=scenario,
+            cluster=cluster,
+            workload=workload,
+            kind=run_kind,
+            params=params,
+        )
+        plan = _plan(run_kind, parsed, params)
+    except InputError as exc:
+        raise InputError([*name_errors, *exc.errors]) from None
+    if name_errors:
+        raise InputError(name_errors)
     context = run_kind.prepare(parsed, plan.options)
     with transaction.atomic():
         _check_team_queue(team_id, len(plan.parts))

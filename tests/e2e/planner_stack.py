@@ -147,10 +147,10 @@ class Stack:
         """A Celery worker as docker-compose runs it: one process per core (prefork's default)
         and, with ``beat``, the embedded beat (the reaper). Simulations are batch work: at a
         lower CPU priority than the web processes, a busy worker does not slow down pages and
-        API calls (docker-compose: cpu_shares). ``node`` is its ``-n`` name (``worker@host``),
-        ``env`` and ``cwd`` what differs on its machine (a working directory, a temp folder);
-        ``wrap`` what the command is given to (a function of the command line: one that enters
-        a memory limit first, ``memory_limit.MemoryLimit.enter``)."""
+        API calls (docker-compose: ``cpu_shares: 128``, about the same weight). ``node`` is its
+        ``-n`` name (``worker@host``), ``env`` and ``cwd`` what differs on its machine (a working
+        directory, a temp folder); ``wrap`` what the command is given to (a function of the
+        command line: one that enters a memory limit first, ``memory_limit.MemoryLimit.enter``)."""
         cmd = ["nice", "-n", "10", str(BIN / "celery"), "-A", "celery_app", "worker", "--pool=prefork",
                f"--concurrency={concurrency or self.worker_concurrency}", "--loglevel=INFO"]
         if node:

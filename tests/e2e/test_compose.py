@@ -50,3 +50,14 @@ def test_dockerfile_copies_every_package_the_app_imports():
     dockerfile = (ROOT / "Dockerfile").read_text()
     for path in ("scheduling", "planner", "celery_app", "templates", "static", "manage.py", "pyproject.toml"):
         assert f"COPY {path}" in dockerfile, path
+
+
+def test_workers_yield_the_cpu_to_the_web_in_both():
+    """compose's worker containers and the harness's workers run at about the same low priority
+    (docs/deploy.md, "Web processes"): `nice 10` is a CPU weight of 110 against the web's 1024."""
+    s = services()
+    shares = re.search(r"^\s+cpu_shares: (\d+)\s*$", s["worker"], flags=re.M)
+    assert shares, s["worker"]
+    assert int(shares.group(1)) <= 1024 // 8  # at most an eighth of the web's default 1024
+    assert all("cpu_shares" not in s[name] for name in ("web", "db", "redis"))
+    assert '"nice", "-n", "10"' in HARNESS

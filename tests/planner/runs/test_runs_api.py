@@ -105,6 +105,32 @@ def test_bad_run_requests_are_400s_with_paths_and_store_nothing(
     assert not Run.objects.exists()
 
 
+def test_a_bad_name_is_refused_with_the_requests_other_problems_before_any_preparation(
+    api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from planner.runs.kinds import get_kind
+
+    prepared: list[Any] = []
+    monkeypatch.setattr(type(get_kind("compare")), "prepare", lambda self, *args: prepared.append(args) or {})
+    client = api(owner)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post("/api/runs/", {"scenario": scenario_doc, "name": "a\u0000b"}, format="json")
+    assert response.status_code == 400 and set(errors_of(response)) == {"name"}
+    assert prepared == []  # a comparison solves its lower bound's LP there
+    assert not any('"runs_runpart"' in q["sql"] for q in ctx.captured_queries)  # nor the team's queue
+    bad = copy.deepcopy(scenario_doc)
+    bad["jobs"][3]["executor"]["cpu"] = -1
+    response = client.post("/api/runs/", {"scenario": bad, "name": "a\u0000b", "seed": -2}, format="json")
+    assert set(errors_of(response)) == {"name", "jobs[3].executor.cpu", "seed"}
+    assert client.post("/api/runs/", {"scenario": scenario_doc, "name": " Nightly "}, format="json").json()[
+        "name"
+    ] == "Nightly"
+    assert prepared and not Run.objects.exclude(name="Nightly").exists()
+
+
 def test_runs_without_a_team_need_one(api: Any, make_user: Any, scenario_doc: dict[str, Any]) -> None:
     loner = make_user("lonely")
     response = api(loner).post("/api/runs/", {"scenario": scenario_doc}, format="json")
@@ -229,14 +255,19 @@ def test_run_list_query_count_does_not_grow_with_runs(
 
 
 def test_run_list_stays_within_a_fixed_number_of_queries(
-    api: Any, owner: Any, finished_run: Run, django_assert_max_num_queries: Any
+    api: Any, owner: Any, team: Team, scenario_doc: dict[str, Any], finished_run: Run,
+    django_assert_num_queries: Any,
 ) -> None:
     client = api(owner)
-    with django_assert_max_num_queries(6):
-        client.get("/api/runs/")
+    with django_assert_num_queries(1):  # a page that is not full is its own count
+        assert client.get("/api/runs/").json()["count"] == 1
+    for _ in range(2):
+        services.run_start(user=owner, team=team, scenario=scenario_doc)
+    with django_assert_num_queries(2):  # a full page, and the count
+        assert client.get("/api/runs/?page_size=3").json()["count"] == 3
 
 
-def test_run_list_does_not_load_scenarios_or_full_results(api: Any, owner: Any, finished_run: Run) -> None:
+def test_run_list_does_not_load_scenarios_or_results(api: Any, owner: Any, finished_run: Run) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -244,4 +275,46 @@ def test_run_list_does_not_load_scenarios_or_full_results(api: Any, owner: Any, 
         api(owner).get("/api/runs/")
     sql = " ".join(q["sql"] for q in ctx.captured_queries)
     assert '"runs_run"."scenario"' not in sql and '"runs_run"."figures"' not in sql
-    assert '"runs_runresult"."result"' not in sql
+    assert '"runs_runresult"' not in sql and '"runs_runpart"' not in sql
+
+
+def test_a_list_entry_stays_the_same_size_however_many_results_the_run_has(
+    api: Any, owner: Any, finished_run: Run, count_queries: Any
+) -> None:
+    """A 100-point sweep is as small in the list as a comparison: the list links to the detail,
+    which has every result's summary."""
+    client = api(owner)
+
+    def entry() -> dict[str, Any]:
+        (only,) = client.get("/api/runs/").json()["results"]
+        return dict(only)
+
+    before, queries = entry(), count_queries(lambda: client.get("/api/runs/"))
+    assert "results" not in before and before["schedulers"] == ["fifo-consolidate", "edf-bfd"]
+    RunResult.objects.bulk_create(
+        RunResult(run=finished_run, variant=f"point {i}", position=2 + i, result={},
+                  summary={"point": i, "total_cost": 1.5 * i, "note": "x" * 300})
+        for i in range(100)
+    )
+    assert entry() == before
+    assert count_queries(lambda: client.get("/api/runs/")) == queries
+    detail = client.get(before["links"]["detail"]).json()
+    assert len(detail["results"]) == 102 and detail["results"][-1]["summary"]["point"] == 99
+    assert {k: v for k, v in detail.items() if k != "results"} == before
+
+
+def test_the_schema_gives_the_list_its_entries_and_the_detail_its_results(api: Any, owner: Any) -> None:
+    schema = api(owner).get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+
+    def shape(path: str) -> dict[str, Any]:
+        body = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        if "$ref" in body:
+            body = components[body["$ref"].rsplit("/", 1)[1]]
+        return dict(body)
+
+    items = shape("/api/runs/")["properties"]["results"]["items"]
+    entry = components[items["$ref"].rsplit("/", 1)[1]]["properties"]
+    detail = shape("/api/runs/{id}/")["properties"]
+    assert "results" not in entry and "links" in entry
+    assert set(detail) == set(entry) | {"results"}

@@ -54,6 +54,56 @@ def test_a_token_expires(owner: Any, team: Team) -> None:
     assert with_token(issued["token"]).get("/api/teams/").status_code == 401
 
 
+def test_an_expired_token_is_deleted_when_it_is_met_and_others_are_deleted_at_the_next_issue(
+    owner: Any, team: Team
+) -> None:
+    expired, other, working = issue("expired"), issue("other"), issue("working")
+    past = timezone.now() - timedelta(seconds=1)
+    ApiToken.objects.filter(token_key__in=[expired["id"], other["id"]]).update(expiry=past)
+    assert with_token(expired["token"]).get("/api/teams/").status_code == 401
+    assert not ApiToken.objects.filter(token_key=expired["id"]).exists()
+    assert with_token(working["token"]).get("/api/teams/").status_code == 200
+    listed = with_token(working["token"]).get("/api/auth/tokens/").json()["results"]
+    assert [t["id"] for t in listed] == [working["id"]]  # an expired token is never listed
+    assert with_token(other["token"]).get("/api/teams/").status_code == 401
+    issue("new")
+    assert not ApiToken.objects.filter(expiry__lt=timezone.now()).exists()
+
+
+def test_a_token_request_reads_its_token_once_and_writes_nothing(owner: Any, team: Team) -> None:
+    """Authentication is one query (the token's row and its user) on every API request, and a
+    GET writes nothing: no refresh of the expiry, no clean-up of the user's other tokens."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    token = issue("script")["token"]
+    for _ in range(3):
+        issue()  # other tokens of the same user
+    # A day old: knox's AUTO_REFRESH, if it were on, would now write a new expiry on every request.
+    ApiToken.objects.filter(user=owner).update(expiry=timezone.now() + timedelta(days=29))
+    client = with_token(token)
+    for path in ("/api/runs/", "/api/teams/"):
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(path).status_code == 200
+        sql = [q["sql"] for q in ctx.captured_queries]
+        assert sum('"accounts_apitoken"' in q for q in sql) == 1, sql
+        assert not [q for q in sql if q.split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE")], sql
+
+
+def test_a_large_body_is_authenticated_once(owner: Any, team: Team, settings: Any) -> None:
+    """The body-size limit asks who sends a large body before the view does: one token lookup."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.PLANNER_SMALL_BODY_BYTES = 1024
+    client = with_token(issue()["token"])
+    body = '{"name": "' + "x" * 4096 + '"}'
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.post("/api/runs/", body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert sum('"accounts_apitoken"' in q["sql"] for q in ctx.captured_queries) == 1
+
+
 def test_one_token_is_revoked_and_the_others_still_work(owner: Any, team: Team) -> None:
     first, second = issue("a"), issue("b")
     client = with_token(first["token"])

@@ -134,3 +134,20 @@ def test_without_hsts_preload_check_deploy_says_only_that() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     output = result.stdout + result.stderr
     assert "security.W021" in output and "1 issue" in output
+
+
+def test_a_web_process_loads_every_view_at_start_and_freezes_it_out_of_the_collector() -> None:
+    """planner.wsgi: the URLconf is loaded before the first request, and what was loaded is
+    frozen, so a full garbage collection in a request does not scan it."""
+    code = (
+        "import gc, sys; import planner.wsgi; "
+        "print(gc.get_freeze_count(), len(gc.get_objects()), 'planner.runs.apis' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env["DJANGO_SETTINGS_MODULE"] = "planner.settings.test"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    frozen, tracked, views_loaded = result.stdout.split()
+    assert int(frozen) > 50_000 and int(tracked) < 1_000 and views_loaded == "True"
