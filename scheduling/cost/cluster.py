@@ -129,7 +129,7 @@ class Cluster:
         self._fit_counts: dict[tuple[int, bytes], IntArray] = {}
         self._pool_list: list[int] = self.pool_of.tolist()
         self.on_count_by_type: IntArray = np.zeros(len(counts), dtype=np.int64)
-        self._allowed_masks: dict[bytes, BoolArray] = {}
+        self._allowed_machines: dict[bytes, IntArray] = {}
         self._pool_orders: dict[bytes, list[int]] = {}
         self.used_total: FloatArray = np.zeros(len(self.resources), dtype=float)
 
@@ -155,13 +155,13 @@ class Cluster:
         """The first ``k`` idle machines of pool ``p`` in listed order."""
         return self._idle[p].first(k)
 
-    def allowed_mask(self, allowed_types: BoolArray) -> BoolArray:
-        """Per machine: may a job restricted to ``allowed_types`` use it? (cached)"""
-        key = np.packbits(allowed_types).tobytes()
-        mask = self._allowed_masks.get(key)
-        if mask is None:
-            mask = self._allowed_masks[key] = allowed_types[self.type_of]
-        return mask
+    def allowed_machines(self, allowed_types: BoolArray) -> IntArray:
+        """The machines a job restricted to ``allowed_types`` may use, ascending (remembered)."""
+        key = allowed_types.tobytes()
+        found = self._allowed_machines.get(key)
+        if found is None:
+            found = self._allowed_machines[key] = np.flatnonzero(allowed_types[self.type_of])
+        return found
 
     def fits_all(self, demand: FloatArray) -> FloatArray:
         """Executors of ``demand`` that still fit on every machine (float array of integers)."""

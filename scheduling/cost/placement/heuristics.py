@@ -102,18 +102,19 @@ def place_consolidate(
     This is Spark's executor consolidation as the paper's FIFO baseline uses it: it neither
     knows nor cares which VMs are on or what they cost.
     """
-    idx = np.flatnonzero(cluster.allowed_mask(allowed_types))
+    idx = cluster.allowed_machines(allowed_types)
     fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
         return None
     cum = np.cumsum(fits)
     last = int(np.searchsorted(cum, executors))
+    some = np.flatnonzero(fits[: last + 1])  # full machines take nothing: skip them at once
     out: Assignment = {}
     remaining = executors
-    for k in range(last + 1):
-        take = int(min(fits[k], remaining))
+    for v, fit in zip(idx[some].tolist(), fits[some].tolist(), strict=True):
+        take = min(fit, remaining)
         if take:
-            out[int(idx[k])] = take
+            out[v] = take
             remaining -= take
     return out
 
@@ -128,14 +129,16 @@ def place_spread(
     consecutive jobs spread over the whole cluster. The dealing is computed in closed form:
     the smallest level ``L`` with ``sum(min(fit, L)) >= executors``.
     """
-    idx = np.flatnonzero(cluster.allowed_mask(allowed_types))
+    idx = cluster.allowed_machines(allowed_types)
     fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
         return None
-    shift = int(np.searchsorted(idx, ctx.spread_cursor % cluster.n_machines))
-    idx, fits = np.roll(idx, -shift), np.roll(fits, -shift)
-    keep = fits > 0
+    keep = np.flatnonzero(fits > 0)
     idx, fits = idx[keep], fits[keep]
+    # The machines from the cursor on, then those before it (idx is ascending: a binary search).
+    shift = int(np.searchsorted(idx, ctx.spread_cursor % cluster.n_machines))
+    if shift:
+        idx, fits = np.concatenate((idx[shift:], idx[:shift])), np.concatenate((fits[shift:], fits[:shift]))
     lo, hi = 1, int(fits.max())
     while lo < hi:  # smallest level L whose rounds deal enough executors
         mid = (lo + hi) // 2
@@ -153,4 +156,5 @@ def place_spread(
     else:
         last = int(np.flatnonzero(fits >= level - 1)[-1])
     ctx.spread_cursor = int(idx[last]) + 1
-    return {int(v): int(c) for v, c in zip(idx, counts, strict=True) if c > 0}
+    dealt = np.flatnonzero(counts)  # the machines dealt at least one executor, in dealing order
+    return dict(zip(idx[dealt].tolist(), counts[dealt].tolist(), strict=True))
