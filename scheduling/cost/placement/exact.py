@@ -224,8 +224,8 @@ class _Snapshot:
     """What every method needs about the cluster for one job, computed once."""
 
     demand: FloatArray  # one executor's demand per resource
-    on_idx: IntArray  # allowed machines already on that fit an executor, in BFD order
-    on_fits: IntArray  # executors each of them still holds
+    on_idx: list[int]  # allowed machines already on that fit an executor, in BFD order
+    on_fits: list[int]  # executors each of them still holds
     room: int  # executors the allowed machines already on hold in all
     type_fits: IntArray  # executors an empty VM of each pool holds (0 if not allowed)
     idle: IntArray  # idle VMs per pool (0 if not allowed)
@@ -264,7 +264,7 @@ class _Snapshot:
         """Fill the machines already on in BFD order, then ``counts`` new VMs per type."""
         out: Assignment = {}
         remaining = executors
-        for v, k in zip(self.on_idx.tolist(), self.on_fits.tolist(), strict=True):
+        for v, k in zip(self.on_idx, self.on_fits, strict=True):
             if remaining == 0:
                 break
             take = min(k, remaining)
@@ -309,7 +309,7 @@ def _solve_integer(
     # since executors are identical: d_r x_v <= free_vr for all r <=> x_v <= k_v.
     x_on = [
         pulp.LpVariable(f"x_on_{v}", 0, int(k), cat=pulp.LpInteger)
-        for v, k in zip(snap.on_idx.tolist(), snap.on_fits.tolist(), strict=True)
+        for v, k in zip(snap.on_idx, snap.on_fits, strict=True)
     ]
     # Identical idle VMs of a type pooled: c_t of them turned on, e_t executors on them.
     c_new: dict[int, pulp.LpVariable] = {}
@@ -356,7 +356,7 @@ def _solve_binary(
         if snap.type_fits[t] > 0
         for v in cluster.idle_of_pool(t, int(snap.idle[t]))
     ]
-    on_v = snap.on_idx.tolist()
+    on_v = list(snap.on_idx)
     machines = on_v + idle_v
     n_on = len(on_v)
     prob = pulp.LpProblem("exact_placement_binary", pulp.LpMinimize)

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cluster import BoolArray, Cluster, FloatArray, IntArray, PlacementContext
+from ..cluster import BoolArray, Cluster, FloatArray, PlacementContext
 
 Assignment = dict[int, int]
 
@@ -19,8 +19,8 @@ Assignment = dict[int, int]
 class UsedVMs(NamedTuple):
     """The VMs that are on and may take an executor of a job, in Algorithm 3's order."""
 
-    machines: IntArray  # machine indices, ascending RA (eq. 8) of the free capacity, index next
-    fits: IntArray  # executors each of them still holds (>= 1)
+    machines: list[int]  # machine indices, ascending RA (eq. 8) of the free capacity, index next
+    fits: list[int]  # executors each of them still holds (>= 1)
     room: int  # executors all of them hold together (at least ``limit`` if the list was cut)
 
 
@@ -43,14 +43,14 @@ def used_vms_in_bfd_order(
     ...     "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]}))
     >>> _ = cluster.apply({0: 1, 1: 3}, np.array([1.0]))  # vm#1 has 3 cpu free, vm#2 1, vm#3 is off
     >>> used = used_vms_in_bfd_order(cluster, np.array([1.0]), np.ones(1, bool), np.ones(1), 5)
-    >>> used.machines.tolist(), used.fits.tolist(), used.room
+    >>> used.machines, used.fits, used.room
     ([1, 0], [1, 3], 4)
     """
     machines, counts, room = cluster.on_index.best_fits(
         tuple(demand.tolist()), allowed_types.tolist(), rut=tuple(np.asarray(rut, dtype=float).tolist()),
         limit=limit,
     )
-    return UsedVMs(np.array(machines, dtype=np.int64), np.array(counts, dtype=np.int64), room)
+    return UsedVMs(machines, counts, room)
 
 
 def place_bfd(
@@ -68,25 +68,28 @@ def place_bfd(
     they cost nothing at the margin, and of one VM type the cheaper of spot and on demand.
     """
     used = used_vms_in_bfd_order(cluster, demand, allowed_types, ctx.rut, executors)
-    pool_fits = cluster.pool_fit_counts(demand)
-    idle = cluster.idle_counts()
-    allowed_pools = cluster.pool_allowed(allowed_types)
-    if used.room + int((pool_fits * idle * allowed_pools).sum()) < executors:
+    # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
+    pool_fits = cluster.pool_fit_counts(demand).tolist()
+    idle = [cluster.idle_count(p) for p in range(len(pool_fits))]
+    allowed_pools = cluster.pool_allowed(allowed_types).tolist()
+    new_room = sum(k * n for k, n, ok in zip(pool_fits, idle, allowed_pools, strict=True) if ok)
+    if used.room + new_room < executors:
         return None
     out: Assignment = {}
     remaining = executors
-    for v, fits in zip(used.machines.tolist(), used.fits.tolist(), strict=True):
+    for v, fits in zip(used.machines, used.fits, strict=True):
         take = min(fits, remaining)
         out[v] = take
         remaining -= take
         if remaining == 0:
             return out
     for p in cluster.new_vm_pool_order(ctx.rut):
-        if not allowed_pools[p] or pool_fits[p] == 0:
+        k = pool_fits[p]
+        if not allowed_pools[p] or k == 0:
             continue
-        n_new = min(int(idle[p]), -(-remaining // int(pool_fits[p])))
+        n_new = min(idle[p], -(-remaining // k))
         for v in cluster.idle_of_pool(p, n_new):
-            take = int(min(pool_fits[p], remaining))
+            take = min(k, remaining)
             out[v] = take
             remaining -= take
         if remaining == 0:
