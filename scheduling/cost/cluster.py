@@ -124,6 +124,7 @@ class Cluster:
         #: Per machine: the executors it runs.
         self.machine_executors: list[int] = [0] * len(self.names)
         self.total: FloatArray = self.capacity.sum(axis=0)
+        self._total_list: list[float] = self.total.tolist()
         # Off machines of each pool, lowest index first: identical idle VMs are interchangeable,
         # so policies reason per pool and take the first one in listed order.
         first = np.concatenate([[0], np.cumsum(pool_counts)]).tolist()
@@ -165,10 +166,10 @@ class Cluster:
         """Free capacity, (machines, resources): :attr:`free_rows` as an array (not to be changed)."""
         changed = self._free_changed
         if changed:
-            rows = list(changed)
+            free, rows = self._free, self.free_rows
+            for v in changed:  # row by row: faster than numpy's fancy indexing for a few rows
+                free[v] = rows[v]
             changed.clear()
-            free_rows = self.free_rows
-            self._free[rows] = [free_rows[v] for v in rows]
         return self._free
 
     @property
@@ -210,6 +211,22 @@ class Cluster:
         if found is None:
             found = self._allowed_machines[key] = np.flatnonzero(allowed_types[self.type_of])
         return found
+
+    def may_hold(self, demand: FloatArray, executors: int) -> bool:
+        """Whether all the machines together may hold ``executors`` of ``demand``: ``False``
+        only when they cannot (``True`` does not mean that they can).
+
+        A few float operations, before a policy looks at machines: a machine holds at most
+        ``free_r / d_r + EPS`` executors for every resource ``r`` the executor uses (the rule of
+        :meth:`fits_all`), so all of them at most ``F_r / d_r + n EPS``, ``F_r`` the cluster's
+        free capacity. ``F_r`` is taken as ``total - used`` plus a millionth of the total, far
+        more than the rounding either sum carries.
+        """
+        slack = EPS * len(self.names)
+        for d, total, used in zip(demand.tolist(), self._total_list, self.used, strict=True):
+            if d > 0 and (total - used + 1e-6 * total) / d + slack < executors:
+                return False
+        return True
 
     def fits_all(self, demand: FloatArray) -> FloatArray:
         """Executors of ``demand`` that still fit on every machine (float array of integers)."""

@@ -57,7 +57,7 @@ import numpy as np
 import pulp
 
 from ...errors import SolverFailure, SolverTimeout
-from ..cluster import BoolArray, Cluster, FloatArray, IntArray, PlacementContext
+from ..cluster import BoolArray, Cluster, FloatArray, PlacementContext
 from .heuristics import Assignment, place_bfd, used_vms_in_bfd_order
 from .knapsack import min_new_vm_cost
 
@@ -185,6 +185,8 @@ def exact_placement(
         raise ValueError(f"unknown ILP method {method!r}; expected one of {', '.join(METHODS)}")
     if executors <= 0:
         return ExactPlacement({}, 0.0, 0, method, 0.0)
+    if not cluster.may_hold(np.asarray(demand, dtype=float), executors):
+        return None  # not enough room in the whole cluster: no need to look at machines
     start = time.perf_counter()
     deadline = start + time_limit_s
     snap = _Snapshot.take(
@@ -196,7 +198,7 @@ def exact_placement(
         every_machine_on=method != "knapsack",
     )
     need = executors - snap.room
-    if need > int((snap.type_fits * snap.idle).sum()):
+    if need > sum(k * n for k, n in zip(snap.type_fits, snap.idle, strict=True)):
         return None  # ordinary infeasibility: not enough room, on and off together
     if method == "knapsack":
         cover = min_new_vm_cost(
@@ -227,8 +229,8 @@ class _Snapshot:
     on_idx: list[int]  # allowed machines already on that fit an executor, in BFD order
     on_fits: list[int]  # executors each of them still holds
     room: int  # executors the allowed machines already on hold in all
-    type_fits: IntArray  # executors an empty VM of each pool holds (0 if not allowed)
-    idle: IntArray  # idle VMs per pool (0 if not allowed)
+    type_fits: list[int]  # executors an empty VM of each pool holds (0 if not allowed)
+    idle: list[int]  # idle VMs per pool (0 if not allowed)
     type_order: list[int]  # BFD's order of pools for new VMs
 
     @classmethod
@@ -251,9 +253,11 @@ class _Snapshot:
         used = used_vms_in_bfd_order(
             cluster, demand, allowed, rut, cluster.n_machines if every_machine_on else executors
         )
-        allowed_pools = cluster.pool_allowed(allowed)
-        type_fits = cluster.pool_fit_counts(demand) * allowed_pools
-        idle = cluster.idle_counts() * allowed_pools
+        # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
+        allowed_pools = cluster.pool_allowed(allowed).tolist()
+        fits = cluster.pool_fit_counts(demand).tolist()
+        type_fits = [k if ok else 0 for k, ok in zip(fits, allowed_pools, strict=True)]
+        idle = [cluster.idle_count(p) if ok else 0 for p, ok in enumerate(allowed_pools)]
         return cls(
             demand, used.machines, used.fits, used.room, type_fits, idle, cluster.new_vm_pool_order(rut)
         )
@@ -314,7 +318,7 @@ def _solve_integer(
     # Identical idle VMs of a type pooled: c_t of them turned on, e_t executors on them.
     c_new: dict[int, pulp.LpVariable] = {}
     e_new: dict[int, pulp.LpVariable] = {}
-    for t in np.flatnonzero((snap.type_fits > 0) & (snap.idle > 0)).tolist():
+    for t in [t for t, (k, n) in enumerate(zip(snap.type_fits, snap.idle, strict=True)) if k > 0 and n > 0]:
         n_t, k_t = int(snap.idle[t]), int(snap.type_fits[t])
         c_new[t] = pulp.LpVariable(f"c_{t}", 0, n_t, cat=pulp.LpInteger)
         e_new[t] = pulp.LpVariable(f"e_{t}", 0, n_t * k_t, cat=pulp.LpInteger)

@@ -67,6 +67,8 @@ def place_bfd(
     (:meth:`~scheduling.cost.cluster.Cluster.new_vm_pool_order`): idle reserved VMs first, as
     they cost nothing at the margin, and of one VM type the cheaper of spot and on demand.
     """
+    if not cluster.may_hold(demand, executors):
+        return None
     used = used_vms_in_bfd_order(cluster, demand, allowed_types, ctx.rut, executors)
     # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
     pool_fits = cluster.pool_fit_counts(demand).tolist()
@@ -105,6 +107,8 @@ def place_consolidate(
     This is Spark's executor consolidation as the paper's FIFO baseline uses it: it neither
     knows nor cares which VMs are on or what they cost.
     """
+    if not cluster.may_hold(demand, executors):
+        return None
     idx = cluster.allowed_machines(allowed_types)
     fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
@@ -132,6 +136,8 @@ def place_spread(
     consecutive jobs spread over the whole cluster. The dealing is computed in closed form:
     the smallest level ``L`` with ``sum(min(fit, L)) >= executors``.
     """
+    if not cluster.may_hold(demand, executors):
+        return None
     idx = cluster.allowed_machines(allowed_types)
     fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
