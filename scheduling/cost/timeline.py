@@ -55,6 +55,7 @@ class TimelineRecorder:
         self._dominant_share: list[list[float]] = []
         self._fair_share: list[list[float]] = []
         self._keep: BoolArray | None = None  # informative_rows(), until the next row
+        self._rounded: list[float] = []  # _rounded_cost_rate(), computed with _keep
 
     def record(
         self,
@@ -98,7 +99,7 @@ class TimelineRecorder:
     ) -> NDArray[Any]:
         # What ``np.array(rows)`` gives (float64, or int64 for rows of ints), read as one flat
         # sequence: much faster than numpy's look at every inner list.
-        flat = np.fromiter(chain.from_iterable(rows), dtype=dtype, count=len(self.t) * columns)
+        flat: NDArray[Any] = np.fromiter(chain.from_iterable(rows), dtype=dtype, count=len(self.t) * columns)
         return flat.reshape(len(self.t), columns)
 
     def informative_rows(self) -> BoolArray:
@@ -110,6 +111,7 @@ class TimelineRecorder:
         started nothing. The first and the last rows are always kept.
         """
         if self._keep is None:
+            self._rounded = self._rounded_cost_rate()
             self._keep = self._informative_rows()
         return self._keep.copy()
 
@@ -127,7 +129,7 @@ class TimelineRecorder:
             self._matrix(self._fair_share, len(self._fair_share[0])),
         ):
             same &= (matrix[1:] == matrix[:-1]).all(axis=1)
-        for series in (self._rounded_cost_rate(), self._queued, self._running):
+        for series in (self._rounded, self._queued, self._running):
             values = np.asarray(series)
             same &= values[1:] == values[:-1]
         # Row j is on the cost line of row j - 1 when no surcharge landed at t[j]. A dropped row
@@ -159,7 +161,7 @@ class TimelineRecorder:
             "utilisation": {r: utilisation[:, k].tolist() for k, r in enumerate(self.resources)},
             "utilisation_of_on": {r: utilisation_of_on[:, k].tolist() for k, r in enumerate(self.resources)},
             "active_vms": {name: active[:, k].tolist() for k, name in enumerate(self.vm_types)},
-            "cost_rate_per_hour": _kept(self._rounded_cost_rate(), keep),
+            "cost_rate_per_hour": _kept(self._rounded, keep),
             "cumulative_cost": _kept(self._cumulative_cost, keep),
             "queued_jobs": _kept(self._queued, keep),
             "running_jobs": _kept(self._running, keep),
