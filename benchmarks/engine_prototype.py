@@ -74,7 +74,7 @@ def record() -> None:
                     "free": np.array(cluster.free), "on": cluster.on.copy(), "type_of": cluster.type_of,
                     "total": cluster.total, "demand": demand.copy(), "allowed": allowed.copy(),
                     "rut": rut.copy(), "limit": limit,
-                    "answer": (answer.machines.tolist(), answer.fits.tolist(), answer.room),
+                    "answer": (list(answer.machines), list(answer.fits), answer.room),
                 })
             return answer
 
@@ -120,7 +120,7 @@ def numpy_scan(q: dict[str, Any]) -> Callable[[], tuple[list[int], list[int], in
 
     def query() -> tuple[list[int], list[int], int]:
         used = heuristics.used_vms_in_bfd_order(stub, q["demand"], q["allowed"], q["rut"], q["limit"])  # type: ignore[arg-type]
-        return used.machines.tolist(), used.fits.tolist(), used.room
+        return list(used.machines), list(used.fits), used.room
 
     return query
 

@@ -44,7 +44,8 @@ def cost_by_hour(
     if not len(on_s):
         return []
     end = max(off_s)
-    hours = np.zeros(max(1, math.ceil(end / 3600.0 - 1e-12)))
+    # Python floats: the additions numpy would make, without its per-element cost.
+    hours = [0.0] * max(1, math.ceil(end / 3600.0 - 1e-12))
     for on_f, off_f, billed, cost_f in zip(on_s, off_s, billed_s, cost, strict=True):
         on, off, interval_cost = float(on_f), float(off_f), float(cost_f)
         span = off - on

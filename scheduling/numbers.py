@@ -24,9 +24,14 @@ __all__ = ["SEED_MAX", "finite", "integral", "listed", "section", "seed_error"]
 SEED_MAX = 2**63 - 1
 
 
+#: What may be a number (bools excepted). A tuple: ``isinstance`` checks one faster than the
+#: union ``int | float``, and a scenario's parsing asks six times per job.
+_NUMBER_TYPES = (int, float)
+
+
 def finite(value: Any) -> float | None:
     """``value`` as a float when it is a finite int or float (not a bool), else ``None``."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
         return None
     number = float(value)
     return number if math.isfinite(number) else None

@@ -7,6 +7,14 @@ only the simulator changes it, through :meth:`Cluster.apply`, :meth:`Cluster.rel
 (:mod:`~scheduling.cost.machine_index`: the machines that are on in BFD's order, each pool's idle
 machines sorted), so BFD never scans every machine.
 
+What changes at every event is kept in Python lists and floats (:attr:`Cluster.machine_on`,
+:attr:`Cluster.machine_executors`, :attr:`Cluster.free_rows`, :attr:`Cluster.used`,
+:attr:`Cluster.active_by_type`): on rows of two or three resources numpy's per-call cost is
+most of the work, and the arithmetic is the same IEEE operations either way. The arrays of the
+same state (``on``, ``executors``, ``free``, ``used_total``, ``on_count_by_type``) are built
+when asked for; ``free`` copies only the rows changed since it was last read, so the policies
+that scan every machine with numpy pay for the machines that changed, and BFD for none.
+
 Machines are grouped in **pools**: the machines of one VM type in one market (reserved, spot or
 on demand; scenario version 4). The machines of a pool are identical, capacity and price, so
 placement policies reason per pool: a VM type with on-demand prices only is one pool. Each
@@ -101,7 +109,8 @@ class Cluster:
         self.names = scenario.machine_names()
         self.capacity: FloatArray = self.type_capacity[self.type_of].copy()
         # Column-major: policies scan one resource over every machine at a time.
-        self.free: FloatArray = np.asfortranarray(self.capacity)
+        self._free: FloatArray = np.asfortranarray(self.capacity)
+        self._free_changed: set[int] = set()  # rows of ``free_rows`` not yet copied to ``_free``
         #: Per machine, its marginal price per hour: what turning it on adds to the bill.
         self.price: FloatArray = self.pool_price[self.pool_of].copy()
         #: Per machine, what it costs an hour in its market (a reserved VM's reserved price).
@@ -110,10 +119,12 @@ class Cluster:
         self.interruptions_per_hour: FloatArray = np.array(pool_interruptions, dtype=float)[self.pool_of]
         self.reserved: BoolArray = self.pool_reserved[self.pool_of]
         self.market: list[str] = [self.pool_market[p] for p in self.pool_of.tolist()]
-        self.on: BoolArray = np.zeros(len(self.names), dtype=bool)
-        self.executors: IntArray = np.zeros(len(self.names), dtype=np.int64)
-        self.ready_at: FloatArray = np.zeros(len(self.names), dtype=float)
+        #: Per machine: is it on?
+        self.machine_on: list[bool] = [False] * len(self.names)
+        #: Per machine: the executors it runs.
+        self.machine_executors: list[int] = [0] * len(self.names)
         self.total: FloatArray = self.capacity.sum(axis=0)
+        self._total_list: list[float] = self.total.tolist()
         # Off machines of each pool, lowest index first: identical idle VMs are interchangeable,
         # so policies reason per pool and take the first one in listed order.
         first = np.concatenate([[0], np.cumsum(pool_counts)]).tolist()
@@ -122,16 +133,23 @@ class Cluster:
         #: (:class:`~scheduling.cost.machine_index.OnIndex`): BFD asks it, not every machine.
         self.on_index = OnIndex(self.total.tolist())
         self._type_list: list[int] = self.type_of.tolist()
-        # Each machine's free capacity and capacity as tuples of floats, kept equal to ``free``
-        # (the index's keys; read without numpy's per-call cost).
-        self._capacity_rows: list[tuple[float, ...]] = [tuple(row) for row in self.capacity.tolist()]
-        self._free_rows: list[tuple[float, ...]] = list(self._capacity_rows)
+        #: Per machine, its capacity as a tuple of floats.
+        self.capacity_rows: list[tuple[float, ...]] = [tuple(row) for row in self.capacity.tolist()]
+        #: Per machine, its free capacity as a tuple of floats (the machine index's keys).
+        self.free_rows: list[tuple[float, ...]] = list(self.capacity_rows)
+        # How far below zero rounding may leave a machine's free capacity (else it is a bug).
+        self._least_rows: list[tuple[float, ...]] = [
+            tuple(-EPS * max(1.0, c) for c in row) for row in self.capacity_rows
+        ]
         self._fit_counts: dict[tuple[int, bytes], IntArray] = {}
         self._pool_list: list[int] = self.pool_of.tolist()
-        self.on_count_by_type: IntArray = np.zeros(len(counts), dtype=np.int64)
-        self._allowed_masks: dict[bytes, BoolArray] = {}
+        #: Per VM type: the machines that are on.
+        self.active_by_type: list[int] = [0] * len(counts)
+        self._allowed_machines: dict[bytes, IntArray] = {}
+        self._pool_allowed: dict[bytes, BoolArray] = {}
         self._pool_orders: dict[bytes, list[int]] = {}
-        self.used_total: FloatArray = np.zeros(len(self.resources), dtype=float)
+        #: Per resource: what the executors running use in all.
+        self.used: list[float] = [0.0] * len(self.resources)
 
     # ------------------------------------------------------------------ queries
 
@@ -142,6 +160,37 @@ class Cluster:
     @property
     def n_pools(self) -> int:
         return len(self.pool_type)
+
+    @property
+    def free(self) -> FloatArray:
+        """Free capacity, (machines, resources): :attr:`free_rows` as an array (not to be changed)."""
+        changed = self._free_changed
+        if changed:
+            free, rows = self._free, self.free_rows
+            for v in changed:  # row by row: faster than numpy's fancy indexing for a few rows
+                free[v] = rows[v]
+            changed.clear()
+        return self._free
+
+    @property
+    def on(self) -> BoolArray:
+        """Per machine: is it on? (a copy of :attr:`machine_on`)"""
+        return np.array(self.machine_on, dtype=bool)
+
+    @property
+    def executors(self) -> IntArray:
+        """Per machine: the executors it runs (a copy of :attr:`machine_executors`)."""
+        return np.array(self.machine_executors, dtype=np.int64)
+
+    @property
+    def used_total(self) -> FloatArray:
+        """Per resource: what the executors running use in all (a copy of :attr:`used`)."""
+        return np.array(self.used, dtype=float)
+
+    @property
+    def on_count_by_type(self) -> IntArray:
+        """Per VM type: the machines that are on (a copy of :attr:`active_by_type`)."""
+        return np.array(self.active_by_type, dtype=np.int64)
 
     def idle_count(self, p: int) -> int:
         """Idle machines of pool ``p``."""
@@ -155,20 +204,37 @@ class Cluster:
         """The first ``k`` idle machines of pool ``p`` in listed order."""
         return self._idle[p].first(k)
 
-    def allowed_mask(self, allowed_types: BoolArray) -> BoolArray:
-        """Per machine: may a job restricted to ``allowed_types`` use it? (cached)"""
-        key = np.packbits(allowed_types).tobytes()
-        mask = self._allowed_masks.get(key)
-        if mask is None:
-            mask = self._allowed_masks[key] = allowed_types[self.type_of]
-        return mask
+    def allowed_machines(self, allowed_types: BoolArray) -> IntArray:
+        """The machines a job restricted to ``allowed_types`` may use, ascending (remembered)."""
+        key = allowed_types.tobytes()
+        found = self._allowed_machines.get(key)
+        if found is None:
+            found = self._allowed_machines[key] = np.flatnonzero(allowed_types[self.type_of])
+        return found
+
+    def may_hold(self, demand: FloatArray, executors: int) -> bool:
+        """Whether all the machines together may hold ``executors`` of ``demand``: ``False``
+        only when they cannot (``True`` does not mean that they can).
+
+        A few float operations, before a policy looks at machines: a machine holds at most
+        ``free_r / d_r + EPS`` executors for every resource ``r`` the executor uses (the rule of
+        :meth:`fits_all`), so all of them at most ``F_r / d_r + n EPS``, ``F_r`` the cluster's
+        free capacity. ``F_r`` is taken as ``total - used`` plus a millionth of the total, far
+        more than the rounding either sum carries.
+        """
+        slack = EPS * len(self.names)
+        for d, total, used in zip(demand.tolist(), self._total_list, self.used, strict=True):
+            if d > 0 and (total - used + 1e-6 * total) / d + slack < executors:
+                return False
+        return True
 
     def fits_all(self, demand: FloatArray) -> FloatArray:
         """Executors of ``demand`` that still fit on every machine (float array of integers)."""
         pos = np.flatnonzero(demand > 0)
-        k: FloatArray = self.free[:, pos[0]] / demand[pos[0]]
+        free = self.free
+        k: FloatArray = free[:, pos[0]] / demand[pos[0]]
         for r in pos[1:]:
-            np.minimum(k, self.free[:, r] / demand[r], out=k)
+            np.minimum(k, free[:, r] / demand[r], out=k)
         k += EPS
         np.floor(k, out=k)
         return k
@@ -194,9 +260,13 @@ class Cluster:
         return found
 
     def pool_allowed(self, allowed_types: BoolArray) -> BoolArray:
-        """Per pool: may a job restricted to ``allowed_types`` use it?"""
-        allowed: BoolArray = np.asarray(allowed_types, dtype=bool)[self.pool_type]
-        return allowed
+        """Per pool: may a job restricted to ``allowed_types`` use it? (remembered; not to be changed)"""
+        types = np.asarray(allowed_types, dtype=bool)
+        key = types.tobytes()
+        found = self._pool_allowed.get(key)
+        if found is None:
+            found = self._pool_allowed[key] = types[self.pool_type]
+        return found
 
     def ra(self, amounts: FloatArray, rut: FloatArray) -> FloatArray:
         """Resource Availability (eq. 8 of paper 003) of rows of per-resource amounts."""
@@ -226,57 +296,62 @@ class Cluster:
         """Start executors; returns the machines this turned on."""
         turned_on = []
         index = self.on_index
-        rows = self._free_rows
+        rows, on, executors = self.free_rows, self.machine_on, self.machine_executors
+        changed = self._free_changed
         d = demand.tolist()
         for v, k in assignment.items():
             before = rows[v]
-            # The same operations as ``free[v] -= demand * k`` (IEEE doubles either way), on
-            # Python floats: numpy's per-call cost dominates on rows of two or three resources.
-            after = tuple(f - x * k for f, x in zip(before, d, strict=True))
-            if any(f < -EPS * max(1.0, c) for f, c in zip(after, self._capacity_rows[v], strict=True)):
+            # The same operations as ``free[v] -= demand * k`` (IEEE doubles either way).
+            after = tuple([f - x * k for f, x in zip(before, d, strict=True)])
+            least = self._least_rows[v]
+            if min(after) < 0.0 and any(f < x for f, x in zip(after, least, strict=True)):
                 raise AssertionError(f"capacity exceeded on {self.names[v]}")
             rows[v] = after
-            self.free[v] = after
-            self.executors[v] += k
+            changed.add(v)
+            executors[v] += k
             t = self._type_list[v]
-            if self.on[v]:
+            if on[v]:
                 index.move(v, t, before, after)
             else:
-                self.on[v] = True
+                on[v] = True
                 self._idle[self._pool_list[v]].take(v)
                 index.add(v, t, after)
-                self.on_count_by_type[t] += 1
+                self.active_by_type[t] += 1
                 turned_on.append(v)
-        self.used_total += demand * sum(assignment.values())
+        n = sum(assignment.values())
+        self.used = [u + x * n for u, x in zip(self.used, d, strict=True)]  # as ``used_total += demand * n``
         return turned_on
 
     def release(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
         """End executors; returns the machines left idle (the simulator turns them off)."""
         idle = []
         index = self.on_index
-        rows = self._free_rows
+        rows, executors = self.free_rows, self.machine_executors
+        changed = self._free_changed
         d = demand.tolist()
         for v, k in assignment.items():
             before = rows[v]
-            left = int(self.executors[v]) - k
-            self.executors[v] = left
+            left = executors[v] - k
+            executors[v] = left
             if left == 0:
-                after = self._capacity_rows[v]  # drop floating-point residue
+                after = self.capacity_rows[v]  # drop floating-point residue
                 idle.append(v)
             else:
-                after = tuple(f + x * k for f, x in zip(before, d, strict=True))
+                after = tuple([f + x * k for f, x in zip(before, d, strict=True)])
             rows[v] = after
-            self.free[v] = after
+            changed.add(v)
             index.move(v, self._type_list[v], before, after)
-        self.used_total -= demand * sum(assignment.values())
+        n = sum(assignment.values())
+        self.used = [u - x * n for u, x in zip(self.used, d, strict=True)]  # as ``used_total -= demand * n``
         return idle
 
     def turn_off(self, v: int) -> None:
-        if self.on[v] and self.executors[v] == 0:
-            self.on[v] = False
-            self.on_index.remove(v, self._type_list[v], self._free_rows[v])
+        if self.machine_on[v] and self.machine_executors[v] == 0:
+            self.machine_on[v] = False
+            t = self._type_list[v]
+            self.on_index.remove(v, t, self.free_rows[v])
             self._idle[self._pool_list[v]].put(v)
-            self.on_count_by_type[self._type_list[v]] -= 1
+            self.active_by_type[t] -= 1
 
 
 def _fits(free: FloatArray, demand: FloatArray) -> IntArray:

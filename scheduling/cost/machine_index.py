@@ -75,14 +75,18 @@ def resource_availability(free: Shape, total: Shape, rut: Shape) -> float:
 
 
 class _Order:
-    """The non-empty groups in ascending (RA, group) for one RUT, and every group's RA."""
+    """The non-empty groups in ascending (RA, group) for one RUT, and every group's RA.
+
+    An entry is ``(RA, group, its machines)``: the list of machines is the group's own, so a
+    query reads it without a look-up (groups are unique, so entries never compare it).
+    """
 
     __slots__ = ("groups", "ra", "rut")
 
     def __init__(self, rut: Shape) -> None:
         self.rut = rut
         self.ra: dict[Group, float] = {}
-        self.groups: list[tuple[float, Group]] = []
+        self.groups: list[tuple[float, Group, list[int]]] = []
 
     def ra_of(self, key: Group, total: Shape) -> float:
         found = self.ra.get(key)
@@ -98,7 +102,7 @@ class OnIndex:
         self.total: Shape = tuple(float(x) for x in total)
         self.groups: dict[Group, list[int]] = {}  # machine indices, ascending
         self._orders: dict[Shape, _Order] = {}  # per RUT (one per simulation in practice)
-        self._fits: dict[tuple[Shape, Shape], int] = {}
+        self._fits: dict[Shape, dict[Shape, int]] = {}  # per demand, per free capacity
 
     def __len__(self) -> int:
         return sum(len(m) for m in self.groups.values())
@@ -110,9 +114,9 @@ class OnIndex:
         key = (vm_type, free)
         members = self.groups.get(key)
         if members is None:
-            self.groups[key] = [machine]
+            members = self.groups[key] = [machine]
             for order in self._orders.values():
-                insort(order.groups, (order.ra_of(key, self.total), key))
+                insort(order.groups, (order.ra_of(key, self.total), key, members))
         else:
             insort(members, machine)
 
@@ -134,19 +138,23 @@ class OnIndex:
 
     # ------------------------------------------------------------------ queries
 
-    def _order(self, rut: Shape) -> list[tuple[float, Group]]:
+    def _order(self, rut: Shape) -> list[tuple[float, Group, list[int]]]:
         order = self._orders.get(rut)
         if order is None:
             order = self._orders[rut] = _Order(rut)
-            order.groups = sorted((order.ra_of(key, self.total), key) for key in self.groups)
+            order.groups = sorted(
+                (order.ra_of(key, self.total), key, members) for key, members in self.groups.items()
+            )
         return order.groups
 
     def fits(self, free: Shape, demand: Shape) -> int:
         """:func:`executors_fitting`, remembered per (free capacity, demand)."""
-        key = (free, demand)
-        found = self._fits.get(key)
+        of_demand = self._fits.get(demand)
+        if of_demand is None:
+            of_demand = self._fits[demand] = {}
+        found = of_demand.get(free)
         if found is None:
-            found = self._fits[key] = executors_fitting(free, demand)
+            found = of_demand[free] = executors_fitting(free, demand)
         return found
 
     def best_fits(
@@ -159,32 +167,41 @@ class OnIndex:
         at least ``limit``, which is all a caller needs: each chosen machine holds one or more).
         """
         order = self._order(rut)
-        chosen: list[tuple[float, int, int]] = []
+        fits = self._fits.get(demand)  # executors_fitting per free capacity, for this demand
+        if fits is None:
+            fits = self._fits[demand] = {}
+        machines: list[int] = []
+        counts: list[int] = []
         room = 0
         i, n = 0, len(order)
-        while i < n:
-            if len(chosen) >= limit:
-                break  # the best ``limit`` are known: later groups have a larger RA
+        while i < n and len(machines) < limit:  # else the best ``limit`` are known
             ra = order[i][0]
-            j = i
-            run: list[tuple[float, int, int]] = []
-            while j < n and order[j][0] == ra:  # groups of one RA: merged by machine index
-                key = order[j][1]
+            j = i + 1
+            while j < n and order[j][0] == ra:
                 j += 1
-                if not allowed[key[0]]:
+            run: list[tuple[int, int]] = []  # (machine, executors) of the groups of this RA
+            for _, (vm_type, free), members in order[i:j]:
+                if not allowed[vm_type]:
                     continue
-                k = self.fits(key[1], demand)
+                k = fits.get(free)
+                if k is None:
+                    k = fits[free] = executors_fitting(free, demand)
                 if k <= 0:
                     continue
-                members = self.groups[key]
                 room += k * len(members)
-                run.extend((ra, v, k) for v in members[:limit])
-            if len(run) > 1 and j - i > 1:
+                if j - i == 1:  # one group: its machines are in index order already
+                    take = members[: limit - len(machines)]
+                    machines += take
+                    counts += [k] * len(take)
+                else:
+                    run.extend((v, k) for v in members[:limit])
+            if run:  # groups of one RA: their machines merged by index
                 run.sort()
-            chosen.extend(run)
+                del run[limit - len(machines) :]
+                machines += [v for v, _ in run]
+                counts += [k for _, k in run]
             i = j
-        del chosen[limit:]
-        return [v for _, v, _ in chosen], [k for _, _, k in chosen], room
+        return machines, counts, room
 
 
 class IdlePool:

@@ -41,6 +41,7 @@ import heapq
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
@@ -75,6 +76,12 @@ class QueueKeys:
     rd_job: FloatArray  # RD_job, eq. 9 of paper 003 (scheduling.cost.job_table.rd_job)
     total: FloatArray  # the cluster's capacity per resource
 
+    @cached_property
+    def job_load(self) -> FloatArray:
+        """What each job adds to the cluster's load per resource: ``demand * executors``."""
+        load: FloatArray = self.demand * self.executors[:, None]
+        return load
+
     @classmethod
     def of_jobs(cls, jobs: JobTable, total: FloatArray) -> QueueKeys:
         """The keys of the simulator's job table on a cluster of capacity ``total``."""
@@ -100,9 +107,14 @@ def c_job(load: FloatArray, demand: FloatArray, executors: IntArray, total: Floa
     ...       np.array([8.0, 8.0])).tolist()
     [0.75, 1.0]
     """
-    if demand.shape[1] == 0:
-        return np.zeros(len(demand))
-    peak: FloatArray = ((load + demand * executors[:, None]) / np.where(total > 0, total, 1.0)).max(axis=1)
+    return _peak_load(load, demand * executors[:, None], total)
+
+
+def _peak_load(load: FloatArray, job_load: FloatArray, total: FloatArray) -> FloatArray:
+    """:func:`c_job` of jobs that add ``job_load`` (``demand * executors``, a row per job)."""
+    if job_load.shape[1] == 0:
+        return np.zeros(len(job_load))
+    peak: FloatArray = ((load + job_load) / np.where(total > 0, total, 1.0)).max(axis=1)
     return peak
 
 
@@ -257,7 +269,7 @@ class MorpheusOrdering(Ordering):
 
     @classmethod
     def queue_order(cls, keys: QueueKeys, waiting: IntArray, load: FloatArray) -> IntArray:
-        c = c_job(load, keys.demand[waiting], keys.executors[waiting], keys.total)
+        c = _peak_load(load, keys.job_load[waiting], keys.total)  # c_job (eq. 10), products kept
         order: IntArray = waiting[np.lexsort((waiting, keys.arrival_s[waiting], c))]
         return order
 

@@ -185,8 +185,8 @@ def vm_interval_columns(record: RunRecord) -> dict[str, list[Any]]:
 def vm_interval_costs(record: RunRecord) -> list[float]:
     """The cost of each on-interval at the machine's marginal price (a reserved VM's on-intervals
     cost nothing beyond its reservation); not stored: readers derive it with the same rule."""
-    price = record.cluster.price
-    return [vm_interval_cost(iv.billed_s, float(price[iv.machine])) for iv in record.intervals]
+    price = record.cluster.price.tolist()
+    return [vm_interval_cost(iv.billed_s, price[iv.machine]) for iv in record.intervals]
 
 
 def reserved_costs(record: RunRecord) -> list[tuple[int, float]]:
@@ -325,10 +325,11 @@ def cost_breakdowns(
     vm_hours = dict.fromkeys(cluster.type_names, 0.0)
     cost_by_type = dict.fromkeys(cluster.type_names, 0.0)
     machines, billed_s = intervals["machine"], intervals["billed_s"]
+    type_of, is_reserved = cluster.type_of.tolist(), cluster.reserved.tolist()
     for machine, billed, cost in zip(machines, billed_s, interval_costs, strict=True):
-        if reserved and cluster.reserved[machine]:
+        if reserved and is_reserved[machine]:
             continue
-        name = cluster.type_names[int(cluster.type_of[machine])]
+        name = cluster.type_names[type_of[machine]]
         vm_hours[name] += billed / 3600.0
         cost_by_type[name] += cost
     on_s, off_s, hour_billed, hour_cost = intervals["on_s"], intervals["off_s"], billed_s, interval_costs

@@ -230,16 +230,36 @@ class _Simulation:
             ilp_time_limit_s=self.options.ilp_time_limit_s,
             ilp_method=self.options.ilp_method,
         )
-        self.jobs = JobTable.from_scenario(scenario, rut=self.ctx.rut, total=self.cluster.total)
+        self.jobs = jobs = JobTable.from_scenario(scenario, rut=self.ctx.rut, total=self.cluster.total)
         self.ordering = ORDERING_CLASSES[spec.ordering](self.jobs, self.cluster, self.options)
         n, n_resources = self.jobs.count, len(scenario.resources)
         n_frameworks = len(self.jobs.framework_names)
+        # Per event the simulator reads and writes Python lists and floats, not numpy scalars
+        # (numpy's per-call cost would be most of the work); the arithmetic is the same IEEE
+        # operations, and the arrays of the result are built once at the end.
+        self._executors: list[int] = jobs.executors.tolist()
+        self._framework: list[int] = jobs.framework.tolist()
+        self._duration: list[float] = jobs.duration_s.tolist()
+        self._sensitivity: list[float] = jobs.network_sensitivity.tolist()
+        self._allowed: list[np.ndarray] = list(jobs.framework_allowed)  # per framework
+        # One executor's demand per job, as an array (what placements take) and as floats: jobs
+        # of one shape (the same bytes) share them.
+        rows = np.ascontiguousarray(jobs.demand, dtype=float)
+        _, first, shape_of = np.unique(
+            rows.view(np.dtype((np.void, rows.itemsize * n_resources))).ravel(),
+            return_index=True, return_inverse=True,
+        )
+        self._shape_of: list[int] = shape_of.ravel().tolist()
+        self._shape_arrays: list[np.ndarray] = [rows[k].copy() for k in first.tolist()]
+        self._shape_rows: list[list[float]] = [a.tolist() for a in self._shape_arrays]
+        self._price: list[float] = self.cluster.price.tolist()
+        self._interruptions: list[float] = self.cluster.interruptions_per_hour.tolist()
         # Run state
         self.now = 0.0
-        self.start = np.full(n, np.nan)
-        self.finish = np.full(n, np.nan)
-        self.placed_at = np.full(n, np.nan)
-        self.stretch = np.ones(n)  # each job's network stretch (notes §8), fixed at placement
+        self.start: list[float] = [math.nan] * n
+        self.finish: list[float] = [math.nan] * n
+        self.placed_at: list[float] = [math.nan] * n
+        self.stretch: list[float] = [1.0] * n  # each job's network stretch (notes §8), fixed at placement
         self.assignment: list[dict[int, int] | None] = [None] * n  # where each job started
         # Running executors: piece p < n is job p's first placement; later pieces are its
         # executors placed again after a spot VM was reclaimed (only with spot interruptions).
@@ -248,25 +268,26 @@ class _Simulation:
         self.piece_start: list[float] = [math.nan] * n
         self.piece_finish: list[float] = [math.nan] * n
         self.alive: set[int] = set()  # pieces still running
-        self.live_pieces = np.zeros(n, dtype=np.int64)
+        self.live_pieces: list[int] = [0] * n
         self.holdings: list[list[Holding]] = [[] for _ in range(n)]  # (machine, executors, from, to)
         self.lost: list[tuple[int, int]] = []  # (job, executors) waiting to be placed again
-        self.lost_by_job = np.zeros(n, dtype=np.int64)
+        self.lost_by_job: list[int] = [0] * n
         self.losses = SpotLosses(n_resources)
         # Spot interruptions: each spot machine's Poisson process, and the instant it is due.
-        self.reclaim_due = np.full(self.cluster.n_machines, math.nan)
+        self.reclaim_due: list[float] = [math.nan] * self.cluster.n_machines
         self._next_reclaim = np.full(self.cluster.n_machines, math.nan)
         self._reclaim_rng: dict[int, np.random.Generator] = {}
         self._reclaims_to_schedule: list[tuple[int, float]] = []
         self.piece_start_placed: dict[int, float] = {}  # when each later piece was placed
-        self.failed_version = np.full(n, -1, dtype=np.int64)
+        self.failed_version: list[int] = [-1] * n
         self.capacity_version = 0
         self.delays_ms: list[float] = []
         self.queued = 0
         self.running = 0
         # Accounting
-        self.on_since = np.full(self.cluster.n_machines, np.nan)
-        self.on_capacity = np.zeros(n_resources)
+        self.on_since: list[float] = [math.nan] * self.cluster.n_machines
+        self.ready_at: list[float] = [0.0] * self.cluster.n_machines  # when its executors can start
+        self.on_capacity: list[float] = [0.0] * n_resources
         self.intervals: list[VmInterval] = []
         self.interrupted: list[bool] = []  # per interval: ended by a spot interruption
         self.released: set[int] = set()  # machines left without executors at this instant
@@ -276,14 +297,13 @@ class _Simulation:
         if scenario.has_market_prices:
             self.rate_per_hour = float(self.cluster.rate[self.cluster.reserved].sum())
         self.last_t = 0.0
-        self.framework_usage = np.zeros((n_frameworks, n_resources))
-        self.framework_pending = np.zeros(n_frameworks, dtype=np.int64)
+        self.framework_usage: list[list[float]] = [[0.0] * n_resources for _ in range(n_frameworks)]
+        self.framework_pending: list[int] = [0] * n_frameworks
         # Fairness is measured only when at least two frameworks have jobs (declaring one is
         # not enough: a framework without jobs never shares the cluster).
         shared = len(np.unique(self.jobs.framework)) >= 2
-        self._total_array = np.where(self.cluster.total > 0, self.cluster.total, 1.0)
-        self._total_or_one: list[float] = self._total_array.tolist()
-        self._fair_shares: dict[bytes, list[float]] = {}
+        self._total_or_one: list[float] = np.where(self.cluster.total > 0, self.cluster.total, 1.0).tolist()
+        self._fair_shares: dict[tuple[bool, ...], list[float]] = {}
         self.timeline = TimelineRecorder(
             scenario.resources, self.cluster.type_names, self.jobs.framework_names, shared=shared
         )
@@ -334,7 +354,7 @@ class _Simulation:
             # (the paper's prototype polled every 10 s).
             if interval <= 0 or ticked:
                 self.now = t
-                for p in self._place_lost():
+                for p in self._place_lost() if self.lost else ():
                     heapq.heappush(events, (self.piece_finish[p], _COMPLETION, seq, p))
                     seq += 1
                 for i in self.ordering.schedule_pass(self._try_start):
@@ -363,14 +383,15 @@ class _Simulation:
             return i not in self.alive
         if kind == _INTERRUPTION:
             cluster = self.cluster
-            return not (cluster.on[i] and cluster.executors[i] > 0 and self.reclaim_due[i] == t)
+            on = cluster.machine_on[i] and cluster.machine_executors[i] > 0
+            return not (on and self.reclaim_due[i] == t)
         return False
 
     # ------------------------------------------------------------------ jobs
 
     def _arrive(self, i: int) -> None:
         self.queued += 1
-        self.framework_pending[self.jobs.framework[i]] += 1
+        self.framework_pending[self._framework[i]] += 1
         self.ordering.enqueue(i)
 
     def _try_start(self, i: int) -> bool:
@@ -379,65 +400,69 @@ class _Simulation:
         # release fails again; skipping it keeps long backlogs cheap.
         if self.failed_version[i] == self.capacity_version:
             return False
-        jobs, t = self.jobs, self.now
-        allowed = jobs.framework_allowed[jobs.framework[i]]
-        self.ctx.job_id = jobs.ids[i]
+        t = self.now
+        shape, executors, framework = self._shape_of[i], self._executors[i], self._framework[i]
+        demand = self._shape_arrays[shape]
+        self.ctx.job_id = self.jobs.ids[i]
         t0 = time.perf_counter()
-        assignment = self.place(self.cluster, jobs.demand[i], int(jobs.executors[i]), allowed, self.ctx)
+        assignment = self.place(self.cluster, demand, executors, self._allowed[framework], self.ctx)
         self.delays_ms.append((time.perf_counter() - t0) * 1000.0)
         if assignment is None:
             self.failed_version[i] = self.capacity_version
             return False
-        if sum(assignment.values()) != jobs.executors[i]:
-            raise AssertionError(f"placement of {jobs.ids[i]} is not whole")
-        start = self._turn_on(assignment, jobs.demand[i], t)
+        if sum(assignment.values()) != executors:
+            raise AssertionError(f"placement of {self.jobs.ids[i]} is not whole")
+        start = self._turn_on(assignment, demand, t)
         self.assignment[i] = assignment
         self.placed_at[i] = t
         self.start[i] = start
-        duration = jobs.duration_s[i]
-        sensitivity = float(jobs.network_sensitivity[i])
+        duration = self._duration[i]
+        sensitivity = self._sensitivity[i]
         if sensitivity > 0:  # a network-bound job runs longer the more VMs it spans (notes §8)
-            self.stretch[i] = network_stretch(sensitivity, int(jobs.executors[i]), len(assignment))
+            self.stretch[i] = network_stretch(sensitivity, executors, len(assignment))
             duration = duration * self.stretch[i]
-        self.finish[i] = self.start[i] + duration
+        finish = self.finish[i] = start + duration
         self.piece_assignment[i] = dict(assignment)
-        self.piece_start[i] = float(self.start[i])
-        self.piece_finish[i] = float(self.finish[i])
+        self.piece_start[i] = start
+        self.piece_finish[i] = finish
         self.alive.add(i)
         self.live_pieces[i] = 1
         self.queued -= 1
         self.running += 1
-        self.framework_usage[jobs.framework[i]] += jobs.demand[i] * jobs.executors[i]
+        usage, row = self.framework_usage, self._shape_rows[shape]
+        usage[framework] = [u + x * executors for u, x in zip(usage[framework], row, strict=True)]
         return True
 
     def _turn_on(self, assignment: dict[int, int], demand: np.ndarray, t: float) -> float:
         """Start executors at ``t`` (turning machines on); when they can start running."""
-        cluster = self.cluster
+        cluster, ready_at = self.cluster, self.ready_at
         for v in cluster.apply(assignment, demand):
             self.on_since[v] = t
-            cluster.ready_at[v] = t + self.options.boot_time_s
-            self.on_capacity += cluster.capacity[v]
-            self.rate_per_hour += float(cluster.price[v])
-            if cluster.interruptions_per_hour[v] > 0:
+            ready_at[v] = t + self.options.boot_time_s
+            capacity = cluster.capacity_rows[v]
+            self.on_capacity = [c + x for c, x in zip(self.on_capacity, capacity, strict=True)]
+            self.rate_per_hour += self._price[v]
+            if self._interruptions[v] > 0:
                 self._draw_reclaim(v, t)
-        ready = max(float(cluster.ready_at[v]) for v in assignment)
+        ready = max([ready_at[v] for v in assignment])
         return max(t, ready)
 
     def _complete(self, p: int) -> bool:
         """Executors of piece ``p`` end; whether that finishes their job."""
         i = self.piece_job[p]
         assignment = self.piece_assignment[p]
-        jobs = self.jobs
         self.alive.discard(p)
-        placed = float(self.placed_at[i]) if p == i else self.piece_start_placed[p]
-        self.holdings[i].extend((v, k, placed, self.piece_finish[p]) for v, k in assignment.items())
-        self.released.update(self.cluster.release(assignment, jobs.demand[i]))
+        placed = self.placed_at[i] if p == i else self.piece_start_placed[p]
+        finish = self.piece_finish[p]
+        self.holdings[i].extend([(v, k, placed, finish) for v, k in assignment.items()])
+        shape = self._shape_of[i]
+        self.released.update(self.cluster.release(assignment, self._shape_arrays[shape]))
         self.capacity_version += 1
-        k = jobs.framework[i]
+        k = self._framework[i]
         self.live_pieces[i] -= 1
-        executors = jobs.executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
-        self.framework_usage[k] -= jobs.demand[i] * executors
-        self.framework_usage[k] = np.maximum(self.framework_usage[k], 0.0)
+        executors = self._executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
+        usage, row = self.framework_usage, self._shape_rows[shape]
+        usage[k] = [max(u - x * executors, 0.0) for u, x in zip(usage[k], row, strict=True)]
         if self.live_pieces[i] or any(j == i for j, _ in self.lost):
             return False
         self.running -= 1
@@ -479,8 +504,10 @@ class _Simulation:
             ran = max(0.0, t - self.piece_start[p])
             self.losses.lose(k, ran, jobs.demand[i])
             self.cluster.release({v: k}, jobs.demand[i])
-            fw = jobs.framework[i]
-            self.framework_usage[fw] = np.maximum(self.framework_usage[fw] - jobs.demand[i] * k, 0.0)
+            fw = self._framework[i]
+            row = self._shape_rows[self._shape_of[i]]
+            usage = self.framework_usage
+            usage[fw] = [max(u - x * k, 0.0) for u, x in zip(usage[fw], row, strict=True)]
             self.lost.append((i, k))
             self.lost_by_job[i] += k
             if not self.piece_assignment[p]:
@@ -513,9 +540,11 @@ class _Simulation:
             self.piece_start_placed[p] = t
             self.alive.add(p)
             self.live_pieces[i] += 1
-            self.finish[i] = max(float(self.finish[i]), self.piece_finish[p])
+            self.finish[i] = max(self.finish[i], self.piece_finish[p])
             self.losses.replaced += k
-            self.framework_usage[jobs.framework[i]] += jobs.demand[i] * k
+            fw = self._framework[i]
+            row = self._shape_rows[self._shape_of[i]]
+            self.framework_usage[fw] = [u + x * k for u, x in zip(self.framework_usage[fw], row, strict=True)]
             placed.append(p)
         self.lost = waiting
         return placed
@@ -523,8 +552,10 @@ class _Simulation:
     # ------------------------------------------------------------------ VMs and the bill
 
     def _turn_off_idle(self, t: float) -> None:
-        cluster = self.cluster
-        idle = sorted(v for v in self.released if cluster.on[v] and cluster.executors[v] == 0)
+        if not self.released:
+            return
+        on, executors = self.cluster.machine_on, self.cluster.machine_executors
+        idle = sorted([v for v in self.released if on[v] and executors[v] == 0])
         self.released.clear()
         for v in idle:
             self._turn_off(v, t, interrupted=False)
@@ -532,17 +563,17 @@ class _Simulation:
     def _turn_off(self, v: int, t: float, *, interrupted: bool) -> None:
         cluster = self.cluster
         cluster.turn_off(v)
-        on = float(self.on_since[v])
+        on = self.on_since[v]
         billed = billed_seconds(on, t, self.options)
         self.intervals.append(VmInterval(v, on, t, billed))
         self.interrupted.append(interrupted)
-        price = float(cluster.price[v])
+        price = self._price[v]
         # The bill accrues per second (_advance); rounding surcharges land at turn-off.
         self.cumulative_cost += vm_interval_cost(billed, price) - vm_interval_cost(t - on, price)
-        self.on_capacity -= cluster.capacity[v]
+        self.on_capacity = [c - x for c, x in zip(self.on_capacity, cluster.capacity_rows[v], strict=True)]
         self.rate_per_hour -= price
-        self.on_since[v] = np.nan
-        self.reclaim_due[v] = np.nan
+        self.on_since[v] = math.nan
+        self.reclaim_due[v] = math.nan
 
     def _advance(self, t: float) -> None:
         self.cumulative_cost += self.rate_per_hour * (t - self.last_t) / 3600.0
@@ -555,13 +586,15 @@ class _Simulation:
         # are the same IEEE operations), and each fair share computed once per set of
         # frameworks with pending work.
         total = self._total_or_one
-        used = self.cluster.used_total.tolist()
+        used = self.cluster.used
         if self.timeline.shared:
-            dominant_share = (self.framework_usage / self._total_array).max(axis=1).tolist()
-            pending = self.framework_pending > 0
-            key = pending.tobytes()
+            dominant_share = [
+                max([u / c for u, c in zip(row, total, strict=True)]) for row in self.framework_usage
+            ]
+            key = tuple([k > 0 for k in self.framework_pending])
             fair_share = self._fair_shares.get(key)
             if fair_share is None:
+                pending = np.array(key, dtype=bool)
                 weights = self.jobs.framework_weight
                 weight_sum = float(weights[pending].sum())
                 # The fair share (notes §5): weight over the weights of frameworks with pending work.
@@ -574,9 +607,9 @@ class _Simulation:
             t,
             utilisation=[u / c for u, c in zip(used, total, strict=True)],
             utilisation_of_on=[
-                u / c if c > 1e-12 else 0.0 for u, c in zip(used, self.on_capacity.tolist(), strict=True)
+                u / c if c > 1e-12 else 0.0 for u, c in zip(used, self.on_capacity, strict=True)
             ],
-            active_vms=self.cluster.on_count_by_type.tolist(),
+            active_vms=list(self.cluster.active_by_type),
             cost_rate_per_hour=self.rate_per_hour,
             cumulative_cost=self.cumulative_cost,
             queued_jobs=self.queued,
@@ -598,15 +631,15 @@ class _Simulation:
             cluster=self.cluster,
             jobs=self.jobs,
             rut=self.ctx.rut,
-            placed_s=self.placed_at,
-            start_s=self.start,
-            finish_s=self.finish,
-            stretch=self.stretch,
+            placed_s=np.array(self.placed_at, dtype=float),
+            start_s=np.array(self.start, dtype=float),
+            finish_s=np.array(self.finish, dtype=float),
+            stretch=np.array(self.stretch, dtype=float),
             assignments=[a or {} for a in self.assignment],
             holdings=self.holdings,
             intervals=self.intervals,
             interrupted=self.interrupted,
-            lost_executors=self.lost_by_job,
+            lost_executors=np.array(self.lost_by_job, dtype=np.int64),
             losses=self.losses,
             timeline=self.timeline,
             delays_ms=self.delays_ms,

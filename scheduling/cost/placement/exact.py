@@ -57,7 +57,7 @@ import numpy as np
 import pulp
 
 from ...errors import SolverFailure, SolverTimeout
-from ..cluster import BoolArray, Cluster, FloatArray, IntArray, PlacementContext
+from ..cluster import BoolArray, Cluster, FloatArray, PlacementContext
 from .heuristics import Assignment, place_bfd, used_vms_in_bfd_order
 from .knapsack import min_new_vm_cost
 
@@ -185,6 +185,8 @@ def exact_placement(
         raise ValueError(f"unknown ILP method {method!r}; expected one of {', '.join(METHODS)}")
     if executors <= 0:
         return ExactPlacement({}, 0.0, 0, method, 0.0)
+    if not cluster.may_hold(np.asarray(demand, dtype=float), executors):
+        return None  # not enough room in the whole cluster: no need to look at machines
     start = time.perf_counter()
     deadline = start + time_limit_s
     snap = _Snapshot.take(
@@ -196,7 +198,7 @@ def exact_placement(
         every_machine_on=method != "knapsack",
     )
     need = executors - snap.room
-    if need > int((snap.type_fits * snap.idle).sum()):
+    if need > sum(k * n for k, n in zip(snap.type_fits, snap.idle, strict=True)):
         return None  # ordinary infeasibility: not enough room, on and off together
     if method == "knapsack":
         cover = min_new_vm_cost(
@@ -224,11 +226,11 @@ class _Snapshot:
     """What every method needs about the cluster for one job, computed once."""
 
     demand: FloatArray  # one executor's demand per resource
-    on_idx: IntArray  # allowed machines already on that fit an executor, in BFD order
-    on_fits: IntArray  # executors each of them still holds
+    on_idx: list[int]  # allowed machines already on that fit an executor, in BFD order
+    on_fits: list[int]  # executors each of them still holds
     room: int  # executors the allowed machines already on hold in all
-    type_fits: IntArray  # executors an empty VM of each pool holds (0 if not allowed)
-    idle: IntArray  # idle VMs per pool (0 if not allowed)
+    type_fits: list[int]  # executors an empty VM of each pool holds (0 if not allowed)
+    idle: list[int]  # idle VMs per pool (0 if not allowed)
     type_order: list[int]  # BFD's order of pools for new VMs
 
     @classmethod
@@ -251,9 +253,11 @@ class _Snapshot:
         used = used_vms_in_bfd_order(
             cluster, demand, allowed, rut, cluster.n_machines if every_machine_on else executors
         )
-        allowed_pools = cluster.pool_allowed(allowed)
-        type_fits = cluster.pool_fit_counts(demand) * allowed_pools
-        idle = cluster.idle_counts() * allowed_pools
+        # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
+        allowed_pools = cluster.pool_allowed(allowed).tolist()
+        fits = cluster.pool_fit_counts(demand).tolist()
+        type_fits = [k if ok else 0 for k, ok in zip(fits, allowed_pools, strict=True)]
+        idle = [cluster.idle_count(p) if ok else 0 for p, ok in enumerate(allowed_pools)]
         return cls(
             demand, used.machines, used.fits, used.room, type_fits, idle, cluster.new_vm_pool_order(rut)
         )
@@ -264,7 +268,7 @@ class _Snapshot:
         """Fill the machines already on in BFD order, then ``counts`` new VMs per type."""
         out: Assignment = {}
         remaining = executors
-        for v, k in zip(self.on_idx.tolist(), self.on_fits.tolist(), strict=True):
+        for v, k in zip(self.on_idx, self.on_fits, strict=True):
             if remaining == 0:
                 break
             take = min(k, remaining)
@@ -309,12 +313,12 @@ def _solve_integer(
     # since executors are identical: d_r x_v <= free_vr for all r <=> x_v <= k_v.
     x_on = [
         pulp.LpVariable(f"x_on_{v}", 0, int(k), cat=pulp.LpInteger)
-        for v, k in zip(snap.on_idx.tolist(), snap.on_fits.tolist(), strict=True)
+        for v, k in zip(snap.on_idx, snap.on_fits, strict=True)
     ]
     # Identical idle VMs of a type pooled: c_t of them turned on, e_t executors on them.
     c_new: dict[int, pulp.LpVariable] = {}
     e_new: dict[int, pulp.LpVariable] = {}
-    for t in np.flatnonzero((snap.type_fits > 0) & (snap.idle > 0)).tolist():
+    for t in [t for t, (k, n) in enumerate(zip(snap.type_fits, snap.idle, strict=True)) if k > 0 and n > 0]:
         n_t, k_t = int(snap.idle[t]), int(snap.type_fits[t])
         c_new[t] = pulp.LpVariable(f"c_{t}", 0, n_t, cat=pulp.LpInteger)
         e_new[t] = pulp.LpVariable(f"e_{t}", 0, n_t * k_t, cat=pulp.LpInteger)
@@ -356,7 +360,7 @@ def _solve_binary(
         if snap.type_fits[t] > 0
         for v in cluster.idle_of_pool(t, int(snap.idle[t]))
     ]
-    on_v = snap.on_idx.tolist()
+    on_v = list(snap.on_idx)
     machines = on_v + idle_v
     n_on = len(on_v)
     prob = pulp.LpProblem("exact_placement_binary", pulp.LpMinimize)

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cluster import BoolArray, Cluster, FloatArray, IntArray, PlacementContext
+from ..cluster import BoolArray, Cluster, FloatArray, PlacementContext
 
 Assignment = dict[int, int]
 
@@ -19,8 +19,8 @@ Assignment = dict[int, int]
 class UsedVMs(NamedTuple):
     """The VMs that are on and may take an executor of a job, in Algorithm 3's order."""
 
-    machines: IntArray  # machine indices, ascending RA (eq. 8) of the free capacity, index next
-    fits: IntArray  # executors each of them still holds (>= 1)
+    machines: list[int]  # machine indices, ascending RA (eq. 8) of the free capacity, index next
+    fits: list[int]  # executors each of them still holds (>= 1)
     room: int  # executors all of them hold together (at least ``limit`` if the list was cut)
 
 
@@ -43,14 +43,14 @@ def used_vms_in_bfd_order(
     ...     "arrival_s": 0, "executors": 1, "executor": {"cpu": 1}, "duration_s": 1}]}))
     >>> _ = cluster.apply({0: 1, 1: 3}, np.array([1.0]))  # vm#1 has 3 cpu free, vm#2 1, vm#3 is off
     >>> used = used_vms_in_bfd_order(cluster, np.array([1.0]), np.ones(1, bool), np.ones(1), 5)
-    >>> used.machines.tolist(), used.fits.tolist(), used.room
+    >>> used.machines, used.fits, used.room
     ([1, 0], [1, 3], 4)
     """
     machines, counts, room = cluster.on_index.best_fits(
         tuple(demand.tolist()), allowed_types.tolist(), rut=tuple(np.asarray(rut, dtype=float).tolist()),
         limit=limit,
     )
-    return UsedVMs(np.array(machines, dtype=np.int64), np.array(counts, dtype=np.int64), room)
+    return UsedVMs(machines, counts, room)
 
 
 def place_bfd(
@@ -67,26 +67,31 @@ def place_bfd(
     (:meth:`~scheduling.cost.cluster.Cluster.new_vm_pool_order`): idle reserved VMs first, as
     they cost nothing at the margin, and of one VM type the cheaper of spot and on demand.
     """
+    if not cluster.may_hold(demand, executors):
+        return None
     used = used_vms_in_bfd_order(cluster, demand, allowed_types, ctx.rut, executors)
-    pool_fits = cluster.pool_fit_counts(demand)
-    idle = cluster.idle_counts()
-    allowed_pools = cluster.pool_allowed(allowed_types)
-    if used.room + int((pool_fits * idle * allowed_pools).sum()) < executors:
+    # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
+    pool_fits = cluster.pool_fit_counts(demand).tolist()
+    idle = [cluster.idle_count(p) for p in range(len(pool_fits))]
+    allowed_pools = cluster.pool_allowed(allowed_types).tolist()
+    new_room = sum(k * n for k, n, ok in zip(pool_fits, idle, allowed_pools, strict=True) if ok)
+    if used.room + new_room < executors:
         return None
     out: Assignment = {}
     remaining = executors
-    for v, fits in zip(used.machines.tolist(), used.fits.tolist(), strict=True):
+    for v, fits in zip(used.machines, used.fits, strict=True):
         take = min(fits, remaining)
         out[v] = take
         remaining -= take
         if remaining == 0:
             return out
     for p in cluster.new_vm_pool_order(ctx.rut):
-        if not allowed_pools[p] or pool_fits[p] == 0:
+        k = pool_fits[p]
+        if not allowed_pools[p] or k == 0:
             continue
-        n_new = min(int(idle[p]), -(-remaining // int(pool_fits[p])))
+        n_new = min(idle[p], -(-remaining // k))
         for v in cluster.idle_of_pool(p, n_new):
-            take = int(min(pool_fits[p], remaining))
+            take = min(k, remaining)
             out[v] = take
             remaining -= take
         if remaining == 0:
@@ -102,18 +107,21 @@ def place_consolidate(
     This is Spark's executor consolidation as the paper's FIFO baseline uses it: it neither
     knows nor cares which VMs are on or what they cost.
     """
-    idx = np.flatnonzero(cluster.allowed_mask(allowed_types))
+    if not cluster.may_hold(demand, executors):
+        return None
+    idx = cluster.allowed_machines(allowed_types)
     fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
         return None
     cum = np.cumsum(fits)
     last = int(np.searchsorted(cum, executors))
+    some = np.flatnonzero(fits[: last + 1])  # full machines take nothing: skip them at once
     out: Assignment = {}
     remaining = executors
-    for k in range(last + 1):
-        take = int(min(fits[k], remaining))
+    for v, fit in zip(idx[some].tolist(), fits[some].tolist(), strict=True):
+        take = min(fit, remaining)
         if take:
-            out[int(idx[k])] = take
+            out[v] = take
             remaining -= take
     return out
 
@@ -128,14 +136,18 @@ def place_spread(
     consecutive jobs spread over the whole cluster. The dealing is computed in closed form:
     the smallest level ``L`` with ``sum(min(fit, L)) >= executors``.
     """
-    idx = np.flatnonzero(cluster.allowed_mask(allowed_types))
+    if not cluster.may_hold(demand, executors):
+        return None
+    idx = cluster.allowed_machines(allowed_types)
     fits = cluster.fits_all(demand)[idx].astype(np.int64)
     if int(fits.sum()) < executors:
         return None
-    shift = int(np.searchsorted(idx, ctx.spread_cursor % cluster.n_machines))
-    idx, fits = np.roll(idx, -shift), np.roll(fits, -shift)
-    keep = fits > 0
+    keep = np.flatnonzero(fits > 0)
     idx, fits = idx[keep], fits[keep]
+    # The machines from the cursor on, then those before it (idx is ascending: a binary search).
+    shift = int(np.searchsorted(idx, ctx.spread_cursor % cluster.n_machines))
+    if shift:
+        idx, fits = np.concatenate((idx[shift:], idx[:shift])), np.concatenate((fits[shift:], fits[:shift]))
     lo, hi = 1, int(fits.max())
     while lo < hi:  # smallest level L whose rounds deal enough executors
         mid = (lo + hi) // 2
@@ -153,4 +165,5 @@ def place_spread(
     else:
         last = int(np.flatnonzero(fits >= level - 1)[-1])
     ctx.spread_cursor = int(idx[last]) + 1
-    return {int(v): int(c) for v, c in zip(idx, counts, strict=True) if c > 0}
+    dealt = np.flatnonzero(counts)  # the machines dealt at least one executor, in dealing order
+    return dict(zip(idx[dealt].tolist(), counts[dealt].tolist(), strict=True))

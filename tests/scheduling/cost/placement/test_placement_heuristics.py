@@ -44,7 +44,7 @@ def test_bfd_fills_the_used_vms_in_ascending_ra_of_their_free_capacity(partly_us
     # Five executors of (1 cpu, 4 GB): small#1 holds min(2/1, 8/4) = 2, medium#1 min(3/1, 12/4) = 3.
     # Both are on, so no VM is turned on; small#1 (lower RA) is filled before medium#1.
     cluster = partly_used
-    assert used_vms_in_bfd_order(cluster, np.array([1.0, 4.0]), EVERY_TYPE, RUT, 5).machines.tolist() == [
+    assert used_vms_in_bfd_order(cluster, np.array([1.0, 4.0]), EVERY_TYPE, RUT, 5).machines == [
         0,
         2,
     ]
