@@ -153,7 +153,7 @@ def test_the_task_is_enqueued_after_commit(
         callback()
     parts = list(run.parts.order_by("position"))
     assert len(parts) == 2
-    assert sent == [{"args": [p.pk], "task_id": p.task_id, "queue": "planner"} for p in parts]
+    assert sent == [{"args": [p.pk], "task_id": p.task_id, "queue": "planner", "priority": 6} for p in parts]
     assert all(p.sends == 1 and p.sent_at is not None for p in run.parts.all())
 
 
