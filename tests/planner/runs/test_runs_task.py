@@ -419,7 +419,9 @@ def test_a_worker_given_up_on_cannot_overwrite_the_attempt_after_it(
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Part ids whose task message was sent (nothing reaches a broker)."""
     out: list[int] = []
-    monkeypatch.setattr(run_part_execute, "apply_async", lambda args, task_id, queue: out.append(args[0]))
+    monkeypatch.setattr(
+        run_part_execute, "apply_async", lambda args, task_id, queue, priority: out.append(args[0])
+    )
     return out
 
 
