@@ -51,8 +51,13 @@ class Run(models.Model):
     # A key of the run-kind registry (planner.runs.kinds); checked there, so no choices here.
     kind = models.CharField(max_length=40, default="compare")
     name = models.CharField(max_length=200)
-    # The validated version-1 scenario document, exactly as it was run.
+    # The validated scenario document, exactly as it was run; when ``jobs_stored``, its jobs are
+    # this run's own job chunks (``scenarios.JobChunk.run``) and the document has ``"jobs": []``
+    # at their place: read it whole through ``selectors.run_scenario_document``.
     scenario = models.JSONField()
+    # Whether the jobs are kept apart from ``scenario`` (a run on a stored workload of more than
+    # ``PLANNER_RUN_INLINE_JOBS_MAX`` jobs, copied as chunks when it started).
+    jobs_stored = models.BooleanField(default=False)
     scenario_name = models.CharField(max_length=100, blank=True, default="")
     job_count = models.PositiveIntegerField(default=0)
     # Where the scenario came from, when it came from stored objects (kept if they are deleted).

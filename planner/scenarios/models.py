@@ -139,7 +139,10 @@ class JobChunk(models.Model):
     moves the ``first_job`` (and ``position``, the order) of the chunks after them. Written and
     read only by :mod:`planner.scenarios.jobstore`.
     The jobs of an upload being imported belong to the upload until it is saved as a workload
-    (``upload`` set, ``workload`` null); saving moves them with one update.
+    (``upload`` set, ``workload`` null); saving moves them with one update. A run on a big
+    stored workload keeps its own copy of the workload's chunks (``run`` set: copied when it
+    starts, ``jobstore.jobs_copy``, and never written again), so that what it runs is fixed
+    without copying its scenario as one giant JSON value.
     """
 
     workload = models.ForeignKey(
@@ -147,6 +150,10 @@ class JobChunk(models.Model):
     )
     upload = models.ForeignKey(
         "Upload", on_delete=models.CASCADE, related_name="job_chunks", null=True, blank=True
+    )
+    # By name: the run is of a later layer (planner.runs), which this module does not import.
+    run = models.ForeignKey(
+        "runs.Run", on_delete=models.CASCADE, related_name="job_chunks", null=True, blank=True
     )
     position = models.PositiveIntegerField()
     first_job = models.PositiveIntegerField()
@@ -160,8 +167,16 @@ class JobChunk(models.Model):
                 condition=models.Q(workload__isnull=True) | models.Q(upload__isnull=True),
                 name="jobchunk_one_owner",
             ),
+            models.CheckConstraint(
+                condition=models.Q(run__isnull=True)
+                | (models.Q(workload__isnull=True) & models.Q(upload__isnull=True)),
+                name="jobchunk_run_owns_alone",
+            ),
         ]
-        indexes = [models.Index(fields=["workload", "first_job"], name="jobchunk_first_job_idx")]
+        indexes = [
+            models.Index(fields=["workload", "first_job"], name="jobchunk_first_job_idx"),
+            models.Index(fields=["run", "first_job"], name="jobchunk_run_first_job_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.workload_id}: jobs {self.first_job}..{self.first_job + self.job_count - 1}"
