@@ -132,9 +132,16 @@ def test_jobs_that_do_not_fit_are_a_400_naming_them_as_the_whole_document_would(
 def test_a_framework_or_resources_the_cluster_lacks_are_400s_naming_the_field(
     api: Any, owner: Any, team: Team, cluster: Cluster, scenario_doc: dict[str, Any]
 ) -> None:
-    allowed = [{**scenario_doc["frameworks"][0], "allowed_vm_types": ["m1.large"]}, scenario_doc["frameworks"][1]]
-    workload = workload_create(team=team, user=owner, name="Allowed", frameworks=allowed, jobs=scenario_doc["jobs"])
-    other = cluster_create(team=team, user=owner, name="No large", entries=[{"vm_type": "m2.xlarge", "count": 9}])
+    allowed = [
+        {**scenario_doc["frameworks"][0], "allowed_vm_types": ["m1.large"]},
+        scenario_doc["frameworks"][1],
+    ]
+    workload = workload_create(
+        team=team, user=owner, name="Allowed", frameworks=allowed, jobs=scenario_doc["jobs"]
+    )
+    other = cluster_create(
+        team=team, user=owner, name="No large", entries=[{"vm_type": "m2.xlarge", "count": 9}]
+    )
     response = api(owner).post(
         "/api/runs/", {"cluster": other.pk, "workload": workload.pk, "schedulers": SCHEDULERS}, format="json"
     )
@@ -146,7 +153,9 @@ def test_a_framework_or_resources_the_cluster_lacks_are_400s_naming_the_field(
         team=team, user=owner, name="GPUs", frameworks=scenario_doc["frameworks"], jobs=gpus
     )
     response = api(owner).post(
-        "/api/runs/", {"cluster": cluster.pk, "workload": workload.pk, "schedulers": SCHEDULERS}, format="json"
+        "/api/runs/",
+        {"cluster": cluster.pk, "workload": workload.pk, "schedulers": SCHEDULERS},
+        format="json",
     )
     assert response.status_code == 400
     assert "unknown resource" in errors_of(response)["jobs[0].executor.gpu"]
@@ -170,8 +179,14 @@ def test_a_problem_found_only_by_the_part_fails_the_run_naming_the_field(
 
 @pytest.mark.parametrize("streamed", [False, True])
 def test_the_export_of_the_runs_scenario_is_the_document(
-    api: Any, owner: Any, member: Any, outsider: Any, cluster: Cluster, workload: Workload,
-    monkeypatch: pytest.MonkeyPatch, streamed: bool,
+    api: Any,
+    owner: Any,
+    member: Any,
+    outsider: Any,
+    cluster: Cluster,
+    workload: Workload,
+    monkeypatch: pytest.MonkeyPatch,
+    streamed: bool,
 ) -> None:
     if streamed:
         monkeypatch.setattr(run_apis, "INLINE_JOBS_MAX", 10)
