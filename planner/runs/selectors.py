@@ -105,7 +105,8 @@ def run_summaries(run: Run) -> dict[str, dict[str, Any]]:
 
 
 def run_with_scenario(*, user: Any, pk: Any, kind: str | None = None) -> Run:
-    """A run with its copy of the scenario document (the export of what was run); with ``kind``,
+    """A run with its copy of the scenario document (the export of what was run: read it whole
+    with :func:`run_scenario_document`, since a big run keeps its jobs apart); with ``kind``,
     only a run of that kind (a kind's own page of a run: 404 for any other)."""
     runs = Run.objects.filter(team_id__in=team_ids_of(user)).defer("figures").select_related("created_by")
     return get_object_or_404(runs if kind is None else runs.filter(kind=kind), pk=pk)

@@ -389,10 +389,10 @@ def jobs_copy(source: Any, target: Any) -> int:
     """
     from .models import JobChunk
 
-    table = connection.ops.quote_name(JobChunk._meta.db_table)
-    into = connection.ops.quote_name(JobChunk._meta.get_field(f"{target._meta.model_name}").column)
-    owner = connection.ops.quote_name(JobChunk._meta.get_field(f"{source._meta.model_name}").column)
-    columns = ", ".join(connection.ops.quote_name(c) for c in ("position", "first_job", "job_count", "data"))
+    quote = connection.ops.quote_name
+    table = quote(JobChunk._meta.db_table)
+    into, owner = (quote(f"{o._meta.model_name}_id") for o in (target, source))  # the owners' columns
+    columns = ", ".join(quote(c) for c in ("position", "first_job", "job_count", "data"))
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} ({into}, {columns}) SELECT %s, {columns} FROM {table} WHERE {owner} = %s",
