@@ -179,7 +179,8 @@ def _run_start_stored(
 ) -> Run:
     """:func:`run_start` of a big stored workload: its jobs kept apart, as the run's own chunks.
 
-    In one transaction: the run's row, the copy of the workload's chunks (one statement, so one
+    In one transaction: the run's row, the copy of the workload's chunks as its own
+    (:class:`~.models.RunJobChunk`: one statement, so one
     consistent snapshot even while a page of the workload is being saved), the checks of the
     copy with the cluster (:func:`scenario_head_and_parsed`, on the copy: what is checked is
     what runs), the plan and the parts. A failed check raises and rolls all of it back. What

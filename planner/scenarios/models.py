@@ -131,18 +131,32 @@ class Workload(models.Model):
         super().refresh_from_db(*args, **kwargs)
 
 
-class JobChunk(models.Model):
-    """At most ``jobstore.JOBS_PER_CHUNK`` consecutive jobs of a workload, as one Parquet file.
+class StoredJobChunk(models.Model):
+    """What every chunk of stored jobs holds, whoever owns it (a workload, an upload, a run).
 
-    ``first_job`` is the index of the chunk's first job in the workload's list, so a page finds
-    its chunk with one indexed query; a save of one page rewrites the chunks it touches and
-    moves the ``first_job`` (and ``position``, the order) of the chunks after them. Written and
-    read only by :mod:`planner.scenarios.jobstore`.
-    The jobs of an upload being imported belong to the upload until it is saved as a workload
-    (``upload`` set, ``workload`` null); saving moves them with one update. A run on a big
-    stored workload keeps its own copy of the workload's chunks (``run`` set: copied when it
-    starts, ``jobstore.jobs_copy``, and never written again), so that what it runs is fixed
-    without copying its scenario as one giant JSON value.
+    At most ``jobstore.JOBS_PER_CHUNK`` consecutive jobs as one Parquet file; ``first_job`` is
+    the index of the chunk's first job in its owner's list, so a page finds its chunk with one
+    indexed query; ``position`` is the order. Written and read only by
+    :mod:`planner.scenarios.jobstore`, which finds an owner's chunks as its ``job_chunks``.
+    """
+
+    position = models.PositiveIntegerField()
+    first_job = models.PositiveIntegerField()
+    job_count = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        abstract = True
+
+
+class JobChunk(StoredJobChunk):
+    """Jobs of a workload (or of an upload being imported), as one Parquet file.
+
+    A save of one page rewrites the chunks it touches and moves the ``first_job`` (and
+    ``position``) of the chunks after them. The jobs of an upload being imported belong to the
+    upload until it is saved as a workload (``upload`` set, ``workload`` null); saving moves them
+    with one update. A run on a big stored workload copies them as its own
+    (``runs.RunJobChunk``).
     """
 
     workload = models.ForeignKey(
@@ -151,14 +165,6 @@ class JobChunk(models.Model):
     upload = models.ForeignKey(
         "Upload", on_delete=models.CASCADE, related_name="job_chunks", null=True, blank=True
     )
-    # By name: the run is of a later layer (planner.runs), which this module does not import.
-    run = models.ForeignKey(
-        "runs.Run", on_delete=models.CASCADE, related_name="job_chunks", null=True, blank=True
-    )
-    position = models.PositiveIntegerField()
-    first_job = models.PositiveIntegerField()
-    job_count = models.PositiveIntegerField()
-    data = models.BinaryField()
 
     class Meta:
         ordering = ["workload_id", "position"]
@@ -167,16 +173,8 @@ class JobChunk(models.Model):
                 condition=models.Q(workload__isnull=True) | models.Q(upload__isnull=True),
                 name="jobchunk_one_owner",
             ),
-            models.CheckConstraint(
-                condition=models.Q(run__isnull=True)
-                | (models.Q(workload__isnull=True) & models.Q(upload__isnull=True)),
-                name="jobchunk_run_owns_alone",
-            ),
         ]
-        indexes = [
-            models.Index(fields=["workload", "first_job"], name="jobchunk_first_job_idx"),
-            models.Index(fields=["run", "first_job"], name="jobchunk_run_first_job_idx"),
-        ]
+        indexes = [models.Index(fields=["workload", "first_job"], name="jobchunk_first_job_idx")]
 
     def __str__(self) -> str:
         return f"{self.workload_id}: jobs {self.first_job}..{self.first_job + self.job_count - 1}"

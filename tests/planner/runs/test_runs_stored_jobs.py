@@ -17,7 +17,7 @@ import pytest
 
 from planner.runs import apis as run_apis
 from planner.runs import services
-from planner.runs.models import Run, RunPart, RunResult
+from planner.runs.models import Run, RunJobChunk, RunPart, RunResult
 from planner.runs.selectors import run_scenario_document
 from planner.scenarios.jobstore import jobs_encode
 from planner.scenarios.models import Cluster, JobChunk, Workload
@@ -62,7 +62,7 @@ def test_a_run_on_a_stored_workload_starts_without_building_its_document(
     assert run.jobs_stored and run.job_count == workload.job_count == 30
     assert run.scenario["jobs"] == [] and "jobs" in run.scenario
     assert run.context == {}  # prepared by the parts, which hold the jobs
-    copied = JobChunk.objects.filter(run=run)
+    copied = RunJobChunk.objects.filter(run=run)
     assert copied.count() == JobChunk.objects.filter(workload=workload).count() >= 1
     assert run.parts.count() == len(SCHEDULERS)
     monkeypatch.undo()
@@ -106,7 +106,7 @@ def test_an_edit_of_the_workload_after_the_start_does_not_change_the_run(
     workload.delete()
     assert run_scenario_document(Run.objects.get(pk=run.pk)) == doc
     Run.objects.get(pk=run.pk).delete()
-    assert not JobChunk.objects.filter(run_id=run.pk).exists()
+    assert not RunJobChunk.objects.filter(run_id=run.pk).exists()
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def test_jobs_that_do_not_fit_are_a_400_naming_them_as_the_whole_document_would(
     got = [(e["path"], e["message"]) for e in response.json()["errors"]]
     assert got == [(e.path, e.message) for e in whole.value.errors]  # the library's own rule
     assert got[0][0] == "jobs" and any(p.startswith("jobs[") for p, _ in got[1:])
-    assert not Run.objects.exists() and not JobChunk.objects.filter(run__isnull=False).exists()
+    assert not Run.objects.exists() and not RunJobChunk.objects.exists()
 
 
 def test_a_framework_or_resources_the_cluster_lacks_are_400s_naming_the_field(
@@ -166,11 +166,11 @@ def test_a_problem_found_only_by_the_part_fails_the_run_naming_the_field(
     owner: Any, cluster: Cluster, workload: Workload, execute_run: Any
 ) -> None:
     run = services.run_start(user=owner, cluster=cluster, workload=workload, schedulers=SCHEDULERS)
-    chunk = JobChunk.objects.filter(run=run).order_by("first_job").first()
+    chunk = RunJobChunk.objects.filter(run=run).order_by("first_job").first()
     assert chunk is not None
     jobs = workload.jobs[: chunk.job_count]
     jobs[3] = {**jobs[3], "duration_s": -1}  # what the request cannot see: it reads a few columns
-    JobChunk.objects.filter(pk=chunk.pk).update(data=jobs_encode(jobs))
+    RunJobChunk.objects.filter(pk=chunk.pk).update(data=jobs_encode(jobs))
     assert execute_run(run.pk) == "failed"
     run.refresh_from_db()
     assert "jobs[3].duration_s: must be > 0" in run.error
@@ -206,7 +206,7 @@ def test_small_stored_workloads_still_store_the_whole_document(
     run = Run.objects.get(pk=services.run_start(user=owner, cluster=cluster, workload=workload).pk)
     assert not run.jobs_stored and run.scenario == scenario_document(cluster, workload)
     assert "lower_bound_cost" in run.context
-    assert not JobChunk.objects.filter(run=run).exists()
+    assert not RunJobChunk.objects.filter(run=run).exists()
 
 
 def test_the_start_reads_a_few_columns_not_the_jobs(
