@@ -44,7 +44,7 @@ from django.utils import timezone
 from scheduling import ScenarioError, SchedulingError, parse_scenario
 
 from .kinds import RunKind, Variant, get_kind
-from .models import PROCESS_LOST, Run, RunPart, RunResult, Status
+from .models import PROCESS_LOST, Run, RunJobChunk, RunPart, RunResult, Status
 from .selectors import run_scenario_document
 from .services import part_fail, run_close_if_done
 
@@ -459,7 +459,7 @@ def part_execute_now(part_id: int, task_id: str | None = None) -> str:
     except PartAborted:
         run_close_if_done(claim.run_id)
         return "aborted"
-    except (Run.DoesNotExist, RunPart.DoesNotExist):
+    except (Run.DoesNotExist, RunPart.DoesNotExist, RunJobChunk.DoesNotExist):  # the run was deleted
         return "deleted"
     except ScenarioError as exc:
         return _failed(claim, "invalid scenario or options:\n" + "\n".join(str(e) for e in exc.errors))
