@@ -17,9 +17,11 @@ database), with the planner's own services, as the web and the worker call them:
    API and the editor page with Django's test client; best of 5);
 6. export: the scenario JSON and the jobs CSV, streamed (bytes and time);
 7. run (as the engine is today; another engineer is making it faster): ``run_start`` of an
-   edf-bfd comparison (the request: the scenario built from the stored chunks, checked, stored
-   on the run), then its part executed in-process, stopped after ``--run-limit`` seconds; if it
-   finishes, the run page (best of 5), the chart payload and the CSV report.
+   edf-bfd comparison (the request: the workload's chunks copied as the run's own, checked with
+   the cluster column by column, the document without its jobs stored on the run; issue 19),
+   then its part executed in-process (the document built from the run's chunks and parsed),
+   stopped after ``--run-limit`` seconds; if it finishes, the run page (best of 5), the chart
+   payload and the CSV report.
 
 Every random choice comes from ``--seed``. Prints markdown; wall times are of a shared machine.
 """
@@ -257,7 +259,12 @@ def main() -> None:
     run, took = timed(
         lambda: run_start(user=user, cluster=cluster, workload=workload, schedulers=["edf-bfd"])
     )
-    row("run: start (request)", f"{took:.1f} s", "scenario built from the chunks, checked, stored on the run")
+    row(
+        "run: start (request)",
+        f"{took:.1f} s",
+        "the chunks copied as the run's own, checked by columns" if run.jobs_stored
+        else "scenario built from the chunks, checked, stored on the run",
+    )
     part = run.parts.get()
 
     class Stopped(Exception):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.utils.http import content_disposition_header
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
@@ -16,7 +16,9 @@ from planner.core.apis import team_filter, validated
 from planner.core.errors import InputError
 from planner.core.pagination import paginated_response
 from planner.core.queries import query_choice, query_int
+from planner.scenarios.jobstore import INLINE_JOBS_MAX
 from planner.teams.selectors import team_or_default
+from scheduling.exports import scenario_json_text
 
 from . import selectors, services
 from .kinds import all_kinds, get_kind
@@ -172,8 +174,17 @@ class RunScenarioApi(APIView):
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT}, tags=["runs"], summary="The scenario document the run used"
     )
-    def get(self, request: Request, pk: int) -> Response:
-        return Response(selectors.run_with_scenario(user=request.user, pk=pk).scenario)
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        run = selectors.run_with_scenario(user=request.user, pk=pk)
+        if run.jobs_stored and run.job_count > INLINE_JOBS_MAX:
+            # Hundreds of MB as one value would not fit a worker's memory: written a chunk of
+            # jobs at a time (the same JSON value, indented as the workload's export writes it).
+            head, chunks = selectors.run_scenario_chunked(run)
+            return StreamingHttpResponse(
+                (piece.encode() for piece in scenario_json_text(head, chunks)),
+                content_type="application/json; charset=utf-8",
+            )
+        return Response(selectors.run_scenario_document(run))
 
 
 class RunReportApi(APIView):

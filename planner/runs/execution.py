@@ -44,7 +44,8 @@ from django.utils import timezone
 from scheduling import ScenarioError, SchedulingError, parse_scenario
 
 from .kinds import RunKind, Variant, get_kind
-from .models import PROCESS_LOST, Run, RunPart, RunResult, Status
+from .models import PROCESS_LOST, Run, RunJobChunk, RunPart, RunResult, Status
+from .selectors import run_scenario_document
 from .services import part_fail, run_close_if_done
 
 logger = logging.getLogger(__name__)
@@ -438,15 +439,22 @@ def part_execute_now(part_id: int, task_id: str | None = None) -> str:
     part_id = claim.part_id
     try:
         with Heartbeat(claim, float(settings.PLANNER_PART_HEARTBEAT_S)) as heartbeat, solver_files(part_id):
-            run = Run.objects.only("id", "kind", "scenario", "options", "context").get(pk=claim.run_id)
+            run = Run.objects.only(
+                "id", "kind", "scenario", "jobs_stored", "job_count", "options", "context"
+            ).get(pk=claim.run_id)
             payload = RunPart.objects.values_list("payload", flat=True).get(pk=part_id)
             try:
                 kind = get_kind(run.kind)
             except KeyError:
                 return _failed(claim, f"unknown run kind {run.kind!r} (not registered on this worker)")
-            scenario = parse_scenario(run.scenario)
+            # A run that keeps its jobs apart is checked whole here, for the first time: a problem
+            # the request could not see fails the part with its path (ScenarioError below).
+            scenario = parse_scenario(run_scenario_document(run))
+            # ... and what the kind computes once per run is computed from it here (the request
+            # never held the jobs): the same scenario, so the same value.
+            context = kind.prepare(scenario, run.options) if run.jobs_stored else run.context
             reporter = ProgressReporter(heartbeat, float(settings.PLANNER_RUN_PROGRESS_INTERVAL_S))
-            variants = kind.execute(scenario, run.options, run.context, payload, progress=reporter)
+            variants = kind.execute(scenario, run.options, context, payload, progress=reporter)
             summaries = [kind.summary(v.document) for v in variants]
             pieces = _figure_pieces(kind, variants, run.options)
         if not _store(claim, variants, summaries, pieces):
@@ -456,7 +464,7 @@ def part_execute_now(part_id: int, task_id: str | None = None) -> str:
     except PartAborted:
         run_close_if_done(claim.run_id)
         return "aborted"
-    except (Run.DoesNotExist, RunPart.DoesNotExist):
+    except (Run.DoesNotExist, RunPart.DoesNotExist, RunJobChunk.DoesNotExist):  # the run was deleted
         return "deleted"
     except ScenarioError as exc:
         return _failed(claim, "invalid scenario or options:\n" + "\n".join(str(e) for e in exc.errors))

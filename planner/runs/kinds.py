@@ -142,6 +142,13 @@ class RunKind(abc.ABC):
         paths into the request (``schedulers[1]``, ``options.rut``).
         """
 
+    def plan_stored(self, scenario: Scenario, params: Mapping[str, Any], *, job_count: int) -> RunPlan:
+        """:meth:`plan` of a run whose jobs are kept apart (a big stored workload, copied as chunks):
+        ``scenario`` has the cluster, the frameworks and the options but none of its
+        ``job_count`` jobs. By default :meth:`plan` itself; a kind whose plan reads the jobs
+        (how many there are, to size its parts) overrides it."""
+        return self.plan(scenario, params)
+
     def default_scenario(self, params: Mapping[str, Any]) -> Any | None:
         """The scenario document of a request that names none (no scenario, cluster or workload).
 
@@ -153,7 +160,9 @@ class RunKind(abc.ABC):
     def prepare(self, scenario: Scenario, options: Mapping[str, Any]) -> dict[str, Any]:
         """What every part needs that should be computed once per run (stored as ``Run.context``).
 
-        Runs in the request that starts the run: keep it cheap.
+        Runs in the request that starts the run: keep it cheap. A run whose jobs are kept apart
+        (``Run.jobs_stored``: the request never holds them) has it computed by each part, in
+        the worker, from the same scenario: the same value.
         """
         return {}
 

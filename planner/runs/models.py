@@ -20,7 +20,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from planner.scenarios.models import Cluster, Workload
+from planner.scenarios.models import Cluster, StoredJobChunk, Workload
 from planner.teams.models import Team
 
 
@@ -51,8 +51,13 @@ class Run(models.Model):
     # A key of the run-kind registry (planner.runs.kinds); checked there, so no choices here.
     kind = models.CharField(max_length=40, default="compare")
     name = models.CharField(max_length=200)
-    # The validated version-1 scenario document, exactly as it was run.
+    # The validated scenario document, exactly as it was run; when ``jobs_stored``, its jobs are
+    # this run's own job chunks (:class:`RunJobChunk`) and the document has ``"jobs": []``
+    # at their place: read it whole through ``selectors.run_scenario_document``.
     scenario = models.JSONField()
+    # Whether the jobs are kept apart from ``scenario`` (a run on a stored workload of more than
+    # ``PLANNER_RUN_INLINE_JOBS_MAX`` jobs, copied as chunks when it started).
+    jobs_stored = models.BooleanField(default=False)
     scenario_name = models.CharField(max_length=100, blank=True, default="")
     job_count = models.PositiveIntegerField(default=0)
     # Where the scenario came from, when it came from stored objects (kept if they are deleted).
@@ -175,3 +180,24 @@ class RunResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run_id}: {self.variant}"
+
+
+class RunJobChunk(StoredJobChunk):
+    """A run's own copy of a chunk of its stored workload's jobs (``Run.jobs_stored``).
+
+    Copied from the workload's chunks when the run starts (``jobstore.jobs_copy``: one
+    ``INSERT ... SELECT``) and never written again: a later edit or deletion of the workload
+    leaves what the run runs alone; deleting the run deletes them. Read through
+    :mod:`planner.scenarios.jobstore`, as a workload's chunks are.
+    """
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="job_chunks")
+
+    class Meta:
+        ordering = ["run_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "first_job"], name="runjobchunk_unique_first_job")
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.run_id}: jobs {self.first_job}..{self.first_job + self.job_count - 1}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from django.db.models import F, Prefetch, QuerySet
@@ -10,6 +10,7 @@ from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from planner.scenarios.jobstore import job_chunks
 from planner.teams.selectors import team_ids_of
 
 from .models import Run, RunPart, RunResult
@@ -129,10 +130,35 @@ def run_summaries(run: Run) -> dict[str, dict[str, Any]]:
 
 
 def run_with_scenario(*, user: Any, pk: Any, kind: str | None = None) -> Run:
-    """A run with its copy of the scenario document (the export of what was run); with ``kind``,
+    """A run with its copy of the scenario document (the export of what was run: read it whole
+    with :func:`run_scenario_document`, since a big run keeps its jobs apart); with ``kind``,
     only a run of that kind (a kind's own page of a run: 404 for any other)."""
     runs = Run.objects.filter(team_id__in=team_ids_of(user)).defer("figures").select_related("created_by")
     return get_object_or_404(runs if kind is None else runs.filter(kind=kind), pk=pk)
+
+
+def run_scenario_document(run: Run) -> dict[str, Any]:
+    """The whole scenario document the run ran (``run`` loaded with ``scenario``).
+
+    A run that keeps its jobs apart (``Run.jobs_stored``) has them read from its own chunks,
+    one query per chunk: seconds and gigabytes of memory for a million jobs, so pages of such a
+    run read the rest of the document alone (:func:`run_scenario_chunked`)."""
+    if not run.jobs_stored:
+        return dict(run.scenario)
+    return {**run.scenario, "jobs": [job for chunk in job_chunks(run) for job in chunk]}
+
+
+def run_scenario_chunked(run: Run) -> tuple[dict[str, Any], Iterator[list[dict[str, Any]]]]:
+    """The run's scenario document with ``"jobs": []`` at their place, and its jobs a chunk at a
+    time (the streamed export: the memory of one chunk, whatever the run's size)."""
+    if run.jobs_stored:
+        return dict(run.scenario), job_chunks(run)
+    doc = dict(run.scenario)
+    jobs = doc.get("jobs")
+    if not isinstance(jobs, list):
+        return doc, iter(())
+    doc["jobs"] = []
+    return doc, iter([jobs])
 
 
 def run_with_figures(*, user: Any, pk: Any) -> Run:

@@ -131,15 +131,32 @@ class Workload(models.Model):
         super().refresh_from_db(*args, **kwargs)
 
 
-class JobChunk(models.Model):
-    """At most ``jobstore.JOBS_PER_CHUNK`` consecutive jobs of a workload, as one Parquet file.
+class StoredJobChunk(models.Model):
+    """What every chunk of stored jobs holds, whoever owns it (a workload, an upload, a run).
 
-    ``first_job`` is the index of the chunk's first job in the workload's list, so a page finds
-    its chunk with one indexed query; a save of one page rewrites the chunks it touches and
-    moves the ``first_job`` (and ``position``, the order) of the chunks after them. Written and
-    read only by :mod:`planner.scenarios.jobstore`.
-    The jobs of an upload being imported belong to the upload until it is saved as a workload
-    (``upload`` set, ``workload`` null); saving moves them with one update.
+    At most ``jobstore.JOBS_PER_CHUNK`` consecutive jobs as one Parquet file; ``first_job`` is
+    the index of the chunk's first job in its owner's list, so a page finds its chunk with one
+    indexed query; ``position`` is the order. Written and read only by
+    :mod:`planner.scenarios.jobstore`, which finds an owner's chunks as its ``job_chunks``.
+    """
+
+    position = models.PositiveIntegerField()
+    first_job = models.PositiveIntegerField()
+    job_count = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        abstract = True
+
+
+class JobChunk(StoredJobChunk):
+    """Jobs of a workload (or of an upload being imported), as one Parquet file.
+
+    A save of one page rewrites the chunks it touches and moves the ``first_job`` (and
+    ``position``) of the chunks after them. The jobs of an upload being imported belong to the
+    upload until it is saved as a workload (``upload`` set, ``workload`` null); saving moves them
+    with one update. A run on a big stored workload copies them as its own
+    (``runs.RunJobChunk``).
     """
 
     workload = models.ForeignKey(
@@ -148,10 +165,6 @@ class JobChunk(models.Model):
     upload = models.ForeignKey(
         "Upload", on_delete=models.CASCADE, related_name="job_chunks", null=True, blank=True
     )
-    position = models.PositiveIntegerField()
-    first_job = models.PositiveIntegerField()
-    job_count = models.PositiveIntegerField()
-    data = models.BinaryField()
 
     class Meta:
         ordering = ["workload_id", "position"]

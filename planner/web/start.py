@@ -29,7 +29,7 @@ from planner.core.errors import InputError, field_errors
 from planner.core.queries import query_id_or_none
 from planner.runs.kinds import RunKind
 from planner.runs.models import Run
-from planner.runs.selectors import run_with_scenario
+from planner.runs.selectors import run_scenario_document, run_with_scenario
 from planner.runs.services import run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import ScenarioError
@@ -120,7 +120,7 @@ class StartForm(ParamsForm):
 
     def initial_from_run(self, run: Run) -> None:
         """Start from the scenario an earlier run used (a clone)."""
-        self.initial_from_scenario(run.scenario)
+        self.initial_from_scenario(run_scenario_document(run))
 
     # ------------------------------------------------------------------ errors
 

@@ -34,6 +34,7 @@ from .document import (
     VMType,
     Workload,
 )
+from .fit import JobShapes, check_jobs_fit
 from .limits import DEFAULT_RESOURCES, LIMITS, OFFER_POLICIES, SCENARIO_VERSION
 from .options import (
     OPTION_DECLARATIONS,
@@ -57,6 +58,7 @@ __all__ = [
     "ComplexTask",
     "Framework",
     "Job",
+    "JobShapes",
     "OptionDeclaration",
     "OptionField",
     "ReservedPrice",
@@ -67,6 +69,7 @@ __all__ = [
     "TaskQueue",
     "VMType",
     "Workload",
+    "check_jobs_fit",
     "executors_that_fit",
     "load_scenario_json",
     "name_problem",

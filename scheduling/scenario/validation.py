@@ -25,7 +25,6 @@ is shorter than the job's duration (300 s < 600 s): the job misses it even on an
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -50,6 +49,7 @@ from .document import (
     VMType,
     Workload,
 )
+from .fit import JobShapes, add_fit_problems, executors_that_fit
 from .limits import DEFAULT_RESOURCES, LIMITS, READABLE_VERSIONS
 from .options import SimulationOptions, read_options
 from .prices import PRICE_FIELDS, read_market_prices, uses_version_4
@@ -159,7 +159,7 @@ largest executor 6 cpu, largest VM 4 cpu
         description=description,
         warnings=problems.warnings(),
     )
-    _check_feasible(scenario, problems)
+    add_fit_problems(scenario, JobShapes.of_jobs(scenario.jobs), lambda i: scenario.jobs[i].id, problems)
     _check_queues_fit(scenario, problems)
     check_complex_jobs_fit(scenario, problems)
     problems.raise_if_any()
@@ -392,59 +392,6 @@ _JOBS_WANTED = {
 # --------------------------------------------------------------------------- fitting the cluster
 
 
-def executors_that_fit(capacity: tuple[float, ...], demand: tuple[float, ...]) -> int:
-    """How many executors of ``demand`` an empty machine of ``capacity`` holds.
-
-    >>> executors_that_fit((4, 16), (1, 6))
-    2
-    """
-    k = math.inf
-    for c, d in zip(capacity, demand, strict=True):
-        if d > 0:
-            k = min(k, math.floor(c / d + 1e-9))
-    return int(k) if k != math.inf else 0
-
-
-def _check_feasible(scenario: Scenario, problems: Problems) -> None:
-    """Reject jobs that could never start even on an empty cluster (they would block queues).
-
-    The detail of each job comes after one summary line per kind of misfit, so that a
-    workload meant for a bigger cluster reads as one problem, not as 200.
-    """
-    fws = scenario.framework_map()
-    cache: dict[tuple[str, tuple[float, ...]], int] = {}  # workloads repeat executor shapes
-    misfits: list[int] = []
-    crowded: list[tuple[int, int]] = []  # (job index, executors the allowed VMs hold)
-    for i, job in enumerate(scenario.jobs):
-        key = (job.framework, job.executor)
-        holdable = cache.get(key, -1)
-        if holdable < 0:
-            allowed = fws[job.framework].allowed_vm_types
-            holdable = cache[key] = sum(
-                executors_that_fit(t.capacity, job.executor) * t.count
-                for t in scenario.vm_types
-                if allowed is None or t.name in allowed
-            )
-        if holdable == 0:
-            misfits.append(i)
-        elif holdable < job.executors:
-            crowded.append((i, holdable))
-    if not misfits and not crowded:
-        return
-    for line in _misfit_summary(scenario, misfits, crowded):
-        problems.add("jobs", line)
-    details = [(i, None) for i in misfits] + [(i, room) for i, room in crowded]
-    for i, room in sorted(details, key=lambda d: d[0]):
-        if room is None:
-            problems.add(f"jobs[{i}].executor", "does not fit on any VM type the job's framework may use")
-        else:
-            problems.add(
-                f"jobs[{i}].executors",
-                f"needs {scenario.jobs[i].executors} executors "
-                f"but the VMs it may use hold at most {room} at once",
-            )
-
-
 def _check_queues_fit(scenario: Scenario, problems: Problems) -> None:
     """Reject task queues whose task fits no machine its framework may use: they would wait forever."""
     for k, f in enumerate(scenario.frameworks):
@@ -463,34 +410,3 @@ def _check_queues_fit(scenario: Scenario, problems: Problems) -> None:
                     f"frameworks[{k}].{where}",
                     f"a task of queue {q} does not fit on any VM type the framework may use",
                 )
-
-
-def _misfit_summary(scenario: Scenario, misfits: list[int], crowded: list[tuple[int, int]]) -> list[str]:
-    jobs, resources = scenario.jobs, scenario.resources
-    total = len(jobs)
-    largest_vm = [max(t.capacity[r] for t in scenario.vm_types) for r in range(len(resources))]
-    too_big = [
-        i for i in misfits if any(x > cap for x, cap in zip(jobs[i].executor, largest_vm, strict=True))
-    ]
-    lines = []
-    if too_big:
-        largest_executor = [max(jobs[i].executor[r] for i in too_big) for r in range(len(resources))]
-        over = [r for r in range(len(resources)) if largest_executor[r] > largest_vm[r]]
-        executor_part = " and ".join(f"{largest_executor[r]:g} {resources[r]}" for r in over)
-        vm_part = " and ".join(f"{largest_vm[r]:g} {resources[r]}" for r in over)
-        lines.append(
-            f"{len(too_big):,} of {total:,} jobs need an executor larger than any VM type: "
-            f"largest executor {executor_part}, largest VM {vm_part}"
-        )
-    if len(misfits) > len(too_big):
-        lines.append(
-            f"{len(misfits) - len(too_big):,} of {total:,} jobs have an executor that fits no single VM type "
-            "their framework may use"
-        )
-    if crowded:
-        worst, room = max(crowded, key=lambda c: jobs[c[0]].executors / c[1])
-        lines.append(
-            f"{len(crowded):,} of {total:,} jobs need more executors at once than the VMs they may use hold "
-            f"(the most: job {jobs[worst].id!r}, {jobs[worst].executors} executors for room of {room})"
-        )
-    return lines

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
 from planner.runs.kinds import get_kind
-from planner.runs.selectors import run_with_scenario
+from planner.runs.selectors import run_scenario_document, run_with_scenario
 from planner.runs.services import run_start
 from planner.web.context import TeamRequest, follow_team, team_page
 from planner.web.start import StartForm, start_page
@@ -65,7 +65,7 @@ def candidate_compare(request: TeamRequest, pk: int, index: int) -> HttpResponse
     follow_team(request, run.team_id)
     options = run.options or {}
     try:
-        scenario = with_reserved(parse_scenario(run.scenario), options.get("reserved") or {})
+        scenario = with_reserved(parse_scenario(run_scenario_document(run)), options.get("reserved") or {})
         space = search_space(scenario, options.get("counts") or {})
     except ScenarioError as exc:
         raise Http404("the search's scenario no longer reads") from exc

@@ -18,7 +18,14 @@ from planner.core.errors import InputError, field_errors
 from planner.core.queries import query_id_or_none
 from planner.runs.kinds import get_kind
 from planner.runs.models import Run
-from planner.runs.selectors import run_currency, run_list, run_results_parts, run_summaries, run_with_scenario
+from planner.runs.selectors import (
+    run_currency,
+    run_list,
+    run_results_parts,
+    run_scenario_document,
+    run_summaries,
+    run_with_scenario,
+)
 from planner.runs.services import run_start
 from planner.web.context import TeamRequest, follow_team, team_page
 from planner.web.start import StartForm, start_page
@@ -43,8 +50,8 @@ def run_differences(*, user: Any, a: Run, b: Run) -> list[ScenarioDifference]:
 
     Loads and parses both runs' scenario documents.
     """
-    scenario_a = parse_scenario(run_with_scenario(user=user, pk=a.pk).scenario)
-    scenario_b = parse_scenario(run_with_scenario(user=user, pk=b.pk).scenario)
+    scenario_a = parse_scenario(run_scenario_document(run_with_scenario(user=user, pk=a.pk)))
+    scenario_b = parse_scenario(run_scenario_document(run_with_scenario(user=user, pk=b.pk)))
     return scenario_differences(scenario_a, scenario_b)
 
 
@@ -128,7 +135,7 @@ def what_if(request: TeamRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         values = form.param_values()
         try:
-            doc = vary(run.scenario, **values)
+            doc = vary(run_scenario_document(run), **values)
             started = run_start(
                 user=request.user, team=request.team, scenario=doc, kind=COMPARISON,
                 params={k: v for k, v in (run.options or {}).items() if k in KEPT and v is not None},
@@ -143,7 +150,8 @@ def what_if(request: TeamRequest, pk: int) -> HttpResponse:
             return redirect("web:run-detail", pk=started.pk)
     vm_types = (run.scenario or {}).get("vm_types") or []
     return render(request, "kinds/compare/what_if.html", {
-        "run": run, "form": form, "jobs": len((run.scenario or {}).get("jobs") or []),
+        "run": run, "form": form,
+        "jobs": run.job_count if run.jobs_stored else len((run.scenario or {}).get("jobs") or []),
         "prices": {str(t.get("name")): t.get("price_per_hour") for t in vm_types},
         "counts": {str(t.get("name")): t.get("count") for t in vm_types},
         "markets": {str(t.get("name")): _markets_now(t) for t in vm_types},

@@ -71,9 +71,15 @@ class SweepKind(RunKind):
     question = "What if… (sweep counts, prices, load)"
 
     def plan(self, scenario: Scenario | None, params: Mapping[str, Any]) -> RunPlan:
+        return self._plan(scenario, params, jobs=len(scenario.jobs) if scenario else 0)
+
+    def plan_stored(self, scenario: Scenario, params: Mapping[str, Any], *, job_count: int) -> RunPlan:
+        return self._plan(scenario, params, jobs=job_count)
+
+    def _plan(self, scenario: Scenario | None, params: Mapping[str, Any], *, jobs: int) -> RunPlan:
         options = sweep_run(params, scenario=scenario)
         points = plan_points(options)
-        batches = point_batches(points, jobs=len(scenario.jobs) if scenario else 0, target_s=TARGET_PART_S)
+        batches = point_batches(points, jobs=jobs, target_s=TARGET_PART_S)
         parts = [PartSpec(_part_label(b, len(points)), {"points": [p.to_dict() for p in b]}) for b in batches]
         what = vary_text(options["vary"]) or "schedulers and seeds"
         name = f"{scenario.name if scenario else 'scenario'}: sweep of {what}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from planner.runs.models import Run, RunResult
+from planner.runs.selectors import run_scenario_document
 from planner.runs.services import run_start
 from planner.teams.models import Team
 from scheduling.sweep.evaluate import point_comparison
@@ -37,7 +38,7 @@ def sweep_point_compare(*, user: Any, team: Team, run: Run, point: Point) -> Run
     be compared.
     """
     schedulers = list((run.options or {}).get("schedulers") or [])
-    scenario, params = point_comparison(run.scenario, point, schedulers)
+    scenario, params = point_comparison(run_scenario_document(run), point, schedulers)
     settings = ", ".join(f"{k}={v}" for k, v in point.settings.items()) or "as it is"
     return run_start(user=user, team=team, scenario=scenario, kind=COMPARISON, params=params,
                      name=f"{run.name} — point {point.point} ({settings})"[:200])

@@ -17,6 +17,7 @@ from .documents import (
     scenario_document,
     scenario_document_and_parsed,
     scenario_document_chunked,
+    scenario_head_and_parsed,
     scenario_import,
 )
 from .uploads import inline_import_check, upload_create, upload_delete, upload_save
@@ -41,6 +42,7 @@ __all__ = [
     "scenario_document",
     "scenario_document_and_parsed",
     "scenario_document_chunked",
+    "scenario_head_and_parsed",
     "scenario_import",
     "upload_create",
     "upload_delete",

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from django.db import transaction
 
 from planner.catalogue.models import VMType
@@ -20,9 +21,10 @@ from planner.core.names import clean_name, free_name
 from planner.teams.access import require_member
 from planner.teams.models import Team
 from scheduling import LIMITS, FieldError, Scenario, ScenarioError, parse_scenario
-from scheduling.scenario import SCENARIO_VERSION
+from scheduling.scenario import SCENARIO_VERSION, JobShapes, check_jobs_fit
+from scheduling.scenario.document import DEFAULT_FRAMEWORK
 
-from ..jobstore import job_chunks, jobs_store
+from ..jobstore import StoredJobs, job_chunks, job_shapes, jobs_page, jobs_store
 from ..models import Cluster, Workload
 from .common import EntrySpec, cluster_entries_replace, uses_market_prices, vm_type_entry
 
@@ -31,6 +33,7 @@ __all__ = [
     "scenario_document",
     "scenario_document_and_parsed",
     "scenario_document_chunked",
+    "scenario_head_and_parsed",
     "scenario_import",
 ]
 
@@ -121,17 +124,11 @@ def _shifted(errors: Any, first: int) -> list[FieldError]:
 _CHUNK_JOB = re.compile(r"^jobs\[(\d+)\](.*)$")
 
 
-def scenario_document_chunked(
-    cluster: Cluster, workload: Workload, *, name: str | None = None
-) -> tuple[dict[str, Any], Callable[[], Iterator[list[dict[str, Any]]]]]:
-    """The scenario document of a cluster and a workload without its jobs (``"jobs": []`` at its
-    place), and a function that yields the jobs a chunk at a time: the export of a workload of
-    any size, checked as :func:`scenario_document` checks it, in the memory of one chunk.
-
-    Every chunk is read twice: once here to check it with the cluster (a job that fits no VM
-    type is a :class:`scheduling.ScenarioError` at its path in the whole workload, before any
-    text is written), once more when the document is written.
-    """
+def _scenario_head(
+    cluster: Cluster, workload: Workload, *, name: str | None
+) -> tuple[dict[str, Any], int]:
+    """The document without its jobs (``"jobs": []`` at their place) and the lowest version its
+    cluster and frameworks need (:func:`document_version` without the jobs)."""
     if cluster.team_id != workload.team_id:
         raise InputError.single("workload", "must belong to the same team as the cluster")
     entries = list(cluster.entries.select_related("vm_type").order_by("position", "id"))
@@ -149,6 +146,26 @@ def scenario_document_chunked(
     head["jobs"] = []
     if cluster.options:
         head["options"] = cluster.options
+    version = document_version(
+        workload.frameworks,
+        machine_classes=any(e.machine_class is not None for e in entries),
+        market_prices=any(uses_market_prices(e.vm_type, e.reserved_count, e.spot_count) for e in entries),
+    )
+    return head, version
+
+
+def scenario_document_chunked(
+    cluster: Cluster, workload: Workload, *, name: str | None = None
+) -> tuple[dict[str, Any], Callable[[], Iterator[list[dict[str, Any]]]]]:
+    """The scenario document of a cluster and a workload without its jobs (``"jobs": []`` at their
+    place), and a function that yields the jobs a chunk at a time: the export of a workload of
+    any size, checked as :func:`scenario_document` checks it, in the memory of one chunk.
+
+    Every chunk is read twice: once here to check it with the cluster (a job that fits no VM
+    type is a :class:`scheduling.ScenarioError` at its path in the whole workload, before any
+    text is written), once more when the document is written.
+    """
+    head, version = _scenario_head(cluster, workload, name=name)
     job_versioned = False
     first = 0
     for chunk in job_chunks(workload):
@@ -160,15 +177,68 @@ def scenario_document_chunked(
         first += len(chunk)
     if first == 0:
         parse_scenario({**head, "version": SCENARIO_VERSION})
-    head["version"] = max(
-        3 if job_versioned else 1,
-        document_version(
-            workload.frameworks,
-            machine_classes=any(e.machine_class is not None for e in entries),
-            market_prices=any(uses_market_prices(e.vm_type, e.reserved_count, e.spot_count) for e in entries),
-        ),
-    )
+    head["version"] = max(3 if job_versioned else 1, version)
     return head, lambda: job_chunks(workload)
+
+
+def scenario_head_and_parsed(
+    cluster: Cluster, workload: Workload, *, jobs_of: Any = None, name: str | None = None
+) -> tuple[dict[str, Any], Scenario]:
+    """The scenario document of a cluster and a workload without its jobs (``"jobs": []`` at their
+    place, the version they need), and its parsed form (the cluster, the frameworks and the
+    options; no job), with the jobs checked against the cluster without reading them whole.
+
+    The jobs are the stored jobs of ``jobs_of`` (a run's own copy of the workload's), else of the
+    workload; they were checked field by field when they were stored, so what is left to check
+    is what the cluster adds, read from their columns (:func:`jobstore.job_shapes`: about a
+    second for a million jobs, where :func:`scenario_document_and_parsed` takes minutes):
+
+    * the jobs fit the cluster (:func:`scheduling.scenario.check_jobs_fit`, the rule
+      :func:`scheduling.parse_scenario` applies, with the same messages and paths);
+    * their executors give the cluster's resources and each framework they name is declared:
+      the first job that breaks one of these is read and checked by the library, and its
+      errors are raised at its path (one job tells what every other shares).
+
+    Raises :class:`scheduling.ScenarioError` (paths into the document) or :class:`InputError`.
+    """
+    head, version = _scenario_head(cluster, workload, name=name)
+    owner = workload if jobs_of is None else jobs_of
+    parsed = parse_scenario({**head, "version": SCENARIO_VERSION})
+    columns, paths = job_shapes(owner, parsed.resources)
+    declared = {f.name for f in parsed.frameworks}
+    named = columns["framework"]
+    resources_differ = bool(len(named)) and (
+        {p[1] for p in paths if p[0] == "executor"} != set(parsed.resources)
+        or bool(np.isnan(columns["executor"]).any())
+    )
+    suspects = [0] if resources_differ else []
+    for framework in {f for f in named.tolist() if f is not None and f not in declared}:
+        suspects.append(int(np.flatnonzero(named == framework)[0]))
+    if suspects:
+        suspects = sorted(set(suspects))
+        jobs = [jobs_page(owner, offset=i, limit=1)[0] for i in suspects]
+        try:
+            parse_scenario({**head, "version": SCENARIO_VERSION, "jobs": jobs})
+        except ScenarioError as exc:
+            raise ScenarioError(_renumbered(exc.errors, suspects)) from None
+    shapes = JobShapes(
+        frameworks=np.array([DEFAULT_FRAMEWORK if f is None else f for f in named.tolist()], dtype=object),
+        executor=columns["executor"],
+        executors=columns["executors"].astype(np.int64),
+    )
+    stored = StoredJobs(owner)
+    check_jobs_fit(parsed, shapes, job_id=lambda i: stored[i].get("id"))
+    head["version"] = max(3 if ("network_sensitivity",) in paths else 1, version)
+    return head, parsed
+
+
+def _renumbered(errors: Any, indices: list[int]) -> list[FieldError]:
+    """Errors of a document of the jobs ``indices`` at their paths in the whole workload."""
+    out = []
+    for e in errors:
+        m = _CHUNK_JOB.match(e.path)
+        out.append(FieldError(f"jobs[{indices[int(m.group(1))]}]{m.group(2)}", e.message) if m else e)
+    return out
 
 
 def scenario_document(cluster: Cluster, workload: Workload, *, name: str | None = None) -> dict[str, Any]:
