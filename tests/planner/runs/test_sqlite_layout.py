@@ -25,12 +25,11 @@ def test_large_values_are_the_last_columns(table: str) -> None:
     assert set(columns[-len(large):]) == large, columns
 
 
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the rebuild is SQLite's only")
 @pytest.mark.django_db(transaction=True)
 def test_the_rebuild_keeps_every_row() -> None:
     """Rows stored before migration 0004 are there after it, value for value (SQLite: the
     migration does nothing on PostgreSQL)."""
-    if connection.vendor != "sqlite":
-        pytest.skip("the rebuild is SQLite's only")
     from django.db.migrations.executor import MigrationExecutor
 
     executor = MigrationExecutor(connection)
