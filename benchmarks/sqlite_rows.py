@@ -7,7 +7,7 @@ runs whose scenario and result document each hold two columns of ``--values`` va
 70 MB of JSON at the default), then times, best of 5, the runs list's first page as the list
 reads it (each run and its results' summaries) and one run's lookup (``selectors.run_get``).
 SQLite reaches a column by walking past the ones before it in the row, so what is stored
-before the columns these reads select decides their time (migration runs 0004).
+before the columns these reads select decides their time (migration runs 0005).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """On SQLite, a row's large JSON values come after the columns lists and pages read (migration
-0004): SQLite reaches a column by walking past the ones before it."""
+0005): SQLite reaches a column by walking past the ones before it."""
 
 from __future__ import annotations
 
@@ -28,12 +28,12 @@ def test_large_values_are_the_last_columns(table: str) -> None:
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="the rebuild is SQLite's only")
 @pytest.mark.django_db(transaction=True)
 def test_the_rebuild_keeps_every_row() -> None:
-    """Rows stored before migration 0004 are there after it, value for value (SQLite: the
+    """Rows stored before migration 0005 are there after it, value for value (SQLite: the
     migration does nothing on PostgreSQL)."""
     from django.db.migrations.executor import MigrationExecutor
 
     executor = MigrationExecutor(connection)
-    before, after = [("runs", "0003_figures_per_variant")], [("runs", "0004_large_values_last")]
+    before, after = [("runs", "0004_run_jobs_stored")], [("runs", "0005_large_values_last")]
     executor.migrate(before)
     try:
         old = MigrationExecutor(connection).loader.project_state(before).apps

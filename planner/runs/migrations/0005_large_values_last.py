@@ -47,7 +47,7 @@ def state_reorder():
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("runs", "0003_figures_per_variant"),
+        ("runs", "0004_run_jobs_stored"),
     ]
 
     operations = [
