@@ -176,13 +176,7 @@ def run_start(
             context=context,
             status=Status.QUEUED,
         )
-        parts = RunPart.objects.bulk_create(
-            RunPart(
-                run=run, position=i, label=spec.label[:255], payload=spec.payload, task_id=str(uuid.uuid4())
-            )
-            for i, spec in enumerate(plan.parts)
-        )
-        transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in parts], first=True))
+        _parts_create(run, plan)
     return run
 
 
@@ -222,14 +216,17 @@ def _run_start_stored(
         run.scenario_name = parsed.name[:100]
         run.options = plan.options
         run.save(update_fields=["name", "scenario", "scenario_name", "job_count", "options"])
-        parts = RunPart.objects.bulk_create(
-            RunPart(
-                run=run, position=i, label=spec.label[:255], payload=spec.payload, task_id=str(uuid.uuid4())
-            )
-            for i, spec in enumerate(plan.parts)
-        )
-        transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in parts], first=True))
+        _parts_create(run, plan)
     return run
+
+
+def _parts_create(run: Run, plan: RunPlan) -> None:
+    """The run's parts as ``plan`` lists them, QUEUED; their messages go once the transaction commits."""
+    parts = RunPart.objects.bulk_create(
+        RunPart(run=run, position=i, label=spec.label[:255], payload=spec.payload, task_id=str(uuid.uuid4()))
+        for i, spec in enumerate(plan.parts)
+    )
+    transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in parts], first=True))
 
 
 def _check_team_queue(team_id: int, adding: int) -> None:
