@@ -12,6 +12,7 @@ changes there.
 """
 
 from django.db import migrations, models
+from django.db.migrations.operations.base import Operation
 
 LARGE_LAST = {
     "run": [
@@ -36,8 +37,8 @@ def large_values_last(apps, schema_editor):
         schema_editor._remake_table(apps.get_model("runs", model_name))
 
 
-def state_reorder():
-    ops = []
+def state_reorder() -> list[Operation]:
+    ops: list[Operation] = []
     for model_name, fields in LARGE_LAST.items():
         for name, field in fields:
             ops.append(migrations.RemoveField(model_name=model_name, name=name))
