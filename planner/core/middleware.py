@@ -44,7 +44,18 @@ class BodySizeLimitMiddleware:
         return self.get_response(request)
 
 
-class ValidTextMiddleware:
+class ViewCheckMiddleware:
+    """A middleware that only answers in ``process_view`` (once the view is known): its
+    subclasses check the request there and return a response, or ``None`` to go on."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+
+class ValidTextMiddleware(ViewCheckMiddleware):
     """400 for a query string, or a page's form, whose decoded text holds a lone surrogate.
 
     Django decodes both with the charset the request names. A browser sends UTF-8, whose
@@ -55,12 +66,6 @@ class ValidTextMiddleware:
     API bodies are checked by their parsers (:mod:`planner.core.parsers`), which is why a
     form posted to the API is left to them.
     """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
 
     def process_view(
         self, request: HttpRequest, view_func: Callable[..., Any], view_args: Any, view_kwargs: Any
@@ -80,19 +85,13 @@ def text_error_response(request: HttpRequest, errors: list[FieldError], *, api: 
     return render(request, "400.html", {"errors": errors}, status=400)
 
 
-class IdRangeMiddleware:
+class IdRangeMiddleware(ViewCheckMiddleware):
     """404 for a URL whose id does not fit a database id (``/api/runs/<21 digits>/``).
 
     Django's ``int`` converter takes any number of digits; SQLite raises ``OverflowError`` for
     one beyond 64 bits (a 500), PostgreSQL a ``DataError``. No object has such an id, so it is
     "not found", answered before the view runs (JSON under ``/api/``: planner.core.handlers).
     """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
 
     def process_view(
         self, request: HttpRequest, view_func: Callable[..., Any], view_args: Any, view_kwargs: Any
