@@ -206,6 +206,17 @@ class Stack:
         assert status == 200, body
         return str(json.loads(body)["token"])
 
+    def other_team(self, username: str = "bob", password: str = "bob-planner-pw") -> tuple[str, int]:
+        """A second user with a team of their own: (their token, their team's id)."""
+        self.manage("shell", "-c", (
+            "from django.contrib.auth import get_user_model; "
+            f"get_user_model().objects.create_user({username!r}, password={password!r})"
+        ))
+        token = self.token(username, password)
+        status, _, body = self.call("POST", "/api/teams/", {"name": f"Team of {username}"}, token=token)
+        assert status == 201, body
+        return token, int(json.loads(body)["id"])
+
     def browser_session(
         self, username: str = "demo", password: str = "demo-planner"
     ) -> urllib.request.OpenerDirector:

@@ -39,15 +39,8 @@ def when(text: str) -> datetime:
 
 
 def test_a_small_run_of_another_team_waits_for_at_most_one_part(stack: Stack) -> None:
-    stack.manage("shell", "-c", (
-        "from django.contrib.auth import get_user_model; "
-        "get_user_model().objects.create_user('bob', password='bob-planner-pw')"
-    ))
     token_a = stack.token()
-    token_b = stack.token("bob", "bob-planner-pw")
-    status, _, body = stack.call("POST", "/api/teams/", {"name": "Team B"}, token=token_b)
-    assert status == 201, body
-    team_b = json.loads(body)["id"]
+    token_b, team_b = stack.other_team()
 
     # Team A: eight parts of a few seconds each, on a worker with one process.
     big = [SLOW, *(f"{SLOW},rut.cpu={w},rut.mem={1 - w}" for w in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9))]

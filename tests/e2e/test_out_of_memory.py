@@ -146,15 +146,8 @@ def test_a_part_killed_for_memory_fails_after_the_last_attempt_and_blocks_nothin
 ) -> None:
     stack.start_beat()
     worker = stack.start_worker("worker", beat=False, wrap=memory_limit.enter)
-    stack.manage("shell", "-c", (
-        "from django.contrib.auth import get_user_model; "
-        "get_user_model().objects.create_user('bob', password='bob-planner-pw')"
-    ))
     token_a = stack.token()
-    token_b = stack.token("bob", "bob-planner-pw")
-    status, _, body = stack.call("POST", "/api/teams/", {"name": "Team B"}, token=token_b)
-    assert status == 201, body
-    team_b = json.loads(body)["id"]
+    token_b, team_b = stack.other_team()
     tokens: dict[int, str] = {}
 
     def submit(token: str, request: dict[str, Any]) -> int:
