@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -62,6 +63,75 @@ def cost_by_hour(
     return [float(x) for x in hours]
 
 
+@dataclass(frozen=True)
+class FairnessAreas:
+    """What :func:`fairness_summary` integrates over time: the contention time, and per framework
+    the areas (share-seconds, over the contention time) of its fair share, of its dominant share
+    (capped at 1), and of the gap where the share is below the fair share.
+
+    Areas of consecutive stretches of one timeline add up (:meth:`plus`), so a long timeline can
+    be integrated a block of rows at a time (:class:`scheduling.cost.timeline.TimelineRecorder`).
+    """
+
+    contention_s: float
+    fair: tuple[float, ...]
+    share: tuple[float, ...]
+    gap: tuple[float, ...]
+
+    @classmethod
+    def zero(cls, frameworks: int) -> FairnessAreas:
+        none = (0.0,) * frameworks
+        return cls(0.0, none, none, none)
+
+    def plus(self, other: FairnessAreas) -> FairnessAreas:
+        def add(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
+            return tuple(x + y for x, y in zip(a, b, strict=True))
+
+        return FairnessAreas(
+            self.contention_s + other.contention_s,
+            add(self.fair, other.fair), add(self.share, other.share), add(self.gap, other.gap),
+        )
+
+
+def fairness_areas(
+    t: FloatArray, dominant_share: FloatArray, fair_share: FloatArray, *, t_next: float | None = None
+) -> FairnessAreas:
+    """The areas of :class:`FairnessAreas` of step functions sampled at ``t`` (rows) per
+    framework (columns); the last row holds until ``t_next`` (by default it has no duration).
+
+    >>> a = fairness_areas(np.array([0.0, 10.0]), np.array([[0.2, 0.8], [0.5, 0.5]]),
+    ...                    np.array([[0.5, 0.5], [0.5, 0.5]]), t_next=20.0)
+    >>> a.contention_s, a.gap
+    (20.0, (3.0, 0.0))
+    """
+    end = t_next if t_next is not None else t[-1] if len(t) else 0.0
+    dt = np.diff(t, append=end) if len(t) else np.zeros(0)
+    contention = (fair_share > 0).sum(axis=1) >= 2
+    w = dt * contention
+    columns = range(fair_share.shape[1]) if fair_share.ndim == 2 else range(0)
+    return FairnessAreas(
+        float(w.sum()),
+        tuple(float((fair_share[:, k] * w).sum()) for k in columns),
+        tuple(float((np.minimum(dominant_share[:, k], 1.0) * w).sum()) for k in columns),
+        tuple(float((np.maximum(fair_share[:, k] - dominant_share[:, k], 0.0) * w).sum()) for k in columns),
+    )
+
+
+def fairness_figures(areas: FairnessAreas, names: list[str], weights: FloatArray) -> dict[str, Any]:
+    """``contention_s`` and each framework's figures (:func:`fairness_summary`) from its areas."""
+    frameworks: dict[str, Any] = {}
+    for k, name in enumerate(names):
+        fair_area, share_area = areas.fair[k], areas.share[k]
+        received = 100.0 * share_area / fair_area if fair_area > 0 else None
+        frameworks[name] = {
+            "weight": float(weights[k]),
+            "unfairness_area": areas.gap[k],
+            "received_pct": received,
+            "unfairness_pct": max(0.0, 100.0 - received) if received is not None else None,
+        }
+    return {"contention_s": areas.contention_s, "frameworks": frameworks}
+
+
 def fairness_summary(
     t: FloatArray,
     dominant_share: FloatArray,
@@ -78,7 +148,7 @@ def fairness_summary(
     is the area of its dominant share over the area of its fair share times 100 (the paper's
     ``U_A``), ``unfairness_pct`` is ``max(0, 100 - received_pct)`` and ``unfairness_area`` is
     the area (share-seconds) between the dominant share and the fair share where the share is
-    below it.
+    below it (:func:`fairness_areas`, :func:`fairness_figures`).
 
     >>> t = np.array([0.0, 10.0, 20.0])
     >>> dominant_share = np.array([[0.2, 0.8], [0.5, 0.5], [0.0, 0.0]])
@@ -87,27 +157,12 @@ def fairness_summary(
     >>> s["contention_s"], s["frameworks"]["a"]["unfairness_area"], s["frameworks"]["a"]["received_pct"]
     (20.0, 3.0, 70.0)
     """
-    dt = np.diff(t, append=t[-1]) if len(t) else np.zeros(0)
-    contention = (fair_share > 0).sum(axis=1) >= 2
-    w = dt * contention
-    frameworks: dict[str, Any] = {}
-    for k, name in enumerate(names):
-        fair_area = float((fair_share[:, k] * w).sum())
-        share_area = float((np.minimum(dominant_share[:, k], 1.0) * w).sum())
-        gap = float((np.maximum(fair_share[:, k] - dominant_share[:, k], 0.0) * w).sum())
-        received = 100.0 * share_area / fair_area if fair_area > 0 else None
-        frameworks[name] = {
-            "weight": float(weights[k]),
-            "unfairness_area": gap,
-            "received_pct": received,
-            "unfairness_pct": max(0.0, 100.0 - received) if received is not None else None,
-        }
+    figures = fairness_figures(fairness_areas(t, dominant_share, fair_share), names, weights)
     return {
         "t": t.tolist(),
         "share": {name: dominant_share[:, k].tolist() for k, name in enumerate(names)},
         "fair_share": {name: fair_share[:, k].tolist() for k, name in enumerate(names)},
-        "contention_s": float(w.sum()),
-        "frameworks": frameworks,
+        **figures,
     }
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "downsample_grid",
     "downsample_linear",
     "downsample_step",
+    "envelope_rows",
     "window_duration",
     "window_mean_step",
 ]
@@ -132,7 +133,26 @@ def _kept_indices(tt: np.ndarray, series: list[np.ndarray], max_points: int, *, 
         starts[0] = 0
     else:
         starts = np.linspace(0, n, n_buckets + 1).astype(np.int64)[:-1]
-    bounds = np.unique(np.append(starts, n))
+    return envelope_rows(series, np.unique(np.append(starts, n)), step=step)
+
+
+def envelope_rows(series: Sequence[np.ndarray], bounds: np.ndarray, *, step: bool) -> np.ndarray:
+    """The rows the envelope keeps (the "M4" rule of this module): of each bucket of rows
+    ``[bounds[j], bounds[j + 1])``, its first and last rows and the rows of each series'
+    minimum and maximum (``nan`` never is one), and for step functions the row after each
+    extreme (where it stops). Sorted row indices.
+
+    Buckets of buckets keep what the coarser buckets alone would: the rows kept from a bucket
+    include its extremes, so keeping again over unions of buckets gives the same rows as
+    keeping once over the unions (how :mod:`scheduling.cost.timeline` keeps a long run's rows
+    bounded as they are produced).
+
+    >>> envelope_rows([np.array([0.0, 5.0, 1.0, 2.0, 0.0, 0.0])], np.array([0, 3, 6]), step=True).tolist()
+    [0, 1, 2, 3, 4, 5]
+    >>> envelope_rows([np.array([0.0, 5.0, 1.0, 2.0, 1.0, 1.0])], np.array([0, 6]), step=False).tolist()
+    [0, 1, 5]
+    """
+    n = len(series[0]) if series else int(bounds[-1]) if len(bounds) else 0
     lows = [np.where(np.isnan(s), np.inf, s) for s in series]
     highs = [np.where(np.isnan(s), -np.inf, s) for s in series]
     keep: set[int] = set()

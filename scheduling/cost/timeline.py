@@ -5,6 +5,15 @@ cumulative cost, which is piecewise linear between the points. The recorder keep
 instant (a second row at the same instant replaces the first) and builds the ``timeline`` and
 ``fairness`` sections of the result document (docs/results.md).
 
+Rows are kept compactly (typed arrays, 8 bytes a value) and their number is bounded: once a run
+has produced :data:`TIMELINE_ROWS_MAX` rows more than it keeps, the rows so far are reduced to
+their envelope over buckets of time (:func:`scheduling.charts.downsample.envelope_rows`, the
+rule the charts downsample with: each bucket's first and last rows and each series' extremes
+with the rows where they stop). Buckets are powers of two seconds wide, aligned on 0, and only
+ever widen, so a reduction over reduced rows keeps what one reduction over every row would. A
+run of fewer rows (every run of up to some 50,000 jobs) keeps every row. The fairness figures
+are integrated over every row, a block at a time before each reduction.
+
 >>> recorder = TimelineRecorder(["cpu"], ["small"], ["a", "b"], shared=True)
 >>> recorder.record(0.0, utilisation=[0.5], utilisation_of_on=[1.0], active_vms=[1],
 ...                 cost_rate_per_hour=0.24, cumulative_cost=0.0, queued_jobs=0, running_jobs=1,
@@ -18,44 +27,74 @@ instant (a second row at the same instant replaces the first) and builds the ``t
 
 from __future__ import annotations
 
+import math
+from array import array
 from collections.abc import Sequence
-from itertools import chain, compress
+from itertools import compress
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..metrics import fairness_summary
+from ..charts.downsample import envelope_rows
+from ..metrics import FairnessAreas, fairness_areas, fairness_figures
 from .cluster import BoolArray, FloatArray
 
-__all__ = ["RATE_DECIMALS", "TimelineRecorder"]
+__all__ = ["RATE_DECIMALS", "TIMELINE_ROWS_MAX", "TimelineRecorder"]
 
 #: Decimals kept of the cost rate (currency units per hour).
 RATE_DECIMALS = 9
 
+#: Rows of the timelines kept at most, about: a run that produces this many rows more than it
+#: keeps has them reduced to their envelope (module docstring). The charts draw at most 2,000
+#: points a series, so the kept rows leave them as they were.
+TIMELINE_ROWS_MAX = 50_000
+
 
 class TimelineRecorder:
-    """Rows of the timelines; the fairness series only when frameworks share the cluster."""
+    """Rows of the timelines; the fairness series only when frameworks share the cluster.
+
+    Each series is one flat typed array (a row's values one after another); ``rows_max`` bounds
+    the rows kept (:data:`TIMELINE_ROWS_MAX`).
+    """
 
     def __init__(
-        self, resources: Sequence[str], vm_types: Sequence[str], frameworks: Sequence[str], *, shared: bool
+        self,
+        resources: Sequence[str],
+        vm_types: Sequence[str],
+        frameworks: Sequence[str],
+        *,
+        shared: bool,
+        rows_max: int = TIMELINE_ROWS_MAX,
     ) -> None:
         self.resources = list(resources)
         self.vm_types = list(vm_types)
         self.frameworks = list(frameworks)
         self.shared = shared  # at least two frameworks have jobs: fairness is measured
-        self.t: list[float] = []
-        self._utilisation: list[list[float]] = []
-        self._utilisation_of_on: list[list[float]] = []
-        self._active_vms: list[list[int]] = []
-        self._cost_rate: list[float] = []
-        self._cumulative_cost: list[float] = []
-        self._queued: list[int] = []
-        self._running: list[int] = []
-        self._dominant_share: list[list[float]] = []
-        self._fair_share: list[list[float]] = []
+        self.rows_max = rows_max
+        n_shares = len(self.frameworks) if shared else 0
+        self.t = array("d")
+        # (series, values a row, numpy type of its matrix)
+        self._utilisation = array("d")
+        self._utilisation_of_on = array("d")
+        self._active_vms = array("q")
+        self._cost_rate = array("d")
+        self._cumulative_cost = array("d")
+        self._queued = array("q")
+        self._running = array("q")
+        self._dominant_share = array("d")
+        self._fair_share = array("d")
+        self._widths = (
+            len(self.resources), len(self.resources), len(self.vm_types), 1, 1, 1, 1, n_shares, n_shares,
+        )
         self._keep: BoolArray | None = None  # informative_rows(), until the next row
         self._rounded: list[float] = []  # _rounded_cost_rate(), computed with _keep
+        # Bounded rows: the bucket width of the last reduction (seconds), the rows whose
+        # fairness areas are summed in ``_areas`` already, and the rows reduced so far.
+        self._width = 0.0
+        self._integrated = 0
+        self._areas = FairnessAreas.zero(n_shares)
+        self.reductions = 0
 
     def record(
         self,
@@ -74,33 +113,78 @@ class TimelineRecorder:
         """The state at ``t``, after everything that happened at ``t``."""
         self._keep = None
         if self.t and self.t[-1] == t:  # a second pass at the same instant: keep the last state
-            for series in self._series():
-                series.pop()
+            for series, width in zip(self._series(), self._widths, strict=True):
+                del series[len(series) - width:]
             self.t.pop()
+        elif len(self.t) >= 2 * self.rows_max:
+            self._reduce()
         self.t.append(t)
-        self._utilisation.append(utilisation)
-        self._utilisation_of_on.append(utilisation_of_on)
-        self._active_vms.append(active_vms)
+        self._utilisation.extend(utilisation)
+        self._utilisation_of_on.extend(utilisation_of_on)
+        self._active_vms.extend(active_vms)
         self._cost_rate.append(cost_rate_per_hour)
         self._cumulative_cost.append(cumulative_cost)
         self._queued.append(queued_jobs)
         self._running.append(running_jobs)
-        self._dominant_share.append(dominant_share)
-        self._fair_share.append(fair_share)
+        self._dominant_share.extend(dominant_share)
+        self._fair_share.extend(fair_share)
 
-    def _series(self) -> tuple[list[Any], ...]:
+    def _series(self) -> tuple[array[Any], ...]:
         return (
             self._utilisation, self._utilisation_of_on, self._active_vms, self._cost_rate,
             self._cumulative_cost, self._queued, self._running, self._dominant_share, self._fair_share,
         )
 
-    def _matrix(
-        self, rows: list[list[float]] | list[list[int]], columns: int, dtype: type = float
-    ) -> NDArray[Any]:
-        # What ``np.array(rows)`` gives (float64, or int64 for rows of ints), read as one flat
-        # sequence: much faster than numpy's look at every inner list.
-        flat: NDArray[Any] = np.fromiter(chain.from_iterable(rows), dtype=dtype, count=len(self.t) * columns)
-        return flat.reshape(len(self.t), columns)
+    def _matrix(self, series: array[Any], columns: int) -> NDArray[Any]:
+        # float64 or int64 as the array's type, a row per row (a copy: the array grows on).
+        dtype = np.int64 if series.typecode == "q" else np.float64
+        return np.frombuffer(series, dtype=dtype).reshape(len(self.t), columns).copy()
+
+    def _matrices(self) -> list[NDArray[Any]]:
+        return [self._matrix(s, w) for s, w in zip(self._series(), self._widths, strict=True)]
+
+    # ------------------------------------------------------------------ bounded rows
+
+    def _integrate(self, end: int, t_next: float | None) -> None:
+        """Add the fairness areas of rows ``[self._integrated, end)`` (the last holding until
+        ``t_next``) to those summed so far."""
+        if not self.shared or end <= self._integrated:
+            return
+        a, n = self._integrated, len(self.frameworks)
+        t = np.frombuffer(self.t, dtype=np.float64)[a:end]
+        dominant = np.frombuffer(self._dominant_share, dtype=np.float64)[a * n:end * n].reshape(-1, n)
+        fair = np.frombuffer(self._fair_share, dtype=np.float64)[a * n:end * n].reshape(-1, n)
+        self._areas = self._areas.plus(fairness_areas(t, dominant, fair, t_next=t_next))
+        self._integrated = end
+
+    def _reduce(self) -> None:
+        """Keep the envelope of every row but the last (which a second row at its instant may
+        still replace): over buckets of the narrowest power-of-two width, never narrower than
+        the last one's, that makes at most ``rows_max`` rows of envelope."""
+        n = len(self.t) - 1
+        t = np.frombuffer(self.t, dtype=np.float64)[:n].copy()
+        self._integrate(n, float(self.t[n]))
+        matrices = [m[:n] for m in self._matrices()]
+        columns = [m[:, k].astype(float) for m in matrices for k in range(m.shape[1])]
+        buckets = max(1, self.rows_max // (2 + 4 * len(columns)))
+        span = float(t[-1] - t[0])
+        width = max(self._width, 2.0 ** math.ceil(math.log2(span / buckets)) if span > 0 else 1.0)
+        while math.floor(t[-1] / width) - math.floor(t[0] / width) + 1 > buckets:
+            width *= 2.0
+        self._width = width
+        bucket = np.floor(t / width)
+        starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
+        kept = envelope_rows(columns, np.append(starts, n), step=True)
+        kept = np.append(kept[kept < n], n)  # and the last row, as it is
+        every = list(zip((self.t, *self._series()), (1, *self._widths), strict=True))
+        kept_rows = [self._matrix(series, width_of_row)[kept].tobytes() for series, width_of_row in every]
+        for (series, _), rows in zip(every, kept_rows, strict=True):
+            del series[:]
+            series.frombytes(rows)
+        self._integrated = len(kept) - 1  # the rows before the last are in the areas
+        self.reductions += 1
+
+    # ------------------------------------------------------------------ the document
 
     def informative_rows(self) -> BoolArray:
         """Which rows to keep: all but those that repeat the row before in every step series
@@ -121,13 +205,8 @@ class TimelineRecorder:
         if n <= 2:
             return keep
         same = np.ones(n - 1, dtype=bool)
-        for matrix in (
-            self._matrix(self._utilisation, len(self.resources)),
-            self._matrix(self._utilisation_of_on, len(self.resources)),
-            self._matrix(self._active_vms, len(self.vm_types), np.int64),
-            self._matrix(self._dominant_share, len(self._dominant_share[0])),
-            self._matrix(self._fair_share, len(self._fair_share[0])),
-        ):
+        utilisation, utilisation_of_on, active, _, _, _, _, dominant, fair = self._matrices()
+        for matrix in (utilisation, utilisation_of_on, active, dominant, fair):
             same &= (matrix[1:] == matrix[:-1]).all(axis=1)
         for series in (self._rounded, self._queued, self._running):
             values = np.asarray(series)
@@ -153,9 +232,7 @@ class TimelineRecorder:
     def timeline_section(self) -> dict[str, Any]:
         """The ``timeline`` section of the result document (informative rows only)."""
         keep = self.informative_rows()
-        utilisation = self._matrix(self._utilisation, len(self.resources))[keep]
-        utilisation_of_on = self._matrix(self._utilisation_of_on, len(self.resources))[keep]
-        active = self._matrix(self._active_vms, len(self.vm_types), np.int64)[keep]
+        utilisation, utilisation_of_on, active = (m[keep] for m in self._matrices()[:3])
         return {
             "t": _kept(self.t, keep),
             "utilisation": {r: utilisation[:, k].tolist() for k, r in enumerate(self.resources)},
@@ -165,26 +242,30 @@ class TimelineRecorder:
             "cumulative_cost": _kept(self._cumulative_cost, keep),
             "queued_jobs": _kept(self._queued, keep),
             "running_jobs": _kept(self._running, keep),
+            # Only when rows were reduced: the width of the buckets they are the envelope of.
+            **({"envelope_s": self._width} if self.reductions else {}),
         }
 
     def fairness_section(self, weights: FloatArray) -> dict[str, Any] | None:
         """The ``fairness`` section (paper 001's unfairness), or ``None`` when nobody shares.
 
-        The figures are measured over every row; the series keep the informative rows, as the
-        timeline does.
+        The figures are measured over every row produced (integrated a block at a time when rows
+        were reduced); the series keep the informative rows, as the timeline does.
         """
         if not self.shared:
             return None
+        self._integrate(len(self.t), None)
         n = len(self.frameworks)
         dominant_share = self._matrix(self._dominant_share, n)
         fair_share = self._matrix(self._fair_share, n)
-        summary = fairness_summary(np.array(self.t), dominant_share, fair_share, self.frameworks, weights)
         keep = self.informative_rows()
-        summary["t"] = _kept(self.t, keep)
-        summary["share"] = {name: dominant_share[keep, k].tolist() for k, name in enumerate(self.frameworks)}
-        summary["fair_share"] = {name: fair_share[keep, k].tolist() for k, name in enumerate(self.frameworks)}
-        return summary
+        return {
+            "t": _kept(self.t, keep),
+            "share": {name: dominant_share[keep, k].tolist() for k, name in enumerate(self.frameworks)},
+            "fair_share": {name: fair_share[keep, k].tolist() for k, name in enumerate(self.frameworks)},
+            **fairness_figures(self._areas, self.frameworks, weights),
+        }
 
 
-def _kept(values: list[Any], keep: BoolArray) -> list[Any]:
+def _kept(values: Sequence[Any], keep: BoolArray) -> list[Any]:
     return list(compress(values, keep.tolist()))

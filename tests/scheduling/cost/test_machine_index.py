@@ -86,3 +86,35 @@ def test_idle_pool_keeps_listed_order() -> None:
     pool.take(5)
     pool.put(1)
     assert pool.first(3) == [1, 2, 7] and len(pool) == 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_fits_equal_a_brute_force_sort_near_the_tolerance(seed: int) -> None:
+    """The query starts past the groups whose RA is below the demand's (they cannot hold an
+    executor): on free capacities at and just under a demand (within the fit's tolerance, and
+    just past it), it gives what sorting every machine by (RA, index) gives."""
+    rng = random.Random(seed)
+    total = (64.0, 256.0)
+    demands = [(2.0, 8.0), (1.0, 0.0), (0.5, 3.0), (3.0, 1.5)]
+    index = OnIndex(total)
+    free: dict[int, tuple[float, ...]] = {}
+    for v in range(120):
+        d = rng.choice(demands)
+        scale = rng.choice([1.0, 1.0 - 1e-10, 1.0 - 1e-7, 2.0, 0.5, 3.0, 0.0])
+        shape = tuple(x * scale + rng.choice([0.0, 0.0, 0.25]) for x in d)
+        free[v] = shape
+        index.add(v, v % 3, shape)
+    for rut in ((0.5, 0.5), (1.0, 0.0), (0.2, 0.8), (0.0, 1.0)):
+        for demand in demands:
+            allowed = [rng.random() < 0.8 for _ in range(3)]
+            limit = rng.randint(1, 40)
+            fitting = sorted(
+                (resource_availability(f, total, rut), v, executors_fitting(f, demand))
+                for v, f in free.items()
+                if allowed[v % 3] and executors_fitting(f, demand) > 0
+            )
+            machines, counts, room = index.best_fits(demand, allowed, rut=rut, limit=limit)
+            assert machines == [v for _, v, _ in fitting[:limit]]
+            assert counts == [k for _, _, k in fitting[:limit]]
+            every = sum(k for _, _, k in fitting)
+            assert room == every if len(fitting) < limit else room >= limit

@@ -120,3 +120,79 @@ def test_polling_passes_that_start_nothing_leave_no_rows() -> None:
     assert timeline["active_vms"] == {"vm": [1, 1, 0, 1, 0]}
     assert timeline["cumulative_cost"] == pytest.approx([0.0, 0.005, 0.095, 0.095, 0.105])
     assert doc["total_cost"] == pytest.approx(0.105)
+
+
+def busy_rows(recorder: TimelineRecorder, n: int, *, seed: int = 3) -> list[tuple[float, ...]]:
+    """``n`` rows of a seeded random walk (times 0.5-1.5 s apart); the rows given."""
+    rng = np.random.default_rng(seed)
+    rows, t, cost, active = [], 0.0, 0.0, 1
+    for _ in range(n):
+        active = max(0, active + int(rng.integers(-1, 2)))
+        used = float(rng.random()) * active / 4
+        share = float(rng.random())
+        fair = [0.5, 0.5] if active else [0.0, 0.0]
+        recorder.record(
+            t, utilisation=[used], utilisation_of_on=[used], active_vms=[active],
+            cost_rate_per_hour=3.6 * active, cumulative_cost=cost, queued_jobs=int(rng.integers(0, 5)),
+            running_jobs=active, dominant_share=[share, 1 - share], fair_share=fair,
+        )
+        rows.append((t, used, active, cost, share, fair[0]))
+        dt = float(rng.uniform(0.5, 1.5))
+        cost += 3.6 * active * dt / 3600.0
+        t += dt
+    return rows
+
+
+def test_a_long_run_keeps_its_rows_bounded_and_its_envelope() -> None:
+    recorder = TimelineRecorder(["cpu"], ["vm"], ["a", "b"], shared=True, rows_max=200)
+    rows = busy_rows(recorder, 5_000)
+    assert recorder.reductions > 0
+    assert len(recorder.t) <= 2 * recorder.rows_max + 1  # bounded while produced
+    timeline = recorder.timeline_section()
+    assert timeline["envelope_s"] == recorder._width > 0  # says what the rows are
+    t = np.array(timeline["t"])
+    assert t[0] == rows[0][0] and t[-1] == rows[-1][0] and (np.diff(t) > 0).all()
+    # Every kept row is a row produced, whole; every series keeps its extremes.
+    produced = {r[0]: r for r in rows}
+    for k, tk in enumerate(timeline["t"]):
+        assert timeline["utilisation"]["cpu"][k] == produced[tk][1]
+        assert timeline["active_vms"]["vm"][k] == produced[tk][2]
+        assert timeline["cumulative_cost"][k] == produced[tk][3]
+    used = [r[1] for r in rows]
+    assert max(timeline["utilisation"]["cpu"]) == max(used)
+    assert min(timeline["utilisation"]["cpu"]) == min(used)
+    assert max(timeline["active_vms"]["vm"]) == max(r[2] for r in rows)
+
+
+def test_a_long_runs_fairness_figures_are_those_of_every_row() -> None:
+    bounded = TimelineRecorder(["cpu"], ["vm"], ["a", "b"], shared=True, rows_max=200)
+    whole = TimelineRecorder(["cpu"], ["vm"], ["a", "b"], shared=True, rows_max=10_000)
+    busy_rows(bounded, 5_000)
+    busy_rows(whole, 5_000)
+    assert bounded.reductions > 0 and whole.reductions == 0
+    a, b = bounded.fairness_section(np.ones(2)), whole.fairness_section(np.ones(2))
+    assert a is not None and b is not None
+    assert len(a["t"]) < len(b["t"]) == 5_000
+    assert a["contention_s"] == pytest.approx(b["contention_s"], rel=1e-12)
+    for name in ("a", "b"):
+        for figure in ("unfairness_area", "received_pct", "unfairness_pct"):
+            assert a["frameworks"][name][figure] == pytest.approx(b["frameworks"][name][figure], rel=1e-12)
+
+
+def test_rows_reduced_in_steps_are_those_of_one_reduction() -> None:
+    # Buckets only widen by powers of two, aligned on 0, and a bucket's envelope holds the
+    # envelopes of its halves: reducing in steps as rows come keeps what one reduction of every
+    # row keeps at the last width.
+    stepwise = TimelineRecorder(["cpu"], ["vm"], ["a", "b"], shared=True, rows_max=200)
+    busy_rows(stepwise, 3_000)
+    assert stepwise.reductions >= 2
+    stepwise._reduce()
+    whole = TimelineRecorder(["cpu"], ["vm"], ["a", "b"], shared=True, rows_max=1_000_000)
+    busy_rows(whole, 3_000)
+    assert whole.reductions == 0
+    whole.rows_max, whole._width = 200, stepwise._width
+    whole._reduce()
+    assert whole._width == stepwise._width
+    assert list(stepwise.t) == list(whole.t)
+    assert list(stepwise._utilisation) == list(whole._utilisation)
+    assert list(stepwise._active_vms) == list(whole._active_vms)
