@@ -536,7 +536,7 @@ def job_columns(owner: Any, resources: Sequence[str]) -> JobColumns:
         ids.append(_texts(table, *columns[("id",)], "").astype(str) if ("id",) in columns
                    else np.full(n, "", dtype=str))
         frameworks.append(_texts(table, *columns[("framework",)], DEFAULT_FRAMEWORK).astype(str)
-                          if ("framework",) in columns else np.full(n, DEFAULT_FRAMEWORK, dtype=str))
+                          if ("framework",) in columns else np.full(n, DEFAULT_FRAMEWORK))
         for key in JOB_NUMBERS:
             numbers[key].append(number(columns, table, (key,), n))
         for r in resources:
