@@ -144,7 +144,8 @@ class StartForm(ParamsForm):
         else:
             self.initial["source"] = "document"
             self.clone_scenario_url = reverse("api:run-scenario", args=[run.pk])
-            self.clone_note = (f"{too_many}, and its cluster or workload no longer exists: download its "
+            self.clone_note = (f"{too_many}, and it did not run on a cluster and a workload that still "
+                               "exist (they were deleted, or the run varied another run): download its "
                                "scenario, import it as a cluster and a workload (Workloads → Import), "
                                "and start from those.")
 

@@ -49,7 +49,7 @@ def test_a_big_run_clones_by_its_cluster_and_workload_or_says_why_not(
     assert response.status_code == 200
     assert not response.context["form"].initial.get("document")
     text = response.content.decode()
-    assert "its cluster or workload no longer exists" in text
+    assert "it did not run on a cluster and a workload that still exist" in text
     assert f'href="{reverse("api:run-scenario", args=[run.pk])}"' in text
 
 

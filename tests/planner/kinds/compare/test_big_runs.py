@@ -174,6 +174,6 @@ def test_a_big_run_clones_into_the_start_page_by_its_cluster_and_workload(
     with no_whole_jobs():
         page = owner_client.get(url)
     text = page.content.decode()
-    assert page.status_code == 200 and "its cluster or workload no longer exists" in text
+    assert page.status_code == 200 and "it did not run on a cluster and a workload that still exist" in text
     assert reverse("api:run-scenario", args=[run.pk]) in text
     assert not page.context["form"].initial.get("document")
