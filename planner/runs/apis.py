@@ -16,7 +16,6 @@ from planner.core.apis import team_filter, validated
 from planner.core.errors import InputError
 from planner.core.pagination import paginated_response
 from planner.core.queries import query_choice, query_int
-from planner.scenarios.jobstore import INLINE_JOBS_MAX
 from planner.teams.selectors import team_or_default
 from scheduling.exports import scenario_json_text
 
@@ -176,15 +175,16 @@ class RunScenarioApi(APIView):
     )
     def get(self, request: Request, pk: int) -> HttpResponseBase:
         run = selectors.run_with_scenario(user=request.user, pk=pk)
-        if run.jobs_stored and run.job_count > INLINE_JOBS_MAX:
-            # Hundreds of MB as one value would not fit a worker's memory: written a chunk of
-            # jobs at a time (the same JSON value, indented as the workload's export writes it).
+        if run.jobs_stored:
+            # A run that keeps its jobs apart has them written a chunk at a time (the same JSON
+            # value, indented as the workload's export writes it): hundreds of MB as one value
+            # would not fit a web worker's memory, and one rule serves every such run.
             head, chunks = selectors.run_scenario_chunked(run)
             return StreamingHttpResponse(
                 (piece.encode() for piece in scenario_json_text(head, chunks)),
                 content_type="application/json; charset=utf-8",
             )
-        return Response(selectors.run_scenario_document(run))
+        return Response(selectors.run_scenario_document(run))  # stored whole: no job read apart
 
 
 class RunReportApi(APIView):

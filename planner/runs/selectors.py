@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import F, Prefetch, QuerySet
@@ -10,8 +11,10 @@ from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from planner.scenarios.jobstore import job_chunks
+from planner.scenarios.jobstore import job_chunks, job_columns
 from planner.teams.selectors import team_ids_of
+from scheduling import Scenario, parse_scenario
+from scheduling.scenario.differences import JobColumns
 
 from .models import Run, RunPart, RunResult
 
@@ -159,6 +162,46 @@ def run_scenario_chunked(run: Run) -> tuple[dict[str, Any], Iterator[list[dict[s
         return doc, iter(())
     doc["jobs"] = []
     return doc, iter([jobs])
+
+
+@dataclass(frozen=True)
+class RunScenario:
+    """A run's scenario as a request may hold it, whatever the run's size.
+
+    ``document`` is the whole document of a run that stores it whole; for a run that keeps its
+    jobs apart (``Run.jobs_stored``), the document without them (``"jobs": []``) and ``jobs_of``
+    is the run whose stored jobs complete it: a new run on a variation of it reuses them
+    (``run_start(scenario=..., jobs_of=...)``) instead of a million jobs in a new document.
+    """
+
+    document: dict[str, Any]
+    jobs_of: Run | None = None
+
+    @property
+    def jobs_apart(self) -> int:
+        """How many jobs are kept apart from :attr:`document` (0: it holds them all)."""
+        return 0 if self.jobs_of is None else int(self.jobs_of.job_count)
+
+
+def run_scenario(run: Run) -> RunScenario:
+    """The run's scenario without reading the jobs it keeps apart (``run`` loaded with
+    ``scenario``; no query)."""
+    return RunScenario(dict(run.scenario), run if run.jobs_stored else None)
+
+
+def run_scenario_compared(run: Run) -> tuple[Scenario, JobColumns]:
+    """The run's scenario parsed, and its jobs as the columns two scenarios' jobs are compared by
+    (``scheduling.scenario.scenario_differences(a, b, jobs=...)``).
+
+    A run that keeps its jobs apart has its document parsed without them and its jobs read a
+    few columns at a time (``jobstore.job_columns``: arrays, one query per chunk), never as a
+    million objects; the others' are parsed whole, as they are stored.
+    """
+    if run.jobs_stored:
+        head = parse_scenario({**run.scenario, "jobs": []})
+        return head, job_columns(run, head.resources)
+    scenario = parse_scenario(run.scenario)
+    return scenario, JobColumns.of(scenario)
 
 
 def run_with_figures(*, user: Any, pk: Any) -> Run:

@@ -22,12 +22,17 @@ from django.utils import timezone
 
 from planner.core.errors import FieldError, InputError
 from planner.core.names import clean_name
-from planner.scenarios.jobstore import jobs_copy
+from planner.scenarios.jobstore import jobs_copy, jobs_copy_mapped
 from planner.scenarios.models import Cluster, Workload
-from planner.scenarios.services import scenario_document_and_parsed, scenario_head_and_parsed
+from planner.scenarios.services import (
+    scenario_document_and_parsed,
+    scenario_head_and_parsed,
+    scenario_head_checked,
+)
 from planner.teams.access import require_can_change, require_member
 from planner.teams.models import Team
 from scheduling import Scenario, ScenarioError, parse_scenario
+from scheduling.scenario.variations import scaled_durations
 
 from .kinds import RunKind, RunPlan, get_kind, kind_for_request
 from .models import FINISHED, PROCESS_LOST, UNFINISHED, Run, RunPart, RunResult, Status
@@ -112,6 +117,8 @@ def run_start(
     name: Any = None,
     kind: Any = "compare",
     params: Mapping[str, Any] | None = None,
+    jobs_of: Run | None = None,
+    duration_factor: float = 1.0,
     **more_params: Any,
 ) -> Run:
     """Queue a run of ``kind`` on a scenario.
@@ -127,9 +134,21 @@ def run_start(
     SELECT``, 13 MB for a million jobs) and the rest of the document, the jobs are checked
     against the cluster column by column, and every part reads them back
     (:func:`_run_start_stored`); seconds instead of minutes for a million jobs.
+
+    ``jobs_of`` is an earlier run that keeps its jobs apart (``Run.jobs_stored``) whose jobs
+    are the new run's: ``scenario`` is then a document without jobs (``"jobs": []``, a what-if
+    of that run, say), and the new run copies the earlier one's chunks as its own (one
+    ``INSERT ... SELECT``; with ``duration_factor``, every job's duration scaled column by
+    column, :func:`scheduling.scenario.variations.scaled_durations`), checked with
+    ``scenario`` as a workload's are (:func:`_run_start_on_jobs_of`).
     """
     run_kind = kind_for_request(kind)
     params = {**(params or {}), **more_params}
+    if jobs_of is not None and jobs_of.jobs_stored:
+        return _run_start_on_jobs_of(
+            user=user, team=team, head=scenario, source=jobs_of, name=name, kind=run_kind, params=params,
+            duration_factor=duration_factor,
+        )
     # The name is checked first and its problem reported with the scenario's and the parameters':
     # a request refused for its name must not reach the kind's preparation (a comparison solves
     # its lower bound's LP there) nor the team's queue.
@@ -213,6 +232,48 @@ def _run_start_stored(
         _check_team_queue(team_id, len(plan.parts))
         run.name = _run_name(name, plan.default_name)
         run.scenario = head
+        run.scenario_name = parsed.name[:100]
+        run.options = plan.options
+        run.save(update_fields=["name", "scenario", "scenario_name", "job_count", "options"])
+        _parts_create(run, plan)
+    return run
+
+
+def _run_start_on_jobs_of(
+    *, user: Any, team: Team | None, head: Any, source: Run, name: Any, kind: RunKind,
+    params: Mapping[str, Any], duration_factor: float,
+) -> Run:
+    """:func:`run_start` of a document without jobs on the jobs an earlier run keeps apart.
+
+    As :func:`_run_start_stored`, in one transaction: the run's row, the copy of ``source``'s
+    chunks as its own (a statement; or a chunk at a time with the durations scaled), the checks
+    of the copy with ``head`` (the cluster may have changed: a VM type taken out can leave jobs
+    nowhere to run, a 400 naming them), the plan and the parts.
+    """
+    if team is None:
+        raise InputError.single("team", "is required (you belong to no team)")
+    if not isinstance(head, Mapping) or head.get("jobs") not in ([], None):
+        raise InputError.single("scenario", "must have no jobs when the jobs are another run's")
+    require_member(user, team.pk)
+    require_member(user, source.team_id)
+    _run_name(name, "")  # the name's problem before anything is copied
+    with transaction.atomic():
+        run = Run.objects.create(
+            team_id=team.pk, created_by=user, kind=kind.key, name="", scenario={}, jobs_stored=True,
+            status=Status.QUEUED,
+        )
+        if duration_factor == 1:
+            job_count = jobs_copy(source, run)
+        else:
+            job_count = jobs_copy_mapped(
+                source, run, "duration_s", partial(scaled_durations, factor=duration_factor)
+            )
+        run.job_count = job_count
+        checked, parsed = scenario_head_checked(head, run)
+        plan = _plan_stored(kind, parsed, params, job_count)
+        _check_team_queue(team.pk, len(plan.parts))
+        run.name = _run_name(name, plan.default_name)
+        run.scenario = checked
         run.scenario_name = parsed.name[:100]
         run.options = plan.options
         run.save(update_fields=["name", "scenario", "scenario_name", "job_count", "options"])

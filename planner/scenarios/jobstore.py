@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,15 +35,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from django.db import connection, models
 
+from scheduling.scenario.differences import JOB_NUMBERS, JobColumns
+from scheduling.scenario.document import DEFAULT_FRAMEWORK
+
 __all__ = [
     "INLINE_JOBS_MAX",
     "JOBS_PER_CHUNK",
     "PAGE_SIZE_MAX",
     "StoredJobs",
     "job_chunks",
+    "job_columns",
     "job_shapes",
     "jobs_column",
     "jobs_copy",
+    "jobs_copy_mapped",
     "jobs_decode",
     "jobs_encode",
     "jobs_page",
@@ -468,3 +473,124 @@ def job_shapes(owner: Any, resources: Sequence[str]) -> tuple[dict[str, np.ndarr
         },
         paths,
     )
+
+
+def _chunk_tables(
+    owner: Any, paths: Sequence[tuple[str, ...]]
+) -> Iterator[tuple[dict[tuple[str, ...], tuple[int, Mapping[str, Any]]], pa.Table, int]]:
+    """Each stored chunk of ``owner`` in order, with only the columns of ``paths`` read: its
+    columns' descriptions by path, the table and its number of jobs (one query per chunk)."""
+    rows = _chunks(owner).order_by("first_job").values_list("pk", flat=True)
+    for pk in list(rows):
+        source = io.BytesIO(bytes(_chunks(owner).values_list("data", flat=True).get(pk=pk)))
+        meta = json.loads((pq.read_schema(source).metadata or {})[_META_KEY])
+        if meta.get("format") != _FORMAT:
+            raise ValueError(f"unknown job chunk format {meta.get('format')!r}")
+        columns = {tuple(entry["path"]): (index, entry) for index, entry in enumerate(meta["columns"])}
+        names = [
+            f"c{index}.{suffix}"
+            for path in paths if path in columns
+            for index, entry in [columns[path]]
+            for suffix in (["kind"] if len(entry["kinds"]) > 1 else [])
+            + [_ARRAY_NAMES[k] for k in entry["kinds"] if k in _ARRAY_TYPES]
+        ]
+        yield columns, pq.read_table(source, columns=names), int(meta["rows"])
+
+
+def _texts(table: pa.Table, index: int, entry: Mapping[str, Any], default: str) -> np.ndarray:
+    """Column ``index`` of a chunk as text (an integer id reads as its digits, as the library
+    reads it); ``default`` where a job has none."""
+    present = entry["kinds"]
+    n = table.num_rows
+    out = np.full(n, default, dtype=object)
+    kinds = table.column(f"c{index}.kind").to_numpy() if len(present) > 1 else None
+    for kind in present:
+        if kind in (_STR, _INT):
+            texts = [None if v is None else str(v)
+                     for v in table.column(f"c{index}.{_ARRAY_NAMES[kind]}").to_pylist()]
+            values = np.array(texts, dtype=object)
+            where = slice(None) if kinds is None else kinds == kind
+            out[where] = values[where]
+    return out
+
+
+def job_columns(owner: Any, resources: Sequence[str]) -> JobColumns:
+    """Every stored job of ``owner`` as the columns two scenarios' jobs are compared by
+    (:class:`scheduling.scenario.differences.JobColumns`), in order.
+
+    Only those columns of each chunk are decoded (one query per chunk): arrays of a million
+    numbers and ids, never a million objects.
+    """
+    paths = [("id",), ("framework",), ("network_sensitivity",), *((k,) for k in JOB_NUMBERS),
+             *(("executor", r) for r in resources)]
+    ids: list[np.ndarray] = []
+    frameworks: list[np.ndarray] = []
+    numbers: dict[str, list[np.ndarray]] = {k: [] for k in JOB_NUMBERS}
+    executor: dict[str, list[np.ndarray]] = {r: [] for r in resources}
+    sensitivity: list[np.ndarray] = []
+
+    def number(columns: Any, table: pa.Table, path: tuple[str, ...], n: int) -> np.ndarray:
+        return _numbers(table, *columns[path]) if path in columns else np.full(n, np.nan)
+
+    for columns, table, n in _chunk_tables(owner, paths):
+        ids.append(_texts(table, *columns[("id",)], "").astype(str) if ("id",) in columns
+                   else np.full(n, "", dtype=str))
+        frameworks.append(_texts(table, *columns[("framework",)], DEFAULT_FRAMEWORK).astype(str)
+                          if ("framework",) in columns else np.full(n, DEFAULT_FRAMEWORK))
+        for key in JOB_NUMBERS:
+            numbers[key].append(number(columns, table, (key,), n))
+        for r in resources:
+            executor[r].append(number(columns, table, ("executor", r), n))
+        sensitivity.append(number(columns, table, ("network_sensitivity",), n))
+
+    def joined(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+        return np.concatenate(parts) if parts else np.empty(0, dtype=dtype)
+
+    return JobColumns(
+        ids=joined(ids, str),
+        frameworks=joined(frameworks, str),
+        numbers={k: joined(v, float) for k, v in numbers.items()},
+        executor={r: joined(v, float) for r, v in executor.items()},
+        network_sensitivity=joined(sensitivity, float),
+    )
+
+
+def jobs_copy_mapped(
+    source: Any, target: Any, key: str, values_of: Callable[[list[float]], list[float]]
+) -> int:
+    """:func:`jobs_copy` of ``source``'s stored jobs to ``target`` with one numeric key of every
+    job replaced: ``values_of`` gets a chunk's values of ``key`` (as floats) and gives the new
+    ones, stored as floats (a longer-jobs variation: ``duration_s`` scaled). Returns how many
+    jobs were copied.
+
+    Column by column: each chunk's Parquet table gets the new column in place of the old one,
+    every other column copied as it is (a query and an insert per chunk; no job is decoded).
+    ``ValueError`` if a job has no number at ``key``.
+    """
+    total = 0
+    rows = _chunks(source).order_by("first_job").values_list("pk", "position", "first_job", "job_count")
+    for pk, position, first, count in list(rows):
+        data = io.BytesIO(bytes(_chunks(source).values_list("data", flat=True).get(pk=pk)))
+        table = pq.read_table(data)
+        meta = json.loads((table.schema.metadata or {})[_META_KEY])
+        found = [(i, e) for i, e in enumerate(meta["columns"]) if tuple(e["path"]) == (key,)]
+        if not found and count:
+            raise ValueError(f"jobs: no job has a {key}")
+        if found:
+            index, entry = found[0]
+            old = _numbers(table, index, entry)
+            if np.isnan(old).any():
+                row = first + int(np.flatnonzero(np.isnan(old))[0])
+                raise ValueError(f"jobs[{row}].{key}: is not a number")
+            new = pa.array(values_of(old.tolist()), type=pa.float64())
+            keep = [name for name in table.column_names if not name.startswith(f"c{index}.")]
+            table = table.select(keep).append_column(f"c{index}.{_ARRAY_NAMES[_FLOAT]}", new)
+            entry["kinds"] = [_FLOAT]
+            table = table.replace_schema_metadata({_META_KEY: json.dumps(meta).encode()})
+        sink = io.BytesIO()
+        pq.write_table(table, sink, compression="zstd")
+        _chunk_model(target).objects.create(
+            **_owned(target), position=position, first_job=first, job_count=count, data=sink.getvalue()
+        )
+        total += int(count)
+    return total

@@ -24,12 +24,13 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from planner.core.errors import InputError, field_errors
 from planner.core.queries import query_id_or_none
 from planner.runs.kinds import RunKind
 from planner.runs.models import Run
-from planner.runs.selectors import run_scenario_document, run_with_scenario
+from planner.runs.selectors import run_with_scenario
 from planner.runs.services import run_start
 from planner.scenarios.selectors import cluster_list, workload_get, workload_list
 from scheduling import ScenarioError
@@ -67,6 +68,12 @@ class StartForm(ParamsForm):
         self.kind = kind
         #: The stored workload an error is about (its frameworks or jobs): the page links its editor.
         self.workload_to_edit: int | None = None
+        #: The team's clusters' and workloads' ids (a clone of a run on them starts from them).
+        self.stored_ids = ({c.pk for c in clusters}, {w.pk for w in workloads})
+        #: Why a cloned run's scenario is not in the form as it ran (a run too big for it).
+        self.clone_note = ""
+        #: Where the cloned run's own scenario is downloaded, when the form cannot hold it.
+        self.clone_scenario_url = ""
         data = args[0] if args else kwargs.get("data")
         self.add_params(kind.params, rows_data=data)
         cast(forms.ChoiceField, self.fields["cluster"]).choices = [("", "— choose a cluster —")] + [
@@ -119,8 +126,28 @@ class StartForm(ParamsForm):
         self.initial.update(source="document", document=json.dumps(scenario, indent=1))
 
     def initial_from_run(self, run: Run) -> None:
-        """Start from the scenario an earlier run used (a clone)."""
-        self.initial_from_scenario(run_scenario_document(run))
+        """Start from the scenario an earlier run used (a clone).
+
+        A run that keeps its jobs apart (``Run.jobs_stored``: more than
+        ``PLANNER_RUN_INLINE_JOBS_MAX`` jobs) has too many for a form's text box: it starts from
+        its stored cluster and workload when both still exist, else from no scenario; either
+        way :attr:`clone_note` says so, and how to get the run's own scenario."""
+        if not run.jobs_stored:
+            self.initial_from_scenario(run.scenario)
+            return
+        clusters, workloads = self.stored_ids
+        too_many = f"Run #{run.pk} has {run.job_count:,} jobs, too many to copy into this form"
+        if run.cluster_id in clusters and run.workload_id in workloads:
+            self.initial.update(source="stored", cluster=run.cluster_id, workload=run.workload_id)
+            self.clone_note = (f"{too_many}: it starts from the run's cluster and workload as they are "
+                               "now (they may have been edited since the run).")
+        else:
+            self.initial["source"] = "document"
+            self.clone_scenario_url = reverse("api:run-scenario", args=[run.pk])
+            self.clone_note = (f"{too_many}, and it did not run on a cluster and a workload that still "
+                               "exist (they were deleted, or the run varied another run): download its "
+                               "scenario, import it as a cluster and a workload (Workloads → Import), "
+                               "and start from those.")
 
     # ------------------------------------------------------------------ errors
 

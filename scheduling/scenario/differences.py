@@ -15,14 +15,17 @@ Workload | 1 job changed (executors, sizes, times or deadline), e.g. j1
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .document import Framework, Job, Scenario, VMType
+import numpy as np
+from numpy.typing import NDArray
+
+from .document import Framework, Scenario, VMType
 from .options import SimulationOptions
 
-__all__ = ["ScenarioDifference", "scenario_differences"]
+__all__ = ["JOB_NUMBERS", "JobColumns", "ScenarioDifference", "scenario_differences"]
 
 #: How many names a line lists before it says "and N more".
 SHOWN = 5
@@ -36,8 +39,8 @@ class ScenarioDifference:
     lines: tuple[str, ...]
 
 
-def _names(names: Sequence[str]) -> str:
-    listed = ", ".join(names[:SHOWN])
+def _names(names: Sequence[str] | NDArray[np.str_]) -> str:
+    listed = ", ".join(str(n) for n in names[:SHOWN])
     return listed if len(names) <= SHOWN else f"{listed} and {len(names) - SHOWN:,} more"
 
 
@@ -98,35 +101,117 @@ def _cluster(a: Scenario, b: Scenario) -> list[str]:
     return lines
 
 
-def _job_key(job: Job, resources: tuple[str, ...]) -> tuple[Any, ...]:
-    return (job.framework, job.arrival_s, job.executors, dict(zip(resources, job.executor, strict=True)),
-            job.duration_s, job.deadline_s)
+#: A job's numbers whose change makes it "changed", with its framework and executor (its id
+#: aside; its network sensitivity has a line of its own): the keys of ``JobColumns.numbers``.
+JOB_NUMBERS = ("arrival_s", "executors", "duration_s", "deadline_s")
 
 
-def _workload(a: Scenario, b: Scenario) -> list[str]:
+@dataclass(frozen=True)
+class JobColumns:
+    """A scenario's jobs as columns, in document order: what :func:`scenario_differences` compares
+    of them (built from a parsed scenario by :meth:`of`, or from a store of jobs kept in columns,
+    a chunk at a time, without a million :class:`Job` objects).
+
+    ``numbers`` holds, per compared field, one float per job (NaN: none, e.g. no deadline);
+    ``executor`` one column per resource, by name; ``network_sensitivity`` a job's own (NaN:
+    its framework's, as :meth:`Scenario.network_sensitivities` reads it).
+    """
+
+    ids: NDArray[np.str_]
+    frameworks: NDArray[np.str_]
+    numbers: Mapping[str, NDArray[np.float64]]
+    executor: Mapping[str, NDArray[np.float64]]
+    network_sensitivity: NDArray[np.float64]
+
+    def sensitivities(self, scenario: Scenario) -> NDArray[np.float64]:
+        """Each job's network sensitivity in ``scenario`` (its frameworks): its own, else its
+        framework's, else 0 (:meth:`Scenario.network_sensitivities`)."""
+        out = self.network_sensitivity.copy()
+        unset = np.isnan(out)
+        for f in scenario.frameworks:
+            out[unset & (self.frameworks == f.name)] = f.network_sensitivity
+        out[np.isnan(out)] = 0.0
+        return out
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> JobColumns:
+        jobs = scenario.jobs
+        n = len(jobs)
+
+        def column(values: Any) -> NDArray[np.float64]:
+            return np.fromiter(values, dtype=float, count=n)
+
+        matrix = np.array([j.executor for j in jobs], dtype=float).reshape(n, len(scenario.resources))
+        return cls(
+            ids=np.array([j.id for j in jobs], dtype=str),
+            frameworks=np.array([j.framework for j in jobs], dtype=str),
+            numbers={
+                key: column(np.nan if getattr(j, key) is None else getattr(j, key) for j in jobs)
+                for key in JOB_NUMBERS
+            },
+            executor={r: matrix[:, i] for i, r in enumerate(scenario.resources)},
+            network_sensitivity=column(
+                np.nan if j.network_sensitivity is None else j.network_sensitivity for j in jobs
+            ),
+        )
+
+
+
+
+def _same(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Equal, or both none (NaN)."""
+    same: NDArray[np.bool_] = (x == y) | (np.isnan(x) & np.isnan(y))
+    return same
+
+
+def _matched(a: JobColumns, b: JobColumns) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The rows of A and of B of the jobs both have, in A's order (by id)."""
+    if a.ids.shape == b.ids.shape and bool(np.array_equal(a.ids, b.ids)):
+        rows = np.arange(len(a.ids))
+        return rows, rows
+    _, rows_a, rows_b = np.intersect1d(a.ids, b.ids, assume_unique=True, return_indices=True)
+    order = np.argsort(rows_a, kind="stable")
+    return rows_a[order], rows_b[order]
+
+
+def _job_lines(a: JobColumns, b: JobColumns, scenario_a: Scenario, scenario_b: Scenario) -> list[str]:
+    """What changed in the jobs, in an operator's words (the workload's first lines)."""
     lines = []
-    if len(a.jobs) != len(b.jobs):
-        lines.append(f"{len(a.jobs):,} → {len(b.jobs):,} jobs")
-    jobs_a = {j.id: j for j in a.jobs}
-    jobs_b = {j.id: j for j in b.jobs}
-    only_a = [i for i in jobs_a if i not in jobs_b]
-    only_b = [i for i in jobs_b if i not in jobs_a]
-    if only_a:
-        lines.append(f"{len(only_a):,} job{'s' * (len(only_a) != 1)} only in A: {_names(only_a)}")
-    if only_b:
-        lines.append(f"{len(only_b):,} job{'s' * (len(only_b) != 1)} only in B: {_names(only_b)}")
-    changed = [i for i in jobs_a if i in jobs_b
-               and _job_key(jobs_a[i], a.resources) != _job_key(jobs_b[i], b.resources)]
-    if changed:
-        lines.append(f"{len(changed):,} job{'s' * (len(changed) != 1)} changed (executors, sizes, times or "
-                     f"deadline), e.g. {_names(changed)}")
-    sigma_a = dict(zip((j.id for j in a.jobs), a.network_sensitivities(), strict=True))
-    sigma_b = dict(zip((j.id for j in b.jobs), b.network_sensitivities(), strict=True))
-    sensitivity_changed = [i for i in sigma_a if i in sigma_b and sigma_a[i] != sigma_b[i]]
-    if sensitivity_changed:
-        n = len(sensitivity_changed)
+    n_a, n_b = len(a.ids), len(b.ids)
+    if n_a != n_b:
+        lines.append(f"{n_a:,} → {n_b:,} jobs")
+    rows_a, rows_b = _matched(a, b)
+    only_a = np.ones(n_a, dtype=bool)
+    only_a[rows_a] = False
+    only_b = np.ones(n_b, dtype=bool)
+    only_b[rows_b] = False
+    for side, ids, mask in (("A", a.ids, only_a), ("B", b.ids, only_b)):
+        n = int(mask.sum())
+        if n:
+            lines.append(f"{n:,} job{'s' * (n != 1)} only in {side}: {_names(ids[mask])}")
+    changed = a.frameworks[rows_a] != b.frameworks[rows_b]
+    for key, column in a.numbers.items():
+        changed |= ~_same(column[rows_a], b.numbers[key][rows_b])
+    if set(a.executor) != set(b.executor):  # other resources: every executor differs
+        changed |= True
+    else:
+        for r, column in a.executor.items():
+            changed |= ~_same(column[rows_a], b.executor[r][rows_b])
+    names = a.ids[rows_a]
+    if changed.any():
+        n = int(changed.sum())
+        lines.append(f"{n:,} job{'s' * (n != 1)} changed (executors, sizes, times or "
+                     f"deadline), e.g. {_names(names[changed])}")
+    sensitivity = a.sensitivities(scenario_a)[rows_a] != b.sensitivities(scenario_b)[rows_b]
+    if sensitivity.any():
+        n = int(sensitivity.sum())
         lines.append(f"network sensitivity (notes §8) changed for {n:,} job{'s' * (n != 1)}, "
-                     f"e.g. {_names(sensitivity_changed)}")
+                     f"e.g. {_names(names[sensitivity])}")
+    return lines
+
+
+def _workload(a: Scenario, b: Scenario, jobs: tuple[JobColumns, JobColumns] | None = None) -> list[str]:
+    lines = _job_lines(*(jobs or (JobColumns.of(a), JobColumns.of(b))), a, b)
     frameworks_a = {f.name: f for f in a.frameworks}
     frameworks_b = {f.name: f for f in b.frameworks}
     for label, names in (("only in A", [n for n in frameworks_a if n not in frameworks_b]),
@@ -180,13 +265,18 @@ def _options(a: SimulationOptions, b: SimulationOptions) -> list[str]:
     ]
 
 
-def scenario_differences(a: Scenario, b: Scenario) -> list[ScenarioDifference]:
+def scenario_differences(
+    a: Scenario, b: Scenario, *, jobs: tuple[JobColumns, JobColumns] | None = None
+) -> list[ScenarioDifference]:
     """What differs between scenarios ``a`` and ``b``: cluster, workload, scenario options.
 
     Parameters
     ----------
     a, b : Scenario
         Two validated scenarios (two runs' copies, say).
+    jobs : (JobColumns, JobColumns), optional
+        The jobs of ``a`` and ``b`` as columns, for scenarios parsed without them (jobs kept
+        apart from the document, read a chunk at a time); by default ``a.jobs`` and ``b.jobs``.
 
     Returns
     -------
@@ -196,7 +286,7 @@ def scenario_differences(a: Scenario, b: Scenario) -> list[ScenarioDifference]:
         descriptions aside). Long lists of names are cut after a few.
     """
     out = []
-    for title, lines in (("Cluster", _cluster(a, b)), ("Workload", _workload(a, b)),
+    for title, lines in (("Cluster", _cluster(a, b)), ("Workload", _workload(a, b, jobs)),
                          ("Scenario options", _options(a.options, b.options))):
         if lines:
             out.append(ScenarioDifference(title, tuple(lines)))

@@ -50,7 +50,7 @@ import numpy as np
 from ..errors import FieldError, ScenarioError
 from ..params import Param, read_params, seed_param
 
-__all__ = ["LOAD_MODES", "VARIATION_PARAMS", "variation_text", "vary"]
+__all__ = ["LOAD_MODES", "VARIATION_PARAMS", "scaled_durations", "variation_text", "vary", "vary_apart"]
 
 LOAD_MODES = ("jobs", "sizes")
 #: The largest load factor (a scenario of 1,000 jobs becomes at most 100,000).
@@ -106,6 +106,16 @@ def variation_text(values: Mapping[str, Any]) -> str:
     words += [f"{t}: {n} reserved VMs" for t, n in (values.get("reserved_counts") or {}).items()]
     words += [f"{t} reserved {d * 100:g}% off" for t, d in (values.get("reserved_discounts") or {}).items()]
     return "; ".join(words) or "no change"
+
+
+def scaled_durations(durations: Any, factor: float) -> list[float]:
+    """Jobs' durations times a load factor (``load_mode="sizes"``), as :func:`vary` writes them:
+    the one rule for a document's jobs and for jobs kept in columns apart from it.
+
+    >>> scaled_durations([60, 0.5], 1.5)
+    [90.0, 0.75]
+    """
+    return [round(float(d) * factor, 6) for d in durations]
 
 
 def _mean_gap(jobs: list[dict[str, Any]]) -> float:
@@ -191,6 +201,7 @@ def vary(
     reserved_counts: Mapping[str, int] | None = None,
     reserved_discounts: Mapping[str, float] | None = None,
     seed: int = 0,
+    jobs_apart: int = 0,
 ) -> dict[str, Any]:
     """``doc`` with its load scaled, its VM types' prices changed and their counts set.
 
@@ -200,6 +211,9 @@ def vary(
     (``reserved_counts.m1``). The document's own jobs and types are never changed: a copy is
     returned; it says version 4 when it gains reserved or spot prices. Only version-1 jobs
     (``jobs``) are scaled by load; task queues and complex jobs are left as they are.
+
+    ``jobs_apart`` is the number of jobs kept apart from ``doc`` (a planner's big run: its
+    document has ``"jobs": []``): use :func:`vary_apart`, which says how to scale them.
 
     Raises
     ------
@@ -229,7 +243,11 @@ def vary(
                and name not in named["reserved_discounts"]]
     jobs = [j for j in out.get("jobs") or [] if isinstance(j, dict)]
     factor = float(values["load"])
-    if values["load_mode"] == "jobs" and len(jobs) * factor > MAX_JOBS:
+    if values["load_mode"] == "jobs" and factor != 1 and jobs_apart:
+        errors.append(FieldError("load", f"more jobs cannot be drawn from a run of {jobs_apart:,} jobs "
+                                 "kept apart from its document (each job copied or dropped in turn); "
+                                 "give the load as longer jobs, or start a run on a bigger workload"))
+    elif values["load_mode"] == "jobs" and len(jobs) * factor > MAX_JOBS:
         errors.append(FieldError("load", f"would make {len(jobs) * factor:,.0f} jobs; "
                                  f"the most is {MAX_JOBS:,}"))
     if errors:
@@ -248,8 +266,33 @@ def vary(
     if factor != 1 and jobs:
         rng = np.random.default_rng(values["seed"])
         if values["load_mode"] == "sizes":
-            for job in jobs:
-                job["duration_s"] = round(float(job["duration_s"]) * factor, 6)
+            for job, duration in zip(jobs, scaled_durations((j["duration_s"] for j in jobs), factor),
+                                     strict=True):
+                job["duration_s"] = duration
         else:
             out["jobs"] = _more_jobs(jobs, factor, rng)
     return out
+
+
+def vary_apart(doc: Mapping[str, Any], *, jobs_apart: int, **values: Any) -> tuple[dict[str, Any], float]:
+    """:func:`vary` of a document whose ``jobs_apart`` jobs are kept apart from it (``"jobs": []``
+    in ``doc``), and the factor by which their durations are to be scaled
+    (:func:`scaled_durations`; 1: leave them). More jobs cannot be drawn from jobs kept apart:
+    a load in mode ``"jobs"`` is refused at ``load``. With ``jobs_apart=0`` it is :func:`vary`
+    (and the factor is 1: the document's own jobs are scaled in it).
+
+    >>> head = {"vm_types": [{"name": "s", "capacity": {"cpu": 4}, "price_per_hour": 1.0}],
+    ...         "resources": ["cpu"], "jobs": []}
+    >>> vary_apart(head, jobs_apart=50_000, load=2.0, load_mode="sizes")[1]
+    2.0
+    >>> vary_apart(head, jobs_apart=50_000, load=2.0)
+    Traceback (most recent call last):
+    ...
+    scheduling.errors.ScenarioError: load: more jobs cannot be drawn from a run of 50,000 jobs kept \
+apart from its document (each job copied or dropped in turn); give the load as longer jobs, or start a \
+run on a bigger workload
+    """
+    varied = vary(doc, **values, jobs_apart=jobs_apart)
+    sizes = values.get("load_mode", "jobs") == "sizes"
+    factor = float(values.get("load", 1.0)) if jobs_apart and sizes else 1.0
+    return varied, factor

@@ -17,7 +17,7 @@ from ..cost import simulate
 from ..errors import ScenarioError
 from ..numbers import finite, integral
 from ..scenario import Scenario, SimulationOptions, parse_scenario
-from ..scenario.variations import vary
+from ..scenario.variations import vary_apart
 from .axes import option_overrides, variation
 from .expand import Point
 
@@ -26,6 +26,7 @@ __all__ = [
     "evaluate_point",
     "evaluate_points",
     "point_comparison",
+    "point_comparison_apart",
     "point_scenario",
     "unfairness_area",
 ]
@@ -48,16 +49,25 @@ def point_scenario(doc: Mapping[str, Any], point: Point) -> tuple[Scenario, Simu
     ScenarioError
         When the varied scenario is not valid (a count of 0 that leaves a job nowhere to run).
     """
+    scenario, options, _ = _point_varied(doc, point, jobs_apart=0)
+    return scenario, options
+
+
+def _point_varied(
+    doc: Mapping[str, Any], point: Point, *, jobs_apart: int
+) -> tuple[Scenario, SimulationOptions, float]:
+    """:func:`point_scenario` of a document whose ``jobs_apart`` jobs are kept apart, and the
+    factor of their durations (:func:`~scheduling.scenario.variations.vary_apart`)."""
     kwargs = variation(point.settings)
     overrides = option_overrides(kwargs)
-    varied = vary(doc, **kwargs, seed=point.seed)
+    varied, factor = vary_apart(doc, jobs_apart=jobs_apart, **kwargs, seed=point.seed)
     # vary() declares that a count of 0 takes the type out of the cluster; a scenario lists only
     # types it has (count >= 1), so the point's cluster is the types with a count.
     varied["vm_types"] = [t for t in varied.get("vm_types") or []
                           if not (isinstance(t, dict) and t.get("count") == 0)]
     scenario = parse_scenario(varied)
     options = SimulationOptions.from_dict(overrides, resources=scenario.resources, base=scenario.options)
-    return scenario, options
+    return scenario, options, factor
 
 
 def unfairness_area(result: Mapping[str, Any]) -> float | None:
@@ -135,10 +145,22 @@ def point_comparison(
     (5, {'schedulers': ['edf-bfd', 'morpheus'], 'baseline': 'morpheus', 'seed': 1, \
 'options': {'boot_time_s': 30.0}})
     """
-    scenario, _ = point_scenario(doc, point)
+    scenario, params, _ = point_comparison_apart(doc, point, schedulers, jobs_apart=0)
+    return scenario, params
+
+
+def point_comparison_apart(
+    doc: Mapping[str, Any], point: Point, schedulers: Sequence[str], *, jobs_apart: int
+) -> tuple[dict[str, Any], dict[str, Any], float]:
+    """:func:`point_comparison` of a document whose ``jobs_apart`` jobs are kept apart from it
+    (``"jobs": []``: a planner's big run), and the factor by which their durations are to be
+    scaled (:func:`~scheduling.scenario.variations.scaled_durations`; 1: leave them). A point
+    that draws more jobs cannot be built from jobs kept apart (``ScenarioError`` at ``load``)."""
+    scenario, _, factor = _point_varied(doc, point, jobs_apart=jobs_apart)
     overrides = option_overrides(variation(point.settings))
     specs = list(schedulers) or [point.scheduler]
     if point.scheduler not in specs:
         specs.append(point.scheduler)
-    return scenario.to_dict(), {"schedulers": specs, "baseline": point.scheduler, "seed": point.seed,
-                                "options": overrides or None}
+    params = {"schedulers": specs, "baseline": point.scheduler, "seed": point.seed,
+              "options": overrides or None}
+    return scenario.to_dict(), params, factor

@@ -9,7 +9,8 @@ Tests reach shared data through fixtures (``scenario_doc``), never ``from confte
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import pytest
@@ -223,3 +224,40 @@ def failed_run(queued_run: Run) -> Run:
     )
     queued_run.refresh_from_db()
     return queued_run
+
+
+# --------------------------------------------------------------------------- runs that keep their jobs apart
+
+
+@pytest.fixture
+def jobs_apart(settings: Any) -> None:
+    """Runs on stored workloads keep their jobs apart (``Run.jobs_stored``, as a run of more than
+    ``PLANNER_RUN_INLINE_JOBS_MAX`` jobs does), whatever their size."""
+    settings.PLANNER_RUN_INLINE_JOBS_MAX = 0
+
+
+@pytest.fixture
+def no_whole_jobs() -> Callable[[], AbstractContextManager[None]]:
+    """``with no_whole_jobs(): ...``: reading a run's kept-apart jobs whole fails the test inside
+    (``selectors.run_scenario_document`` of such a run, or its chunks decoded one after another:
+    what a web request must never do for a million jobs). Run its parts outside."""
+    from planner.runs import selectors
+
+    @contextmanager
+    def guard() -> Iterator[None]:
+        original = selectors.run_scenario_document
+
+        def whole(run: Run) -> dict[str, Any]:
+            if run.jobs_stored:
+                raise AssertionError(f"run {run.pk}'s jobs were read into one document in a request")
+            return original(run)
+
+        def every_chunk(owner: Any) -> Any:
+            raise AssertionError(f"every job of {owner!r} was decoded in a request")
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(selectors, "run_scenario_document", whole)
+            patch.setattr(selectors, "job_chunks", every_chunk)
+            yield
+
+    return guard

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from planner.catalogue.selectors import vm_type_list
 from planner.core.errors import InputError, field_errors
 from planner.runs.kinds import get_kind
-from planner.runs.selectors import run_scenario_document, run_with_scenario
+from planner.runs.selectors import run_scenario, run_with_scenario
 from planner.runs.services import run_start
 from planner.web.context import TeamRequest, follow_team, team_page
 from planner.web.start import StartForm, start_page
@@ -60,12 +60,16 @@ def start(request: TeamRequest) -> HttpResponse:
 def candidate_compare(request: TeamRequest, pk: int, index: int) -> HttpResponse:
     """Candidate ``index`` of search ``pk`` as a comparison: the search's scenario with the
     candidate's VM counts (:func:`scheduling.cost.cheapest.cluster_document`), the search's
-    scheduler and seed, started at once; the new run's page follows."""
+    scheduler and seed, started at once; the new run's page follows.
+
+    A search of a run that keeps its jobs apart is read without them (the candidates are
+    clusters: the jobs are the same), and the comparison reuses its chunks."""
     run = run_with_scenario(user=request.user, pk=pk, kind=CheapestKind.key)  # 404: not a search of theirs
     follow_team(request, run.team_id)
     options = run.options or {}
+    source = run_scenario(run)
     try:
-        scenario = with_reserved(parse_scenario(run_scenario_document(run)), options.get("reserved") or {})
+        scenario = with_reserved(parse_scenario(source.document), options.get("reserved") or {})
         space = search_space(scenario, options.get("counts") or {})
     except ScenarioError as exc:
         raise Http404("the search's scenario no longer reads") from exc
@@ -84,6 +88,7 @@ def candidate_compare(request: TeamRequest, pk: int, index: int) -> HttpResponse
                 "seed": int(options.get("seed") or 0),
             },
             name=f"{run.name} — {cluster}"[:200],
+            jobs_of=source.jobs_of,
         )
     except (InputError, ScenarioError) as exc:
         for e in field_errors(exc):

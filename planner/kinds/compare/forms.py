@@ -57,7 +57,6 @@ class CompareForm(StartForm, DeclaredOptionsForm):
         cast(forms.ChoiceField, self.fields["workload"]).choices = [("", "— choose a workload —")] + [
             (w.pk, f"{w.name} · {w.job_count:,} jobs") for w in workloads
         ]
-        self.stored_ids = ({c.pk for c in clusters}, {w.pk for w in workloads})
         self.sent: tuple[list[str], list[str]] = ([], [])
         if not self.is_bound:  # a team with one cluster or one workload: it is the choice
             if len(clusters) == 1:

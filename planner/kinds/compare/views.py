@@ -22,21 +22,22 @@ from planner.runs.selectors import (
     run_currency,
     run_list,
     run_results_parts,
-    run_scenario_document,
+    run_scenario,
+    run_scenario_compared,
     run_summaries,
     run_with_scenario,
 )
 from planner.runs.services import run_start
 from planner.web.context import TeamRequest, follow_team, team_page
 from planner.web.start import StartForm, start_page
-from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError, parse_scenario
+from scheduling import DEFAULT_RESOURCES, SCHEDULERS, ScenarioError
 from scheduling.cost.charts import side_by_side_figures
 from scheduling.cost.orderings import ORDERING_CLASSES
 from scheduling.cost.placement import PLACEMENT_DESCRIPTIONS
 from scheduling.cost.schedulers import describe_scheduler
 from scheduling.cost.tables import side_by_side_deltas
 from scheduling.scenario import ScenarioDifference, scenario_differences
-from scheduling.scenario.variations import variation_text, vary
+from scheduling.scenario.variations import variation_text, vary_apart
 
 from .forms import CompareForm, WhatIfForm
 from .kind import CompareKind
@@ -48,11 +49,13 @@ COMPARISON = CompareKind.key
 def run_differences(*, user: Any, a: Run, b: Run) -> list[ScenarioDifference]:
     """How the scenarios the two runs used differ (empty: the same cluster, jobs and options).
 
-    Loads and parses both runs' scenario documents.
+    Loads and parses both runs' scenario documents; the jobs of a run that keeps them apart are
+    compared by columns (:func:`~planner.runs.selectors.run_scenario_compared`: about a second
+    for a million jobs), never read into one document.
     """
-    scenario_a = parse_scenario(run_scenario_document(run_with_scenario(user=user, pk=a.pk)))
-    scenario_b = parse_scenario(run_scenario_document(run_with_scenario(user=user, pk=b.pk)))
-    return scenario_differences(scenario_a, scenario_b)
+    scenario_a, jobs_a = run_scenario_compared(run_with_scenario(user=user, pk=a.pk))
+    scenario_b, jobs_b = run_scenario_compared(run_with_scenario(user=user, pk=b.pk))
+    return scenario_differences(scenario_a, scenario_b, jobs=(jobs_a, jobs_b))
 
 
 def _pick(runs: dict[int, Run], raw: str | None) -> Run | None:
@@ -135,11 +138,15 @@ def what_if(request: TeamRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         values = form.param_values()
         try:
-            doc = vary(run_scenario_document(run), **values)
+            # A run that keeps its jobs apart is varied without them, and the new run reuses its
+            # chunks (longer jobs: scaled column by column); more jobs are refused at "load".
+            source = run_scenario(run)
+            doc, factor = vary_apart(source.document, jobs_apart=source.jobs_apart, **values)
             started = run_start(
                 user=request.user, team=request.team, scenario=doc, kind=COMPARISON,
                 params={k: v for k, v in (run.options or {}).items() if k in KEPT and v is not None},
                 name=f"{run.name} — what if {variation_text(values)}"[:200],
+                jobs_of=source.jobs_of, duration_factor=factor,
             )
         except (InputError, ScenarioError) as exc:
             for e in field_errors(exc):

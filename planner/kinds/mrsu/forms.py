@@ -18,7 +18,6 @@ from django import forms
 
 from planner.core.errors import InputError
 from planner.runs.models import Run
-from planner.runs.selectors import run_scenario_document
 from planner.web.forms import parse_json_document, read_upload
 from planner.web.start import StartForm
 from scheduling.mrsu.params import input_scenario, recorded_scenario
@@ -96,10 +95,11 @@ class MrsuForm(StartForm):
 
     def initial_from_run(self, run: Run) -> None:
         """A clone of a run on an MRSU input fills the input (:meth:`fill`), not the machine the
-        run recorded for it; a scenario given beside the input is filled as it is."""
+        run recorded for it; a scenario given beside the input is filled as it is (a run that
+        keeps its jobs apart never recorded the input's machine: it has jobs)."""
         options = run.options or {}
-        if options.get("requirements") == "input" and (
-            run_scenario_document(run) == input_scenario(options.get("input"))
+        if options.get("requirements") == "input" and not run.jobs_stored and (
+            run.scenario == input_scenario(options.get("input"))
         ):
             return
         super().initial_from_run(run)

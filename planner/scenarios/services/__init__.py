@@ -18,6 +18,7 @@ from .documents import (
     scenario_document_and_parsed,
     scenario_document_chunked,
     scenario_head_and_parsed,
+    scenario_head_checked,
     scenario_import,
 )
 from .uploads import inline_import_check, upload_create, upload_delete, upload_save
@@ -43,6 +44,7 @@ __all__ = [
     "scenario_document_and_parsed",
     "scenario_document_chunked",
     "scenario_head_and_parsed",
+    "scenario_head_checked",
     "scenario_import",
     "upload_create",
     "upload_delete",

@@ -34,6 +34,7 @@ __all__ = [
     "scenario_document_and_parsed",
     "scenario_document_chunked",
     "scenario_head_and_parsed",
+    "scenario_head_checked",
     "scenario_import",
 ]
 
@@ -202,7 +203,17 @@ def scenario_head_and_parsed(
     Raises :class:`scheduling.ScenarioError` (paths into the document) or :class:`InputError`.
     """
     head, version = _scenario_head(cluster, workload, name=name)
-    owner = workload if jobs_of is None else jobs_of
+    return scenario_head_checked({**head, "version": version}, workload if jobs_of is None else jobs_of)
+
+
+def scenario_head_checked(head: Mapping[str, Any], owner: Any) -> tuple[dict[str, Any], Scenario]:
+    """A scenario document without its jobs (``"jobs": []``) checked with the stored jobs of
+    ``owner`` (a workload, or a run that keeps its jobs apart) without reading them whole, as
+    :func:`scenario_head_and_parsed` checks a cluster's: the document with its ``version``
+    raised to what the jobs need, and its parsed form (no job).
+
+    Raises :class:`scheduling.ScenarioError` (paths into the document).
+    """
     parsed = parse_scenario({**head, "version": SCENARIO_VERSION})
     columns, paths = job_shapes(owner, parsed.resources)
     declared = {f.name for f in parsed.frameworks}
@@ -228,8 +239,8 @@ def scenario_head_and_parsed(
     )
     stored = StoredJobs(owner)
     check_jobs_fit(parsed, shapes, job_id=lambda i: stored[i].get("id"))
-    head["version"] = max(3 if ("network_sensitivity",) in paths else 1, version)
-    return head, parsed
+    version = max(3 if ("network_sensitivity",) in paths else 1, int(head.get("version") or 1))
+    return {**head, "jobs": [], "version": version}, parsed
 
 
 def _renumbered(errors: Any, indices: list[int]) -> list[FieldError]:

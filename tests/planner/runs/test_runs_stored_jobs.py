@@ -35,6 +35,13 @@ def jobs_apart(settings: Any) -> None:
     settings.PLANNER_RUN_INLINE_JOBS_MAX = 0
 
 
+def never_whole(run: Run) -> Any:
+    """``run_scenario_document`` in a request: never for a run that keeps its jobs apart."""
+    if run.jobs_stored:
+        raise AssertionError(f"run {run.pk}'s jobs were read into one document in a request")
+    return dict(run.scenario)
+
+
 def errors_of(response: Any) -> dict[str, str]:
     return {e["path"]: e["message"] for e in response.json()["errors"]}
 
@@ -183,14 +190,20 @@ def test_the_export_of_the_runs_scenario_is_the_document(
     owner: Any,
     member: Any,
     outsider: Any,
+    settings: Any,
     cluster: Cluster,
     workload: Workload,
     monkeypatch: pytest.MonkeyPatch,
     streamed: bool,
 ) -> None:
-    if streamed:
-        monkeypatch.setattr(run_apis, "INLINE_JOBS_MAX", 10)
+    """Every run that keeps its jobs apart streams them, whatever its size; the others answer
+    their stored document."""
+    if not streamed:
+        settings.PLANNER_RUN_INLINE_JOBS_MAX = 20_000
     run = services.run_start(user=owner, cluster=cluster, workload=workload, schedulers=SCHEDULERS)
+    assert Run.objects.get(pk=run.pk).jobs_stored is streamed
+    if streamed:
+        monkeypatch.setattr(run_apis.selectors, "run_scenario_document", never_whole)
     response = api(member).get(f"/api/runs/{run.pk}/scenario/")
     assert response.status_code == 200
     assert response.streaming is streamed

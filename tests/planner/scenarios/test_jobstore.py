@@ -214,3 +214,61 @@ def test_a_page_save_checks_ids_and_frameworks_against_the_other_pages(team: Tea
         frameworks=[{"name": "b"}],
     )
     assert saved.job_count == 3 and saved.frameworks == [{"name": "b"}]
+
+
+def _mixed_jobs() -> list[dict[str, Any]]:
+    """Jobs of every shape the comparison reads: integer and text ids, with and without a
+    framework, a deadline and a network sensitivity, whole and fractional numbers."""
+    jobs = generate_jobs(parse_generator_spec({"jobs": 30, "seed": 4}))
+    for i, job in enumerate(jobs):
+        if i % 4 == 0:
+            job["id"] = 1000 + i
+        if i % 3 == 0:
+            job.pop("framework", None)
+        if i % 5 == 0:
+            job["deadline_s"] = 600
+        if i % 6 == 0:
+            job["network_sensitivity"] = 0.25
+    return jobs
+
+
+@pytest.mark.django_db
+def test_the_comparison_columns_of_stored_jobs_are_those_of_the_parsed_jobs(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch, django_assert_max_num_queries: Any
+) -> None:
+    import numpy as np
+
+    from scheduling.scenario.differences import JobColumns
+
+    monkeypatch.setattr(jobstore, "JOBS_PER_CHUNK", 7)
+    jobs = _mixed_jobs()
+    workload = services.workload_create(team=team, user=owner, name="mixed", jobs=jobs)
+    scenario = parse_scenario({"vm_types": [{"name": "v", "capacity": {"cpu": 64, "mem": 256},
+                                             "price_per_hour": 1}], "jobs": jobs})
+    expected = JobColumns.of(scenario)
+    with django_assert_max_num_queries(6):  # one per chunk, and their list
+        got = jobstore.job_columns(workload, list(scenario.resources))
+    assert got.ids.tolist() == expected.ids.tolist() and "1000" in got.ids.tolist()
+    assert got.frameworks.tolist() == expected.frameworks.tolist()
+    for key, column in expected.numbers.items():
+        np.testing.assert_array_equal(got.numbers[key], column)
+    for resource, column in expected.executor.items():
+        np.testing.assert_array_equal(got.executor[resource], column)
+    np.testing.assert_array_equal(got.network_sensitivity, expected.network_sensitivity)
+
+
+@pytest.mark.django_db
+def test_a_copy_with_one_number_mapped_changes_that_number_alone(
+    team: Team, owner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jobstore, "JOBS_PER_CHUNK", 7)
+    jobs = _mixed_jobs()
+    source = services.workload_create(team=team, user=owner, name="source", jobs=jobs)
+    target = services.workload_create(team=team, user=owner, name="target", jobs=[])
+    copied = jobstore.jobs_copy_mapped(source, target, "duration_s", lambda values: [v * 2 for v in values])
+    assert copied == 30 and JobChunk.objects.filter(workload=target).count() == 5
+    target.job_count = 30
+    back = [job for chunk in jobstore.job_chunks(target) for job in chunk]
+    assert back == [{**job, "duration_s": float(job["duration_s"]) * 2} for job in jobs]
+    assert [list(job) for job in back] == [list(job) for job in jobs]  # the keys in their order
+    assert all(isinstance(job["duration_s"], float) for job in back)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from scheduling.scenario import parse_scenario, scenario_differences
+from scheduling.scenario.differences import JobColumns
 
 BASE: dict[str, Any] = {
     "resources": ["cpu", "mem"],
@@ -98,3 +101,38 @@ def test_reserved_and_spot_prices_are_named() -> None:
     (section,) = scenario_differences(parse_scenario(base), parse_scenario(other))
     assert section.lines == ("m: reserved none → 2 at 0.6 per hour",
                              "m: spot none → 4 at 0.3 per hour, 0.5 interruptions/h")
+
+
+def _reordered(doc: dict[str, Any]) -> None:
+    doc["jobs"].reverse()
+    doc["jobs"][0]["duration_s"] = 300
+
+
+def _sensitive(doc: dict[str, Any]) -> None:
+    doc["frameworks"][0]["network_sensitivity"] = 0.5
+    doc["jobs"][2]["network_sensitivity"] = 0.0
+
+
+def _fewer_and_more(doc: dict[str, Any]) -> None:
+    doc["jobs"] = [*doc["jobs"][3:], {**doc["jobs"][0], "id": "new"}]
+    doc["jobs"][4]["executor"] = {"mem": 2, "cpu": 2}
+    doc["jobs"][5]["deadline_s"] = 500
+
+
+def _other_resources(doc: dict[str, Any]) -> None:
+    doc["resources"] = ["mem", "cpu"]
+    doc["jobs"][1]["framework"] = "ml"
+
+
+@pytest.mark.parametrize("change", [_reordered, _sensitive, _fewer_and_more, _other_resources])
+def test_jobs_given_as_columns_differ_as_the_scenarios_own(change: Any) -> None:
+    """A scenario parsed without its jobs, with its jobs as columns (a planner's run that keeps
+    them apart) differs as the whole scenario does."""
+    other = copy.deepcopy(BASE)
+    change(other)
+    a, b = parse_scenario(BASE), parse_scenario(other)
+    expected = scenario_differences(a, b)
+    assert any(d.title == "Workload" for d in expected)
+    heads = [parse_scenario({**doc, "jobs": []}) for doc in (BASE, other)]
+    got = scenario_differences(*heads, jobs=(JobColumns.of(a), JobColumns.of(b)))
+    assert got == expected

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scheduling import ScenarioError, parse_scenario
-from scheduling.scenario.variations import variation_text, vary
+from scheduling.scenario.variations import scaled_durations, variation_text, vary, vary_apart
 
 ROOT = Path(__file__).resolve().parents[3]
 LIGHT = json.loads((ROOT / "examples" / "paper003-light.json").read_text())
@@ -94,3 +94,19 @@ def test_a_reserved_count_needs_a_reserved_price() -> None:
     with pytest.raises(ScenarioError) as info:
         vary(LIGHT, spot_discounts={"m1.large": 1.5})
     assert [e.path for e in info.value.errors] == ["spot_discounts.m1.large"]
+
+
+def test_a_document_whose_jobs_are_kept_apart_varies_as_the_whole_document() -> None:
+    """``vary_apart``: the varied document without its jobs, and the factor of their durations,
+    give back what ``vary`` gives of the whole document; more jobs are refused at ``load``."""
+    values = {"load": 1.7, "load_mode": "sizes", "price_factors": {LIGHT["vm_types"][0]["name"]: 0.5}}
+    whole = vary(LIGHT, **values)
+    head, factor = vary_apart({**LIGHT, "jobs": []}, jobs_apart=len(LIGHT["jobs"]), **values)
+    assert factor == 1.7 and head == {**whole, "jobs": []}
+    durations = scaled_durations([j["duration_s"] for j in LIGHT["jobs"]], factor)
+    assert durations == [j["duration_s"] for j in whole["jobs"]]
+    assert vary_apart(LIGHT, jobs_apart=0, **values) == (whole, 1.0)  # the jobs in the document
+    with pytest.raises(ScenarioError) as refused:
+        vary_apart({**LIGHT, "jobs": []}, jobs_apart=1000, load=2.0, load_mode="jobs")
+    assert [e.path for e in refused.value.errors] == ["load"]
+    assert "kept apart" in refused.value.errors[0].message
