@@ -122,6 +122,10 @@ class Placements:
     def column(self) -> list[list[int]]:
         """The ``placement`` column: each job's pairs, in job order."""
         pairs = self.pairs.tolist()
+        # One int object per machine, shared by every job's pairs: ``tolist`` makes one per pair
+        # (28 bytes each past 256, most of a large document's placement column).
+        machines = list(range(max(pairs[0::2], default=-1) + 1))
+        pairs[0::2] = [machines[v] for v in pairs[0::2]]
         return [pairs[a:b] for a, b in zip(self.first.tolist(), self.end.tolist(), strict=True)]
 
 
@@ -288,9 +292,7 @@ def job_costs(record: RunRecord) -> list[float]:
     h = record.holdings
     # Rows in the order they were recorded: each job's costs are added in the order its own
     # holdings ended, so its sum is the same float whatever other jobs' rows come between.
-    columns = (h.job, h.machine, h.executors, h.from_s, h.to_s)
-    rows = zip(*(column.tolist() for column in columns), strict=True)
-    for i, v, k, held_from, held_to in rows:
+    for i, v, k, held_from, held_to in zip(h.job, h.machine, h.executors, h.from_s, h.to_s, strict=True):
         held = held_to - held_from
         key = (demand_rows[i], k, type_of[v])
         share = shares.get(key)
