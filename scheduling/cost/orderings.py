@@ -170,7 +170,7 @@ class FifoOrdering(Ordering):
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
-        self._rank = array("q", self.queue_rank(self.keys).tobytes())  # 8 bytes a job, not 36
+        self._rank = array("q", self.queue_rank(self.keys).tolist())  # 8 bytes a job, not 36
         self._queue: list[tuple[int, int]] = []  # (rank, job) heap
 
     @classmethod
@@ -202,7 +202,7 @@ class EdfOrdering(Ordering):
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
-        self._rank = array("q", self.queue_rank(self.keys).tobytes())  # 8 bytes a job, not 36
+        self._rank = array("q", self.queue_rank(self.keys).tolist())  # 8 bytes a job, not 36
         self._deadline_queue: list[tuple[int, int]] = []  # (rank, job) heap
         self._job_queue: list[int] = []  # kept in rank order when clean
         self._job_queue_sorted = True

@@ -254,8 +254,8 @@ class _Simulation:
         # read and write as fast as lists.
         self._executors: list[int] = jobs.executors.tolist()
         self._framework: list[int] = jobs.framework.tolist()
-        self._duration = array("d", jobs.duration_s.tobytes())
-        self._sensitivity = array("d", jobs.network_sensitivity.tobytes())
+        self._duration = array("d", jobs.duration_s.tolist())
+        self._sensitivity = array("d", jobs.network_sensitivity.tolist())
         self._allowed: list[np.ndarray] = list(jobs.framework_allowed)  # per framework
         # One executor's demand per job, as an array (what placements take) and as floats: jobs
         # of one shape (the same bytes) share them.
