@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import heapq
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -169,7 +170,7 @@ class FifoOrdering(Ordering):
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
-        self._rank = self.queue_rank(self.keys).tolist()
+        self._rank = array("q", self.queue_rank(self.keys).tolist())  # 8 bytes a job, not 36
         self._queue: list[tuple[int, int]] = []  # (rank, job) heap
 
     @classmethod
@@ -201,7 +202,7 @@ class EdfOrdering(Ordering):
 
     def __init__(self, jobs: JobTable, cluster: Cluster, options: SimulationOptions) -> None:
         super().__init__(jobs, cluster, options)
-        self._rank = self.queue_rank(self.keys).tolist()
+        self._rank = array("q", self.queue_rank(self.keys).tolist())  # 8 bytes a job, not 36
         self._deadline_queue: list[tuple[int, int]] = []  # (rank, job) heap
         self._job_queue: list[int] = []  # kept in rank order when clean
         self._job_queue_sorted = True

@@ -16,8 +16,10 @@ Each section of the document has its own function.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -30,7 +32,15 @@ from .job_table import JobTable
 from .schedulers import SchedulerSpec
 from .timeline import TimelineRecorder
 
-__all__ = ["DELAY_DECIMALS", "Holding", "RunRecord", "SpotLosses", "VmInterval", "build_result_document"]
+__all__ = [
+    "DELAY_DECIMALS",
+    "Holdings",
+    "Placements",
+    "RunRecord",
+    "SpotLosses",
+    "VmInterval",
+    "build_result_document",
+]
 
 #: Placement delays are wall-clock noise: samples are kept to the microsecond.
 DELAY_DECIMALS = 3
@@ -48,8 +58,75 @@ class VmInterval(NamedTuple):
     billed_s: float
 
 
-#: One machine's executors of a job for a while: ``(machine, executors, from_s, to_s)``.
-Holding = tuple[int, int, float, float]
+class Holdings:
+    """What jobs held of machines and when: one row per job and machine, ``executors`` of the
+    job on ``machine`` from ``from_s`` to ``to_s``, in the order the holdings ended.
+
+    Flat typed columns, 28 bytes a row: a run keeps every row until its document is built (a
+    tuple in a list per job took about 200 bytes). Jobs, machines and a job's executors are
+    counted in 32-bit integers (``LIMITS`` keeps each below a million).
+
+    >>> h = Holdings()
+    >>> h.add(1, {0: 2, 4: 1}, from_s=0.0, to_s=10.0)
+    >>> h.add(0, {3: 1}, from_s=5.0, to_s=7.5)
+    >>> h.job.tolist(), h.machine.tolist(), h.executors.tolist(), h.to_s.tolist()
+    ([1, 1, 0], [0, 4, 3], [2, 1, 1], [10.0, 10.0, 7.5])
+    """
+
+    def __init__(self) -> None:
+        self.job = array("i")
+        self.machine = array("i")
+        self.executors = array("i")
+        self.from_s = array("d")
+        self.to_s = array("d")
+
+    def add(self, job: int, executors: dict[int, int], from_s: float, to_s: float) -> None:
+        """Job ``job`` held ``executors`` (per machine, a row each in the dict's order) from
+        ``from_s`` to ``to_s``."""
+        n = len(executors)
+        self.job.extend(repeat(job, n))
+        self.machine.extend(executors)
+        self.executors.extend(executors.values())
+        self.from_s.extend(repeat(from_s, n))
+        self.to_s.extend(repeat(to_s, n))
+
+
+class Placements:
+    """Where each of ``n`` jobs started, as the document stores it: ``[machine, executors, ...]``
+    pairs sorted by machine.
+
+    The pairs of all jobs sit flat in one typed column (32-bit, as :class:`Holdings`), in the
+    order the jobs started, and each job's slice of it is recorded (a dict per job took about
+    250 bytes).
+
+    >>> p = Placements(2)
+    >>> p.add(1, {7: 2, 3: 1})
+    >>> p.add(0, {5: 4})
+    >>> p.column()
+    [[5, 4], [3, 1, 7, 2]]
+    """
+
+    def __init__(self, n: int) -> None:
+        self.pairs = array("i")
+        self.first = array("q", [-1]) * n  # where each job's pairs begin; -1 until it starts
+        self.end = array("q", [-1]) * n
+
+    def add(self, job: int, assignment: dict[int, int]) -> None:
+        """Job ``job`` started with ``assignment`` (executors per machine)."""
+        self.first[job] = len(self.pairs)
+        for v in sorted(assignment):
+            self.pairs.append(v)
+            self.pairs.append(assignment[v])
+        self.end[job] = len(self.pairs)
+
+    def column(self) -> list[list[int]]:
+        """The ``placement`` column: each job's pairs, in job order."""
+        pairs = self.pairs.tolist()
+        # One int object per machine, shared by every job's pairs: ``tolist`` makes one per pair
+        # (28 bytes each past 256, most of a large document's placement column).
+        machines = list(range(max(pairs[0::2], default=-1) + 1))
+        pairs[0::2] = [machines[v] for v in pairs[0::2]]
+        return [pairs[a:b] for a, b in zip(self.first.tolist(), self.end.tolist(), strict=True)]
 
 
 @dataclass
@@ -88,14 +165,14 @@ class RunRecord:
     start_s: FloatArray
     finish_s: FloatArray
     stretch: FloatArray  # each job's network stretch (notes §8): 1 unless it is network-bound
-    assignments: list[dict[int, int]]  # where each job started
-    holdings: list[list[Holding]]  # per job, what it held of each machine and when
+    placements: Placements  # where each job started
+    holdings: Holdings  # what each job held of each machine and when
     intervals: list[VmInterval]
     interrupted: list[bool]  # per interval: ended by a spot interruption
     lost_executors: Any  # per job, executors lost to reclaimed spot VMs
     losses: SpotLosses
     timeline: TimelineRecorder
-    delays_ms: list[float]
+    delays_ms: Sequence[float]
     placement_stats: dict[str, float] = field(default_factory=dict)
     placement_events: list[dict[str, object]] = field(default_factory=list)
 
@@ -211,17 +288,17 @@ def job_costs(record: RunRecord) -> list[float]:
     # A share depends on the executor's demand, their number and the VM type only: computed
     # once per such triple, with the same arithmetic (jobs' demands repeat: few distinct ones).
     shares: dict[tuple[tuple[float, ...], int, int], float] = {}
-    costs = []
-    for i, holdings in enumerate(record.holdings):
-        cost = 0.0
-        for v, k, held_from, held_to in holdings:
-            held = held_to - held_from
-            key = (demand_rows[i], k, type_of[v])
-            share = shares.get(key)
-            if share is None:
-                share = shares[key] = min(float((demand[i] * k / capacity[type_of[v]]) @ record.rut), 1.0)
-            cost += rate[v] * held / 3600.0 * share
-        costs.append(cost)
+    costs = [0.0] * record.jobs.count
+    h = record.holdings
+    # Rows in the order they were recorded: each job's costs are added in the order its own
+    # holdings ended, so its sum is the same float whatever other jobs' rows come between.
+    for i, v, k, held_from, held_to in zip(h.job, h.machine, h.executors, h.from_s, h.to_s, strict=True):
+        held = held_to - held_from
+        key = (demand_rows[i], k, type_of[v])
+        share = shares.get(key)
+        if share is None:
+            share = shares[key] = min(float((demand[i] * k / capacity[type_of[v]]) @ record.rut), 1.0)
+        costs[i] += rate[v] * held / 3600.0 * share
     return costs
 
 
@@ -251,9 +328,7 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
         "deadline_s": list(jobs.deadline_s),
         "met_deadline": met_deadline,
         "cost": job_costs(record),
-        "placement": [
-            [x for v, k in sorted(assignment.items()) for x in (v, k)] for assignment in record.assignments
-        ],
+        "placement": record.placements.column(),
         **(
             {"network_sensitivity": jobs.network_sensitivity.tolist(), "stretch": record.stretch.tolist()}
             if jobs.network_bound
@@ -367,7 +442,7 @@ def ilp_section(record: RunRecord) -> dict[str, Any] | None:
     }
 
 
-def scheduling_delay_section(delays_ms: list[float]) -> dict[str, Any]:
+def scheduling_delay_section(delays_ms: Sequence[float]) -> dict[str, Any]:
     """Wall-clock time of each placement call: summary figures, and samples to the microsecond."""
     return {
         "decisions": len(delays_ms),

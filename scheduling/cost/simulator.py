@@ -40,6 +40,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,7 +55,7 @@ from .document import iter_jobs, vm_interval_cost
 from .job_table import JobTable, network_stretch
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
-from .result_builder import Holding, RunRecord, SpotLosses, VmInterval, build_result_document
+from .result_builder import Holdings, Placements, RunRecord, SpotLosses, VmInterval, build_result_document
 from .schedulers import SchedulerSpec, parse_scheduler
 from .timeline import TimelineRecorder
 
@@ -206,6 +207,18 @@ def billed_seconds(on_s: float, off_s: float, options: SimulationOptions) -> flo
     return max(seconds, options.min_billed_s)
 
 
+@dataclass(slots=True)
+class _Piece:
+    """Executors of one job that started together: its first placement, or executors lost to a
+    reclaimed spot VM and placed again. Kept only while they run."""
+
+    job: int
+    assignment: dict[int, int]  # executors per machine (a copy: a reclaimed VM's are taken out)
+    placed_s: float
+    start_s: float
+    finish_s: float
+
+
 def _options(scenario: Scenario, options: SimulationOptions | dict[str, Any] | None) -> SimulationOptions:
     if options is None:
         return scenario.options
@@ -236,11 +249,13 @@ class _Simulation:
         n_frameworks = len(self.jobs.framework_names)
         # Per event the simulator reads and writes Python lists and floats, not numpy scalars
         # (numpy's per-call cost would be most of the work); the arithmetic is the same IEEE
-        # operations, and the arrays of the result are built once at the end.
+        # operations, and the arrays of the result are built once at the end. Per-job floats
+        # are kept in typed arrays (8 bytes a value, where a list of floats takes 32), which
+        # read and write as fast as lists.
         self._executors: list[int] = jobs.executors.tolist()
         self._framework: list[int] = jobs.framework.tolist()
-        self._duration: list[float] = jobs.duration_s.tolist()
-        self._sensitivity: list[float] = jobs.network_sensitivity.tolist()
+        self._duration = array("d", jobs.duration_s.tolist())
+        self._sensitivity = array("d", jobs.network_sensitivity.tolist())
         self._allowed: list[np.ndarray] = list(jobs.framework_allowed)  # per framework
         # One executor's demand per job, as an array (what placements take) and as floats: jobs
         # of one shape (the same bytes) share them.
@@ -256,20 +271,19 @@ class _Simulation:
         self._interruptions: list[float] = self.cluster.interruptions_per_hour.tolist()
         # Run state
         self.now = 0.0
-        self.start: list[float] = [math.nan] * n
-        self.finish: list[float] = [math.nan] * n
-        self.placed_at: list[float] = [math.nan] * n
-        self.stretch: list[float] = [1.0] * n  # each job's network stretch (notes §8), fixed at placement
-        self.assignment: list[dict[int, int] | None] = [None] * n  # where each job started
-        # Running executors: piece p < n is job p's first placement; later pieces are its
-        # executors placed again after a spot VM was reclaimed (only with spot interruptions).
-        self.piece_job: list[int] = list(range(n))
-        self.piece_assignment: list[dict[int, int]] = [{} for _ in range(n)]
-        self.piece_start: list[float] = [math.nan] * n
-        self.piece_finish: list[float] = [math.nan] * n
-        self.alive: set[int] = set()  # pieces still running
+        self.start = array("d", [math.nan]) * n
+        self.finish = array("d", [math.nan]) * n
+        self.placed_at = array("d", [math.nan]) * n
+        self.stretch = array("d", [1.0]) * n  # each job's network stretch (notes §8), fixed at placement
+        self.placements = Placements(n)  # where each job started
+        # Running executors, by piece: piece p < n is job p's first placement; pieces n, n + 1,
+        # ... are executors placed again after a spot VM was reclaimed (only with spot
+        # interruptions). A piece is dropped when its executors end or are all lost, so this
+        # holds the running ones only.
+        self.alive: dict[int, _Piece] = {}
+        self.next_piece = n
         self.live_pieces: list[int] = [0] * n
-        self.holdings: list[list[Holding]] = [[] for _ in range(n)]  # (machine, executors, from, to)
+        self.holdings = Holdings()  # what each job held of each machine and when
         self.lost: list[tuple[int, int]] = []  # (job, executors) waiting to be placed again
         self.lost_by_job: list[int] = [0] * n
         self.losses = SpotLosses(n_resources)
@@ -278,10 +292,9 @@ class _Simulation:
         self._next_reclaim = np.full(self.cluster.n_machines, math.nan)
         self._reclaim_rng: dict[int, np.random.Generator] = {}
         self._reclaims_to_schedule: list[tuple[int, float]] = []
-        self.piece_start_placed: dict[int, float] = {}  # when each later piece was placed
-        self.failed_version: list[int] = [-1] * n
+        self.failed_version = array("q", [-1]) * n
         self.capacity_version = 0
-        self.delays_ms: list[float] = []
+        self.delays_ms = array("d")
         self.queued = 0
         self.running = 0
         # Accounting
@@ -355,7 +368,7 @@ class _Simulation:
             if interval <= 0 or ticked:
                 self.now = t
                 for p in self._place_lost() if self.lost else ():
-                    heapq.heappush(events, (self.piece_finish[p], _COMPLETION, seq, p))
+                    heapq.heappush(events, (self.alive[p].finish_s, _COMPLETION, seq, p))
                     seq += 1
                 for i in self.ordering.schedule_pass(self._try_start):
                     heapq.heappush(events, (float(self.finish[i]), _COMPLETION, seq, i))
@@ -413,7 +426,7 @@ class _Simulation:
         if sum(assignment.values()) != executors:
             raise AssertionError(f"placement of {self.jobs.ids[i]} is not whole")
         start = self._turn_on(assignment, demand, t)
-        self.assignment[i] = assignment
+        self.placements.add(i, assignment)
         self.placed_at[i] = t
         self.start[i] = start
         duration = self._duration[i]
@@ -422,10 +435,7 @@ class _Simulation:
             self.stretch[i] = network_stretch(sensitivity, executors, len(assignment))
             duration = duration * self.stretch[i]
         finish = self.finish[i] = start + duration
-        self.piece_assignment[i] = dict(assignment)
-        self.piece_start[i] = start
-        self.piece_finish[i] = finish
-        self.alive.add(i)
+        self.alive[i] = _Piece(i, dict(assignment), t, start, finish)
         self.live_pieces[i] = 1
         self.queued -= 1
         self.running += 1
@@ -449,12 +459,9 @@ class _Simulation:
 
     def _complete(self, p: int) -> bool:
         """Executors of piece ``p`` end; whether that finishes their job."""
-        i = self.piece_job[p]
-        assignment = self.piece_assignment[p]
-        self.alive.discard(p)
-        placed = self.placed_at[i] if p == i else self.piece_start_placed[p]
-        finish = self.piece_finish[p]
-        self.holdings[i].extend([(v, k, placed, finish) for v, k in assignment.items()])
+        piece = self.alive.pop(p)
+        i, assignment = piece.job, piece.assignment
+        self.holdings.add(i, assignment, piece.placed_s, piece.finish_s)
         shape = self._shape_of[i]
         self.released.update(self.cluster.release(assignment, self._shape_arrays[shape]))
         self.capacity_version += 1
@@ -496,12 +503,12 @@ class _Simulation:
                 f"spot VMs were reclaimed more than {int(LIMITS['interruptions']):,} times in one run: "
                 "at this rate jobs this long hardly ever finish on spot VMs",
             )
-        for p in sorted(q for q in self.alive if v in self.piece_assignment[q]):
-            i = self.piece_job[p]
-            k = self.piece_assignment[p].pop(v)
-            placed = float(self.placed_at[i]) if p == i else self.piece_start_placed[p]
-            self.holdings[i].append((v, k, placed, t))
-            ran = max(0.0, t - self.piece_start[p])
+        for p in sorted(q for q, piece in self.alive.items() if v in piece.assignment):
+            piece = self.alive[p]
+            i = piece.job
+            k = piece.assignment.pop(v)
+            self.holdings.add(i, {v: k}, piece.placed_s, t)
+            ran = max(0.0, t - piece.start_s)
             self.losses.lose(k, ran, jobs.demand[i])
             self.cluster.release({v: k}, jobs.demand[i])
             fw = self._framework[i]
@@ -510,8 +517,8 @@ class _Simulation:
             usage[fw] = [max(u - x * k, 0.0) for u, x in zip(usage[fw], row, strict=True)]
             self.lost.append((i, k))
             self.lost_by_job[i] += k
-            if not self.piece_assignment[p]:
-                self.alive.discard(p)
+            if not piece.assignment:
+                del self.alive[p]
                 self.live_pieces[i] -= 1
         self.capacity_version += 1
         self.released.discard(v)
@@ -532,15 +539,11 @@ class _Simulation:
                 waiting.append((i, k))
                 continue
             start = self._turn_on(assignment, jobs.demand[i], t)
-            p = len(self.piece_job)
-            self.piece_job.append(i)
-            self.piece_assignment.append(dict(assignment))
-            self.piece_start.append(start)
-            self.piece_finish.append(start + float(jobs.duration_s[i]) * float(self.stretch[i]))
-            self.piece_start_placed[p] = t
-            self.alive.add(p)
+            p, self.next_piece = self.next_piece, self.next_piece + 1
+            finish = start + float(jobs.duration_s[i]) * float(self.stretch[i])
+            self.alive[p] = _Piece(i, dict(assignment), t, start, finish)
             self.live_pieces[i] += 1
-            self.finish[i] = max(self.finish[i], self.piece_finish[p])
+            self.finish[i] = max(self.finish[i], finish)
             self.losses.replaced += k
             fw = self._framework[i]
             row = self._shape_rows[self._shape_of[i]]
@@ -619,9 +622,10 @@ class _Simulation:
         )
 
     def _result(self, lower_bound: float) -> SimulationResult:
-        unplaced = [a is None for a in self.assignment]
-        if any(unplaced):  # validation makes every job placeable on an empty cluster
-            stuck = [self.jobs.ids[i] for i, missing in enumerate(unplaced) if missing][:5]
+        placed_s = np.array(self.placed_at, dtype=float)
+        unplaced = np.flatnonzero(np.isnan(placed_s))
+        if len(unplaced):  # validation makes every job placeable on an empty cluster
+            stuck = [self.jobs.ids[i] for i in unplaced[:5].tolist()]
             raise AssertionError(f"jobs never started: {stuck}")
         record = RunRecord(
             scenario=self.scenario,
@@ -631,11 +635,11 @@ class _Simulation:
             cluster=self.cluster,
             jobs=self.jobs,
             rut=self.ctx.rut,
-            placed_s=np.array(self.placed_at, dtype=float),
+            placed_s=placed_s,
             start_s=np.array(self.start, dtype=float),
             finish_s=np.array(self.finish, dtype=float),
             stretch=np.array(self.stretch, dtype=float),
-            assignments=[a or {} for a in self.assignment],
+            placements=self.placements,
             holdings=self.holdings,
             intervals=self.intervals,
             interrupted=self.interrupted,
