@@ -225,17 +225,9 @@ def _run_start_stored(
             workload=workload,
             status=Status.QUEUED,
         )
-        job_count = jobs_copy(workload, run)
-        run.job_count = job_count
+        run.job_count = jobs_copy(workload, run)
         head, parsed = scenario_head_and_parsed(cluster, workload, jobs_of=run)
-        plan = _plan_stored(kind, parsed, params, job_count)
-        _check_team_queue(team_id, len(plan.parts))
-        run.name = _run_name(name, plan.default_name)
-        run.scenario = head
-        run.scenario_name = parsed.name[:100]
-        run.options = plan.options
-        run.save(update_fields=["name", "scenario", "scenario_name", "job_count", "options"])
-        _parts_create(run, plan)
+        _stored_run_plan(run, team_id, head, parsed, name, kind, params)
     return run
 
 
@@ -263,22 +255,30 @@ def _run_start_on_jobs_of(
             status=Status.QUEUED,
         )
         if duration_factor == 1:
-            job_count = jobs_copy(source, run)
+            run.job_count = jobs_copy(source, run)
         else:
-            job_count = jobs_copy_mapped(
+            run.job_count = jobs_copy_mapped(
                 source, run, "duration_s", partial(scaled_durations, factor=duration_factor)
             )
-        run.job_count = job_count
         checked, parsed = scenario_head_checked(head, run)
-        plan = _plan_stored(kind, parsed, params, job_count)
-        _check_team_queue(team.pk, len(plan.parts))
-        run.name = _run_name(name, plan.default_name)
-        run.scenario = checked
-        run.scenario_name = parsed.name[:100]
-        run.options = plan.options
-        run.save(update_fields=["name", "scenario", "scenario_name", "job_count", "options"])
-        _parts_create(run, plan)
+        _stored_run_plan(run, team.pk, checked, parsed, name, kind, params)
     return run
+
+
+def _stored_run_plan(
+    run: Run, team_id: int, head: dict[str, Any], parsed: Scenario, name: Any, kind: RunKind,
+    params: Mapping[str, Any],
+) -> None:
+    """The end of a start on jobs kept apart (inside its transaction, the jobs copied and
+    checked): the plan, the team's queue, the run's name and document without jobs, the parts."""
+    plan = _plan_stored(kind, parsed, params, run.job_count)
+    _check_team_queue(team_id, len(plan.parts))
+    run.name = _run_name(name, plan.default_name)
+    run.scenario = head
+    run.scenario_name = parsed.name[:100]
+    run.options = plan.options
+    run.save(update_fields=["name", "scenario", "scenario_name", "job_count", "options"])
+    _parts_create(run, plan)
 
 
 def _parts_create(run: Run, plan: RunPlan) -> None:

@@ -430,24 +430,9 @@ def job_shapes(owner: Any, resources: Sequence[str]) -> tuple[dict[str, np.ndarr
     executors: list[np.ndarray] = []
     executor: list[np.ndarray] = []
     paths: set[tuple[str, ...]] = set()
-    rows = _chunks(owner).order_by("first_job").values_list("pk", flat=True)
-    for pk in list(rows):
-        source = io.BytesIO(bytes(_chunks(owner).values_list("data", flat=True).get(pk=pk)))
-        meta = json.loads((pq.read_schema(source).metadata or {})[_META_KEY])
-        if meta.get("format") != _FORMAT:
-            raise ValueError(f"unknown job chunk format {meta.get('format')!r}")
-        columns = {tuple(entry["path"]): (index, entry) for index, entry in enumerate(meta["columns"])}
+    wanted = [("framework",), ("executors",), *(("executor", r) for r in resources)]
+    for columns, table, n in _chunk_tables(owner, wanted):
         paths.update(columns)
-        wanted = [("framework",), ("executors",), *(("executor", r) for r in resources)]
-        names = [
-            f"c{index}.{suffix}"
-            for path in wanted if path in columns
-            for index, entry in [columns[path]]
-            for suffix in (["kind"] if len(entry["kinds"]) > 1 else [])
-            + [_ARRAY_NAMES[k] for k in entry["kinds"] if k in _ARRAY_TYPES]
-        ]
-        table = pq.read_table(source, columns=names)
-        n = int(meta["rows"])
         named = np.full(n, None, dtype=object)
         if ("framework",) in columns:
             index, entry = columns[("framework",)]
