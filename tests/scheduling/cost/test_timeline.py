@@ -196,3 +196,45 @@ def test_rows_reduced_in_steps_are_those_of_one_reduction() -> None:
     assert list(stepwise.t) == list(whole.t)
     assert list(stepwise._utilisation) == list(whole._utilisation)
     assert list(stepwise._active_vms) == list(whole._active_vms)
+
+
+def test_a_run_whose_rows_are_bounded_changes_nothing_but_its_timelines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 600 jobs of two frameworks, kept to 60 rows: the jobs, the bill and the fairness figures
+    # are those of the same run keeping every row; its timelines are the envelope of them.
+    from functools import partial
+
+    from scheduling.cost import simulator
+    from scheduling.generators import synthetic_jobs
+
+    jobs = synthetic_jobs(seed=5, jobs=600, arrival_rate_per_s=0.05, executors=(1, 4),
+                          executor={"cpu": (1, 4), "mem": (2, 8)}, duration_s=(10, 300))
+    for k, job in enumerate(jobs):
+        job["framework"] = "a" if k % 3 else "b"
+    scenario = parse_scenario({
+        "vm_types": [{"name": "vm", "capacity": {"cpu": 8, "mem": 32}, "price_per_hour": 0.4, "count": 12}],
+        "frameworks": [{"name": "a"}, {"name": "b"}],
+        "jobs": jobs,
+    })
+    whole = simulate(scenario, scheduler="edf-bfd", lower_bound=1.0).to_dict()
+    monkeypatch.setattr(simulator, "TimelineRecorder", partial(TimelineRecorder, rows_max=60))
+    bounded = simulate(scenario, scheduler="edf-bfd", lower_bound=1.0).to_dict()
+    assert len(whole["timeline"]["t"]) > 2 * 60  # the whole run would keep more
+    assert bounded["timeline"]["envelope_s"] > 0 and "envelope_s" not in whole["timeline"]
+    assert len(bounded["timeline"]["t"]) <= 2 * 60 + 1 < len(whole["timeline"]["t"])
+    for key in ("jobs", "vm_intervals", "total_cost", "cost_by_hour", "cost_by_framework", "makespan_s"):
+        assert bounded[key] == whole[key], key
+    # Kept rows are rows of the whole run, and the extremes and the ends are among them.
+    at = {t: k for k, t in enumerate(whole["timeline"]["t"])}
+    for series in ("cumulative_cost", "queued_jobs", "running_jobs"):
+        kept = [whole["timeline"][series][at[t]] for t in bounded["timeline"]["t"]]
+        assert bounded["timeline"][series] == kept, series
+        assert max(kept) == max(whole["timeline"][series]) and kept[-1] == whole["timeline"][series][-1]
+    assert max(bounded["timeline"]["utilisation"]["cpu"]) == max(whole["timeline"]["utilisation"]["cpu"])
+    a, b = bounded["fairness"], whole["fairness"]
+    assert a["contention_s"] == pytest.approx(b["contention_s"], rel=1e-12)
+    for name in ("a", "b"):
+        assert a["frameworks"][name]["unfairness_area"] == pytest.approx(
+            b["frameworks"][name]["unfairness_area"], rel=1e-12, abs=1e-12
+        )
