@@ -69,3 +69,21 @@ def test_the_rebuild_keeps_every_row() -> None:
         executor = MigrationExecutor(connection)
         executor.loader.build_graph()
         executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.parametrize("table", sorted(LARGE))
+def test_postgresql_compresses_large_values_with_lz4(table: str) -> None:
+    """Migration 0006: LZ4 for the large JSON values (PostgreSQL 14 and later, built with it)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite compresses nothing")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT setting FROM pg_settings WHERE name = 'server_version_num'")
+        if int(cursor.fetchone()[0]) < 140000:
+            pytest.skip("column compression is PostgreSQL 14's")
+        cursor.execute(
+            "SELECT attname, attcompression FROM pg_attribute "
+            "WHERE attrelid = %s::regclass AND attnum > 0 AND NOT attisdropped",
+            [table],
+        )
+        compression = dict(cursor.fetchall())
+    assert {column: compression[column] for column in LARGE[table]} == dict.fromkeys(LARGE[table], "l")
