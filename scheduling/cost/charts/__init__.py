@@ -255,16 +255,31 @@ def same_as(results: Mapping[str, Result]) -> dict[str, str]:
     >>> a = {"timeline": {"t": [0, 1]}, "jobs": {"id": ["j"]}, "total_cost": 1.0}
     >>> same_as({"x": a, "y": dict(a), "z": {**a, "total_cost": 2.0}})
     {'y': 'x'}
+    >>> same_as({"x": a, "w": {**a, "timeline": {"t": [0, 2]}}, "v": {**a, "timeline": {"t": [0, 2]}}})
+    {'v': 'w'}
     """
-    seen: dict[str, str] = {}
+    def whole(r: Result) -> str:
+        return json.dumps([r.get(k) for k in ("timeline", "jobs", "total_cost", "makespan_s")],
+                          sort_keys=True, default=str)
+
+    # Runs are told apart by their cost and makespan first: the whole of two documents (megabytes
+    # each) is written out only when those are the same.
+    earlier: dict[str, list[tuple[str, str | None]]] = {}  # cost and makespan -> (name, whole)
     out: dict[str, str] = {}
     for name, r in results.items():
-        key = json.dumps([r.get(k) for k in ("timeline", "jobs", "total_cost", "makespan_s")],
-                         sort_keys=True, default=str)
-        if key in seen:
-            out[str(name)] = seen[key]
+        same_figures = earlier.setdefault(
+            json.dumps([r.get("total_cost"), r.get("makespan_s")], default=str), []
+        )
+        key = whole(r) if same_figures else None
+        for k, (other, other_key) in enumerate(same_figures):
+            if other_key is None:
+                other_key = whole(results[other])
+                same_figures[k] = (other, other_key)
+            if other_key == key:
+                out[str(name)] = other
+                break
         else:
-            seen[key] = str(name)
+            same_figures.append((str(name), key))
     return out
 
 
