@@ -1,5 +1,6 @@
-"""On SQLite, a row's large JSON values come after the columns lists and pages read (migration
-0005): SQLite reaches a column by walking past the ones before it."""
+"""Where a row's large JSON values go: on SQLite after the columns lists and pages read (migration
+0005: SQLite reaches a column by walking past the ones before it); on PostgreSQL, compressed
+with LZ4 (migration 0006; `.ci/run` runs this file on PostgreSQL too)."""
 
 from __future__ import annotations
 
