@@ -157,14 +157,14 @@ class OnIndex:
 
     # ------------------------------------------------------------------ queries
 
-    def _order(self, rut: Shape) -> list[tuple[float, Group, list[int]]]:
+    def _order(self, rut: Shape) -> _Order:
         order = self._orders.get(rut)
         if order is None:
             order = self._orders[rut] = _Order(rut)
             order.groups = sorted(
                 (order.ra_of(key, self.total), key, members) for key, members in self.groups.items()
             )
-        return order.groups
+        return order
 
     def fits(self, free: Shape, demand: Shape) -> int:
         """:func:`executors_fitting`, remembered per (free capacity, demand)."""
@@ -185,7 +185,8 @@ class OnIndex:
         counted over every such machine unless the first ``limit`` were found first (then it is
         at least ``limit``, which is all a caller needs: each chosen machine holds one or more).
         """
-        order = self._order(rut)
+        ranked = self._order(rut)
+        order = ranked.groups
         fits = self._fits.get(demand)  # executors_fitting per free capacity, for this demand
         if fits is None:
             fits = self._fits[demand] = {}
@@ -194,7 +195,7 @@ class OnIndex:
         room = 0
         # Groups of too little free capacity come first in RA order: start past them (they
         # would all be skipped below, one look-up each).
-        i, n = bisect_left(order, (self._orders[rut].floor_of(demand, self.total),)), len(order)
+        i, n = bisect_left(order, (ranked.floor_of(demand, self.total),)), len(order)
         while i < n and len(machines) < limit:  # else the best ``limit`` are known
             ra = order[i][0]
             j = i + 1

@@ -232,7 +232,10 @@ class TimelineRecorder:
     def timeline_section(self) -> dict[str, Any]:
         """The ``timeline`` section of the result document (informative rows only)."""
         keep = self.informative_rows()
-        utilisation, utilisation_of_on, active = (m[keep] for m in self._matrices()[:3])
+        series: tuple[array[Any], ...] = (self._utilisation, self._utilisation_of_on, self._active_vms)
+        utilisation, utilisation_of_on, active = (
+            self._matrix(s, w)[keep] for s, w in zip(series, self._widths, strict=False)
+        )
         return {
             "t": _kept(self.t, keep),
             "utilisation": {r: utilisation[:, k].tolist() for k, r in enumerate(self.resources)},
