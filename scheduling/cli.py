@@ -33,6 +33,7 @@ from .cli_support import (
     warn,
     write_output,
 )
+from .collector import collector_paused
 from .generators import synthetic_jobs
 from .glossary import command_terms, help_text
 from .html import write_text_atomically
@@ -210,6 +211,7 @@ class _ParagraphsFormatter(argparse.HelpFormatter):
         return "\n\n".join(fill(p, width, indent) for p in text.split("\n\n"))
 
 
+@collector_paused()
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return run_command(args)

@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from math import isfinite
 from typing import Any
 
+from .collector import collector_paused
 from .errors import FieldError, ScenarioError
 
 __all__ = ["INT_MAX", "INT_MIN", "MAX_DEPTH", "JSONSyntaxError", "join_path", "loads_strict", "shown",
@@ -81,6 +82,7 @@ def _reject_constant(token: str) -> Any:
     raise JSONSyntaxError(f"{token} is not allowed; numbers must be finite")
 
 
+@collector_paused()
 def loads_strict(text: str | bytes) -> Any:
     """JSON text read by the rules of this module.
 

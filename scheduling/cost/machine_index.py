@@ -150,10 +150,27 @@ class OnIndex:
                 del order.groups[bisect_left(order.groups, (order.ra[key], key))]
 
     def move(self, machine: int, vm_type: int, before: Shape, after: Shape) -> None:
-        """A machine whose free capacity changed from ``before`` to ``after``."""
-        if before != after:
-            self.remove(machine, vm_type, before)
-            self.add(machine, vm_type, after)
+        """A machine whose free capacity changed from ``before`` to ``after``: :meth:`remove`
+        then :meth:`add`, in one call (the engine's most frequent change)."""
+        if before == after:
+            return
+        groups = self.groups
+        key = (vm_type, before)
+        members = groups[key]
+        if len(members) == 1:  # the machine was its group's only one
+            del groups[key]
+            for order in self._orders.values():
+                del order.groups[bisect_left(order.groups, (order.ra[key], key))]
+        else:
+            del members[bisect_left(members, machine)]
+        key = (vm_type, after)
+        members = groups.get(key)
+        if members is None:
+            members = groups[key] = [machine]
+            for order in self._orders.values():
+                insort(order.groups, (order.ra_of(key, self.total), key, members))
+        else:
+            insort(members, machine)
 
     # ------------------------------------------------------------------ queries
 

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from ..collector import collector_paused
 from ..errors import ScenarioError
 from ..scenario import LIMITS, Scenario, SimulationOptions
 from .bounds import lower_bound_cost
@@ -89,6 +90,7 @@ class SimulationResult:
         return self.document
 
 
+@collector_paused()
 def simulate(
     scenario: Scenario,
     *,
@@ -153,6 +155,7 @@ def simulate(
     return _Simulation(scenario, spec, seed, progress).run(bound)
 
 
+@collector_paused()
 def compare(
     scenario: Scenario,
     *,

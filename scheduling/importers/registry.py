@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from ..collector import collector_paused
 from ..errors import FieldError, ScenarioError
 from ..params import Param, read_params
 from ..scenario import DEFAULT_RESOURCES, LIMITS
@@ -212,10 +213,12 @@ class Importer:
             raise ScenarioError(unknown)
         return read
 
+    @collector_paused()
     def read_text(self, text: str, options: Any = None) -> Imported:
         """Read a whole text (a pasted file) with ``options`` (an object, checked here)."""
         return self.read(io.StringIO(text), self.parse_options(options))
 
+    @collector_paused()
     def read_sources(
         self,
         sources: Sequence[Source],

@@ -19,6 +19,7 @@ import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..collector import collector_paused
 from ..errors import FieldError, ScenarioError
 from ..params import Param
 from ..presets import preset_vm_types
@@ -114,6 +115,7 @@ def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
     )
 
 
+@collector_paused()
 def import_rm_csv(
     text: str,
     *,

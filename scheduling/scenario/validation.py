@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..collector import collector_paused
 from ..errors import ScenarioError
 from ..jsontext import JSONSyntaxError, loads_strict
 from .checks import (
@@ -70,6 +71,7 @@ _WORKLOAD_KEYS = ("resources", "frameworks", "jobs")
 # --------------------------------------------------------------------------- the parsers
 
 
+@collector_paused()
 def parse_scenario(doc: Any) -> Scenario:
     """Validate a scenario document (version 1, 2, 3 or 4) and return a :class:`Scenario`.
 
@@ -166,6 +168,7 @@ largest executor 6 cpu, largest VM 4 cpu
     return scenario
 
 
+@collector_paused()
 def parse_workload(doc: Any, *, resources: Sequence[str] | None = None) -> Workload:
     """Validate a workload, frameworks and jobs without a cluster, and return a :class:`Workload`.
 
