@@ -156,13 +156,13 @@ class OnIndex:
             return
         groups = self.groups
         key = (vm_type, before)
-        members = groups[key]
-        if len(members) == 1:  # the machine was its group's only one
+        left = groups[key]
+        if len(left) == 1:  # the machine was its group's only one
             del groups[key]
             for order in self._orders.values():
                 del order.groups[bisect_left(order.groups, (order.ra[key], key))]
         else:
-            del members[bisect_left(members, machine)]
+            del left[bisect_left(left, machine)]
         key = (vm_type, after)
         members = groups.get(key)
         if members is None:
