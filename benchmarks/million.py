@@ -249,7 +249,7 @@ def main() -> None:
         return drain(scenario_json_text(head, chunks()))
 
     size, took = timed(json_export)
-    row("export: scenario JSON (streamed)", f"{took:.1f} s", f"{size / 1e6:.0f} MB, checked chunk by chunk")
+    row("export: scenario JSON (streamed)", f"{took:.1f} s", f"{size / 1e6:.0f} MB, checked by columns")
     size, took = timed(lambda: drain(jobs_csv_text(job_chunks(workload), list(workload.resources))))
     row("export: jobs CSV (streamed)", f"{took:.1f} s", f"{size / 1e6:.0f} MB")
     if args.no_run:

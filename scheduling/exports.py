@@ -21,7 +21,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from json.encoder import encode_basestring
 from typing import Any
 
 __all__ = ["jobs_csv_text", "scenario_json_text"]
@@ -40,7 +42,7 @@ def scenario_json_text(head: Mapping[str, Any], job_chunks: Iterable[Sequence[An
     first = True
     for chunk in job_chunks:
         for job in chunk:
-            body = json.dumps(job, indent=2, ensure_ascii=False, allow_nan=False).replace("\n", "\n" + indent)
+            body = _indented_text(job, "\n" + indent)
             if first:
                 yield prefix + "\n" + indent + body
                 first = False
@@ -50,6 +52,57 @@ def scenario_json_text(head: Mapping[str, Any], job_chunks: Iterable[Sequence[An
         yield json.dumps({**head, "jobs": []}, indent=2, ensure_ascii=False, allow_nan=False)
         return
     yield after
+
+
+class _Unusual(Exception):
+    """A value :func:`_indented` leaves to :func:`json.dumps` (a non-finite float, a non-text
+    key, a type JSON does not know): the same text, or the same error, as json writes."""
+
+
+def _indented(value: Any, newline: str) -> str:
+    """``value`` as ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it, every line
+    after the first starting with ``newline``'s indentation. Written here for the types a job
+    holds: json's own encoder takes its pure-Python path whenever it indents, three times
+    slower (a third of a million-job export)."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float:
+        if value != value or value in (math.inf, -math.inf):
+            raise _Unusual
+        return float.__repr__(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    inner = newline + "  "
+    if kind is dict:
+        if not value:
+            return "{}"
+        items = []
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Unusual
+            items.append(encode_basestring(key) + ": " + _indented(item, inner))
+        return "{" + inner + ("," + inner).join(items) + newline + "}"
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        return "[" + inner + ("," + inner).join([_indented(item, inner) for item in value]) + newline + "]"
+    raise _Unusual
+
+
+def _indented_text(value: Any, newline: str) -> str:
+    """:func:`_indented`, or json's own text (or error) for what it leaves to json."""
+    try:
+        return _indented(value, newline)
+    except _Unusual:
+        text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+        return text.replace("\n", newline)
 
 
 def _cell(value: Any) -> str:

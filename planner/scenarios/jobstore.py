@@ -192,9 +192,18 @@ def jobs_decode(
             for kind in present
             if kind in _ARRAY_TYPES
         }
-        row_kinds: Iterable[int] = (
-            table.column(f"c{index}.kind").to_pylist() if len(present) > 1 else [present[0]] * count
-        )
+        if len(present) == 1:  # one kind in the whole column (the common case): no per-row test
+            if present[0] == _ABSENT:
+                continue
+            values = typed[present[0]] if present[0] != _NULL else [None] * count
+            if len(path) == 1:
+                for job, value in zip(jobs, values, strict=True):
+                    job[path[0]] = value
+            else:
+                for job, value in zip(jobs, values, strict=True):
+                    job.setdefault(path[0], {})[path[1]] = value
+            continue
+        row_kinds: Iterable[int] = table.column(f"c{index}.kind").to_pylist()
         if len(path) == 1:
             key = path[0]
             for job, kind, row in zip(jobs, row_kinds, range(count), strict=True):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +16,20 @@ from scheduling.importers import get_importer
 from scheduling.presets import VM_PRESETS
 from scheduling.price_lists import PRICE_LISTS, suggested_price
 
-values = st.one_of(
-    st.integers(-5, 5), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=4), st.none()
+scalars = st.one_of(
+    st.integers(-5, 5), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=4),
+    st.none(), st.booleans(),
+)
+# Nested as a job's executor, and deeper: objects (with keys json turns into text), lists, tuples.
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.tuples(inner, inner),
+        st.dictionaries(st.sampled_from(["cpu", "mem", "\u2028", "\"q\""]), inner, max_size=3),
+        st.dictionaries(st.one_of(st.integers(-2, 2), st.booleans(), st.none()), inner, max_size=2),
+    ),
+    max_leaves=6,
 )
 jobs = st.lists(st.dictionaries(st.sampled_from(["id", "x", "é"]), values, max_size=3), max_size=6)
 
@@ -31,6 +45,17 @@ def test_the_streamed_json_is_what_json_dumps_writes(
     chunks = [given_jobs[i : i + size] for i in range(0, len(given_jobs), size)]
     doc = {**head, "jobs": given_jobs}
     assert "".join(scenario_json_text(head, chunks)) == json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, {"x": [1, math.nan]}, object()])
+def test_what_json_refuses_is_refused_with_json_s_own_error(bad: Any) -> None:
+    head: dict[str, Any] = {"version": 1, "jobs": []}
+    job = {"id": "a", "executor": {"cpu": bad}}
+    with pytest.raises((ValueError, TypeError)) as ours:
+        "".join(scenario_json_text(head, [[job]]))
+    with pytest.raises((ValueError, TypeError)) as theirs:
+        json.dumps({**head, "jobs": [job]}, indent=2, ensure_ascii=False, allow_nan=False)
+    assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value))
 
 
 def test_the_jobs_csv_reads_back_through_the_jobs_importer() -> None:

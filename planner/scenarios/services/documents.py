@@ -113,15 +113,6 @@ def scenario_document_and_parsed(
     return doc, parse_scenario(doc)
 
 
-def _shifted(errors: Any, first: int) -> list[FieldError]:
-    """Errors of a chunk's jobs at their paths in the whole workload (``jobs[3]`` -> ``jobs[50003]``)."""
-    out = []
-    for e in errors:
-        m = _CHUNK_JOB.match(e.path)
-        out.append(FieldError(f"jobs[{int(m.group(1)) + first}]{m.group(2)}", e.message) if m else e)
-    return out
-
-
 _CHUNK_JOB = re.compile(r"^jobs\[(\d+)\](.*)$")
 
 
@@ -162,24 +153,14 @@ def scenario_document_chunked(
     place), and a function that yields the jobs a chunk at a time: the export of a workload of
     any size, checked as :func:`scenario_document` checks it, in the memory of one chunk.
 
-    Every chunk is read twice: once here to check it with the cluster (a job that fits no VM
-    type is a :class:`scheduling.ScenarioError` at its path in the whole workload, before any
-    text is written), once more when the document is written.
+    The jobs were checked field by field when they were stored; what the cluster adds is
+    checked from their columns before any text is written (:func:`scenario_head_checked`: a job
+    that fits no VM type is a :class:`scheduling.ScenarioError` at its path in the whole
+    workload), so the chunks are read once, when the document is written.
     """
     head, version = _scenario_head(cluster, workload, name=name)
-    job_versioned = False
-    first = 0
-    for chunk in job_chunks(workload):
-        try:
-            parse_scenario({**head, "version": SCENARIO_VERSION, "jobs": chunk})
-        except ScenarioError as exc:
-            raise ScenarioError(_shifted(exc.errors, first)) from None
-        job_versioned = job_versioned or document_version([], jobs=chunk) == 3
-        first += len(chunk)
-    if first == 0:
-        parse_scenario({**head, "version": SCENARIO_VERSION})
-    head["version"] = max(3 if job_versioned else 1, version)
-    return head, lambda: job_chunks(workload)
+    checked, _ = scenario_head_checked({**head, "version": version}, workload)
+    return checked, lambda: job_chunks(workload)
 
 
 def scenario_head_and_parsed(
