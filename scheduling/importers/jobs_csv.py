@@ -159,6 +159,7 @@ IMPORTER = register(
         label=f"Jobs CSV ({EXAMPLE_HEADER})",
         file_types=(".csv",),
         read=read_jobs_csv,
+        line_per_job=True,
         detect=_looks_like_jobs_csv,
         help="Header id,framework,arrival_s,executors, one column per resource, duration_s,deadline_s "
         "(relative to arrival; empty for none), and optionally network_sensitivity (how network-bound "

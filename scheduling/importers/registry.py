@@ -190,6 +190,9 @@ class Importer:
     stream: TraceStream | None = None
     tables: tuple[str, ...] = ()
     columns: Mapping[str, str] = field(default_factory=dict)
+    #: Each job is one line of the file, in the file's order, after at most a header line: a
+    #: preview reads the first lines only (others read the whole file for their first jobs).
+    line_per_job: bool = False
 
     def parse_options(self, data: Any = None, *, path: str = "options") -> dict[str, Any]:
         """The importer's options from an object (``None``: defaults), each checked by its
@@ -257,7 +260,9 @@ class Importer:
         count what was dropped so far). Other formats are read whole and cut."""
         checked = self.parse_options(options)
         if self.stream is None:
-            whole = self._read_one(sources, checked, vm_types)
+            # A line per job: twice the lines wanted is room for blank lines and the header.
+            lines = 2 * limit + 2 if self.line_per_job else None
+            whole = self._read_one(sources, checked, vm_types, lines=lines)
             doc = {**whole.document, "jobs": whole.jobs[:limit]}
             return Imported(doc, whole.origins[:limit], whole.columns, whole.warnings)
         fallback = None if fallback_vm_types is None else [dict(t) for t in fallback_vm_types]
@@ -276,12 +281,15 @@ class Importer:
         sources: Sequence[Source],
         options: Mapping[str, Any],
         vm_types: Sequence[Mapping[str, Any]] | None,
+        *,
+        lines: int | None = None,
     ) -> Imported:
         if len(sources) != 1:
             raise ScenarioError.single("files", f"the {self.name} format reads one file, not {len(sources)}")
         source = sources[0]
         try:
-            imported = self.read((line for _, line in numbered_lines(source)), options)
+            read = (line for _, line in numbered_lines(source))
+            imported = self.read(read if lines is None else itertools.islice(read, lines), options)
         except ScenarioError as exc:
             errors = [FieldError(f"{source.name}: {e.path}", e.message) for e in exc.errors]
             raise ScenarioError(errors) from None

@@ -150,6 +150,7 @@ IMPORTER = register(
         label="Paper-003 RM-Simulator (job-id,C,M,E,T_A,T_est,T_D)",
         file_types=(".csv",),
         read=read_rm_csv,
+        line_per_job=True,
         options=(
             Param(
                 "with_deadlines",

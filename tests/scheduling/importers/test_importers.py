@@ -19,6 +19,7 @@ from scheduling.importers import (
     read_jobs_csv,
     register,
 )
+from scheduling.importers.sources import Source
 from scheduling.presets import preset_vm_types
 
 #: The trace formats, registered after the plain ones.
@@ -252,3 +253,25 @@ def test_a_jobs_csv_reports_every_error_at_once_in_the_files_order() -> None:
         ("line 3 (job j2), arrival_s", "must be a number, got 'zero'"),
         ("line 4 (job j3), cpu", "must be >= 0"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "header", "row"),
+    [
+        ("jobs", "id,framework,arrival_s,executors,cpu,mem,duration_s,deadline_s",
+         "j{i},,{i},1,1,2,60,"),
+        ("rm-simulator", "job-id,C,M,E,T_A,T_est,T_D", "job-{i},1,2,1,{i},60,600"),
+    ],
+)
+def test_a_preview_of_a_job_a_line_format_reads_only_its_first_lines(fmt: str, header: str, row: str) -> None:
+    importer = get_importer(fmt)
+    good = [row.format(i=i) for i in range(30)]
+    text = "\n".join([header, *good, "not,a,job", *good]) + "\n"
+    with pytest.raises(ScenarioError):  # the whole file has a bad line ...
+        importer.read_text(text)
+    # ... past the lines the preview of its first 5 jobs reads, and those are the whole read's.
+    preview = importer.preview([Source.from_text("jobs.csv", text)], limit=5)
+    whole = importer.read_text("\n".join([header, *good]) + "\n")
+    assert preview.jobs == whole.jobs[:5]
+    assert importer.line_per_job
+    assert not get_importer("scenario-json").line_per_job
