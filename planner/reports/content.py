@@ -7,7 +7,7 @@ the content out; a kind of run supplies its body (``RunKind.report``) and the on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +15,7 @@ from scheduling.tables import Comparison
 
 from .tables import Cell, Table
 
-__all__ = ["VERDICT", "ReportBody", "ReportContent", "pick_figures", "report_content"]
+__all__ = ["VERDICT", "LazyFigures", "ReportBody", "ReportContent", "pick_figures", "report_content"]
 
 #: The label of a details row that recommends a variant (the PDF prints it in bold): one
 #: label, so every format and kind writes it alike.
@@ -23,6 +23,35 @@ VERDICT = "Recommendation"
 
 #: A Plotly figure dict of :mod:`scheduling.charts`.
 Figure = dict[str, Any]
+
+
+class LazyFigures(Mapping[str, Figure]):
+    """Figures drawn when a format first asks for one (the PDF, the XLSX's charts): a CSV draws
+    none, so it never reads what they are drawn from (a big run's per-job columns).
+
+    >>> drawn = []
+    >>> figures = LazyFigures(lambda: drawn.append(1) or {"totals": {"data": []}})
+    >>> drawn, list(figures), drawn
+    ([], ['totals'], [1])
+    """
+
+    def __init__(self, draw: Callable[[], Mapping[str, Figure]]) -> None:
+        self._draw = draw
+        self._drawn: Mapping[str, Figure] | None = None
+
+    def _figures(self) -> Mapping[str, Figure]:
+        if self._drawn is None:
+            self._drawn = self._draw()
+        return self._drawn
+
+    def __getitem__(self, key: str) -> Figure:
+        return self._figures()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._figures())
+
+    def __len__(self) -> int:
+        return len(self._figures())
 
 
 @dataclass(frozen=True)

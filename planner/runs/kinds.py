@@ -122,6 +122,9 @@ class RunKind(abc.ABC):
     #: Report formats offered for download (names of ``planner.reports.FORMATS``), in display
     #: order; every format lays out what :meth:`report` supplies.
     report_formats: tuple[str, ...] = ()
+    #: Top-level keys of its result documents that hold per-job or per-row detail (most of a
+    #: big run's document): a report reads each from the database only if it uses it.
+    large_result_keys: tuple[str, ...] = ()
     #: The URL name of the kind's start page, or ``None`` (API only).
     start_url: str | None = None
     #: More pages of the kind in the navigation: ``(label, URL name)``.

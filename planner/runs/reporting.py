@@ -13,7 +13,7 @@ from planner.reports import FORMATS, report_content
 
 from .kinds import get_kind
 from .models import Run
-from .selectors import run_results
+from .selectors import run_results_lazy
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,16 @@ def report_filename(run: Run, extension: str) -> str:
 def run_report(*, run: Run, fmt: str, baseline: str | None = None, currency: str = "$") -> Report:
     """The run's report as ``fmt`` (one of its kind's formats); 404 when it has no results.
 
-    A run that failed or was cancelled after some parts finished reports those parts.
-    Loads every full result document of the run.
+    A run that failed or was cancelled after some parts finished reports those parts. Reads
+    every result document of the run, their :attr:`~planner.runs.kinds.RunKind.large_result_keys`
+    only if the report uses them (a CSV lists no job and draws no figure).
     """
     kind = get_kind(run.kind)
     if fmt not in kind.report_formats:
         raise Http404(f"Unknown report format {fmt!r}; formats: {', '.join(kind.report_formats) or 'none'}.")
     if not run.is_finished:
         raise Http404("This run has not finished yet.")
-    results = run_results(run=run)
+    results = run_results_lazy(run=run, large=kind.large_result_keys)
     if not results:
         raise Http404("This run has no results.")
     meta = {

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import BooleanField, Case, F, Func, JSONField, Prefetch, QuerySet, Value, When
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -114,6 +114,80 @@ def run_results(*, run: Run) -> dict[str, dict[str, Any]]:
     """Every full result document of a run, keyed by variant, in the run's order."""
     rows = RunResult.objects.filter(run=run).order_by("position", "id").values_list("variant", "result")
     return dict(rows)
+
+
+class _Without(Func):
+    """A JSON document without some of its top-level keys, taken out by the database (the rest
+    is all that is sent and parsed)."""
+
+    output_field = JSONField()
+
+    def __init__(self, expression: Any, keys: tuple[str, ...]) -> None:
+        super().__init__(expression)
+        self.keys = keys
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, tuple[Any, ...]]:
+        sql, params = compiler.compile(self.source_expressions[0])
+        paths = ", ".join(["%s"] * len(self.keys))
+        return f"json_remove({sql}, {paths})", (*params, *(f'$."{k}"' for k in self.keys))
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, tuple[Any, ...]]:
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"({sql} - %s::text[])", (*params, list(self.keys))
+
+
+class LazyResult(Mapping[str, Any]):
+    """A result document whose ``large`` keys are read from the database when first used.
+
+    The rest of the document is read at once. A report that draws no timeline and lists no job
+    never reads the per-job columns or the timeline: most of a big run's document, and most of
+    the time a report took (parsing them).
+    """
+
+    def __init__(self, pk: int, small: Mapping[str, Any], large: Iterable[str]) -> None:
+        self._pk = pk
+        self._values: dict[str, Any] = dict(small)
+        self._large = [k for k in large if k not in self._values]
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._values:
+            return self._values[key]
+        if key not in self._large:
+            raise KeyError(key)
+        rows = RunResult.objects.filter(pk=self._pk)
+        value = rows.values_list(KeyTransform(key, "result"), flat=True).get()
+        self._values[key] = value
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        yield from [*self._values, *(k for k in self._large if k not in self._values)]
+
+    def __len__(self) -> int:
+        return len(self._values) + sum(1 for k in self._large if k not in self._values)
+
+
+def run_results_lazy(*, run: Run, large: tuple[str, ...]) -> dict[str, Mapping[str, Any]]:
+    """:func:`run_results`, each document a :class:`LazyResult` whose ``large`` keys (those it
+    has) are read only when used; with no ``large`` keys, the full documents."""
+    if not large:
+        return dict(run_results(run=run))
+    present = {
+        f"has_{i}": Case(When(result__has_key=k, then=Value(True)), default=Value(False),
+                         output_field=BooleanField())
+        for i, k in enumerate(large)
+    }
+    # The keys are known at run time only: rows are read as mappings, not as the stubs' TypedDict.
+    rows: Iterable[Mapping[str, Any]] = (
+        RunResult.objects.filter(run=run)
+        .order_by("position", "id")
+        .values("pk", "variant", small=_Without(F("result"), large), **present)
+    )
+    return {
+        row["variant"]: LazyResult(
+            row["pk"], row["small"], [k for i, k in enumerate(large) if row[f"has_{i}"]]
+        )
+        for row in rows
+    }
 
 
 def run_figure_pieces(*, run_id: int) -> dict[str, Any] | None:

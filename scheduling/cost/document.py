@@ -37,6 +37,7 @@ from typing import Any
 __all__ = [
     "DERIVED_JOB_FIELDS",
     "DERIVED_VM_INTERVAL_FIELDS",
+    "DETAIL_SECTIONS",
     "FORMAT",
     "JOB_FIELDS",
     "NETWORK_JOB_FIELDS",
@@ -56,6 +57,11 @@ __all__ = [
     "vm_interval_cost",
     "vm_interval_count",
 ]
+
+#: The sections of a result document that grow with the run (per job, per machine, per
+#: on-interval, per timeline row, per placement decision): nearly all of a big run's document.
+#: What reads a few figures of a stored document leaves them out (the planner's reports).
+DETAIL_SECTIONS = ("jobs", "machines", "scheduling_delay", "timeline", "vm_intervals")
 
 #: The layout of the current result documents (the ``format`` key).
 FORMAT = 2

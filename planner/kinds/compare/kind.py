@@ -19,6 +19,7 @@ from planner.runs.kinds import Headline, PartSpec, Progress, RunKind, RunPlan, V
 from scheduling import Scenario, lower_bound_cost, simulate
 from scheduling.charts import scheduler_colours
 from scheduling.cost.charts import all_figures, gantt_figure, gantt_page_size, join_figures, variant_figures
+from scheduling.cost.document import DETAIL_SECTIONS
 from scheduling.cost.params import COMPARISON_PARAMS, comparison_run
 from scheduling.cost.setups import presets
 from scheduling.cost.tables import (
@@ -44,6 +45,7 @@ class CompareKind(RunKind):
     results_template = "kinds/compare/results.html"
     scripts = ("planner/charts.js", "planner/kinds/compare/results.js", "planner/kinds/compare/replay.js")
     report_formats = tuple(FORMATS)
+    large_result_keys = DETAIL_SECTIONS
     start_url = "web:compare-start"
     question = "Compare schedulers on a cluster"
     pages = (("Compare runs", "web:compare-side-by-side"),)

@@ -19,6 +19,7 @@ from functools import partial
 from typing import Any
 
 from planner.reports import VERDICT, ReportBody
+from planner.reports.content import Figure, LazyFigures
 from planner.reports.tables import Cell, Table, detail_as_table, summary_table
 from scheduling.cost.charts import all_figures
 from scheduling.cost.tables import (
@@ -77,8 +78,12 @@ def comparison_report(
     comparison = comparison_table(
         results, baseline=baseline, currency=currency, metrics=COST_METRICS, detail=True
     )
-    drawn = all_figures(results, currency=currency, only=figures) if results and figures else {}
-    order = [*PDF_FIGURES, *(k for k in drawn if k not in PDF_FIGURES)]
+
+    def drawn() -> dict[str, Figure]:
+        every = all_figures(results, currency=currency, only=figures) if results and figures else {}
+        order = [*PDF_FIGURES, *(k for k in every if k not in PDF_FIGURES)]
+        return {key: every[key] for key in order if key in every}
+
     jobs = next((n for r in results.values() if (n := integral(r.get("jobs_total"))) is not None), None)
     details: list[tuple[str, Cell]] = [
         ("Baseline", comparison["baseline"] or ""),
@@ -96,8 +101,8 @@ def comparison_report(
             *(detail_as_table(table(results, currency=currency))
               for table in (vm_type_table, framework_table, hourly_table)),
         ],
-        figures={key: drawn[key] for key in order if key in drawn},
-        sheet_charts=tuple(key for key in SHEET_CHARTS if key in drawn),
+        figures=LazyFigures(drawn),  # drawn by the formats that draw them (not the CSV)
+        sheet_charts=tuple(SHEET_CHARTS),  # those drawn; the XLSX skips any that is not
         records=partial(jobs_table, results),
         details=details,
     )

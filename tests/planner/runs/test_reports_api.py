@@ -64,3 +64,50 @@ def test_report_of_an_unfinished_run_or_unknown_format_is_404(
     execute_run(run.pk)
     assert api(owner).get(f"/api/runs/{run.pk}/report/docx/").status_code == 404
     assert api(None).get(f"/api/runs/{run.pk}/report/csv/").status_code in (401, 403)
+
+
+def test_stored_documents_read_lazily_are_the_documents(finished_run: Run) -> None:
+    from planner.runs.selectors import run_results, run_results_lazy
+    from scheduling.cost.document import DETAIL_SECTIONS
+
+    full = run_results(run=finished_run)
+    lazy = run_results_lazy(run=finished_run, large=(*DETAIL_SECTIONS, "no_such_key"))
+    assert list(lazy) == list(full)
+    for variant, doc in full.items():
+        assert set(lazy[variant]) == set(doc)  # "no_such_key" is not one of them
+        assert dict(lazy[variant]) == doc
+        with pytest.raises(KeyError):
+            lazy[variant]["no_such_key"]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "pdf"])
+def test_a_csv_report_is_the_one_built_from_whole_documents_without_reading_their_detail(
+    finished_run: Run, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planner.runs import reporting, selectors
+    from scheduling.cost.document import DETAIL_SECTIONS
+
+    read: list[str] = []
+    fetch = selectors.LazyResult.__getitem__
+
+    def counting(self: selectors.LazyResult, key: str) -> Any:
+        if key in DETAIL_SECTIONS and key not in self._values:
+            read.append(key)
+        return fetch(self, key)
+
+    given: list[Any] = []
+
+    def lazily(run: Run, large: tuple[str, ...]) -> Any:
+        given.extend((found := selectors.run_results_lazy(run=run, large=large)).values())
+        return found
+
+    monkeypatch.setattr(selectors.LazyResult, "__getitem__", counting)
+    monkeypatch.setattr(reporting, "run_results_lazy", lazily)
+    lazy = reporting.run_report(run=finished_run, fmt=fmt, baseline="edf-bfd")
+    assert given and all(isinstance(doc, selectors.LazyResult) for doc in given)
+    if fmt != "csv":
+        assert "timeline" in read and "jobs" in read  # the PDF and the XLSX draw figures from them
+        return
+    assert read == []  # no per-job column, no timeline
+    monkeypatch.setattr(reporting, "run_results_lazy", lambda run, large: selectors.run_results(run=run))
+    assert lazy.body == reporting.run_report(run=finished_run, fmt=fmt, baseline="edf-bfd").body
