@@ -15,6 +15,7 @@ contains a lone surrogate (\ud800 at character 1), which is not a character: tex
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -95,8 +96,9 @@ class Problems:
 
 
 def _encoding_problem(value: str) -> str | None:
-    # The only text a Python string holds that UTF-8 cannot write: lone surrogates (jsontext).
-    return surrogate_message(value)
+    # The only text a Python string holds that UTF-8 cannot write: lone surrogates (jsontext),
+    # which ASCII text cannot hold.
+    return None if value.isascii() else surrogate_message(value)
 
 
 def name_problem(value: Any, *, max_chars: int | None = None) -> str | None:
@@ -190,12 +192,14 @@ def entries(
     >>> [str(e) for e in problems.items]
     ['vm_types[1]: must be an object', 'vm_types[2].nme: unknown field (expected one of: name)']
     """
+    expected = frozenset(known)
     for i, item in enumerate(items):
         item_path = f"{path}[{i}]"
-        if not isinstance(item, Mapping):
+        if type(item) is not dict and not isinstance(item, Mapping):
             problems.add(item_path, "must be an object")
             continue
-        unknown_keys(item, known, item_path, problems)
+        if not expected.issuperset(item):
+            unknown_keys(item, expected, item_path, problems)
         yield item_path, item
 
 
@@ -245,7 +249,17 @@ def number(
 
     What counts as a number is :mod:`scheduling.numbers`' rule (no booleans, no NaN).
     """
-    read = integral(value) if integer else finite(value)
+    kind = type(value)
+    if kind is float or kind is int:  # the common case, as finite() and integral() read it
+        as_float = float(value)
+        if not math.isfinite(as_float):
+            read: float | None = None
+        elif integer:
+            read = int(as_float) if as_float == int(as_float) else None
+        else:
+            read = as_float
+    else:
+        read = integral(value) if integer else finite(value)
     if read is None:
         non_finite = isinstance(value, float) and not math.isfinite(value)
         problems.add(
@@ -283,18 +297,26 @@ def name(value: Any, path: str, problems: Problems, *, allow_int: bool = False) 
     return value
 
 
+@functools.cache
+def _resource_set(resources: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(resources)
+
+
 def vector(
     value: Any, resources: tuple[str, ...], path: str, problems: Problems, *, positive: bool
 ) -> tuple[float, ...] | None:
     """A per-resource amount such as ``{"cpu": 2, "mem": 4}``; every resource is required."""
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         problems.add(path, f"must be an object with {', '.join(resources)}")
         return None
     ok = True
-    for key in value:
-        if key not in resources:
-            problems.add(f"{path}.{shown(key)}", f"unknown resource (resources are {', '.join(resources)})")
-            ok = False
+    if not value.keys() <= _resource_set(resources):
+        for key in value:
+            if key not in resources:
+                problems.add(
+                    f"{path}.{shown(key)}", f"unknown resource (resources are {', '.join(resources)})"
+                )
+                ok = False
     out = []
     for r in resources:
         if r not in value:

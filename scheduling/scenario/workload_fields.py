@@ -30,6 +30,7 @@ _JOB_KEYS = (
     "id", "framework", "arrival_s", "executors", "executor", "duration_s", "deadline_s",
     "network_sensitivity",
 )
+_REQUIRED_JOB_KEYS = frozenset(("id", "arrival_s", "executors", "executor", "duration_s"))
 _FRAMEWORK_KEYS_V1 = ("name", "weight", "task_demand", "allowed_vm_types")
 #: The frameworks' fields that version 2 adds (the online sharing simulator).
 _FRAMEWORK_KEYS_V2 = ("queues", "offer_policy", "refuse_s", "hold_s")
@@ -310,9 +311,10 @@ def _parse_jobs(
     seen: set[str] = set()
     time_max = LIMITS["time_s"]
     for p, j in entries(items, "jobs", _JOB_KEYS, problems):
-        missing = [k for k in ("id", "arrival_s", "executors", "executor", "duration_s") if k not in j]
-        for k in missing:
-            problems.add(f"{p}.{k}", "is required")
+        if not j.keys() >= _REQUIRED_JOB_KEYS:
+            for k in ("id", "arrival_s", "executors", "executor", "duration_s"):
+                if k not in j:
+                    problems.add(f"{p}.{k}", "is required")
         job_id = name(j["id"], f"{p}.id", problems, allow_int=True) if "id" in j else None
         job_id = first_of_its_name(job_id, seen, f"{p}.id", "job id", problems)
         framework = DEFAULT_FRAMEWORK
@@ -352,7 +354,7 @@ def _parse_jobs(
             if "executor" in j
             else None
         )
-        if executor is not None and not any(x > 0 for x in executor):
+        if executor is not None and max(executor) <= 0:  # finite amounts, one per resource
             problems.add(f"{p}.executor", "must demand some resource > 0")
             executor = None
         duration = (
