@@ -32,6 +32,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from scheduling import FieldError, ScenarioError, parse_workload
+from scheduling.collector import collector_paused
 from scheduling.importers import Imported, Source, get_importer
 from scheduling.importers.sources import numbered_lines
 from scheduling.scenario import LIMITS
@@ -223,6 +224,7 @@ def _failed(upload_id: int, attempt: int, errors: Sequence[FieldError]) -> str:
     return "failed"
 
 
+@collector_paused()  # millions of rows, columns and chunks, none in a cycle (scheduling.collector)
 def upload_read_now(upload_id: int) -> str:
     """Import the upload ``upload_id`` if it is waiting (see the module); returns what happened."""
     attempt = _claim(upload_id)
