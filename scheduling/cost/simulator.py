@@ -43,6 +43,8 @@ import time
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import add, sub, truediv
 from typing import Any
 
 import numpy as np
@@ -442,8 +444,8 @@ class _Simulation:
         self.live_pieces[i] = 1
         self.queued -= 1
         self.running += 1
-        usage, row = self.framework_usage, self._shape_rows[shape]
-        usage[framework] = [u + x * executors for u, x in zip(usage[framework], row, strict=True)]
+        usage = self.framework_usage  # as ``usage += demand * executors``
+        usage[framework] = list(map(add, usage[framework], self.cluster.multiples_of(demand)[executors]))
         return True
 
     def _turn_on(self, assignment: dict[int, int], demand: np.ndarray, t: float) -> float:
@@ -453,7 +455,7 @@ class _Simulation:
             self.on_since[v] = t
             ready_at[v] = t + self.options.boot_time_s
             capacity = cluster.capacity_rows[v]
-            self.on_capacity = [c + x for c, x in zip(self.on_capacity, capacity, strict=True)]
+            self.on_capacity = list(map(add, self.on_capacity, capacity))
             self.rate_per_hour += self._price[v]
             if self._interruptions[v] > 0:
                 self._draw_reclaim(v, t)
@@ -471,8 +473,8 @@ class _Simulation:
         k = self._framework[i]
         self.live_pieces[i] -= 1
         executors = self._executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
-        usage, row = self.framework_usage, self._shape_rows[shape]
-        usage[k] = [max(u - x * executors, 0.0) for u, x in zip(usage[k], row, strict=True)]
+        usage, times = self.framework_usage, self.cluster.multiples_of(self._shape_arrays[shape])
+        usage[k] = list(map(max, map(sub, usage[k], times[executors]), repeat(0.0)))  # max(u - x * n, 0)
         if self.live_pieces[i] or any(j == i for j, _ in self.lost):
             return False
         self.running -= 1
@@ -576,7 +578,7 @@ class _Simulation:
         price = self._price[v]
         # The bill accrues per second (_advance); rounding surcharges land at turn-off.
         self.cumulative_cost += vm_interval_cost(billed, price) - vm_interval_cost(t - on, price)
-        self.on_capacity = [c - x for c, x in zip(self.on_capacity, cluster.capacity_rows[v], strict=True)]
+        self.on_capacity = list(map(sub, self.on_capacity, cluster.capacity_rows[v]))
         self.rate_per_hour -= price
         self.on_since[v] = math.nan
         self.reclaim_due[v] = math.nan
@@ -594,9 +596,7 @@ class _Simulation:
         total = self._total_or_one
         used = self.cluster.used
         if self.timeline.shared:
-            dominant_share = [
-                max([u / c for u, c in zip(row, total, strict=True)]) for row in self.framework_usage
-            ]
+            dominant_share = [max(map(truediv, row, total)) for row in self.framework_usage]
             key = tuple([k > 0 for k in self.framework_pending])
             fair_share = self._fair_shares.get(key)
             if fair_share is None:
@@ -611,17 +611,17 @@ class _Simulation:
             dominant_share, fair_share = [], []
         self.timeline.record(
             t,
-            utilisation=[u / c for u, c in zip(used, total, strict=True)],
+            utilisation=list(map(truediv, used, total)),
             utilisation_of_on=[
                 u / c if c > 1e-12 else 0.0 for u, c in zip(used, self.on_capacity, strict=True)
             ],
-            active_vms=list(self.cluster.active_by_type),
+            active_vms=self.cluster.active_by_type,  # copied into the timeline's arrays
             cost_rate_per_hour=self.rate_per_hour,
             cumulative_cost=self.cumulative_cost,
             queued_jobs=self.queued,
             running_jobs=self.running,
             dominant_share=dominant_share,
-            fair_share=list(fair_share),
+            fair_share=fair_share,
         )
 
     def _result(self, lower_bound: float) -> SimulationResult:
