@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import add, sub
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,6 +61,16 @@ class PlacementContext:
 
     def count(self, key: str, by: float = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + by
+
+
+class BfdKeys(NamedTuple):
+    """One demand's questions to the machine index and the pools (:meth:`Cluster.bfd_keys`)."""
+
+    demand: tuple[float, ...]  # one executor's demand per resource
+    allowed_types: list[bool]  # per VM type: may the job use it?
+    rut: tuple[float, ...]  # RUT weight per resource (eq. 5 of paper 003)
+    pool_fits: list[int]  # per pool: executors an empty machine holds
+    allowed_pools: list[bool]  # per pool: may the job use it?
 
 
 class Cluster:
@@ -150,6 +161,7 @@ class Cluster:
         self._pool_allowed: dict[bytes, BoolArray] = {}
         self._pool_orders: dict[bytes, list[int]] = {}
         self._multiples: dict[bytes, _Multiples] = {}  # per demand (its bytes)
+        self._bfd_keys: dict[tuple[bytes, bytes, bytes], BfdKeys] = {}
         #: Per resource: what the executors running use in all.
         self.used: list[float] = [0.0] * len(self.resources)
 
@@ -269,6 +281,26 @@ class Cluster:
         if found is None:
             found = self._pool_allowed[key] = types[self.pool_type]
         return found
+
+    def bfd_keys(self, demand: FloatArray, allowed_types: BoolArray, rut: FloatArray) -> BfdKeys:
+        """What BFD asks the machine index and the pools with, for one demand, one set of allowed
+        VM types and one RUT, as Python values (remembered: a run has few of each)."""
+        rut = np.asarray(rut, dtype=float)
+        key = (demand.tobytes(), allowed_types.tobytes(), rut.tobytes())
+        found = self._bfd_keys.get(key)
+        if found is None:
+            found = self._bfd_keys[key] = BfdKeys(
+                demand=tuple(demand.tolist()),
+                allowed_types=allowed_types.tolist(),
+                rut=tuple(rut.tolist()),
+                pool_fits=self.pool_fit_counts(demand).tolist(),
+                allowed_pools=self.pool_allowed(allowed_types).tolist(),
+            )
+        return found
+
+    def idle_counts_list(self) -> list[int]:
+        """Idle machines of each pool, as Python ints."""
+        return [len(p) for p in self._idle]
 
     def ra(self, amounts: FloatArray, rut: FloatArray) -> FloatArray:
         """Resource Availability (eq. 8 of paper 003) of rows of per-resource amounts."""

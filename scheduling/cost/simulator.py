@@ -345,7 +345,9 @@ class _Simulation:
             if not events:
                 break
             t = events[0][0]
-            self._advance(t)
+            # The bill accrues per second (rounding surcharges land at turn-off).
+            self.cumulative_cost += self.rate_per_hour * (t - self.last_t) / 3600.0
+            self.last_t = t
             ticked = False
             while events and events[0][0] == t:
                 event = heapq.heappop(events)
@@ -367,7 +369,8 @@ class _Simulation:
             # A VM left without executors is off before the pass: BFD's "list of used VMs"
             # (Algorithm 3 of paper 003) and the ILP's fixed y = 1 (Algorithm 2) cover only VMs
             # that still run an executor. One the pass turns on again starts a new on-interval.
-            self._turn_off_idle(t)
+            if self.released:
+                self._turn_off_idle(t)
             # Event-driven passes by default; with an interval, passes only on its multiples
             # (the paper's prototype polled every 10 s).
             if interval <= 0 or ticked:
@@ -576,16 +579,12 @@ class _Simulation:
         self.intervals.append(VmInterval(v, on, t, billed))
         self.interrupted.append(interrupted)
         price = self._price[v]
-        # The bill accrues per second (_advance); rounding surcharges land at turn-off.
+        # The bill accrues per second (in the event loop); rounding surcharges land at turn-off.
         self.cumulative_cost += vm_interval_cost(billed, price) - vm_interval_cost(t - on, price)
         self.on_capacity = list(map(sub, self.on_capacity, cluster.capacity_rows[v]))
         self.rate_per_hour -= price
         self.on_since[v] = math.nan
         self.reclaim_due[v] = math.nan
-
-    def _advance(self, t: float) -> None:
-        self.cumulative_cost += self.rate_per_hour * (t - self.last_t) / 3600.0
-        self.last_t = t
 
     # ------------------------------------------------------------------ timelines and result
 

@@ -254,8 +254,8 @@ class _Snapshot:
             cluster, demand, allowed, rut, cluster.n_machines if every_machine_on else executors
         )
         # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
-        allowed_pools = cluster.pool_allowed(allowed).tolist()
-        fits = cluster.pool_fit_counts(demand).tolist()
+        keys = cluster.bfd_keys(demand, allowed, rut)
+        allowed_pools, fits = keys.allowed_pools, keys.pool_fits
         type_fits = [k if ok else 0 for k, ok in zip(fits, allowed_pools, strict=True)]
         idle = [cluster.idle_count(p) if ok else 0 for p, ok in enumerate(allowed_pools)]
         return cls(

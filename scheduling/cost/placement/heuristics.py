@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..cluster import BoolArray, Cluster, FloatArray, PlacementContext
+from ..cluster import BfdKeys, BoolArray, Cluster, FloatArray, PlacementContext
 
 Assignment = dict[int, int]
 
@@ -46,9 +46,12 @@ def used_vms_in_bfd_order(
     >>> used.machines, used.fits, used.room
     ([1, 0], [1, 3], 4)
     """
+    return _used_vms(cluster, cluster.bfd_keys(demand, allowed_types, rut), limit)
+
+
+def _used_vms(cluster: Cluster, keys: BfdKeys, limit: int) -> UsedVMs:
     machines, counts, room = cluster.on_index.best_fits(
-        tuple(demand.tolist()), allowed_types.tolist(), rut=tuple(np.asarray(rut, dtype=float).tolist()),
-        limit=limit,
+        keys.demand, keys.allowed_types, rut=keys.rut, limit=limit
     )
     return UsedVMs(machines, counts, room)
 
@@ -69,11 +72,11 @@ def place_bfd(
     """
     if not cluster.may_hold(demand, executors):
         return None
-    used = used_vms_in_bfd_order(cluster, demand, allowed_types, ctx.rut, executors)
+    keys = cluster.bfd_keys(demand, allowed_types, ctx.rut)
+    used = _used_vms(cluster, keys, executors)
     # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
-    pool_fits = cluster.pool_fit_counts(demand).tolist()
-    idle = [cluster.idle_count(p) for p in range(len(pool_fits))]
-    allowed_pools = cluster.pool_allowed(allowed_types).tolist()
+    pool_fits, allowed_pools = keys.pool_fits, keys.allowed_pools
+    idle = cluster.idle_counts_list()
     new_room = sum(k * n for k, n, ok in zip(pool_fits, idle, allowed_pools, strict=True) if ok)
     if used.room + new_room < executors:
         return None
