@@ -11,7 +11,7 @@ from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from planner.scenarios.jobstore import job_chunks, job_columns
+from planner.scenarios.jobstore import job_chunks, job_columns, same_stored_jobs
 from planner.teams.selectors import team_ids_of
 from scheduling import Scenario, parse_scenario
 from scheduling.scenario.differences import JobColumns
@@ -276,6 +276,16 @@ def run_scenario_compared(run: Run) -> tuple[Scenario, JobColumns]:
         return head, job_columns(run, head.resources)
     scenario = parse_scenario(run.scenario)
     return scenario, JobColumns.of(scenario)
+
+
+def run_scenarios_compared(a: Run, b: Run) -> tuple[tuple[Scenario, JobColumns], tuple[Scenario, JobColumns]]:
+    """:func:`run_scenario_compared` of two runs; when both keep the same stored jobs (copies of
+    one workload's, or a what-if's of its run's), those of the first stand for both's (the
+    jobs are read once)."""
+    first = run_scenario_compared(a)
+    if a.jobs_stored and b.jobs_stored and same_stored_jobs(a, b):
+        return first, (parse_scenario({**b.scenario, "jobs": []}), first[1])
+    return first, run_scenario_compared(b)
 
 
 def run_with_figures(*, user: Any, pk: Any) -> Run:

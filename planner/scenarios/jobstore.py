@@ -34,6 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from django.db import connection, models
+from django.db.models import Subquery
 
 from scheduling.scenario.differences import JOB_NUMBERS, JobColumns
 from scheduling.scenario.document import DEFAULT_FRAMEWORK
@@ -293,6 +294,23 @@ def jobs_page(workload: Any, *, offset: int, limit: int) -> list[dict[str, Any]]
         out.extend(part)
         offset += len(part)
     return out
+
+
+def same_stored_jobs(a: Any, b: Any) -> bool:
+    """Whether owners ``a`` and ``b`` hold the same stored jobs, chunk for chunk (a run's copy of
+    a workload's, two runs' copies of one workload): compared by the database, nothing read.
+
+    ``False`` says only that their chunks differ (the same jobs stored apart otherwise, say).
+    """
+    layout_a = list(_chunks(a).order_by("first_job").values_list("pk", "first_job", "job_count"))
+    layout_b = list(_chunks(b).order_by("first_job").values_list("pk", "first_job", "job_count"))
+    if [row[1:] for row in layout_a] != [row[1:] for row in layout_b]:
+        return False
+    model_b = _chunk_model(b)
+    return all(
+        _chunks(a).filter(pk=pk_a, data=Subquery(model_b.objects.filter(pk=pk_b).values("data")[:1])).exists()
+        for (pk_a, *_), (pk_b, *_) in zip(layout_a, layout_b, strict=True)
+    )
 
 
 def job_chunks(workload: Any) -> Iterator[list[dict[str, Any]]]:

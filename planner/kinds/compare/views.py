@@ -23,7 +23,7 @@ from planner.runs.selectors import (
     run_list,
     run_results_parts,
     run_scenario,
-    run_scenario_compared,
+    run_scenarios_compared,
     run_summaries,
     run_with_scenario,
 )
@@ -50,11 +50,13 @@ def run_differences(*, user: Any, a: Run, b: Run) -> list[ScenarioDifference]:
     """How the scenarios the two runs used differ (empty: the same cluster, jobs and options).
 
     Loads and parses both runs' scenario documents; the jobs of a run that keeps them apart are
-    compared by columns (:func:`~planner.runs.selectors.run_scenario_compared`: about a second
-    for a million jobs), never read into one document.
+    compared by columns (:func:`~planner.runs.selectors.run_scenarios_compared`: about a second
+    for a million jobs, and once when both runs keep the same stored jobs), never read into one
+    document.
     """
-    scenario_a, jobs_a = run_scenario_compared(run_with_scenario(user=user, pk=a.pk))
-    scenario_b, jobs_b = run_scenario_compared(run_with_scenario(user=user, pk=b.pk))
+    (scenario_a, jobs_a), (scenario_b, jobs_b) = run_scenarios_compared(
+        run_with_scenario(user=user, pk=a.pk), run_with_scenario(user=user, pk=b.pk)
+    )
     return scenario_differences(scenario_a, scenario_b, jobs=(jobs_a, jobs_b))
 
 

@@ -177,3 +177,34 @@ def test_a_big_run_clones_into_the_start_page_by_its_cluster_and_workload(
     assert page.status_code == 200 and "it did not run on a cluster and a workload that still exist" in text
     assert reverse("api:run-scenario", args=[run.pk]) in text
     assert not page.context["form"].initial.get("document")
+
+
+def test_two_big_runs_of_one_workload_read_its_jobs_once_for_their_differences(
+    owner: Any, cluster: Cluster, workload: Workload, other: tuple[Cluster, Workload],
+    no_whole_jobs: Guard, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from planner.runs import selectors
+    from planner.scenarios.jobstore import same_stored_jobs
+
+    bigger, fewer = other
+    a = run_start(user=owner, cluster=cluster, workload=workload, schedulers=SCHEDULERS)
+    b = run_start(user=owner, cluster=bigger, workload=workload, schedulers=SCHEDULERS)
+    c = run_start(user=owner, cluster=cluster, workload=fewer, schedulers=SCHEDULERS)
+    assert same_stored_jobs(a, b) and same_stored_jobs(b, a) and same_stored_jobs(a, a)
+    assert not same_stored_jobs(a, c) and not same_stored_jobs(c, a)
+    reads: list[int] = []
+    column = selectors.job_columns
+
+    def counted(owner_: Any, resources: Any) -> Any:
+        reads.append(owner_.pk)
+        return column(owner_, resources)
+
+    monkeypatch.setattr(selectors, "job_columns", counted)
+    with no_whole_jobs():
+        same = run_differences(user=owner, a=a, b=b)
+        assert reads == [a.pk]
+        assert [d.title for d in same] == ["Cluster"]  # the same jobs: no line on them
+        reads.clear()
+        differ = run_differences(user=owner, a=a, b=c)
+        assert reads == [a.pk, c.pk]
+    assert any(d.title == "Workload" for d in differ)
