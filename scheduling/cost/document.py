@@ -31,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -49,6 +49,8 @@ __all__ = [
     "iter_vm_intervals",
     "job_column",
     "job_count",
+    "job_placed",
+    "jobs_at",
     "machine_markets",
     "machine_names",
     "machine_prices",
@@ -225,11 +227,28 @@ def iter_jobs(doc: Result, start: int = 0, stop: int | None = None) -> Iterator[
         yield from (dict(j) for j in list(jobs or [])[start:stop])
         return
     n = job_count(doc)
-    stop = n if stop is None else min(stop, n)
+    yield from jobs_at(doc, range(max(0, start), n if stop is None else min(stop, n)))
+
+
+def job_placed(doc: Result) -> list[bool]:
+    """Per job: whether it has a placement (it started somewhere), without building any job."""
+    jobs = doc.get("jobs")
+    if not isinstance(jobs, Mapping):
+        return [bool(j.get("placement")) for j in jobs or []]
+    return [len(pairs) > 0 for pairs in jobs["placement"]]
+
+
+def jobs_at(doc: Result, indices: Iterable[int]) -> Iterator[dict[str, Any]]:
+    """The jobs at ``indices`` (in that order), each as :func:`iter_jobs` gives it."""
+    jobs = doc.get("jobs")
+    if not isinstance(jobs, Mapping):
+        listed = list(jobs or [])
+        yield from (dict(listed[i]) for i in indices)
+        return
     names = machine_names(doc)
     resources = list(jobs["executor"])
     network = [key for key in NETWORK_JOB_FIELDS if key in jobs]
-    for i in range(max(0, start), stop):
+    for i in indices:
         arrival = jobs["arrival_s"][i]
         job: dict[str, Any] = {
             "id": jobs["id"][i],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NamedTuple, TypedDict
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from ...charts import (
 )
 from ...charts.palettes import GREY, colours
 from ...numbers import finite, integral
-from ..document import iter_jobs, iter_vm_intervals, job_column
+from ..document import iter_vm_intervals, job_column, job_placed, jobs_at
 from .names import framework_colours
 
 __all__ = [
@@ -65,26 +65,37 @@ class GanttPage(TypedDict):
     end_s: float  #: latest finish of its jobs
 
 
-def _placed_jobs(result: Result) -> list[dict[str, Any]]:
-    """Jobs that ran (a start, a finish and a placement), by start time then id."""
-    jobs = [
-        j for j in iter_jobs(result)
-        if finite(j.get("start_s")) is not None and finite(j.get("finish_s")) is not None
-        and j.get("placement")
+class _Placed(NamedTuple):
+    """The jobs that ran (a start, a finish and a placement), by start time then id, read from
+    the document's columns (no job is built): their indices, and every job's start and finish."""
+
+    order: list[int]
+    start_s: list[float | None]
+    finish_s: list[float | None]
+
+
+def _placed_jobs(result: Result) -> _Placed:
+    start = [finite(x) for x in job_column(result, "start_s")]
+    finish = [finite(x) for x in job_column(result, "finish_s")]
+    ids = job_column(result, "id")
+    order = [
+        i for i, (s, f, placed) in enumerate(zip(start, finish, job_placed(result), strict=True))
+        if s is not None and f is not None and placed
     ]
-    jobs.sort(key=lambda j: (finite(j["start_s"]) or 0.0, str(j.get("id"))))
-    return jobs
+    order.sort(key=lambda i: (start[i] or 0.0, str(ids[i])))
+    return _Placed(order, start, finish)
 
 
-def _pages(jobs: list[dict[str, Any]], per_page: int) -> list[GanttPage]:
+def _pages(placed: _Placed, per_page: int) -> list[GanttPage]:
     per_page = max(1, per_page)
+    jobs, start, finish = placed
     pages: list[GanttPage] = []
     for k in range(0, len(jobs), per_page):
         chunk = jobs[k:k + per_page]
         pages.append({
             "page": k // per_page, "first_job": k + 1, "last_job": k + len(chunk),
-            "start_s": min(finite(j["start_s"]) or 0.0 for j in chunk),
-            "end_s": max(finite(j["finish_s"]) or 0.0 for j in chunk),
+            "start_s": min(start[i] or 0.0 for i in chunk),
+            "end_s": max(finish[i] or 0.0 for i in chunk),
         })
     return pages
 
@@ -133,12 +144,12 @@ def gantt_figure(result: Result, max_jobs: int = JOBS_PER_PAGE, *, page: int = 0
     ValueError
         If ``page`` is not one of the pages (page 0 always exists, even when empty).
     """
-    jobs = _placed_jobs(result)
-    pages = _pages(jobs, max_jobs)
+    placed = _placed_jobs(result)
+    pages = _pages(placed, max_jobs)
     if not (0 <= page < max(1, len(pages))):
         raise ValueError(f"page must be in 0..{max(1, len(pages)) - 1}, got {page}")
     per_page = max(1, max_jobs)
-    shown = jobs[page * per_page:(page + 1) * per_page]
+    shown = list(jobs_at(result, placed.order[page * per_page:(page + 1) * per_page]))
     type_order = {str(vt["name"]): i for i, vt in enumerate(result.get("vm_types") or [])}
     start_s = min([finite(j["start_s"]) or 0.0 for j in shown] or [0.0])
     end_s = max([finite(j["finish_s"]) or 0.0 for j in shown] or [0.0])
@@ -218,10 +229,11 @@ def gantt_figure(result: Result, max_jobs: int = JOBS_PER_PAGE, *, page: int = 0
             ),
         })
     title = f"Executors on VMs ({text(result.get('scheduler', ''))})"
-    meta = {"page": page, "pages": len(pages), "jobs": len(jobs), "jobs_per_page": per_page,
+    ran = len(placed.order)
+    meta = {"page": page, "pages": len(pages), "jobs": ran, "jobs_per_page": per_page,
             "first_job": page * per_page + 1 if shown else 0, "last_job": page * per_page + len(shown)}
-    if len(shown) < len(jobs):
-        title += (f" — jobs {meta['first_job']:,}–{meta['last_job']:,} of {len(jobs):,} by start time"
+    if len(shown) < ran:
+        title += (f" — jobs {meta['first_job']:,}–{meta['last_job']:,} of {ran:,} by start time"
                   f" (page {page + 1} of {len(pages)})")
     layout = base_layout(
         title, height=int(min(2400, max(320, 160 + 22 * top))), barmode="overlay", bargap=0,
@@ -230,8 +242,8 @@ def gantt_figure(result: Result, max_jobs: int = JOBS_PER_PAGE, *, page: int = 0
                    range=[top, 0.0], showgrid=False, zeroline=False),
         hovermode="closest", meta=meta,
     )
-    if len(shown) < len(jobs):
-        caption(layout, f"Jobs {meta['first_job']:,}–{meta['last_job']:,} of {len(jobs):,}: the others are "
+    if len(shown) < ran:
+        caption(layout, f"Jobs {meta['first_job']:,}–{meta['last_job']:,} of {ran:,}: the others are "
                         "on the other pages. Each executor running at once has its own lane in its VM's row.")
     return {"data": data, "layout": layout}
 

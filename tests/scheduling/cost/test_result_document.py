@@ -18,6 +18,8 @@ from scheduling.cost.document import (
     iter_vm_intervals,
     job_column,
     job_count,
+    job_placed,
+    jobs_at,
     machine_names,
     to_columnar,
     vm_interval_column,
@@ -78,6 +80,8 @@ def test_accessors_read_every_field_of_both_layouts_alike(simulated: dict[str, A
         for key in (*JOB_FIELDS, *DERIVED_JOB_FIELDS):
             assert job_column(layout, key) == [j[key] for j in jobs], key
         assert list(iter_jobs(layout, 1)) == jobs[1:]
+        assert list(jobs_at(layout, [1, 0, 1])) == [jobs[1], jobs[0], jobs[1]]
+        assert job_placed(layout) == [True, True]
         intervals = list(iter_vm_intervals(layout))
         assert [(iv["vm"], iv["vm_type"], iv["on_s"], iv["off_s"]) for iv in intervals] == [
             ("small#1", "small", 0.0, 100.0),
