@@ -6,8 +6,20 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import BooleanField, Case, F, Func, JSONField, Prefetch, QuerySet, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    F,
+    Func,
+    JSONField,
+    Prefetch,
+    QuerySet,
+    TextField,
+    Value,
+    When,
+)
 from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -108,6 +120,21 @@ def run_result_get(*, user: Any, run_pk: Any, variant: str) -> RunResult:
         RunResult.objects.filter(run__team_id__in=team_ids_of(user)).defer("figures"), run_id=run_pk,
         variant=variant,
     )
+
+
+def run_result_text(*, user: Any, run_pk: Any, variant: str) -> str:
+    """One variant's full result document as JSON text, as the database writes it out: never
+    parsed here (a million-job document is hundreds of MB as text, and gigabytes as objects).
+    The same JSON value as :func:`run_result_get`'s ``result``; 404 as it."""
+    text = (
+        RunResult.objects.filter(run__team_id__in=team_ids_of(user), run_id=run_pk, variant=variant)
+        .annotate(text=Cast("result", TextField()))
+        .values_list("text", flat=True)
+        .first()
+    )
+    if text is None:
+        raise Http404("No such result.")
+    return str(text)
 
 
 def run_results(*, run: Run) -> dict[str, dict[str, Any]]:
