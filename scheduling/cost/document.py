@@ -346,8 +346,12 @@ def to_columnar(doc: Result) -> dict[str, Any]:
         key: [j.get(key) for j in records] for key in JOB_FIELDS if key not in ("executor", "placement")
     }
     jobs["executor"] = {r: [(j.get("executor") or {}).get(r) for j in records] for r in resources}
+    # Pairs sorted by machine, as the simulator writes them, whatever order the names come in
+    # (PostgreSQL's jsonb keeps an object's keys in its own order).
     jobs["placement"] = [
-        [v for name, k in (j.get("placement") or {}).items() for v in (index[name], int(k))] for j in records
+        [v for pair in sorted((index[name], int(k)) for name, k in (j.get("placement") or {}).items())
+         for v in pair]
+        for j in records
     ]
     out["jobs"] = {key: jobs[key] for key in JOB_FIELDS}
     if any("stretch" in j for j in records):

@@ -60,6 +60,11 @@ def forwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [("runs", "0001_initial")]
+    # Not one transaction: on PostgreSQL the rows ``forwards`` writes leave deferred foreign-key
+    # checks pending, and the indexes Django creates at the migration's end (the new ``part``
+    # column's) cannot be built in the transaction that holds them ("pending trigger events").
+    # Each operation commits on its own, ``forwards`` in one transaction.
+    atomic = False
 
     operations = [
         migrations.CreateModel(
