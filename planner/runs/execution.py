@@ -41,7 +41,7 @@ from django.db import OperationalError, connection, transaction
 from django.db.models import Avg, Count, F, Max, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from scheduling import ScenarioError, SchedulingError, parse_scenario
+from scheduling import Scenario, ScenarioError, SchedulingError, parse_scenario
 
 from .kinds import RunKind, Variant, get_kind
 from .models import PROCESS_LOST, Run, RunJobChunk, RunPart, RunResult, Status
@@ -381,6 +381,69 @@ def stale_work_dirs_remove() -> int:
     return removed
 
 
+# --------------------------------------------------------------------------- the run's scenario
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A run's scenario as its parts compute on it: parsed, with the kind's once-per-run context."""
+
+    key: tuple[Any, ...]
+    scenario: Scenario
+    context: Mapping[str, Any]
+
+
+#: The scenario of the run this process last ran a part of (one run's at most).
+_held: _Held | None = None
+
+
+def _held_key(run: Run) -> tuple[Any, ...]:
+    # A run's scenario never changes once it is created (the run keeps its own copy), so its id
+    # names it; with its creation time, a test database that hands an id out again does not
+    # give a new run the scenario of an old one.
+    return (run.pk, run.created_at)
+
+
+def held_scenario(run: Run, kind: RunKind) -> tuple[Scenario, Mapping[str, Any]]:
+    """The run's parsed scenario and the context its parts get, read once per process and run.
+
+    The parts of a run are many Celery tasks, and a worker process often runs several of one
+    run in a row (five schedulers on two processes: two or three each). Reading the scenario
+    document and parsing it (0.1-0.2 s for 10,000 jobs; seconds for a run that keeps a
+    million jobs apart) is then done by the first of them only: the process holds the last
+    run's parsed scenario (:class:`~scheduling.Scenario` is immutable) for its next part.
+
+    Bounded: one run's at most, and only a run of at most ``PLANNER_PART_HOLD_JOBS`` jobs
+    (about 3.5 MB per 10,000 jobs parsed), so that a process never holds a big run's jobs while
+    it computes another run's part; a different run's part drops it before reading its own.
+
+    On a miss this costs a query for the document (one per job chunk for a run that keeps its
+    jobs apart) and the parse. Raises :class:`~scheduling.ScenarioError` for a scenario the
+    library rejects (nothing is then held).
+    """
+    global _held
+    key = _held_key(run)
+    held = _held
+    if held is not None and held.key == key:
+        return held.scenario, held.context
+    _held = None  # never two runs' jobs at once
+    # A run that keeps its jobs apart is checked whole here, for the first time: a problem the
+    # request could not see fails the part with its path (the caller's ScenarioError).
+    scenario = parse_scenario(run_scenario_document(run))
+    # ... and what the kind computes once per run is computed from it here (the request never
+    # held the jobs): the same scenario, so the same value.
+    context = kind.prepare(scenario, run.options) if run.jobs_stored else run.context
+    if run.job_count <= int(settings.PLANNER_PART_HOLD_JOBS):
+        _held = _Held(key, scenario, context)
+    return scenario, context
+
+
+def held_scenario_drop() -> None:
+    """Forget the scenario this process holds (tests; a process about to do other work)."""
+    global _held
+    _held = None
+
+
 # --------------------------------------------------------------------------- the part
 
 
@@ -439,20 +502,16 @@ def part_execute_now(part_id: int, task_id: str | None = None) -> str:
     part_id = claim.part_id
     try:
         with Heartbeat(claim, float(settings.PLANNER_PART_HEARTBEAT_S)) as heartbeat, solver_files(part_id):
+            # Without its scenario: a process that ran one of the run's parts holds it parsed.
             run = Run.objects.only(
-                "id", "kind", "scenario", "jobs_stored", "job_count", "options", "context"
+                "id", "kind", "jobs_stored", "job_count", "options", "context", "created_at"
             ).get(pk=claim.run_id)
             payload = RunPart.objects.values_list("payload", flat=True).get(pk=part_id)
             try:
                 kind = get_kind(run.kind)
             except KeyError:
                 return _failed(claim, f"unknown run kind {run.kind!r} (not registered on this worker)")
-            # A run that keeps its jobs apart is checked whole here, for the first time: a problem
-            # the request could not see fails the part with its path (ScenarioError below).
-            scenario = parse_scenario(run_scenario_document(run))
-            # ... and what the kind computes once per run is computed from it here (the request
-            # never held the jobs): the same scenario, so the same value.
-            context = kind.prepare(scenario, run.options) if run.jobs_stored else run.context
+            scenario, context = held_scenario(run, kind)
             reporter = ProgressReporter(heartbeat, float(settings.PLANNER_RUN_PROGRESS_INTERVAL_S))
             variants = kind.execute(scenario, run.options, context, payload, progress=reporter)
             summaries = [kind.summary(v.document) for v in variants]

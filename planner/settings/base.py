@@ -209,6 +209,10 @@ PLANNER_PART_HEARTBEAT_S = env_int("PLANNER_PART_HEARTBEAT_S", 15)
 PLANNER_PART_MAX_ATTEMPTS = env_int("PLANNER_PART_MAX_ATTEMPTS", 3)
 PLANNER_PART_RESEND_S = env_int("PLANNER_PART_RESEND_S", 120)
 PLANNER_REAP_INTERVAL_S = env_int("PLANNER_REAP_INTERVAL_S", 30)
+# A worker process keeps the parsed scenario of the run it last ran a part of, for that run's
+# next part (execution.held_scenario): only for a run of at most this many jobs (about 35 MB
+# parsed for 100,000), so a big run's jobs are never held while another part computes.
+PLANNER_PART_HOLD_JOBS = env_int("PLANNER_PART_HOLD_JOBS", 100_000)
 # Uploads (planner/scenarios/importing.py): the worker importing one holds a lease, renewed
 # with every progress write (reading reports at least every few MB; checking a million jobs
 # takes tens of seconds without a report), so a lapsed lease means the worker is gone and

@@ -51,6 +51,16 @@ def make_scenario_doc(jobs: int = 30, seed: int = 1) -> dict[str, Any]:
     }
 
 
+@pytest.fixture(autouse=True)
+def _no_held_scenario() -> Iterator[None]:
+    """Every test starts as a fresh worker process: holding no run's parsed scenario."""
+    from planner.runs.execution import held_scenario_drop
+
+    held_scenario_drop()
+    yield
+    held_scenario_drop()
+
+
 @pytest.fixture
 def scenario_doc() -> dict[str, Any]:
     return make_scenario_doc()

@@ -94,6 +94,25 @@ def test_the_results_are_those_of_the_same_scenario_given_inline(
     assert results_of(stored)["edf-bfd"]["lower_bound_cost"] == inline.context["lower_bound_cost"]
 
 
+def test_a_process_reads_the_chunks_and_prepares_the_run_once_for_its_parts(
+    owner: Any, cluster: Cluster, workload: Workload, execute_run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planner.runs import execution
+    from planner.runs.kinds import get_kind
+
+    reads: list[int] = []
+    prepared: list[int] = []
+    read, prepare = execution.run_scenario_document, type(get_kind("compare")).prepare
+    monkeypatch.setattr(execution, "run_scenario_document", lambda run: reads.append(run.pk) or read(run))
+    monkeypatch.setattr(type(get_kind("compare")), "prepare",
+                        lambda self, *a, **k: prepared.append(1) or prepare(self, *a, **k))
+    run = services.run_start(user=owner, cluster=cluster, workload=workload, schedulers=SCHEDULERS, seed=3)
+    assert execute_run(run.pk) == "succeeded"
+    assert reads == [run.pk] and prepared == [1]  # two parts, one process
+    bounds = {r["lower_bound_cost"] for r in results_of(run).values()}
+    assert len(bounds) == 1 and None not in bounds
+
+
 def test_an_edit_of_the_workload_after_the_start_does_not_change_the_run(
     owner: Any, team: Team, cluster: Cluster, workload: Workload, execute_run: Any
 ) -> None:

@@ -78,6 +78,76 @@ def test_parts_never_solve_the_bound_again(
         assert r.result["lower_bound_cost"] == run.context["lower_bound_cost"]
 
 
+# --------------------------------------------------------------------------- the run's scenario
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many jobs each scenario a part parsed had (one entry per parse)."""
+    seen: list[int] = []
+    real = execution.parse_scenario
+
+    def counted(doc: Any) -> Any:
+        scenario = real(doc)
+        seen.append(len(scenario.jobs))
+        return scenario
+
+    monkeypatch.setattr(execution, "parse_scenario", counted)
+    execution.held_scenario_drop()
+    return seen
+
+
+def test_a_process_parses_a_runs_scenario_once_for_all_its_parts(
+    run: Run, scenario_doc: dict[str, Any], parses: list[int], execute_run: Callable[[int], str]
+) -> None:
+    assert execute_run(run.pk) == "succeeded"
+    assert parses == [30]
+    direct = compare(parse_scenario(scenario_doc), schedulers=SCHEDULERS, seed=3)
+    # The same schedules as on a scenario parsed for each (the scheduling delay is wall-clock time).
+    wall_clock = ("scheduling_delay", "lower_bound_cost", "gap_to_lower_bound")
+    for r in RunResult.objects.filter(run=run):
+        expected = {k: v for k, v in direct[r.variant].to_dict().items() if k not in wall_clock}
+        assert {k: v for k, v in r.result.items() if k not in wall_clock} == expected
+
+
+def test_a_part_of_another_run_reads_its_own_scenario(
+    run: Run, team: Team, owner: Any, scenario_doc: dict[str, Any], parses: list[int]
+) -> None:
+    smaller = {**scenario_doc, "jobs": scenario_doc["jobs"][:12]}
+    other = services.run_start(user=owner, team=team, scenario=smaller, schedulers=SCHEDULERS, seed=3)
+    first, second, _ = parts_of(run)
+    assert execution.part_execute_now(first.pk) == "succeeded"
+    assert execution.part_execute_now(parts_of(other)[0].pk) == "succeeded"
+    assert execution.part_execute_now(second.pk) == "succeeded"
+    assert parses == [30, 12, 30]
+    assert RunResult.objects.get(run=other).result["jobs_total"] == 12
+    assert RunResult.objects.get(part=second).result["jobs_total"] == 30
+
+
+def test_a_run_of_more_jobs_than_the_bound_is_read_again_by_every_part(
+    run: Run, parses: list[int], settings: Any, execute_run: Callable[[int], str]
+) -> None:
+    settings.PLANNER_PART_HOLD_JOBS = 29
+    assert execute_run(run.pk) == "succeeded"
+    assert parses == [30, 30, 30]
+
+
+def test_a_new_run_given_an_old_runs_id_is_not_given_its_scenario(
+    scenario_doc: dict[str, Any], parses: list[int]
+) -> None:
+    # A test database may hand an id out again (a rolled-back transaction): the creation time
+    # tells the two runs apart.
+    kind = compare_kind.CompareKind()
+    old = SimpleNamespace(pk=7, created_at=timezone.now(), scenario=scenario_doc, jobs_stored=False,
+                          job_count=30, options={}, context={"lower_bound_cost": 1.0})
+    new = SimpleNamespace(**{**vars(old), "created_at": old.created_at + timedelta(microseconds=1),
+                             "scenario": {**scenario_doc, "jobs": scenario_doc["jobs"][:5]}, "job_count": 5})
+    assert len(execution.held_scenario(old, kind)[0].jobs) == 30  # type: ignore[arg-type]
+    assert len(execution.held_scenario(old, kind)[0].jobs) == 30  # type: ignore[arg-type]
+    assert len(execution.held_scenario(new, kind)[0].jobs) == 5  # type: ignore[arg-type]
+    assert parses == [30, 5]
+
+
 # --------------------------------------------------------------------------- success
 
 
