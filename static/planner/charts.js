@@ -151,10 +151,18 @@
   }
 
   /* The keys a chart block draws: its data-figure, or every key of its data-prefix (one per
-     variant), never a view ("<key>@raw"). */
-  function blockKeys(figures, block) {
+     variant, in the order of `variants`, the run's; any other after them), never a view
+     ("<key>@raw"). The order is not the object's: a run's figures stored in PostgreSQL's jsonb
+     come back with their keys in jsonb's own order. */
+  function blockKeys(figures, block, variants) {
     if (block.dataset.prefix) {
-      return Object.keys(figures).filter((k) => k.startsWith(block.dataset.prefix) && !k.includes("@"));
+      const prefix = block.dataset.prefix;
+      const keys = Object.keys(figures).filter((k) => k.startsWith(prefix) && !k.includes("@"));
+      const rank = (k) => {
+        const i = (variants || []).indexOf(k.slice(prefix.length));
+        return i < 0 ? Infinity : i;
+      };
+      return keys.map((k, i) => [rank(k), i, k]).sort((a, b) => (a[0] - b[0]) || (a[1] - b[1])).map((x) => x[2]);
     }
     return figures[block.dataset.figure] ? [block.dataset.figure] : [];
   }

@@ -17,7 +17,7 @@
   function render(block, state) {
     const figures = state.figures;
     C.clear(block);
-    const keys = C.blockKeys(figures, block);
+    const keys = C.blockKeys(figures, block, run.variants);
     if (!keys.length) {
       block.hidden = true;
       return Promise.resolve();

@@ -209,3 +209,24 @@ def test_the_replay_follows_the_slider_the_picker_and_a_click_on_a_chart(
     assert view["variant"] == picked.removeprefix("gantt:")
     check_against_library(page, finished_run, view["variant"])
     no_console_errors(page)
+
+
+def test_each_scheduler_s_charts_are_offered_in_the_run_s_order_whatever_the_stored_key_order(
+    live_server: Any, page: Any, finished_run: Any  # noqa: F811
+) -> None:
+    """PostgreSQL's jsonb gives a run's figures back with their keys in its own order: the page
+    lists the schedulers of a chart block (its picker) in the run's order all the same."""
+    from planner.runs.models import Run
+
+    scrambled = dict(reversed(list(finished_run.figures.items())))
+    Run.objects.filter(pk=finished_run.pk).update(figures=scrambled)
+    assert [k for k in scrambled if k.startswith("gantt:")] == [f"gantt:{s}" for s in reversed(SCHEDULERS)]
+    base = live_server.url
+    sign_in(page, base)
+    page.goto(f"{base}/runs/{finished_run.pk}/")
+    page.wait_for_selector("#charts[data-drawn]")
+    for prefix in ("gantt:", "fairness:"):
+        options = page.eval_on_selector_all(
+            f"#charts .chart-block[data-prefix='{prefix}'] .js-pick option", "(os) => os.map((o) => o.value)"
+        )
+        assert options == [prefix + s for s in SCHEDULERS], prefix

@@ -231,7 +231,9 @@ def fairness_figure(
         for k, v in (fairness.get("fair_share") or {}).items() if aligned(t, v)
     }
     summary = {str(k): v for k, v in (fairness.get("frameworks") or {}).items()}
-    names = list(dict.fromkeys([*summary, *share]))
+    # Sorted, as everywhere frameworks are listed (framework_names): a document read back from
+    # PostgreSQL's jsonb has its objects' keys in jsonb's own order, not the simulator's.
+    names = sorted({*summary, *share})
     colours_ = framework_colours(result)
     span = (finite(t[-1]) or 0.0) - (finite(t[0]) or 0.0) if t else 0.0
     divisor, unit = time_unit((finite(t[-1]) or 0.0) if t else 0.0)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.http import Http404
 
 from planner.core.errors import InputError
@@ -305,7 +306,8 @@ def test_comparison_figures_are_joined_from_pieces_built_in_the_parts(
     assert all(piece and set(piece) == {"figures", "digest"} for piece in pieces)
     full = get_kind("compare").figures(selectors.run_results(run=run), currency=team.currency)
     assert run.figures == full
-    assert list(run.figures) == list(full)
+    if connection.vendor == "sqlite":  # jsonb keeps no key order: pages order by the run's variants
+        assert list(run.figures) == list(full)
 
 
 def test_the_cost_simulation_and_a_fairness_study_ignore_machine_class_labels(

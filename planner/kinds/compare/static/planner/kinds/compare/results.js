@@ -75,7 +75,7 @@
     const figures = state.figures;
     const view = state.view;
     C.clear(block);
-    const keys = C.blockKeys(figures, block);
+    const keys = C.blockKeys(figures, block, run.variants);
     if (!keys.length) {
       block.hidden = true;
       return Promise.resolve();
