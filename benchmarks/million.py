@@ -16,12 +16,12 @@ database), with the planner's own services, as the web and the worker call them:
 5. page: a page of 100 jobs at the start, middle and end (``jobstore.jobs_page``, and through the
    API and the editor page with Django's test client; best of 5);
 6. export: the scenario JSON and the jobs CSV, streamed (bytes and time);
-7. run (as the engine is today; another engineer is making it faster): ``run_start`` of an
+7. run: ``run_start`` of an
    edf-bfd comparison (the request: the workload's chunks copied as the run's own, checked with
    the cluster column by column, the document without its jobs stored on the run; issue 19),
    then its part executed in-process (the document built from the run's chunks and parsed),
    stopped after ``--run-limit`` seconds; if it finishes, the run page (best of 5), the chart
-   payload and the CSV report.
+   payload, the CSV report and the full result document through the API.
 
 Every random choice comes from ``--seed``. Prints markdown; wall times are of a shared machine.
 """
@@ -299,6 +299,9 @@ def main() -> None:
         f"{took:.1f} s",
         f"{len(b''.join(response) if response.streaming else response.content) / 1e3:.0f} KB",
     )
+    response, took = timed(lambda: client.get(f"/api/runs/{run.pk}/results/edf-bfd/"))
+    row("GET /api/runs/<id>/results/edf-bfd/", f"{took:.1f} s", f"{len(response.content) / 1e6:.0f} MB, "
+        "the full result document")
     print(json.dumps({"folder": str(folder)}))
 
 
