@@ -75,7 +75,20 @@ _ARRAY_NAMES = {_STR: "str", _INT: "int", _FLOAT: "float", _BOOL: "bool"}
 _INT64 = (-(2**63), 2**63 - 1)
 
 
-def _kind(value: Any, where: str) -> int:
+class _Unstorable(Exception):
+    """What is wrong with a value (:func:`_kind`); the caller adds where it is."""
+
+
+#: The kind of a value of exactly these types (others are looked at by ``isinstance``).
+_KIND_OF_TYPE = {type(None): _NULL, bool: _BOOL, str: _STR, float: _FLOAT}
+
+
+def _kind(value: Any) -> int:
+    found = _KIND_OF_TYPE.get(type(value))
+    if found is not None:
+        return found
+    if type(value) is int and _INT64[0] <= value <= _INT64[1]:
+        return _INT
     if value is None:
         return _NULL
     if isinstance(value, bool):
@@ -84,11 +97,11 @@ def _kind(value: Any, where: str) -> int:
         return _STR
     if isinstance(value, int):
         if not _INT64[0] <= value <= _INT64[1]:
-            raise ValueError(f"{where}: the integer {value} is too large to store")
+            raise _Unstorable(f"the integer {value} is too large to store")
         return _INT
     if isinstance(value, float):
         return _FLOAT
-    raise ValueError(f"{where}: a {type(value).__name__} cannot be stored in a job's column")
+    raise _Unstorable(f"a {type(value).__name__} cannot be stored in a job's column")
 
 
 def jobs_encode(jobs: Sequence[Mapping[str, Any]]) -> bytes:
@@ -122,13 +135,19 @@ def jobs_encode(jobs: Sequence[Mapping[str, Any]]) -> bytes:
                     raise ValueError(f"jobs[{row}].{key}: is an object here and a value elsewhere")
                 for sub, item in value.items():
                     c = column((key, str(sub)))
-                    kinds[c][row] = _kind(item, f"jobs[{row}].{key}.{sub}")
+                    try:
+                        kinds[c][row] = _kind(item)
+                    except _Unstorable as exc:
+                        raise ValueError(f"jobs[{row}].{key}.{sub}: {exc}") from None
                     values[c][row] = item
             else:
                 if key in objects:
                     raise ValueError(f"jobs[{row}].{key}: is an object elsewhere")
                 c = column((str(key),))
-                kinds[c][row] = _kind(value, f"jobs[{row}].{key}")
+                try:
+                    kinds[c][row] = _kind(value)
+                except _Unstorable as exc:
+                    raise ValueError(f"jobs[{row}].{key}: {exc}") from None
                 values[c][row] = value
     arrays: list[pa.Array] = []
     names: list[str] = []
@@ -141,7 +160,7 @@ def jobs_encode(jobs: Sequence[Mapping[str, Any]]) -> bytes:
             arrays.append(pa.array(kinds[index], type=pa.int8()))
         for kind in present:
             if kind in _ARRAY_TYPES:
-                column_values = [
+                column_values = values[index] if len(present) == 1 else [
                     v if k == kind else None for k, v in zip(kinds[index], values[index], strict=True)
                 ]
                 names.append(f"c{index}.{_ARRAY_NAMES[kind]}")

@@ -79,6 +79,10 @@ def test_slices_of_a_chunk() -> None:
 def test_values_that_cannot_be_stored_are_named() -> None:
     with pytest.raises(ValueError, match=r"jobs\[1\]\.arrival_s: a list cannot be stored"):
         jobs_encode([{"arrival_s": 1}, {"arrival_s": [1]}])
+    with pytest.raises(ValueError, match=r"jobs\[0\]\.executor\.cpu: the integer 9{20} is too large"):
+        jobs_encode([{"executor": {"cpu": int("9" * 20)}}])
+    with pytest.raises(ValueError, match=r"jobs\[2\]\.executor\.mem: a set cannot be stored"):
+        jobs_encode([{"executor": {"mem": 1}}, {"executor": {"mem": 2.5}}, {"executor": {"mem": {1}}}])
 
 
 @pytest.mark.django_db
