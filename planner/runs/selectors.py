@@ -175,6 +175,7 @@ class LazyResult(Mapping[str, Any]):
         self._pk = pk
         self._values: dict[str, Any] = dict(small)
         self._large = [k for k in large if k not in self._values]
+        self._keys = [*self._values, *self._large]
 
     def __getitem__(self, key: str) -> Any:
         if key in self._values:
@@ -187,10 +188,10 @@ class LazyResult(Mapping[str, Any]):
         return value
 
     def __iter__(self) -> Iterator[str]:
-        yield from [*self._values, *(k for k in self._large if k not in self._values)]
+        return iter(self._keys)
 
     def __len__(self) -> int:
-        return len(self._values) + sum(1 for k in self._large if k not in self._values)
+        return len(self._keys)
 
 
 def run_results_lazy(*, run: Run, large: tuple[str, ...]) -> dict[str, Mapping[str, Any]]:
@@ -299,7 +300,7 @@ def run_scenario_compared(run: Run) -> tuple[Scenario, JobColumns]:
     million objects; the others' are parsed whole, as they are stored.
     """
     if run.jobs_stored:
-        head = parse_scenario({**run.scenario, "jobs": []})
+        head = _parsed_head(run)
         return head, job_columns(run, head.resources)
     scenario = parse_scenario(run.scenario)
     return scenario, JobColumns.of(scenario)
@@ -311,8 +312,13 @@ def run_scenarios_compared(a: Run, b: Run) -> tuple[tuple[Scenario, JobColumns],
     jobs are read once)."""
     first = run_scenario_compared(a)
     if a.jobs_stored and b.jobs_stored and same_stored_jobs(a, b):
-        return first, (parse_scenario({**b.scenario, "jobs": []}), first[1])
+        return first, (_parsed_head(b), first[1])
     return first, run_scenario_compared(b)
+
+
+def _parsed_head(run: Run) -> Scenario:
+    """The scenario of a run that keeps its jobs apart, parsed without them."""
+    return parse_scenario({**run.scenario, "jobs": []})
 
 
 def run_with_figures(*, user: Any, pk: Any) -> Run:

@@ -89,8 +89,6 @@ def _kind(value: Any) -> int:
         return found
     if type(value) is int and _INT64[0] <= value <= _INT64[1]:
         return _INT
-    if value is None:
-        return _NULL
     if isinstance(value, bool):
         return _BOOL
     if isinstance(value, str):

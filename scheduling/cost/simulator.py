@@ -272,6 +272,8 @@ class _Simulation:
         self._shape_of: list[int] = shape_of.ravel().tolist()
         self._shape_arrays: list[np.ndarray] = [rows[k].copy() for k in first.tolist()]
         self._shape_rows: list[list[float]] = [a.tolist() for a in self._shape_arrays]
+        # Each shape's multiples (demand x executors), the cluster's own: looked up once per run.
+        self._shape_multiples = [self.cluster.multiples_of(a) for a in self._shape_arrays]
         self._price: list[float] = self.cluster.price.tolist()
         self._interruptions: list[float] = self.cluster.interruptions_per_hour.tolist()
         # Run state
@@ -448,7 +450,7 @@ class _Simulation:
         self.queued -= 1
         self.running += 1
         usage = self.framework_usage  # as ``usage += demand * executors``
-        usage[framework] = list(map(add, usage[framework], self.cluster.multiples_of(demand)[executors]))
+        usage[framework] = list(map(add, usage[framework], self._shape_multiples[shape][executors]))
         return True
 
     def _turn_on(self, assignment: dict[int, int], demand: np.ndarray, t: float) -> float:
@@ -476,7 +478,7 @@ class _Simulation:
         k = self._framework[i]
         self.live_pieces[i] -= 1
         executors = self._executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
-        usage, times = self.framework_usage, self.cluster.multiples_of(self._shape_arrays[shape])
+        usage, times = self.framework_usage, self._shape_multiples[shape]
         usage[k] = list(map(max, map(sub, usage[k], times[executors]), repeat(0.0)))  # max(u - x * n, 0)
         if self.live_pieces[i] or any(j == i for j, _ in self.lost):
             return False

@@ -158,8 +158,7 @@ def scenario_document_chunked(
     that fits no VM type is a :class:`scheduling.ScenarioError` at its path in the whole
     workload), so the chunks are read once, when the document is written.
     """
-    head, version = _scenario_head(cluster, workload, name=name)
-    checked, _ = scenario_head_checked({**head, "version": version}, workload)
+    checked, _ = scenario_head_and_parsed(cluster, workload, name=name)
     return checked, lambda: job_chunks(workload)
 
 
