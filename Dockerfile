@@ -10,8 +10,14 @@ COPY celery_app ./celery_app
 COPY templates ./templates
 COPY static ./static
 COPY manage.py ./
-# The pinned versions first (requirements.lock, audited by .ci/audit.py), then the planner alone.
-RUN pip install -r requirements.lock && pip install --no-deps . && DJANGO_SETTINGS_MODULE=planner.settings.prod SECRET_KEY=build ALLOWED_HOSTS=build \
+# The pinned versions first (requirements.lock, audited by .ci/audit.py), then the planner alone,
+# then the cost engine's compiled core (mypyc, scheduling/compiled.py: a C compiler for the build
+# only, removed in the same layer; a failed build fails the image).
+RUN pip install -r requirements.lock && pip install --no-deps . \
+    && apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && python -m scheduling compile \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* \
+    && DJANGO_SETTINGS_MODULE=planner.settings.prod SECRET_KEY=build ALLOWED_HOSTS=build \
     DATABASE_URL=postgres://build@localhost/build python manage.py collectstatic --noinput
 USER planner
 EXPOSE 8000

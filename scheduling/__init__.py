@@ -15,12 +15,15 @@ shares, and each paper package's entry points, re-exported from its own front do
 
 The cost engine and the scenario are imported with the package; the other papers' entry points
 on first use (``scheduling.allocate`` imports the fairness engine then), so that ``import
-scheduling`` costs no more than it did before they were exported here.
+scheduling`` costs no more than it did before they were exported here. The cost engine's hot
+modules run compiled when their current source has been built (:mod:`scheduling.compiled`,
+installed first, before any of them is imported).
 """
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import compiled as compiled  # first: importing it installs the compiled core's finder
 from .cost import (
     ORDERINGS,
     PLACEMENTS,

@@ -9,8 +9,9 @@ The papers' sub-commands come from their packages: each paper named in :data:`PA
 ``cli.py`` whose ``add_commands(subparsers)`` adds them (``simulate``; ``allocate``, ``share``;
 ``mrsu``, ``mrsu-sweep``, ``mrsu-advise``; ``udrf``, ``udrf-generate``; ``sweep``, of the
 sweeps over the cost engine, :mod:`scheduling.sweep`), in this order; the
-commands every paper shares (``validate``, ``import``, ``import-rm``, ``generate``, and
-``reproduce``, which measures every paper's claims: :mod:`scheduling.reproduce`) are here.
+commands every paper shares (``validate``, ``import``, ``import-rm``, ``generate``,
+``reproduce``, which measures every paper's claims: :mod:`scheduling.reproduce`, and
+``compile``, the cost engine's compiled core: :mod:`scheduling.compiled`) are here.
 What every command shares (reading inputs, writing outputs, exit codes) is
 :mod:`scheduling.cli_support`.
 """
@@ -23,6 +24,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from . import compiled
 from .cli_support import (
     add_import_arguments,
     add_source_arguments,
@@ -145,6 +147,21 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compile(args: argparse.Namespace) -> int:
+    if not args.status and compiled.built() is None:
+        print("Compiling the cost engine's core with mypyc (about a minute, once per change of its "
+              "source) ...", file=sys.stderr)
+        try:
+            compiled.build(quiet=True)
+        except compiled.BuildError as e:
+            print(f"not compiled: {e}. The engine runs its source interpreted: the same results, "
+                  "slower.", file=sys.stderr)
+            if not args.warn_only:
+                return 1
+    write_output(json.dumps(compiled.status(), indent=1), None)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m scheduling", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -196,6 +213,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--compact", action="store_true", help="JSON without indentation")
     r.add_argument("--quiet", "-q", action="store_true", help="no progress or table on stderr")
     r.set_defaults(func=cmd_reproduce)
+
+    c = sub.add_parser("compile", help="compile the cost engine's hot modules with mypyc unless their "
+                       "current source is built (scheduling.compiled); prints the status as JSON")
+    c.add_argument("--status", action="store_true", help="only say whether it is built")
+    c.add_argument("--warn-only", action="store_true", help="exit 0 when it cannot be built")
+    c.set_defaults(func=cmd_compile)
     for name, command in sub.choices.items():
         if keys := command_terms(name):  # the glossary's entries, as the planner's page shows them
             command.epilog = help_text(keys)

@@ -55,11 +55,11 @@ class PlacementContext:
     ilp_time_limit_s: float = 10.0
     ilp_method: str = "knapsack"
     job_id: str | None = None  # the job being placed
-    stats: dict[str, float] = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)  # counts (ILP decisions, fallbacks)
     spread_cursor: int = 0  # where round-robin placement resumes (the next machine index)
     events: list[dict[str, object]] = field(default_factory=list)
 
-    def count(self, key: str, by: float = 1) -> None:
+    def count(self, key: str, by: int = 1) -> None:
         self.stats[key] = self.stats.get(key, 0) + by
 
 

@@ -173,7 +173,7 @@ class RunRecord:
     losses: SpotLosses
     timeline: TimelineRecorder
     delays_ms: Sequence[float]
-    placement_stats: dict[str, float] = field(default_factory=dict)
+    placement_stats: dict[str, int] = field(default_factory=dict)
     placement_events: list[dict[str, object]] = field(default_factory=list)
 
     @property
@@ -273,7 +273,7 @@ def reserved_costs(record: RunRecord) -> list[tuple[int, float]]:
     return [(v, horizon_cost(horizon, float(cluster.rate[v]))) for v in reserved]
 
 
-def job_costs(record: RunRecord) -> list[float]:
+def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: Holdings) -> list[float]:
     """What each job pays: for each VM it holds, the VM's hourly cost in its market (a reserved
     VM's reserved price) for the time it holds it, times its share of the VM in the
     RUT-weighted unified form of eq. 8 (paper 003). Executors lost to a reclaimed spot VM are
@@ -281,15 +281,14 @@ def job_costs(record: RunRecord) -> list[float]:
 
     Shares of co-located jobs add up to at most 1, so the attributed costs never exceed the bill.
     """
-    cluster, demand = record.cluster, record.jobs.demand
     capacity = np.where(cluster.type_capacity > 0, cluster.type_capacity, np.inf)
     type_of, rate = cluster.type_of.tolist(), cluster.rate.tolist()
     demand_rows = [tuple(row) for row in demand.tolist()]
     # A share depends on the executor's demand, their number and the VM type only: computed
     # once per such triple, with the same arithmetic (jobs' demands repeat: few distinct ones).
     shares: dict[tuple[tuple[float, ...], int, int], float] = {}
-    costs = [0.0] * record.jobs.count
-    h = record.holdings
+    costs = [0.0] * len(demand_rows)
+    h = holdings
     # Rows in the order they were recorded: each job's costs are added in the order its own
     # holdings ended, so its sum is the same float whatever other jobs' rows come between.
     for i, v, k, held_from, held_to in zip(h.job, h.machine, h.executors, h.from_s, h.to_s, strict=True):
@@ -297,7 +296,7 @@ def job_costs(record: RunRecord) -> list[float]:
         key = (demand_rows[i], k, type_of[v])
         share = shares.get(key)
         if share is None:
-            share = shares[key] = min(float((demand[i] * k / capacity[type_of[v]]) @ record.rut), 1.0)
+            share = shares[key] = min(float((demand[i] * k / capacity[type_of[v]]) @ rut), 1.0)
         costs[i] += rate[v] * held / 3600.0 * share
     return costs
 
@@ -327,7 +326,7 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
         "executor": {r: [job.executor[k] for job in scenario.jobs] for k, r in enumerate(scenario.resources)},
         "deadline_s": list(jobs.deadline_s),
         "met_deadline": met_deadline,
-        "cost": job_costs(record),
+        "cost": job_costs(record.cluster, jobs.demand, record.rut, record.holdings),
         "placement": record.placements.column(),
         **(
             {"network_sensitivity": jobs.network_sensitivity.tolist(), "stretch": record.stretch.tolist()}

@@ -202,8 +202,8 @@ def billed_seconds(on_s: float, off_s: float, options: SimulationOptions) -> flo
     """Seconds billed for one on-interval: rounded up to the billing granularity, at least the
     minimum billed period (both off by default: exact per-second billing, eq. 11 of paper 003).
 
-    >>> billed_seconds(0.0, 100.0, SimulationOptions(billing_granularity_s=60, min_billed_s=150))
-    150
+    >>> billed_seconds(0.0, 100.0, SimulationOptions(billing_granularity_s=60.0, min_billed_s=150.0))
+    150.0
     """
     seconds = off_s - on_s
     granularity = options.billing_granularity_s

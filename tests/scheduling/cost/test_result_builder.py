@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from scheduling import parse_scenario, simulate
+from scheduling.cost.cluster import Cluster
 from scheduling.cost.document import iter_jobs
 from scheduling.cost.result_builder import DELAY_DECIMALS, UNUSED_CAPACITY, Holdings, Placements, job_costs
 
@@ -97,22 +97,22 @@ def test_the_document_is_json_and_keeps_no_derived_column() -> None:
 
 def test_job_costs_add_each_jobs_holdings_in_the_order_they_ended() -> None:
     # Two VMs of one type (4 cpu, 16 GB): a $3.60/h one and a $1.08/h (spot) one. Job 0 (2 cpu,
-    # 4 GB; share 0.45 an executor) holds VM 1 until it is reclaimed at 30 s, then VM 0; job 1
-    # (1 cpu, 8 GB; share 0.3) holds both VMs. Their rows interleave, as a run records them.
+    # 4 GB; share 0.45 an executor) holds the spot VM until it is reclaimed at 30 s, then the
+    # other; job 1 (1 cpu, 8 GB; share 0.3) holds both VMs. Their rows interleave, as a run
+    # records them.
+    cluster = Cluster(parse_scenario({
+        "vm_types": [{"name": "vm", "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 3.6, "count": 2,
+                      "spot": {"price_per_hour": 1.08, "count": 1}}],
+        "jobs": [{"id": "j", "arrival_s": 0, "executors": 1, "executor": {"cpu": 1, "mem": 1},
+                  "duration_s": 1}],
+    }))
+    spot, on_demand = cluster.market.index("spot"), cluster.market.index("on_demand")
     holdings = Holdings()
-    holdings.add(0, {1: 1}, from_s=0.0, to_s=30.0)
-    holdings.add(1, {1: 2, 0: 1}, from_s=10.0, to_s=70.1)
-    holdings.add(0, {0: 1}, from_s=30.0, to_s=130.3)
-    demand = np.array([[2.0, 4.0], [1.0, 8.0]])
-    record = SimpleNamespace(
-        cluster=SimpleNamespace(
-            type_capacity=np.array([[4.0, 16.0]]), type_of=np.array([0, 0]), rate=np.array([3.6, 1.08])
-        ),
-        jobs=SimpleNamespace(demand=demand, count=3),
-        rut=np.array([0.8, 0.2]),
-        holdings=holdings,
-    )
-    costs = job_costs(record)  # type: ignore[arg-type]
+    holdings.add(0, {spot: 1}, from_s=0.0, to_s=30.0)
+    holdings.add(1, {spot: 2, on_demand: 1}, from_s=10.0, to_s=70.1)
+    holdings.add(0, {on_demand: 1}, from_s=30.0, to_s=130.3)
+    demand = np.array([[2.0, 4.0], [1.0, 8.0], [1.0, 1.0]])
+    costs = job_costs(cluster, demand, np.array([0.8, 0.2]), holdings)
     # By hand: share x $/h x hours held, for each row.
     assert costs == pytest.approx([
         0.45 * 1.08 * 30 / 3600 + 0.45 * 3.6 * 100.3 / 3600,
@@ -126,8 +126,8 @@ def test_job_costs_add_each_jobs_holdings_in_the_order_they_ended() -> None:
         expected = 0.0
         for job, v, k, held_from, held_to in rows:
             if job == i:
-                share = min(float((demand[i] * k / np.array([4.0, 16.0])) @ record.rut), 1.0)
-                expected += float(record.cluster.rate[v]) * (held_to - held_from) / 3600.0 * share
+                share = min(float((demand[i] * k / np.array([4.0, 16.0])) @ np.array([0.8, 0.2])), 1.0)
+                expected += float(cluster.rate[v]) * (held_to - held_from) / 3600.0 * share
         assert cost == expected
 
 

@@ -198,14 +198,10 @@ def test_rows_reduced_in_steps_are_those_of_one_reduction() -> None:
     assert list(stepwise._active_vms) == list(whole._active_vms)
 
 
-def test_a_run_whose_rows_are_bounded_changes_nothing_but_its_timelines(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_run_whose_rows_are_bounded_changes_nothing_but_its_timelines() -> None:
     # 600 jobs of two frameworks, kept to 60 rows: the jobs, the bill and the fairness figures
     # are those of the same run keeping every row; its timelines are the envelope of them.
-    from functools import partial
-
-    from scheduling.cost import simulator
+    from scheduling.cost import parse_scheduler, simulator
     from scheduling.generators import synthetic_jobs
 
     jobs = synthetic_jobs(seed=5, jobs=600, arrival_rate_per_s=0.05, executors=(1, 4),
@@ -218,8 +214,11 @@ def test_a_run_whose_rows_are_bounded_changes_nothing_but_its_timelines(
         "jobs": jobs,
     })
     whole = simulate(scenario, scheduler="edf-bfd", lower_bound=1.0).to_dict()
-    monkeypatch.setattr(simulator, "TimelineRecorder", partial(TimelineRecorder, rows_max=60))
-    bounded = simulate(scenario, scheduler="edf-bfd", lower_bound=1.0).to_dict()
+    # The same run with its recorder bounded (set on the run's own recorder: a compiled engine
+    # binds its classes, so a patched module attribute would not reach it).
+    run = simulator._Simulation(scenario, parse_scheduler("edf-bfd", resources=scenario.resources), 0, None)
+    run.timeline.rows_max = 60
+    bounded = run.run(1.0).to_dict()
     assert len(whole["timeline"]["t"]) > 2 * 60  # the whole run would keep more
     assert bounded["timeline"]["envelope_s"] > 0 and "envelope_s" not in whole["timeline"]
     assert len(bounded["timeline"]["t"]) <= 2 * 60 + 1 < len(whole["timeline"]["t"])
