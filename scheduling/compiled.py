@@ -33,13 +33,11 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
-import shutil
 import sys
-import tempfile
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
-__all__ = ["MODULES", "build", "built", "digest", "install", "is_compiled"]
+__all__ = ["MODULES", "build", "built", "describe", "digest", "install", "is_compiled", "status"]
 
 # The hot path of a simulation (the event loop and everything it calls per event), in
 # dependency order. Adding a module here compiles it; it must pass ``mypy --strict``.
@@ -68,8 +66,10 @@ def source_file(module: str) -> Path:
 
 
 def digest() -> str:
-    """What a build is of: the modules' source text and the interpreter (16 hex digits)."""
+    """What a build is of: the modules' source text, this recipe's and the interpreter's (16 hex
+    digits)."""
     h = hashlib.sha256(f"{sys.implementation.cache_tag} {sys.version}".encode())
+    h.update(Path(__file__).read_bytes())
     for module in MODULES:
         h.update(f"\0{module}\0".encode())
         h.update(source_file(module).read_bytes())
@@ -123,6 +123,9 @@ def build(*, quiet: bool = False) -> Path:
     The build is made in a temporary folder and renamed into place whole, so a process never
     sees half a build, and two builds at once cost time but no harm. Older builds are removed.
     """
+    import shutil  # (here: a process that only imports the engine needs neither)
+    import tempfile
+
     key = digest()
     target = STORE / key
     if target.is_dir():
@@ -147,6 +150,8 @@ def build(*, quiet: bool = False) -> Path:
                 target_dir=str(work / "c"),
                 group_name=_GROUP,
             )
+            for extension in extensions:  # never a fused multiply-add: the same floats as the source
+                extension.extra_compile_args = [*extension.extra_compile_args, "-ffp-contract=off"]
             dist = Distribution({"ext_modules": extensions, "script_name": "scheduling.compiled"})
             dist.script_args = [
                 *(["--quiet"] if quiet else []),
@@ -174,6 +179,16 @@ def build(*, quiet: bool = False) -> Path:
         return target
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def describe() -> str:
+    """How a new process runs the engine here: compiled (which build) or interpreted (why)."""
+    if os.environ.get(OFF_VARIABLE, "") not in ("", "0"):
+        return f"interpreted ({OFF_VARIABLE} is set)"
+    folder = built()
+    if folder is None:
+        return "interpreted (no build of the current source)"
+    return f"compiled by mypyc (build {folder.name})"
 
 
 def status() -> dict[str, object]:

@@ -10,15 +10,28 @@ of such a document goes through :func:`finite` and :func:`integral`, and walks i
 [1.0, 2.5, None, None, None, None, None]
 >>> [integral(v) for v in (3, 3.0, 3.5, False)]
 [3, 3, None, None]
+
+Weighted sums (a resource's share times its weight, summed) are computed by
+:func:`weighted_sum` and :func:`weighted_rows` in one fixed order, product by product, never
+by numpy's matrix products: those call BLAS, whose kernel is chosen by the processor and may
+fuse a multiplication with an addition (FMA), so the last bit, and with it an order between
+near-equal values, would depend on the machine.
+
+>>> weighted_sum([0.25, 0.5], [0.8, 0.2]), weighted_rows(np.array([[0.25, 0.5]]), [0.8, 0.2]).tolist()
+(0.30000000000000004, [0.30000000000000004])
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["SEED_MAX", "finite", "integral", "listed", "section", "seed_error"]
+import numpy as np
+
+__all__ = [
+    "SEED_MAX", "finite", "integral", "listed", "section", "seed_error", "weighted_rows", "weighted_sum",
+]
 
 #: The largest seed of any random choice (numpy's generators take any integer from 0).
 SEED_MAX = 2**63 - 1
@@ -74,3 +87,24 @@ def listed(value: Any) -> list[Any]:
     ([1, 2], [], [])
     """
     return list(value) if isinstance(value, list | tuple) else []
+
+
+def weighted_sum(values: Sequence[float], weights: Sequence[float]) -> float:
+    """``sum_r values[r] * weights[r]``, each product rounded, added in index order (as
+    :func:`weighted_rows` adds them, row by row: the same floats)."""
+    total = 0.0
+    for r, (v, w) in enumerate(zip(values, weights, strict=True)):
+        total = v * w if r == 0 else total + v * w
+    return total
+
+
+def weighted_rows(rows: np.ndarray, weights: Sequence[float] | np.ndarray) -> np.ndarray:
+    """:func:`weighted_sum` of each row of a matrix, by columns (numpy's element-wise
+    operations are the IEEE ones, the same on every machine)."""
+    ws = [float(w) for w in weights]
+    if not ws:
+        return np.zeros(rows.shape[0])
+    out: np.ndarray = rows[:, 0] * ws[0]
+    for r in range(1, len(ws)):
+        out = out + rows[:, r] * ws[r]
+    return out

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from ..numbers import weighted_rows
 from ..scenario import Scenario
 from .machine_index import IdlePool, OnIndex
 
@@ -304,7 +305,7 @@ class Cluster:
 
     def ra(self, amounts: FloatArray, rut: FloatArray) -> FloatArray:
         """Resource Availability (eq. 8 of paper 003) of rows of per-resource amounts."""
-        ra: FloatArray = (amounts / np.where(self.total > 0, self.total, 1.0)) @ rut
+        ra: FloatArray = weighted_rows(amounts / np.where(self.total > 0, self.total, 1.0), rut)
         return ra
 
     def new_vm_pool_order(self, rut: FloatArray) -> list[int]:

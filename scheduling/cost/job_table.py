@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..numbers import weighted_rows
 from ..scenario import Scenario
 from .cluster import BoolArray, FloatArray, IntArray
 
@@ -35,7 +36,7 @@ def rd_job(demand: FloatArray, executors: IntArray, total: FloatArray, rut: Floa
     >>> rd_job(np.array([[2.0, 4.0]]), np.array([2]), np.array([8.0, 32.0]), np.array([0.8, 0.2])).tolist()
     [0.45]
     """
-    rd: FloatArray = (demand / np.where(total > 0, total, 1.0)) @ rut * executors
+    rd: FloatArray = weighted_rows(demand / np.where(total > 0, total, 1.0), rut) * executors
     return rd
 
 

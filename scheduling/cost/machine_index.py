@@ -33,7 +33,7 @@ import math
 from bisect import bisect_left, insort
 from collections.abc import Sequence
 
-import numpy as np
+from ..numbers import weighted_sum
 
 __all__ = ["EPS", "IdlePool", "OnIndex", "executors_fitting", "resource_availability"]
 
@@ -62,18 +62,14 @@ def executors_fitting(free: Shape, demand: Shape) -> int:
 
 
 def resource_availability(free: Shape, total: Shape, rut: Shape) -> float:
-    """RA (eq. 8 of paper 003) of a free capacity: ``sum_r free_r / total_r * rut_r``.
-
-    Computed as the engine always has, ``(amounts / total) @ rut`` over a matrix of rows (two
-    identical ones here): numpy's matrix-vector product rounds differently from a plain dot
-    product in about one case in thirty (the last bit), and BFD's order must not change.
+    """RA (eq. 8 of paper 003) of a free capacity: ``sum_r free_r / total_r * rut_r``, by
+    :func:`~scheduling.numbers.weighted_sum` (the same floats on every machine; a resource of
+    no capacity counts as 1).
 
     >>> resource_availability((4.0, 16.0), (16.0, 64.0), (0.5, 0.5))
     0.25
     """
-    safe = np.array([t if t > 0 else 1.0 for t in total])
-    rows = np.array([free, free], dtype=float)
-    return float(((rows / safe) @ np.asarray(rut, dtype=float))[0])
+    return weighted_sum([f / (t if t > 0 else 1.0) for f, t in zip(free, total, strict=True)], rut)
 
 
 class _Order:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..metrics import cost_by_hour, percentile
+from ..numbers import weighted_sum
 from ..scenario import Scenario
 from .cluster import Cluster, FloatArray
 from .document import FORMAT, horizon_cost, vm_interval_cost
@@ -288,6 +289,7 @@ def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: H
     # once per such triple, with the same arithmetic (jobs' demands repeat: few distinct ones).
     shares: dict[tuple[tuple[float, ...], int, int], float] = {}
     costs = [0.0] * len(demand_rows)
+    weights = rut.tolist()
     h = holdings
     # Rows in the order they were recorded: each job's costs are added in the order its own
     # holdings ended, so its sum is the same float whatever other jobs' rows come between.
@@ -296,7 +298,8 @@ def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: H
         key = (demand_rows[i], k, type_of[v])
         share = shares.get(key)
         if share is None:
-            share = shares[key] = min(float((demand[i] * k / capacity[type_of[v]]) @ rut), 1.0)
+            amounts = (demand[i] * k / capacity[type_of[v]]).tolist()
+            share = shares[key] = min(weighted_sum(amounts, weights), 1.0)
         costs[i] += rate[v] * held / 3600.0 * share
     return costs
 

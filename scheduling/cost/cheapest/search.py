@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import ScenarioError
+from ...numbers import weighted_rows
 from ...scenario import Scenario, SimulationOptions
 from ..simulator import simulate
 from .candidate_bounds import CandidateBounds
@@ -246,7 +247,9 @@ class CheapestSearch:
         self.windows: DemandDensity | None = None
         if self.max_missed == 0 and deadline_jobs:
             self.windows = demand_density(scenario)
-            capacity = self.counts @ np.array([t.capacity for t in scenario.vm_types], dtype=float)
+            per_vm = np.array([t.capacity for t in scenario.vm_types], dtype=float)
+            capacity = np.column_stack([weighted_rows(self.counts.astype(float), per_vm[:, r])
+                                        for r in range(per_vm.shape[1])])
             self.rule[(self.rule < 0) & ~passes_demand_windows(capacity, self.windows)] = 1
         self.bounds = CandidateBounds(scenario, max_missed=self.max_missed)
         self.bound = np.full(n, np.nan)
@@ -254,7 +257,7 @@ class CheapestSearch:
         self.bound[open_] = self.bounds.bounds(self.counts[open_])
         self.rule[open_[np.isinf(self.bound[open_])]] = 2
         queued = np.flatnonzero(self.rule < 0)
-        price = self.counts @ np.array([t.price_per_hour for t in scenario.vm_types], dtype=float)
+        price = weighted_rows(self.counts.astype(float), [t.price_per_hour for t in scenario.vm_types])
         keys = [self.counts[queued, c] for c in reversed(range(self.counts.shape[1]))]
         order = np.lexsort((*keys, price[queued], self.bound[queued]))
         #: Every candidate to simulate, in the search's order; this part walks ``queue[part::parts]``.

@@ -20,6 +20,7 @@ import highspy
 import numpy as np
 
 from ...errors import SolverFailure, SolverTimeout
+from ...numbers import weighted_sum
 
 __all__ = ["DP_CELL_LIMIT", "SEARCH_CELL_LIMIT", "Cover", "min_new_vm_cost"]
 
@@ -232,7 +233,7 @@ def _cover_highs(
     status, x = _highs_mip(pp, nn, [(kk, float(need), math.inf)], deadline)
     if status == "infeasible":
         return None
-    cheapest = float(pp @ np.round(x))
+    cheapest = weighted_sum(pp.tolist(), np.round(x).tolist())
     tol = 1e-9 * max(1.0, cheapest)
     rows = [(kk, float(need), math.inf), (pp, -math.inf, cheapest + tol)]
     status, x2 = _highs_mip(np.ones(len(cols)), nn, rows, deadline)

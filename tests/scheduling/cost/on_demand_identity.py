@@ -4,8 +4,16 @@ Reserved and spot prices (scenario version 4) must leave every result of a scena
 byte for byte as it was: :func:`digests` runs the paper-003 examples under every ordering and
 placement (and a few billing options) and hashes each result document's JSON text, without its
 wall-clock ``scheduling_delay``. ``python -m tests.scheduling.cost.on_demand_identity`` writes
-the digests to :data:`FIXTURE`; they were written by the code before version 4, and
-``test_on_demand_identity.py`` checks the current code against them.
+the digests to :data:`FIXTURE`, and ``test_on_demand_identity.py`` checks the current code
+against them.
+
+They were first written by the code before version 4. On 2026-11-27 they were written again,
+when RA and RD_job stopped going through BLAS (:func:`scheduling.numbers.weighted_sum`): BLAS's
+kernel is chosen by the processor, and with it the last bit of those sums, so the old digests
+held only on a processor like the one that wrote them (before that change, the code before
+version 4 and the code after it gave the same 30 digests on the new machine, and other ones
+than the old machine's). The digests are now the same on every machine
+(``test_the_documents_do_not_depend_on_the_blas_kernel``).
 """
 
 from __future__ import annotations
