@@ -2,7 +2,7 @@
 
 The modules in :data:`MODULES` are ordinary typed Python, and they are the only implementation:
 `mypyc <https://mypyc.readthedocs.io>`_ (part of mypy, a wheel from the package registry)
-translates the same files to C extension modules, which run the event loop about 1.5x faster
+translates the same files to C extension modules, which simulate 1.3-1.5x faster
 (``benchmarks/RESULTS.md`` §20). Nothing is written twice; an engine that is not compiled runs
 the same source under the interpreter, with the same results (``benchmarks/engine_identity.py``
 compares whole result documents).
