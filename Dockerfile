@@ -12,10 +12,12 @@ COPY static ./static
 COPY manage.py ./
 # The pinned versions first (requirements.lock, audited by .ci/audit.py), then the planner alone,
 # then the cost engine's compiled core (mypyc, scheduling/compiled.py: a C compiler for the build
-# only, removed in the same layer; a failed build fails the image).
+# only, removed in the same layer; a failed build fails the image). A build lives beside the
+# package it is of: it is made for /app's copy (gunicorn and celery put the working directory
+# first on sys.path) and for the installed one (a process started elsewhere imports that).
 RUN pip install -r requirements.lock && pip install --no-deps . \
     && apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
-    && python -m scheduling compile \
+    && python -m scheduling compile && (cd / && python -m scheduling compile) \
     && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* \
     && DJANGO_SETTINGS_MODULE=planner.settings.prod SECRET_KEY=build ALLOWED_HOSTS=build \
     DATABASE_URL=postgres://build@localhost/build python manage.py collectstatic --noinput

@@ -52,6 +52,16 @@ def test_dockerfile_copies_every_package_the_app_imports():
         assert f"COPY {path}" in dockerfile, path
 
 
+def test_dockerfile_builds_the_compiled_core_for_each_copy_of_the_package():
+    # scheduling/compiled.py finds a build beside the package it imports: /app's (the working
+    # directory of gunicorn and celery) and the installed one; a failed build fails the image.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    run = dockerfile[dockerfile.index("pip install --no-deps ."):]
+    assert "python -m scheduling compile && (cd / && python -m scheduling compile)" in run
+    assert "--warn-only" not in run
+    assert run.index("gcc") < run.index("python -m scheduling compile") < run.index("apt-get purge")
+
+
 def test_workers_yield_the_cpu_to_the_web_in_both():
     """compose's worker containers and the harness's workers run at about the same low priority
     (docs/deploy.md, "Web processes"): `nice 10` is a CPU weight of 110 against the web's 1024."""
