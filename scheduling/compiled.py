@@ -8,7 +8,7 @@ the same source under the interpreter, with the same results (``benchmarks/engin
 compares whole result documents).
 
 A build is kept under ``scheduling/_compiled/<digest>/``, where the digest covers the modules'
-source and the interpreter's version. When :mod:`scheduling` is imported, :func:`install` puts a
+source, this module's (the recipe) and the interpreter's version. When :mod:`scheduling` is imported, :func:`install` puts a
 finder of the *current* source's build in front of the import system, if there is one: an edited
 module is never shadowed by a build of its old text, it runs interpreted until the next build.
 ``SCHEDULING_INTERPRETED=1`` runs the source even when a build exists (a profiler that sees every
