@@ -8,9 +8,10 @@ the same source under the interpreter, with the same results (``benchmarks/engin
 compares whole result documents).
 
 A build is kept under ``scheduling/_compiled/<digest>/``, where the digest covers the modules'
-source, this module's (the recipe) and the interpreter's version. When :mod:`scheduling` is imported, :func:`install` puts a
-finder of the *current* source's build in front of the import system, if there is one: an edited
-module is never shadowed by a build of its old text, it runs interpreted until the next build.
+source, this module's (the recipe) and the interpreter's version. When :mod:`scheduling` is
+imported, :func:`install` puts a finder of the *current* source's build in front of the import
+system, if there is one: an edited module is never shadowed by a build of its old text, it runs
+interpreted until the next build.
 ``SCHEDULING_INTERPRETED=1`` runs the source even when a build exists (a profiler that sees every
 Python call, a debugger).
 
@@ -37,7 +38,7 @@ import sys
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
-__all__ = ["MODULES", "build", "built", "describe", "digest", "install", "is_compiled", "status"]
+__all__ = ["MODULES", "build", "built", "describe", "digest", "install", "is_compiled", "status", "switched_off"]
 
 # The hot path of a simulation (the event loop and everything it calls per event), in
 # dependency order. Adding a module here compiles it; it must pass ``mypy --strict``.
@@ -76,6 +77,11 @@ def digest() -> str:
     return h.hexdigest()[:16]
 
 
+def switched_off() -> bool:
+    """Whether ``SCHEDULING_INTERPRETED`` asks for the source whatever is built."""
+    return os.environ.get(OFF_VARIABLE, "") not in ("", "0")
+
+
 def built() -> Path | None:
     """The folder of the build of the current source, if there is one."""
     folder = STORE / digest()
@@ -100,7 +106,7 @@ def install() -> Path | None:
     Run when this module is imported, which :mod:`scheduling` does first (before any module of
     the engine), unless ``SCHEDULING_INTERPRETED`` is set; the build's folder, or ``None``.
     """
-    if os.environ.get(OFF_VARIABLE, "") not in ("", "0"):
+    if switched_off():
         return None
     folder = built()
     if folder is not None and not any(isinstance(f, _Finder) for f in sys.meta_path):
@@ -183,7 +189,7 @@ def build(*, quiet: bool = False) -> Path:
 
 def describe() -> str:
     """How a new process runs the engine here: compiled (which build) or interpreted (why)."""
-    if os.environ.get(OFF_VARIABLE, "") not in ("", "0"):
+    if switched_off():
         return f"interpreted ({OFF_VARIABLE} is set)"
     folder = built()
     if folder is None:

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def needs_build() -> None:
-    if compiled.built() is None or os.environ.get(compiled.OFF_VARIABLE, "") not in ("", "0"):
+    if compiled.built() is None or compiled.switched_off():
         if os.environ.get("SCHEDULING_REQUIRE_COMPILED") == "1":
             pytest.fail("the compiled core is not built for the current source: python -m scheduling compile")
         pytest.skip("the compiled core is not built here (python -m scheduling compile)")
