@@ -38,7 +38,9 @@ import sys
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 
-__all__ = ["MODULES", "build", "built", "describe", "digest", "install", "is_compiled", "status", "switched_off"]
+__all__ = [
+    "MODULES", "build", "built", "describe", "digest", "install", "is_compiled", "status", "switched_off",
+]
 
 # The hot path of a simulation (the event loop and everything it calls per event), in
 # dependency order. Adding a module here compiles it; it must pass ``mypy --strict``.
