@@ -45,6 +45,7 @@ __all__ = [
 # The hot path of a simulation (the event loop and everything it calls per event), in
 # dependency order. Adding a module here compiles it; it must pass ``mypy --strict``.
 MODULES = (
+    "scheduling.numbers",
     "scheduling.cost.job_table",
     "scheduling.cost.machine_index",
     "scheduling.cost.cluster",

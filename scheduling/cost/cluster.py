@@ -25,6 +25,7 @@ for the whole horizon whether it is on or not.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import add, sub
@@ -72,6 +73,7 @@ class BfdKeys(NamedTuple):
     rut: tuple[float, ...]  # RUT weight per resource (eq. 5 of paper 003)
     pool_fits: list[int]  # per pool: executors an empty machine holds
     allowed_pools: list[bool]  # per pool: may the job use it?
+    pool_order: list[int]  # the pools in BFD's order for new VMs (:meth:`Cluster.new_vm_pool_order`)
 
 
 class Cluster:
@@ -163,6 +165,7 @@ class Cluster:
         self._pool_orders: dict[bytes, list[int]] = {}
         self._multiples: dict[bytes, _Multiples] = {}  # per demand (its bytes)
         self._bfd_keys: dict[tuple[bytes, bytes, bytes], BfdKeys] = {}
+        self._bfd_keys_of: dict[tuple[int, int, int], tuple[FloatArray, BoolArray, FloatArray, BfdKeys]] = {}
         #: Per resource: what the executors running use in all.
         self.used: list[float] = [0.0] * len(self.resources)
 
@@ -237,10 +240,18 @@ class Cluster:
         free capacity. ``F_r`` is taken as ``total - used`` plus a millionth of the total, far
         more than the rounding either sum carries.
         """
+        return self.may_hold_values(demand.tolist(), executors)
+
+    def may_hold_values(self, demand: Sequence[float], executors: int) -> bool:
+        """:meth:`may_hold` of a demand given as Python floats (:attr:`BfdKeys.demand`)."""
         slack = EPS * len(self.names)
-        for d, total, used in zip(demand.tolist(), self._total_list, self.used, strict=True):
-            if d > 0 and (total - used + 1e-6 * total) / d + slack < executors:
-                return False
+        totals, used = self._total_list, self.used
+        for r in range(len(totals)):
+            d = demand[r]
+            if d > 0:
+                total = totals[r]
+                if (total - used[r] + 1e-6 * total) / d + slack < executors:
+                    return False
         return True
 
     def fits_all(self, demand: FloatArray) -> FloatArray:
@@ -286,17 +297,28 @@ class Cluster:
     def bfd_keys(self, demand: FloatArray, allowed_types: BoolArray, rut: FloatArray) -> BfdKeys:
         """What BFD asks the machine index and the pools with, for one demand, one set of allowed
         VM types and one RUT, as Python values (remembered: a run has few of each)."""
-        rut = np.asarray(rut, dtype=float)
-        key = (demand.tobytes(), allowed_types.tobytes(), rut.tobytes())
+        # The simulator passes the same arrays at every decision (one per shape of executor, per
+        # framework, per run): known by identity, they are not read again. An entry holds its
+        # arrays, so an identity is never another array's while it is remembered.
+        ident = (id(demand), id(allowed_types), id(rut))
+        seen = self._bfd_keys_of.get(ident)
+        if seen is not None and seen[0] is demand and seen[1] is allowed_types and seen[2] is rut:
+            return seen[3]
+        values = np.asarray(rut, dtype=float)
+        key = (demand.tobytes(), allowed_types.tobytes(), values.tobytes())
         found = self._bfd_keys.get(key)
         if found is None:
             found = self._bfd_keys[key] = BfdKeys(
                 demand=tuple(demand.tolist()),
                 allowed_types=allowed_types.tolist(),
-                rut=tuple(rut.tolist()),
+                rut=tuple(values.tolist()),
                 pool_fits=self.pool_fit_counts(demand).tolist(),
                 allowed_pools=self.pool_allowed(allowed_types).tolist(),
+                pool_order=self.new_vm_pool_order(values),
             )
+        if len(self._bfd_keys_of) >= 4096:  # callers that pass a new array each time
+            self._bfd_keys_of.clear()
+        self._bfd_keys_of[ident] = (demand, allowed_types, rut, found)
         return found
 
     def idle_counts_list(self) -> list[int]:

@@ -72,19 +72,44 @@ def resource_availability(free: Shape, total: Shape, rut: Shape) -> float:
     return weighted_sum([f / (t if t > 0 else 1.0) for f, t in zip(free, total, strict=True)], rut)
 
 
-class _Order:
-    """The non-empty groups in ascending (RA, group) for one RUT, and every group's RA.
+class _Group:
+    """The machines that are on of one VM type with one free capacity (ascending), and the
+    executors of the last demand asked about that one of them holds.
 
-    An entry is ``(RA, group, its machines)``: the list of machines is the group's own, so a
-    query reads it without a look-up (groups are unique, so entries never compare it).
+    A group lives while it has machines; its ``id`` (never reused) orders groups of equal RA.
+    """
+
+    __slots__ = ("demand", "fit", "free", "id", "machines", "vm_type")
+
+    def __init__(self, gid: int, vm_type: int, free: Shape) -> None:
+        self.id = gid
+        self.vm_type = vm_type
+        self.free = free
+        self.machines: list[int] = []
+        self.demand: Shape = ()  # the demand ``fit`` was counted for
+        self.fit = 0
+
+    def fits(self, demand: Shape) -> int:
+        """:func:`executors_fitting` of this group's free capacity, remembered for the last demand."""
+        if self.demand is not demand:
+            self.fit = executors_fitting(self.free, demand)
+            self.demand = demand
+        return self.fit
+
+
+class _Order:
+    """The groups in ascending (RA, id) for one RUT, and each group's RA.
+
+    An entry is ``(RA, group id, group)``: (RA, id) is unique, so entries never compare groups,
+    and an entry is found again by a binary search for ``(RA, id)``.
     """
 
     __slots__ = ("floors", "groups", "monotone", "ra", "rut")
 
     def __init__(self, rut: Shape) -> None:
         self.rut = rut
-        self.ra: dict[Group, float] = {}
-        self.groups: list[tuple[float, Group, list[int]]] = []
+        self.ra: dict[int, float] = {}  # per group id, while the group lives
+        self.groups: list[tuple[float, int, _Group]] = []
         self.floors: dict[Shape, float] = {}  # per demand: no group of lower RA holds one
         # RA grows with every free amount only when no weight is negative.
         self.monotone = all(w >= 0 for w in rut)
@@ -103,11 +128,13 @@ class _Order:
             found = self.floors[demand] = ra - abs(ra) * 1e-6 - 1e-12 if self.monotone else -math.inf
         return found
 
-    def ra_of(self, key: Group, total: Shape) -> float:
-        found = self.ra.get(key)
-        if found is None:
-            found = self.ra[key] = resource_availability(key[1], total, self.rut)
-        return found
+    def insert(self, group: _Group, total: Shape) -> None:
+        ra = self.ra[group.id] = resource_availability(group.free, total, self.rut)
+        insort(self.groups, (ra, group.id, group))
+
+    def delete(self, group: _Group) -> None:
+        groups = self.groups
+        del groups[bisect_left(groups, (self.ra.pop(group.id), group.id))]
 
 
 class OnIndex:
@@ -115,58 +142,47 @@ class OnIndex:
 
     def __init__(self, total: Sequence[float]) -> None:
         self.total: Shape = tuple(float(x) for x in total)
-        self.groups: dict[Group, list[int]] = {}  # machine indices, ascending
+        self._groups: dict[Group, _Group] = {}  # the groups that have machines
+        self._group_of: dict[int, _Group] = {}  # each machine that is on: its group
         self._orders: dict[Shape, _Order] = {}  # per RUT (one per simulation in practice)
-        self._fits: dict[Shape, dict[Shape, int]] = {}  # per demand, per free capacity
+        self._next_id = 0
 
     def __len__(self) -> int:
-        return sum(len(m) for m in self.groups.values())
+        return len(self._group_of)
 
     # ------------------------------------------------------------------ changes
 
     def add(self, machine: int, vm_type: int, free: Shape) -> None:
         """A machine that is on, with ``free`` capacity left."""
         key = (vm_type, free)
-        members = self.groups.get(key)
-        if members is None:
-            members = self.groups[key] = [machine]
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = _Group(self._next_id, vm_type, free)
+            self._next_id += 1
+            group.machines.append(machine)
             for order in self._orders.values():
-                insort(order.groups, (order.ra_of(key, self.total), key, members))
+                order.insert(group, self.total)
         else:
-            insort(members, machine)
+            insort(group.machines, machine)
+        self._group_of[machine] = group
 
     def remove(self, machine: int, vm_type: int, free: Shape) -> None:
         """A machine turned off (or about to change group)."""
-        key = (vm_type, free)
-        members = self.groups[key]
-        del members[bisect_left(members, machine)]
-        if not members:
-            del self.groups[key]
+        group = self._group_of.pop(machine)
+        members = group.machines
+        if len(members) == 1:  # the machine was its group's only one
+            del self._groups[(group.vm_type, group.free)]
             for order in self._orders.values():
-                del order.groups[bisect_left(order.groups, (order.ra[key], key))]
+                order.delete(group)
+        else:
+            del members[bisect_left(members, machine)]
 
     def move(self, machine: int, vm_type: int, before: Shape, after: Shape) -> None:
         """A machine whose free capacity changed from ``before`` to ``after``: :meth:`remove`
-        then :meth:`add`, in one call (the engine's most frequent change)."""
-        if before == after:
-            return
-        groups = self.groups
-        key = (vm_type, before)
-        left = groups[key]
-        if len(left) == 1:  # the machine was its group's only one
-            del groups[key]
-            for order in self._orders.values():
-                del order.groups[bisect_left(order.groups, (order.ra[key], key))]
-        else:
-            del left[bisect_left(left, machine)]
-        key = (vm_type, after)
-        members = groups.get(key)
-        if members is None:
-            members = groups[key] = [machine]
-            for order in self._orders.values():
-                insort(order.groups, (order.ra_of(key, self.total), key, members))
-        else:
-            insort(members, machine)
+        then :meth:`add` (the engine's most frequent change)."""
+        if before != after:
+            self.remove(machine, vm_type, before)
+            self.add(machine, vm_type, after)
 
     # ------------------------------------------------------------------ queries
 
@@ -174,20 +190,9 @@ class OnIndex:
         order = self._orders.get(rut)
         if order is None:
             order = self._orders[rut] = _Order(rut)
-            order.groups = sorted(
-                (order.ra_of(key, self.total), key, members) for key, members in self.groups.items()
-            )
+            for group in self._groups.values():
+                order.insert(group, self.total)
         return order
-
-    def fits(self, free: Shape, demand: Shape) -> int:
-        """:func:`executors_fitting`, remembered per (free capacity, demand)."""
-        of_demand = self._fits.get(demand)
-        if of_demand is None:
-            of_demand = self._fits[demand] = {}
-        found = of_demand.get(free)
-        if found is None:
-            found = of_demand[free] = executors_fitting(free, demand)
-        return found
 
     def best_fits(
         self, demand: Shape, allowed: Sequence[bool], *, rut: Shape, limit: int
@@ -200,9 +205,6 @@ class OnIndex:
         """
         ranked = self._order(rut)
         order = ranked.groups
-        fits = self._fits.get(demand)  # executors_fitting per free capacity, for this demand
-        if fits is None:
-            fits = self._fits[demand] = {}
         machines: list[int] = []
         counts: list[int] = []
         room = 0
@@ -215,21 +217,21 @@ class OnIndex:
             while j < n and order[j][0] == ra:
                 j += 1
             run: list[tuple[int, int]] = []  # (machine, executors) of the groups of this RA
-            for _, (vm_type, free), members in order[i:j]:
-                if not allowed[vm_type]:
+            for e in range(i, j):
+                group = order[e][2]
+                if not allowed[group.vm_type]:
                     continue
-                k = fits.get(free)
-                if k is None:
-                    k = fits[free] = executors_fitting(free, demand)
+                k = group.fits(demand)
                 if k <= 0:
                     continue
+                members = group.machines
                 room += k * len(members)
                 if j - i == 1:  # one group: its machines are in index order already
                     take = members[: limit - len(machines)]
                     machines += take
                     counts += [k] * len(take)
                 else:
-                    run.extend((v, k) for v in members[:limit])
+                    run.extend([(v, k) for v in members[:limit]])
             if run:  # groups of one RA: their machines merged by index
                 run.sort()
                 del run[limit - len(machines) :]

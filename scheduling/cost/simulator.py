@@ -212,16 +212,23 @@ def billed_seconds(on_s: float, off_s: float, options: SimulationOptions) -> flo
     return max(seconds, options.min_billed_s)
 
 
-@dataclass(slots=True)
 class _Piece:
     """Executors of one job that started together: its first placement, or executors lost to a
-    reclaimed spot VM and placed again. Kept only while they run."""
+    reclaimed spot VM and placed again. Kept only while they run.
 
-    job: int
-    assignment: dict[int, int]  # executors per machine (a copy: a reclaimed VM's are taken out)
-    placed_s: float
-    start_s: float
-    finish_s: float
+    A plain class, not a dataclass: compiled (:mod:`scheduling.compiled`), its constructor is
+    native, where a dataclass's is generated Python."""
+
+    __slots__ = ("assignment", "finish_s", "job", "placed_s", "start_s")
+
+    def __init__(
+        self, job: int, assignment: dict[int, int], placed_s: float, start_s: float, finish_s: float
+    ) -> None:
+        self.job = job
+        self.assignment = assignment  # executors per machine (a copy: a reclaimed VM's are taken out)
+        self.placed_s = placed_s
+        self.start_s = start_s
+        self.finish_s = finish_s
 
 
 def _options(scenario: Scenario, options: SimulationOptions | dict[str, Any] | None) -> SimulationOptions:
@@ -331,43 +338,55 @@ class _Simulation:
     # ------------------------------------------------------------------ main loop
 
     def run(self, lower_bound: float) -> SimulationResult:
+        # Events at one instant happen in the order (kind, then when they were scheduled).
+        # Arrivals are known from the start: they are read in order from a sorted list, and
+        # only the others (completions, interruptions, ticks) wait in a heap.
+        order = np.argsort(self.jobs.arrival_s, kind="stable")
+        arrivals: list[int] = order.tolist()
+        arrival_s: list[float] = self.jobs.arrival_s[order].tolist()
+        del order
+        n_arrivals, a = len(arrivals), 0
         events: list[tuple[float, int, int, int]] = []
         seq = 0
-        for i in np.argsort(self.jobs.arrival_s, kind="stable"):
-            events.append((float(self.jobs.arrival_s[i]), _ARRIVAL, seq, int(i)))
-            seq += 1
-        heapq.heapify(events)
         interval = self.options.scheduling_interval_s
         tick_pending = False
         done = 0
         report_every = max(1, self.jobs.count // 100)
-        while events:
+        while events or a < n_arrivals:
             while events and self._stale(events[0]):
                 heapq.heappop(events)
-            if not events:
+            if events:
+                t = events[0][0]
+                if a < n_arrivals and arrival_s[a] < t:
+                    t = arrival_s[a]
+            elif a < n_arrivals:
+                t = arrival_s[a]
+            else:
                 break
-            t = events[0][0]
             # The bill accrues per second (rounding surcharges land at turn-off).
             self.cumulative_cost += self.rate_per_hour * (t - self.last_t) / 3600.0
             self.last_t = t
             ticked = False
-            while events and events[0][0] == t:
+            # Completions and interruptions at ``t`` (the heap's kinds below arrivals), then
+            # the arrivals at ``t``, then a tick.
+            while events and events[0][0] == t and events[0][1] < _ARRIVAL:
                 event = heapq.heappop(events)
                 _, kind, _, i = event
-                if kind == _ARRIVAL:
-                    self._arrive(i)
-                elif kind == _COMPLETION:
+                if kind == _COMPLETION:
                     if i not in self.alive:
                         continue  # its executors were all lost to reclaimed spot VMs
                     if self._complete(i):
                         done += 1
                         if self.progress is not None and done % report_every == 0:
                             self.progress(done / self.jobs.count)
-                elif kind == _INTERRUPTION:
-                    if not self._stale(event):
-                        self._reclaim(i, t)
-                else:
-                    ticked, tick_pending = True, False
+                elif not self._stale(event):  # an interruption
+                    self._reclaim(i, t)
+            while a < n_arrivals and arrival_s[a] == t:
+                self._arrive(arrivals[a])
+                a += 1
+            if events and events[0][0] == t:  # a tick (no other kind is left at ``t``)
+                heapq.heappop(events)
+                ticked, tick_pending = True, False
             # A VM left without executors is off before the pass: BFD's "list of used VMs"
             # (Algorithm 3 of paper 003) and the ILP's fixed y = 1 (Algorithm 2) cover only VMs
             # that still run an executor. One the pass turns on again starts a new on-interval.
@@ -540,15 +559,15 @@ class _Simulation:
         waiting: list[tuple[int, int]] = []
         jobs, t = self.jobs, self.now
         for i, k in self.lost:
-            allowed = jobs.framework_allowed[jobs.framework[i]]
+            demand = self._shape_arrays[self._shape_of[i]]
             self.ctx.job_id = jobs.ids[i]
             t0 = time.perf_counter()
-            assignment = self.place(self.cluster, jobs.demand[i], k, allowed, self.ctx)
+            assignment = self.place(self.cluster, demand, k, self._allowed[self._framework[i]], self.ctx)
             self.delays_ms.append((time.perf_counter() - t0) * 1000.0)
             if assignment is None:
                 waiting.append((i, k))
                 continue
-            start = self._turn_on(assignment, jobs.demand[i], t)
+            start = self._turn_on(assignment, demand, t)
             p, self.next_piece = self.next_piece, self.next_piece + 1
             finish = start + float(jobs.duration_s[i]) * float(self.stretch[i])
             self.alive[p] = _Piece(i, dict(assignment), t, start, finish)

@@ -70,25 +70,31 @@ def place_bfd(
     (:meth:`~scheduling.cost.cluster.Cluster.new_vm_pool_order`): idle reserved VMs first, as
     they cost nothing at the margin, and of one VM type the cheaper of spot and on demand.
     """
-    if not cluster.may_hold(demand, executors):
-        return None
     keys = cluster.bfd_keys(demand, allowed_types, ctx.rut)
-    used = _used_vms(cluster, keys, executors)
+    if not cluster.may_hold_values(keys.demand, executors):
+        return None
+    machines, fits_of, room = cluster.on_index.best_fits(
+        keys.demand, keys.allowed_types, rut=keys.rut, limit=executors
+    )
     # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
     pool_fits, allowed_pools = keys.pool_fits, keys.allowed_pools
     idle = cluster.idle_counts_list()
-    new_room = sum(k * n for k, n, ok in zip(pool_fits, idle, allowed_pools, strict=True) if ok)
-    if used.room + new_room < executors:
+    new_room = 0
+    for p in range(len(pool_fits)):
+        if allowed_pools[p]:
+            new_room += pool_fits[p] * idle[p]
+    if room + new_room < executors:
         return None
     out: Assignment = {}
     remaining = executors
-    for v, fits in zip(used.machines, used.fits, strict=True):
+    for i in range(len(machines)):
+        v, fits = machines[i], fits_of[i]
         take = min(fits, remaining)
         out[v] = take
         remaining -= take
         if remaining == 0:
             return out
-    for p in cluster.new_vm_pool_order(ctx.rut):
+    for p in keys.pool_order:
         k = pool_fits[p]
         if not allowed_pools[p] or k == 0:
             continue
