@@ -92,9 +92,14 @@ def listed(value: Any) -> list[Any]:
 def weighted_sum(values: Sequence[float], weights: Sequence[float]) -> float:
     """``sum_r values[r] * weights[r]``, each product rounded, added in index order (as
     :func:`weighted_rows` adds them, row by row: the same floats)."""
-    total = 0.0
-    for r, (v, w) in enumerate(zip(values, weights, strict=True)):
-        total = v * w if r == 0 else total + v * w
+    n = len(values)
+    if len(weights) != n:
+        raise ValueError(f"{n} values and {len(weights)} weights")
+    if n == 0:
+        return 0.0
+    total = values[0] * weights[0]
+    for r in range(1, n):
+        total = total + values[r] * weights[r]
     return total
 
 

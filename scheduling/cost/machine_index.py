@@ -53,9 +53,10 @@ def executors_fitting(free: Shape, demand: Shape) -> int:
     (2, 0)
     """
     k = math.inf
-    for f, d in zip(free, demand, strict=True):
+    for r in range(len(demand)):
+        d = demand[r]
         if d > 0:
-            x = f / d
+            x = free[r] / d
             if x < k:
                 k = x
     return max(math.floor(k + EPS), 0) if k != math.inf else 0
@@ -69,7 +70,11 @@ def resource_availability(free: Shape, total: Shape, rut: Shape) -> float:
     >>> resource_availability((4.0, 16.0), (16.0, 64.0), (0.5, 0.5))
     0.25
     """
-    return weighted_sum([f / (t if t > 0 else 1.0) for f, t in zip(free, total, strict=True)], rut)
+    shares: list[float] = []
+    for r in range(len(free)):
+        t = total[r]
+        shares.append(free[r] / (t if t > 0 else 1.0))
+    return weighted_sum(shares, rut)
 
 
 class _Group:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -84,12 +83,12 @@ class Holdings:
     def add(self, job: int, executors: dict[int, int], from_s: float, to_s: float) -> None:
         """Job ``job`` held ``executors`` (per machine, a row each in the dict's order) from
         ``from_s`` to ``to_s``."""
-        n = len(executors)
-        self.job.extend(repeat(job, n))
-        self.machine.extend(executors)
-        self.executors.extend(executors.values())
-        self.from_s.extend(repeat(from_s, n))
-        self.to_s.extend(repeat(to_s, n))
+        for machine, count in executors.items():
+            self.job.append(job)
+            self.machine.append(machine)
+            self.executors.append(count)
+            self.from_s.append(from_s)
+            self.to_s.append(to_s)
 
 
 class Placements:

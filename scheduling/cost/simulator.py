@@ -499,7 +499,7 @@ class _Simulation:
         executors = self._executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
         usage, times = self.framework_usage, self._shape_multiples[shape]
         usage[k] = list(map(max, map(sub, usage[k], times[executors]), repeat(0.0)))  # max(u - x * n, 0)
-        if self.live_pieces[i] or any(j == i for j, _ in self.lost):
+        if self.live_pieces[i] or (self.lost and any(j == i for j, _ in self.lost)):
             return False
         self.running -= 1
         self.framework_pending[k] -= 1
