@@ -43,8 +43,6 @@ import time
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import add, sub, truediv
 from typing import Any
 
 import numpy as np
@@ -469,7 +467,8 @@ class _Simulation:
         self.queued -= 1
         self.running += 1
         usage = self.framework_usage  # as ``usage += demand * executors``
-        usage[framework] = list(map(add, usage[framework], self._shape_multiples[shape][executors]))
+        u, m = usage[framework], self._shape_multiples[shape][executors]
+        usage[framework] = [u[r] + m[r] for r in range(len(u))]
         return True
 
     def _turn_on(self, assignment: dict[int, int], demand: np.ndarray, t: float) -> float:
@@ -479,7 +478,8 @@ class _Simulation:
             self.on_since[v] = t
             ready_at[v] = t + self.options.boot_time_s
             capacity = cluster.capacity_rows[v]
-            self.on_capacity = list(map(add, self.on_capacity, capacity))
+            on_capacity = self.on_capacity
+            self.on_capacity = [on_capacity[r] + capacity[r] for r in range(len(on_capacity))]
             self.rate_per_hour += self._price[v]
             if self._interruptions[v] > 0:
                 self._draw_reclaim(v, t)
@@ -498,7 +498,8 @@ class _Simulation:
         self.live_pieces[i] -= 1
         executors = self._executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
         usage, times = self.framework_usage, self._shape_multiples[shape]
-        usage[k] = list(map(max, map(sub, usage[k], times[executors]), repeat(0.0)))  # max(u - x * n, 0)
+        u, m = usage[k], times[executors]
+        usage[k] = [max(u[r] - m[r], 0.0) for r in range(len(u))]  # max(u - x * n, 0)
         if self.live_pieces[i] or (self.lost and any(j == i for j, _ in self.lost)):
             return False
         self.running -= 1
@@ -602,7 +603,8 @@ class _Simulation:
         price = self._price[v]
         # The bill accrues per second (in the event loop); rounding surcharges land at turn-off.
         self.cumulative_cost += vm_interval_cost(billed, price) - vm_interval_cost(t - on, price)
-        self.on_capacity = list(map(sub, self.on_capacity, cluster.capacity_rows[v]))
+        on_capacity, capacity = self.on_capacity, cluster.capacity_rows[v]
+        self.on_capacity = [on_capacity[r] - capacity[r] for r in range(len(on_capacity))]
         self.rate_per_hour -= price
         self.on_since[v] = math.nan
         self.reclaim_due[v] = math.nan
@@ -616,7 +618,9 @@ class _Simulation:
         total = self._total_or_one
         used = self.cluster.used
         if self.timeline.shared:
-            dominant_share = [max(map(truediv, row, total)) for row in self.framework_usage]
+            dominant_share = [
+                max([row[r] / total[r] for r in range(len(row))]) for row in self.framework_usage
+            ]
             key = tuple([k > 0 for k in self.framework_pending])
             fair_share = self._fair_shares.get(key)
             if fair_share is None:
@@ -631,7 +635,7 @@ class _Simulation:
             dominant_share, fair_share = [], []
         self.timeline.record(
             t,
-            utilisation=list(map(truediv, used, total)),
+            utilisation=[used[r] / total[r] for r in range(len(used))],
             utilisation_of_on=[
                 u / c if c > 1e-12 else 0.0 for u, c in zip(used, self.on_capacity, strict=True)
             ],
