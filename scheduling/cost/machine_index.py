@@ -81,7 +81,9 @@ class _Group:
     """The machines that are on of one VM type with one free capacity (ascending), and the
     executors of the last demand asked about that one of them holds.
 
-    A group lives while it has machines; its ``id`` (never reused) orders groups of equal RA.
+    A group is kept a while after its last machine left (a machine often comes back to a free
+    capacity it had), then forgotten (:meth:`OnIndex.remove`). Its ``id`` (never reused)
+    orders groups of equal RA.
     """
 
     __slots__ = ("demand", "fit", "free", "id", "machines", "vm_type")
@@ -103,7 +105,7 @@ class _Group:
 
 
 class _Order:
-    """The groups in ascending (RA, id) for one RUT, and each group's RA.
+    """The groups that have machines, in ascending (RA, id) for one RUT, and each group's RA.
 
     An entry is ``(RA, group id, group)``: (RA, id) is unique, so entries never compare groups,
     and an entry is found again by a binary search for ``(RA, id)``.
@@ -113,7 +115,7 @@ class _Order:
 
     def __init__(self, rut: Shape) -> None:
         self.rut = rut
-        self.ra: dict[int, float] = {}  # per group id, while the group lives
+        self.ra: dict[int, float] = {}  # per group id, while the group is kept
         self.groups: list[tuple[float, int, _Group]] = []
         self.floors: dict[Shape, float] = {}  # per demand: no group of lower RA holds one
         # RA grows with every free amount only when no weight is negative.
@@ -134,12 +136,14 @@ class _Order:
         return found
 
     def insert(self, group: _Group, total: Shape) -> None:
-        ra = self.ra[group.id] = resource_availability(group.free, total, self.rut)
+        ra = self.ra.get(group.id)
+        if ra is None:
+            ra = self.ra[group.id] = resource_availability(group.free, total, self.rut)
         insort(self.groups, (ra, group.id, group))
 
     def delete(self, group: _Group) -> None:
         groups = self.groups
-        del groups[bisect_left(groups, (self.ra.pop(group.id), group.id))]
+        del groups[bisect_left(groups, (self.ra[group.id], group.id))]
 
 
 class OnIndex:
@@ -147,13 +151,15 @@ class OnIndex:
 
     def __init__(self, total: Sequence[float]) -> None:
         self.total: Shape = tuple(float(x) for x in total)
-        self._groups: dict[Group, _Group] = {}  # the groups that have machines
-        self._group_of: dict[int, _Group] = {}  # each machine that is on: its group
+        self._groups: dict[Group, _Group] = {}  # the groups kept, with machines or not
+        self._group_of: list[_Group | None] = []  # per machine: its group while it is on
         self._orders: dict[Shape, _Order] = {}  # per RUT (one per simulation in practice)
         self._next_id = 0
+        self._on = 0  # machines that are on
+        self._empty = 0  # groups kept without machines
 
     def __len__(self) -> int:
-        return len(self._group_of)
+        return self._on
 
     # ------------------------------------------------------------------ changes
 
@@ -167,20 +173,44 @@ class OnIndex:
             group.machines.append(machine)
             for order in self._orders.values():
                 order.insert(group, self.total)
+        elif not group.machines:  # a group kept empty has a machine again
+            group.machines.append(machine)
+            self._empty -= 1
+            for order in self._orders.values():
+                order.insert(group, self.total)
         else:
             insort(group.machines, machine)
-        self._group_of[machine] = group
+        group_of = self._group_of
+        if machine >= len(group_of):
+            group_of.extend([None] * (machine + 1 - len(group_of)))
+        group_of[machine] = group
+        self._on += 1
 
     def remove(self, machine: int, vm_type: int, free: Shape) -> None:
         """A machine turned off (or about to change group)."""
-        group = self._group_of.pop(machine)
+        group = self._group_of[machine]
+        if group is None:
+            raise KeyError(f"machine {machine} is not in the index")
+        self._group_of[machine] = None
+        self._on -= 1
         members = group.machines
-        if len(members) == 1:  # the machine was its group's only one
-            del self._groups[(group.vm_type, group.free)]
-            for order in self._orders.values():
-                order.delete(group)
-        else:
+        if len(members) > 1:
             del members[bisect_left(members, machine)]
+            return
+        members.clear()  # the group's last machine
+        for order in self._orders.values():
+            order.delete(group)
+        self._empty += 1
+        if self._empty > 1024 and 2 * self._empty > len(self._groups):
+            self._forget_empty()
+
+    def _forget_empty(self) -> None:
+        """Drop the groups kept without machines (and their RA): as many kept as have machines,
+        at most, beyond the first thousand."""
+        self._groups = {key: group for key, group in self._groups.items() if group.machines}
+        for order in self._orders.values():
+            order.ra = {group.id: order.ra[group.id] for _, _, group in order.groups}
+        self._empty = 0
 
     def move(self, machine: int, vm_type: int, before: Shape, after: Shape) -> None:
         """A machine whose free capacity changed from ``before`` to ``after``: :meth:`remove`
@@ -196,7 +226,8 @@ class OnIndex:
         if order is None:
             order = self._orders[rut] = _Order(rut)
             for group in self._groups.values():
-                order.insert(group, self.total)
+                if group.machines:
+                    order.insert(group, self.total)
         return order
 
     def best_fits(

@@ -616,7 +616,7 @@ class _Simulation:
         # are the same IEEE operations), and each fair share computed once per set of
         # frameworks with pending work.
         total = self._total_or_one
-        used = self.cluster.used
+        used, on_capacity = self.cluster.used, self.on_capacity
         if self.timeline.shared:
             dominant_share = [
                 max([row[r] / total[r] for r in range(len(row))]) for row in self.framework_usage
@@ -637,7 +637,7 @@ class _Simulation:
             t,
             utilisation=[used[r] / total[r] for r in range(len(used))],
             utilisation_of_on=[
-                u / c if c > 1e-12 else 0.0 for u, c in zip(used, self.on_capacity, strict=True)
+                used[r] / on_capacity[r] if on_capacity[r] > 1e-12 else 0.0 for r in range(len(used))
             ],
             active_vms=self.cluster.active_by_type,  # copied into the timeline's arrays
             cost_rate_per_hour=self.rate_per_hour,

@@ -118,3 +118,43 @@ def test_best_fits_equal_a_brute_force_sort_near_the_tolerance(seed: int) -> Non
             assert counts == [k for _, _, k in fitting[:limit]]
             every = sum(k for _, _, k in fitting)
             assert room == every if len(fitting) < limit else room >= limit
+
+
+def test_groups_left_empty_are_kept_then_forgotten_without_changing_an_answer() -> None:
+    """Machines wander through thousands of free capacities (each left behind is a group kept
+    empty, then forgotten in bulk) and come back to earlier ones: every answer stays the one
+    of sorting every machine by (RA, index), and the kept groups stay bounded."""
+    rng = random.Random(3)
+    total, rut, demand = (64.0, 256.0), (0.5, 0.5), (1.0, 2.0)
+    index = OnIndex(total)
+    free: dict[int, tuple[float, ...]] = {}
+    for step in range(6000):
+        v = rng.randrange(40)
+        # Half of the shapes recur (a small grid), half are new (fractional amounts).
+        shape = (
+            (float(rng.randrange(8)), float(rng.randrange(8)) * 4.0)
+            if rng.random() < 0.5
+            else (rng.random() * 8.0, rng.random() * 32.0)
+        )
+        if v in free and rng.random() < 0.2:
+            index.remove(v, v % 2, free.pop(v))
+        elif v in free:
+            index.move(v, v % 2, free[v], shape)
+            free[v] = shape
+        else:
+            index.add(v, v % 2, shape)
+            free[v] = shape
+        assert len(index) == len(free)
+        if step % 97 == 0:
+            fitting = sorted(
+                (resource_availability(f, total, rut), v, executors_fitting(f, demand))
+                for v, f in free.items()
+                if executors_fitting(f, demand) > 0
+            )
+            machines, counts, room = index.best_fits(demand, [True, True], rut=rut, limit=15)
+            assert machines == [v for _, v, _ in fitting[:15]]
+            assert counts == [k for _, _, k in fitting[:15]]
+            assert room == sum(k for _, _, k in fitting) if len(fitting) < 15 else room >= 15
+    kept = index._groups  # the bound is the point of the test
+    assert len(kept) <= 2 * (len(free) + 1025)
+    assert index._next_id > len(kept) + 1024  # groups were forgotten
