@@ -46,6 +46,10 @@ __all__ = [
 # dependency order. Adding a module here compiles it; it must pass ``mypy --strict``.
 MODULES = (
     "scheduling.numbers",
+    "scheduling.scenario.checks",
+    "scheduling.scenario.workload_fields",
+    "scheduling.importers.registry",
+    "scheduling.importers.rm_simulator",
     "scheduling.cost.job_table",
     "scheduling.cost.machine_index",
     "scheduling.cost.cluster",

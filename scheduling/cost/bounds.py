@@ -48,9 +48,16 @@ from ..scenario import Scenario
 def work_resource_hours(scenario: Scenario) -> np.ndarray:
     """The scenario's total work per resource, in resource-hours, every job at its unstretched
     ``duration_s`` (a network-bound job's stretch only adds to it: see the module docstring)."""
-    w = np.zeros(len(scenario.resources))
-    for j in scenario.jobs:
-        w += np.asarray(j.executor) * (j.executors * j.duration_s / 3600.0)
+    jobs = scenario.jobs
+    n = len(scenario.resources)
+    if not jobs:
+        return np.zeros(n)
+    demand = np.array([j.executor for j in jobs], dtype=float).reshape(len(jobs), n)
+    executors = np.array([j.executors for j in jobs], dtype=float)
+    hours = executors * np.array([j.duration_s for j in jobs], dtype=float) / 3600.0
+    # Added job by job in listed order (a running sum, not numpy's pairwise one), from +0.0:
+    # the floats of ``w = 0; w += executor * (executors * duration / 3600)`` over the jobs.
+    w: np.ndarray = np.cumsum(demand * hours[:, None], axis=0)[-1] + 0.0
     return w
 
 

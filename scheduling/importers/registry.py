@@ -161,8 +161,9 @@ def _text_value(p: Param, value: Any) -> Any:
             return number_from_text(text)
         except ValueError:
             return value
-    if p.kind == "boolean" and text.lower() in (*_TRUE, *_FALSE):
-        return text.lower() in _TRUE
+    lowered = text.lower()
+    if p.kind == "boolean" and (lowered in _TRUE or lowered in _FALSE):
+        return lowered in _TRUE
     return value
 
 

@@ -8,7 +8,7 @@ name the library refuses can never be stored.
 >>> name_problem("m1.large") is None
 True
 >>> print(name_problem("\\ud800"))
-contains a lone surrogate (\ud800 at character 1), which is not a character: text must be valid Unicode
+contains a lone surrogate (\\ud800 at character 1), which is not a character: text must be valid Unicode
 >>> name_problem("   ")
 'must not be empty'
 """
