@@ -46,6 +46,7 @@ __all__ = [
 # dependency order. Adding a module here compiles it; it must pass ``mypy --strict``.
 MODULES = (
     "scheduling.numbers",
+    "scheduling.metrics",
     "scheduling.scenario.checks",
     "scheduling.scenario.workload_fields",
     "scheduling.importers.registry",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -49,13 +49,19 @@ DELAY_DECIMALS = 3
 UNUSED_CAPACITY = "(unused capacity)"
 
 
-class VmInterval(NamedTuple):
-    """One VM on-interval: on at ``on_s``, off at ``off_s``, billed for ``billed_s`` seconds."""
+class VmInterval:
+    """One VM on-interval: on at ``on_s``, off at ``off_s``, billed for ``billed_s`` seconds.
 
-    machine: int
-    on_s: float
-    off_s: float
-    billed_s: float
+    A plain class: compiled (:mod:`scheduling.compiled`), its constructor is native, where a
+    named tuple's is generated Python."""
+
+    __slots__ = ("billed_s", "machine", "off_s", "on_s")
+
+    def __init__(self, machine: int, on_s: float, off_s: float, billed_s: float) -> None:
+        self.machine = machine
+        self.on_s = on_s
+        self.off_s = off_s
+        self.billed_s = billed_s
 
 
 class Holdings:
