@@ -289,18 +289,20 @@ def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: H
     """
     capacity = np.where(cluster.type_capacity > 0, cluster.type_capacity, np.inf)
     type_of, rate = cluster.type_of.tolist(), cluster.rate.tolist()
-    demand_rows = [tuple(row) for row in demand.tolist()]
+    # Each job's demand as a number (jobs' demands repeat: few distinct ones).
+    numbered: dict[tuple[float, ...], int] = {}
+    shape_of = [numbered.setdefault(tuple(row), len(numbered)) for row in demand.tolist()]
     # A share depends on the executor's demand, their number and the VM type only: computed
-    # once per such triple, with the same arithmetic (jobs' demands repeat: few distinct ones).
-    shares: dict[tuple[tuple[float, ...], int, int], float] = {}
-    costs = [0.0] * len(demand_rows)
+    # once per such triple, with the same arithmetic.
+    shares: dict[tuple[int, int, int], float] = {}
+    costs = [0.0] * len(shape_of)
     weights = rut.tolist()
     h = holdings
     # Rows in the order they were recorded: each job's costs are added in the order its own
     # holdings ended, so its sum is the same float whatever other jobs' rows come between.
     for i, v, k, held_from, held_to in zip(h.job, h.machine, h.executors, h.from_s, h.to_s, strict=True):
         held = held_to - held_from
-        key = (demand_rows[i], k, type_of[v])
+        key = (shape_of[i], k, type_of[v])
         share = shares.get(key)
         if share is None:
             amounts = (demand[i] * k / capacity[type_of[v]]).tolist()
@@ -319,8 +321,9 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
     was 1 (and its layout is the one it always had).
     """
     scenario, jobs = record.scenario, record.jobs
+    finish_s: list[float] = record.finish_s.tolist()
     met_deadline: list[bool | None] = [
-        None if deadline is None else bool(record.finish_s[i] <= deadline + 1e-9)
+        None if deadline is None else finish_s[i] <= deadline + 1e-9
         for i, deadline in enumerate(jobs.deadline_s)
     ]
     return {
@@ -329,7 +332,7 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
         "arrival_s": [job.arrival_s for job in scenario.jobs],
         "placed_s": record.placed_s.tolist(),
         "start_s": record.start_s.tolist(),
-        "finish_s": record.finish_s.tolist(),
+        "finish_s": finish_s,
         "executors": [job.executors for job in scenario.jobs],
         "executor": {r: [job.executor[k] for job in scenario.jobs] for k, r in enumerate(scenario.resources)},
         "deadline_s": list(jobs.deadline_s),
