@@ -110,3 +110,14 @@ def test_the_cli_reports_the_build_as_json() -> None:
     assert status["digest"] == compiled.digest()
     assert status["built"] is (compiled.built() is not None)
     assert status["modules"] == list(compiled.MODULES)
+
+
+def test_a_source_copy_of_a_module_runs_its_own_functions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a test replaces in the source copy is what the copy calls, compiled or not."""
+    source = compiled.source_module("scheduling.cost.machine_index")
+    assert not compiled.is_compiled(source)
+    assert source.resource_availability((4.0, 16.0), (16.0, 64.0), (0.5, 0.5)) == 0.25
+    monkeypatch.setattr(source, "weighted_sum", lambda values, weights: -1.0)
+    assert source.resource_availability((4.0, 16.0), (16.0, 64.0), (0.5, 0.5)) == -1.0
+    with pytest.raises(ValueError, match="not one of the compiled modules"):
+        compiled.source_module("scheduling.cli")
