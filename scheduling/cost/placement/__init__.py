@@ -24,12 +24,16 @@ def place_ilp(
     cluster: Cluster, demand: FloatArray, executors: int, allowed_types: BoolArray, ctx: PlacementContext
 ) -> Assignment | None:
     """Exact placement (Algorithm 2 of paper 003); see :mod:`scheduling.cost.placement.exact`."""
-    from .exact import place_ilp as exact  # imported on first use: it loads the solvers
+    global _exact
+    if _exact is None:
+        from .exact import place_ilp as exact  # imported on first use: it loads the solvers
 
-    return exact(cluster, demand, executors, allowed_types, ctx)
+        _exact = exact
+    return _exact(cluster, demand, executors, allowed_types, ctx)
 
 
 PlaceFn = Callable[[Cluster, FloatArray, int, BoolArray, PlacementContext], "Assignment | None"]
+_exact: PlaceFn | None = None  # the exact placement, once imported
 
 PLACEMENT_FUNCTIONS: dict[str, PlaceFn] = {
     "bfd": place_bfd,

@@ -57,8 +57,8 @@ import numpy as np
 import pulp
 
 from ...errors import SolverFailure, SolverTimeout
-from ..cluster import BoolArray, Cluster, FloatArray, PlacementContext
-from .heuristics import Assignment, place_bfd, used_vms_in_bfd_order
+from ..cluster import BfdKeys, BoolArray, Cluster, FloatArray, PlacementContext
+from .heuristics import Assignment, place_bfd
 from .knapsack import min_new_vm_cost
 
 METHODS = ("knapsack", "integer", "binary")
@@ -185,18 +185,14 @@ def exact_placement(
         raise ValueError(f"unknown ILP method {method!r}; expected one of {', '.join(METHODS)}")
     if executors <= 0:
         return ExactPlacement({}, 0.0, 0, method, 0.0)
-    if not cluster.may_hold(np.asarray(demand, dtype=float), executors):
+    demand = np.asarray(demand, dtype=float)
+    allowed_types = np.asarray(allowed_types, bool)
+    keys = cluster.bfd_keys(demand, allowed_types, rut)
+    if not cluster.may_hold_values(keys.demand, executors):
         return None  # not enough room in the whole cluster: no need to look at machines
     start = time.perf_counter()
     deadline = start + time_limit_s
-    snap = _Snapshot.take(
-        cluster,
-        np.asarray(demand, dtype=float),
-        executors,
-        np.asarray(allowed_types, bool),
-        rut,
-        every_machine_on=method != "knapsack",
-    )
+    snap = _Snapshot.take(cluster, demand, executors, keys, every_machine_on=method != "knapsack")
     need = executors - snap.room
     if need > sum(k * n for k, n in zip(snap.type_fits, snap.idle, strict=True)):
         return None  # ordinary infeasibility: not enough room, on and off together
@@ -239,28 +235,26 @@ class _Snapshot:
         cluster: Cluster,
         demand: FloatArray,
         executors: int,
-        allowed: BoolArray,
-        rut: FloatArray,
+        keys: BfdKeys,
         *,
         every_machine_on: bool,
     ) -> _Snapshot:
-        """Read the cluster for one job.
+        """Read the cluster for one job (``keys``: :meth:`Cluster.bfd_keys` of its demand, its
+        allowed VM types and the RUT).
 
         With ``every_machine_on`` false only the ``executors`` machines already on that come
         first in BFD order are kept: each holds at least one executor, so the others can never
         receive one (the solver models keep them all, as the paper's model does).
         """
-        used = used_vms_in_bfd_order(
-            cluster, demand, allowed, rut, cluster.n_machines if every_machine_on else executors
+        machines, fits_of, room = cluster.on_index.best_fits(
+            keys.demand, keys.allowed_types, rut=keys.rut,
+            limit=cluster.n_machines if every_machine_on else executors,
         )
         # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
-        keys = cluster.bfd_keys(demand, allowed, rut)
         allowed_pools, fits = keys.allowed_pools, keys.pool_fits
         type_fits = [k if ok else 0 for k, ok in zip(fits, allowed_pools, strict=True)]
         idle = [cluster.idle_count(p) if ok else 0 for p, ok in enumerate(allowed_pools)]
-        return cls(
-            demand, used.machines, used.fits, used.room, type_fits, idle, cluster.new_vm_pool_order(rut)
-        )
+        return cls(demand, machines, fits_of, room, type_fits, idle, keys.pool_order)
 
     def realise(
         self, cluster: Cluster, counts: tuple[int, ...], executors: int
