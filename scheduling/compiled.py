@@ -2,8 +2,8 @@
 
 The modules in :data:`MODULES` are ordinary typed Python, and they are the only implementation:
 `mypyc <https://mypyc.readthedocs.io>`_ (part of mypy, a wheel from the package registry)
-translates the same files to C extension modules, which simulate 1.3-1.5x faster
-(``benchmarks/RESULTS.md`` §20). Nothing is written twice; an engine that is not compiled runs
+translates the same files to C extension modules, which simulate about twice as fast
+(``benchmarks/RESULTS.md`` §21). Nothing is written twice; an engine that is not compiled runs
 the same source under the interpreter, with the same results (``benchmarks/engine_identity.py``
 compares whole result documents).
 
@@ -44,8 +44,11 @@ __all__ = [
     "switched_off",
 ]
 
-# The hot path of a simulation (the event loop and everything it calls per event), in
-# dependency order. Adding a module here compiles it; it must pass ``mypy --strict``.
+# The hot path of a simulation (the event loop and everything it calls per event, the exact
+# placement's knapsack, the result's columns) and of reading a workload (the RM importer, the
+# scenario's job fields and the rules they are checked by), in dependency order. Adding a module
+# here compiles it; it must pass ``mypy --strict``. A test that replaces one of their functions
+# does it on :func:`source_module`'s copy.
 MODULES = (
     "scheduling.numbers",
     "scheduling.metrics",
