@@ -227,7 +227,16 @@ class TimelineRecorder:
         # The rate is the sum of the hourly prices of the VMs on, kept up to date by adding and
         # subtracting them, so its last bits drift. No figure reads them (the cumulative cost
         # keeps full precision): a billionth of a currency unit an hour is kept.
-        return [round(rate, RATE_DECIMALS) for rate in self._cost_rate]
+        # The rate stays the same over many rows (it changes when a VM turns on or off), and
+        # ``round`` to a number of decimals is slow: each new value is rounded once. A zero is
+        # always rounded (0.0 and -0.0 compare equal but are written differently).
+        out: list[float] = []
+        last, rounded = math.nan, 0.0
+        for rate in self._cost_rate:
+            if rate != last or rate == 0.0:
+                last, rounded = rate, round(rate, RATE_DECIMALS)
+            out.append(rounded)
+        return out
 
     def timeline_section(self) -> dict[str, Any]:
         """The ``timeline`` section of the result document (informative rows only)."""

@@ -381,7 +381,7 @@ def _parse_jobs(
                 "the job misses it even on an idle cluster",
             )
         out.append(
-            Job(
+            Job.checked(
                 id=job_id,
                 framework=framework,
                 arrival_s=arrival,
