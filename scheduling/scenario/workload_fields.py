@@ -381,7 +381,7 @@ def _parse_jobs(
                 "the job misses it even on an idle cluster",
             )
         out.append(
-            Job.checked(
+            Job(
                 id=job_id,
                 framework=framework,
                 arrival_s=arrival,

@@ -392,23 +392,3 @@ def test_the_summary_names_only_the_resources_that_are_too_big():
         "largest executor 16 cpu, largest VM 12 cpu"
     )
     assert len(got) == 1 + 67
-
-
-def test_a_parsed_job_is_the_job_its_fields_make() -> None:
-    """The parser builds jobs without the dataclass's ``__init__`` (``Job.checked``): each is
-    equal to ``Job(...)`` of its fields, hashes alike, and is as frozen."""
-    import dataclasses
-
-    from scheduling.scenario.document import Job
-
-    scenario = parse_scenario({"resources": ["cpu", "mem"], "vm_types": [{"name": "vm",
-        "capacity": {"cpu": 4, "mem": 16}, "price_per_hour": 1.0}], "jobs": [
-        {"id": "a", "arrival_s": 0, "executors": 2, "executor": {"cpu": 1, "mem": 2}, "duration_s": 5},
-        {"id": 7, "arrival_s": 1.5, "executors": 1, "executor": {"cpu": 2, "mem": 0}, "duration_s": 3,
-         "deadline_s": 9, "network_sensitivity": 0.5}]})
-    for job in scenario.jobs:
-        made = Job(**{f.name: getattr(job, f.name) for f in dataclasses.fields(Job)})
-        assert job == made and hash(job) == hash(made) and repr(job) == repr(made)
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            job.id = "changed"  # type: ignore[misc]
-    assert [j.id for j in scenario.jobs] == ["a", "7"] and scenario.jobs[1].absolute_deadline_s == 10.5
