@@ -58,7 +58,7 @@ import pulp
 
 from ...errors import SolverFailure, SolverTimeout
 from ..cluster import BfdKeys, BoolArray, Cluster, FloatArray, PlacementContext
-from .heuristics import Assignment, place_bfd
+from .heuristics import Assignment, place_bfd, used_vms
 from .knapsack import min_new_vm_cost
 
 METHODS = ("knapsack", "integer", "binary")
@@ -246,10 +246,8 @@ class _Snapshot:
         first in BFD order are kept: each holds at least one executor, so the others can never
         receive one (the solver models keep them all, as the paper's model does).
         """
-        machines, fits_of, room = cluster.on_index.best_fits(
-            keys.demand, keys.allowed_types, rut=keys.rut,
-            limit=cluster.n_machines if every_machine_on else executors,
-        )
+        limit = cluster.n_machines if every_machine_on else executors
+        machines, fits_of, room = used_vms(cluster, keys, limit)
         # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
         allowed_pools, fits = keys.allowed_pools, keys.pool_fits
         type_fits = [k if ok else 0 for k, ok in zip(fits, allowed_pools, strict=True)]

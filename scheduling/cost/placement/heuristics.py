@@ -46,14 +46,14 @@ def used_vms_in_bfd_order(
     >>> used.machines, used.fits, used.room
     ([1, 0], [1, 3], 4)
     """
-    return _used_vms(cluster, cluster.bfd_keys(demand, allowed_types, rut), limit)
+    return UsedVMs(*used_vms(cluster, cluster.bfd_keys(demand, allowed_types, rut), limit))
 
 
-def _used_vms(cluster: Cluster, keys: BfdKeys, limit: int) -> UsedVMs:
-    machines, counts, room = cluster.on_index.best_fits(
-        keys.demand, keys.allowed_types, rut=keys.rut, limit=limit
-    )
-    return UsedVMs(machines, counts, room)
+def used_vms(cluster: Cluster, keys: BfdKeys, limit: int) -> tuple[list[int], list[int], int]:
+    """:func:`used_vms_in_bfd_order` of a job's :meth:`~Cluster.bfd_keys`, as a plain tuple
+    (machines, executors each, room): what the placements ask at every decision, without
+    building a named tuple (whose constructor is generated Python even when compiled)."""
+    return cluster.on_index.best_fits(keys.demand, keys.allowed_types, rut=keys.rut, limit=limit)
 
 
 def place_bfd(
@@ -73,9 +73,7 @@ def place_bfd(
     keys = cluster.bfd_keys(demand, allowed_types, ctx.rut)
     if not cluster.may_hold_values(keys.demand, executors):
         return None
-    machines, fits_of, room = cluster.on_index.best_fits(
-        keys.demand, keys.allowed_types, rut=keys.rut, limit=executors
-    )
+    machines, fits_of, room = used_vms(cluster, keys, executors)
     # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
     pool_fits, allowed_pools = keys.pool_fits, keys.allowed_pools
     idle = cluster.idle_counts_list()
