@@ -87,6 +87,20 @@ def page(browser: Any) -> Iterator[Any]:
     page.console_errors = ConsoleErrors(page)
     yield page
     context.close()
+    live_server_requests_finished()
+
+
+def live_server_requests_finished() -> None:
+    """Wait for the live server's request threads that are still answering the closed page.
+
+    They share the test's in-memory SQLite connection, so the database flush after the test
+    fails ("couldn't be flushed") if it runs while one of them is still in a query; and the
+    next test then finds the last one's user. Each request runs in a thread of
+    ``socketserver.ThreadingMixIn`` named after its target.
+    """
+    for thread in threading.enumerate():
+        if thread.name.endswith("(process_request_thread)") and thread is not threading.current_thread():
+            thread.join()
 
 
 @pytest.fixture
