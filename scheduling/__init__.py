@@ -23,7 +23,8 @@ installed first, before any of them is imported).
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from . import compiled as compiled  # first: importing it installs the compiled core's finder
+from . import blas_threads as blas_threads  # first: before numpy starts OpenBLAS's threads
+from . import compiled as compiled  # then the compiled core's finder, before any module it serves
 from .cost import (
     ORDERINGS,
     PLACEMENTS,

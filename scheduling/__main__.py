@@ -3,5 +3,8 @@
 import sys
 
 from .cli import main
+from .collector import skip_final_collection
 
-sys.exit(main())
+code = main()
+skip_final_collection()
+sys.exit(code)

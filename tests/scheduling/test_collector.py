@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import gc
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from scheduling import parse_scenario, simulate
 from scheduling.collector import collector_paused
 from scheduling.errors import ScenarioError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 DOC = {
     "resources": ["cpu"],
@@ -63,3 +71,39 @@ def test_nested_pauses_switch_it_on_only_at_the_outermost_end() -> None:
 
 def _stop(_: float) -> None:
     raise RuntimeError("stop")
+
+
+# The command line, in a process of its own: an exit handler registered before it runs sees
+# whether the live objects were frozen out of the collector's last walk, and the exit code.
+_RUN_CLI = """
+import atexit, gc, runpy, sys
+atexit.register(lambda: print("frozen", gc.get_freeze_count() > 0, flush=True))
+sys.argv = ["scheduling", *sys.argv[1:]]
+runpy.run_module("scheduling", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize(("scenario", "code"), [(DOC, 0), ({**DOC, "jobs": [{"id": "a"}]}, 2)])
+def test_the_command_line_skips_the_last_collection_and_keeps_its_exit_code(
+    tmp_path: Any, scenario: dict[str, Any], code: int
+) -> None:
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(scenario))
+    done = subprocess.run([sys.executable, "-c", _RUN_CLI, "validate", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == code, done.stderr
+    assert done.stdout.splitlines()[-1] == "frozen True"
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
+def test_the_library_asks_for_one_blas_thread_unless_the_process_chose(
+    given: str | None, expected: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    script = "import os, scheduling, numpy; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == expected
