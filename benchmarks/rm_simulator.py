@@ -17,10 +17,11 @@ Each simulation is its own process, and the rows are interleaved (ours, theirs, 
 ``os.wait4``: CPU seconds (user + system, every thread: the JVM's compiler and collector threads
 count) and peak resident memory. A process does everything: start-up, reading the CSV, the
 simulation and its results (theirs writes two CSV files, ours builds the result document; their
-one line per event on stdout goes to /dev/null) and its exit (ours skips the interpreter's last
-walk of the cyclic collector, as ``python -m scheduling`` does: ``scheduling.collector``). Ours
-also reports the CPU seconds of ``simulate`` alone. CPU seconds are the fairer measure on a busy
-machine: the load average is printed beside the table. Prints markdown.
+one line per event on stdout goes to /dev/null) and its exit. Ours runs as ``python -m scheduling``
+does: with the cyclic collector paused from start to end, its last walk at exit skipped
+(``scheduling.collector``). Ours also reports the CPU seconds of ``simulate`` alone. CPU seconds
+are the fairer measure on a busy machine: the load average is printed beside the table. Prints
+markdown.
 """
 
 from __future__ import annotations
@@ -162,18 +163,21 @@ def child(csv_path: Path, scale: int, scheduler: str, out: Path) -> None:
     """One of our simulations, in its own process: read the CSV, simulate, build the document."""
     sys.path.insert(0, str(ROOT))
     from scheduling import parse_scenario, simulate
-    from scheduling.collector import skip_final_collection
+    from scheduling.collector import collector_paused, skip_final_collection
     from scheduling.importers import import_rm_csv
     from scheduling.presets import preset_vm_types
 
-    vm_types = preset_vm_types("paper-003", scale=scale)
-    doc = import_rm_csv(csv_path.read_text(), name=csv_path.name, vm_types=vm_types)
-    scenario = parse_scenario(doc)
-    t0 = time.process_time()
-    result = simulate(scenario, scheduler=scheduler)
-    cpu = time.process_time() - t0
-    out.write_text(json.dumps({"cost": result.total_cost, "simulate_cpu_s": cpu}))
-    skip_final_collection()  # as ``python -m scheduling`` does before it exits
+    # As ``python -m scheduling`` does: its whole command runs with the collector paused, and
+    # the last walk at exit is skipped (``scheduling.collector``).
+    with collector_paused():
+        vm_types = preset_vm_types("paper-003", scale=scale)
+        doc = import_rm_csv(csv_path.read_text(), name=csv_path.name, vm_types=vm_types)
+        scenario = parse_scenario(doc)
+        t0 = time.process_time()
+        result = simulate(scenario, scheduler=scheduler)
+        cpu = time.process_time() - t0
+        out.write_text(json.dumps({"cost": result.total_cost, "simulate_cpu_s": cpu}))
+        skip_final_collection()
 
 
 def main() -> None:

@@ -3,8 +3,9 @@
 import sys
 
 from .cli import main
-from .collector import skip_final_collection
+from .collector import collector_paused, skip_final_collection
 
-code = main()
-skip_final_collection()
+with collector_paused():  # main pauses it too; this holds the pause until the objects are frozen
+    code = main()
+    skip_final_collection()
 sys.exit(code)

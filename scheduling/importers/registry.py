@@ -122,7 +122,11 @@ def number_from_text(text: str) -> int | float:
 
     >>> number_from_text(" 4 "), number_from_text("2.5"), number_from_text("1e3")
     (4, 2.5, 1000)
+    >>> number_from_text("9007199254740993")  # 2**53 + 1: as the float it reads as
+    9007199254740992.0
     """
+    if len(text) < 16 and text.isdigit() and text.isascii():  # most cells: below 10**15 < 2**53
+        return int(text)
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"{text!r} is not finite")

@@ -62,28 +62,30 @@ def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
                 "csv", f"missing columns: {', '.join(missing)} (expected {','.join(COLUMNS)})"
             )
         col = {c: header.index(c) for c in COLUMNS}
+        id_column = col["job-id"]
+        numbered = [(c, col[c]) for c in COLUMNS[1:]]
+        width = len(header)
+        most_jobs = LIMITS["jobs"]
         jobs: list[dict[str, Any]] = []
         origins: list[str] = []
         for row in reader:
             line = f"line {reader.line_num}"
-            if not row or all(not c.strip() for c in row):
+            if not row or (not row[0].strip() and all(not c.strip() for c in row)):
                 continue
-            if len(jobs) >= LIMITS["jobs"]:
-                errors.append(FieldError("csv", f"more than {int(LIMITS['jobs']):,} jobs"))
+            if len(jobs) >= most_jobs:
+                errors.append(FieldError("csv", f"more than {int(most_jobs):,} jobs"))
                 break
-            if len(row) < len(header):
-                errors.append(FieldError(line, f"has {len(row)} columns, expected {len(header)}"))
+            if len(row) < width:
+                errors.append(FieldError(line, f"has {len(row)} columns, expected {width}"))
                 continue
-            job_id = row[col["job-id"]].strip()
+            job_id = row[id_column].strip()
             values: dict[str, Any] = {}
-            for c in COLUMNS[1:]:
+            for c, i in numbered:
                 try:
-                    values[c] = number_from_text(row[col[c]])
+                    values[c] = number_from_text(row[i])
                 except ValueError:
-                    errors.append(
-                        FieldError(row_path(line, job_id, c), f"must be a number, got {row[col[c]]!r}")
-                    )
-            if len(values) < len(COLUMNS) - 1:
+                    errors.append(FieldError(row_path(line, job_id, c), f"must be a number, got {row[i]!r}"))
+            if len(values) < len(numbered):
                 continue
             job: dict[str, Any] = {
                 "id": job_id,
