@@ -166,5 +166,5 @@ def uses_version_3(raw_vm_types: Any, raw_frameworks: Any, raw_jobs: Any = None)
                                 ("jobs", "network_sensitivity", raw_jobs)):
         if isinstance(items, list):
             out += [f"{section}[{i}].{key}" for i, x in enumerate(items)
-                    if isinstance(x, Mapping) and key in x]
+                    if (type(x) is dict or isinstance(x, Mapping)) and key in x]
     return out

@@ -23,6 +23,7 @@ from .document import (
     Framework,
     Job,
     TaskQueue,
+    checked_job,
 )
 from .limits import LIMITS, OFFER_POLICIES
 
@@ -381,15 +382,6 @@ def _parse_jobs(
                 "the job misses it even on an idle cluster",
             )
         out.append(
-            Job(
-                id=job_id,
-                framework=framework,
-                arrival_s=arrival,
-                executors=int(executors),
-                executor=executor,
-                duration_s=duration,
-                deadline_s=deadline,
-                network_sensitivity=sensitivity,
-            )
+            checked_job(job_id, arrival, int(executors), executor, duration, framework, deadline, sensitivity)
         )
     return out
