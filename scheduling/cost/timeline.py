@@ -5,16 +5,17 @@ cumulative cost, which is piecewise linear between the points. The recorder keep
 instant (a second row at the same instant replaces the first) and builds the ``timeline`` and
 ``fairness`` sections of the result document (docs/results.md).
 
-Rows are kept in plain lists, one a series (appending to a typed array parsed each value through
-CPython's general argument parser: a tenth of a simulation's time), and their number is bounded:
-once a run has produced :data:`TIMELINE_ROWS_MAX` rows more than it keeps, the rows so far are
-reduced to their envelope over buckets of time
-(:func:`scheduling.charts.downsample.envelope_rows`, the rule the charts downsample with: each
-bucket's first and last rows and each series' extremes with the rows where they stop). Buckets
-are powers of two seconds wide, aligned on 0, and only ever widen, so a reduction over reduced
-rows keeps what one reduction over every row would. A run of fewer rows (every run of up to some
-50,000 jobs) keeps every row. The fairness figures are integrated over every row, a block at a
-time before each reduction.
+Rows are kept compactly (typed arrays, 8 bytes a value; the newest rows, up to
+:data:`PENDING_ROWS`, in plain lists that are copied into the arrays a block at a time:
+appending to a typed array parses each value through CPython's general argument parser, which
+cost a tenth of a simulation) and their number is bounded: once a run has produced
+:data:`TIMELINE_ROWS_MAX` rows more than it keeps, the rows so far are reduced to their envelope
+over buckets of time (:func:`scheduling.charts.downsample.envelope_rows`, the rule the charts
+downsample with: each bucket's first and last rows and each series' extremes with the rows where
+they stop). Buckets are powers of two seconds wide, aligned on 0, and only ever widen, so a
+reduction over reduced rows keeps what one reduction over every row would. A run of fewer rows
+(every run of up to some 50,000 jobs) keeps every row. The fairness figures are integrated over
+every row, a block at a time before each reduction.
 
 >>> recorder = TimelineRecorder(["cpu"], ["small"], ["a", "b"], shared=True)
 >>> recorder.record(0.0, utilisation=[0.5], utilisation_of_on=[1.0], active_vms=[1],
@@ -30,6 +31,7 @@ time before each reduction.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Sequence
 from itertools import compress
 from typing import Any
@@ -51,11 +53,14 @@ RATE_DECIMALS = 9
 #: points a series, so the kept rows leave them as they were.
 TIMELINE_ROWS_MAX = 50_000
 
+#: Rows kept in lists before they are copied into the typed arrays, all at once.
+PENDING_ROWS = 2048
+
 
 class TimelineRecorder:
     """Rows of the timelines; the fairness series only when frameworks share the cluster.
 
-    Each series is one flat list (a row's values one after another); ``rows_max`` bounds
+    Each series is one flat typed array (a row's values one after another); ``rows_max`` bounds
     the rows kept (:data:`TIMELINE_ROWS_MAX`).
     """
 
@@ -74,25 +79,23 @@ class TimelineRecorder:
         self.shared = shared  # at least two frameworks have jobs: fairness is measured
         self.rows_max = rows_max
         n_shares = len(self.frameworks) if shared else 0
-        self.t: list[float] = []
-        # Each series flat (a row's values one after another), with its values a row and the
-        # numpy type of its matrix.
-        self._utilisation: list[float] = []
-        self._utilisation_of_on: list[float] = []
-        self._active_vms: list[int] = []
-        self._cost_rate: list[float] = []
-        self._cumulative_cost: list[float] = []
-        self._queued: list[int] = []
-        self._running: list[int] = []
-        self._dominant_share: list[float] = []
-        self._fair_share: list[float] = []
+        self.t = array("d")
+        # (series, values a row, numpy type of its matrix)
+        self._utilisation = array("d")
+        self._utilisation_of_on = array("d")
+        self._active_vms = array("q")
+        self._cost_rate = array("d")
+        self._cumulative_cost = array("d")
+        self._queued = array("q")
+        self._running = array("q")
+        self._dominant_share = array("d")
+        self._fair_share = array("d")
         self._widths = (
             len(self.resources), len(self.resources), len(self.vm_types), 1, 1, 1, 1, n_shares, n_shares,
         )
-        f, i = np.float64, np.int64
-        self._types = (f, f, i, f, f, i, i, f, f)
+        # The newest rows, one list a series (``self.t`` first), not yet in the arrays.
+        self._pending: tuple[list[Any], ...] = tuple([] for _ in range(10))
         self._keep: BoolArray | None = None  # informative_rows(), until the next row
-        self._made: list[NDArray[Any]] | None = None  # _matrices(), until the next row
         self._rounded: list[float] = []  # _rounded_cost_rate(), computed with _keep
         # Bounded rows: the bucket width of the last reduction (seconds), the rows whose
         # fairness areas are summed in ``_areas`` already, and the rows reduced so far.
@@ -116,42 +119,55 @@ class TimelineRecorder:
         fair_share: list[float],
     ) -> None:
         """The state at ``t``, after everything that happened at ``t``."""
-        self._keep = self._made = None
-        if self.t and self.t[-1] == t:  # a second pass at the same instant: keep the last state
-            for series, width in zip(self._series(), self._widths, strict=True):
+        self._keep = None
+        pending = self._pending
+        times = pending[0]
+        if times and times[-1] == t:  # a second pass at the same instant: keep the last state
+            for series, width in zip(pending[1:], self._widths, strict=True):
                 del series[len(series) - width:]
+            times.pop()
+        elif not times and self.t and self.t[-1] == t:  # the same, the last row copied already
+            for array_series, width in zip(self._series(), self._widths, strict=True):
+                del array_series[len(array_series) - width:]
             self.t.pop()
-        elif len(self.t) >= 2 * self.rows_max:
+        elif len(self.t) + len(times) >= 2 * self.rows_max:
             self._reduce()
-        # The scalars as their types, since the document lists them as they are; the other
-        # series are read through numpy arrays of their type.
-        self.t.append(float(t))
-        self._utilisation.extend(utilisation)
-        self._utilisation_of_on.extend(utilisation_of_on)
-        self._active_vms.extend(active_vms)
-        self._cost_rate.append(float(cost_rate_per_hour))
-        self._cumulative_cost.append(float(cumulative_cost))
-        self._queued.append(int(queued_jobs))
-        self._running.append(int(running_jobs))
-        self._dominant_share.extend(dominant_share)
-        self._fair_share.extend(fair_share)
+        times.append(t)
+        pending[1].extend(utilisation)
+        pending[2].extend(utilisation_of_on)
+        pending[3].extend(active_vms)
+        pending[4].append(cost_rate_per_hour)
+        pending[5].append(cumulative_cost)
+        pending[6].append(queued_jobs)
+        pending[7].append(running_jobs)
+        pending[8].extend(dominant_share)
+        pending[9].extend(fair_share)
+        if len(times) >= PENDING_ROWS:
+            self._flush()
 
-    def _series(self) -> tuple[list[Any], ...]:
+    def _flush(self) -> None:
+        """Copy the pending rows into the typed arrays (the same values: a float64 or int64 each,
+        as appending them one by one stores), and empty the lists."""
+        if not self._pending[0]:
+            return
+        for array_series, values in zip((self.t, *self._series()), self._pending, strict=True):
+            dtype = np.int64 if array_series.typecode == "q" else np.float64
+            array_series.frombytes(np.fromiter(values, dtype=dtype, count=len(values)).tobytes())
+            values.clear()
+
+    def _series(self) -> tuple[array[Any], ...]:
         return (
             self._utilisation, self._utilisation_of_on, self._active_vms, self._cost_rate,
             self._cumulative_cost, self._queued, self._running, self._dominant_share, self._fair_share,
         )
 
-    def _matrix(self, series: list[Any], columns: int, dtype: Any) -> NDArray[Any]:
-        # float64 or int64 as the series' type, a row per row.
-        return _vector(series, dtype).reshape(len(self.t), columns)
+    def _matrix(self, series: array[Any], columns: int) -> NDArray[Any]:
+        # float64 or int64 as the array's type, a row per row (a copy: the array grows on).
+        dtype = np.int64 if series.typecode == "q" else np.float64
+        return np.frombuffer(series, dtype=dtype).reshape(len(self.t), columns).copy()
 
     def _matrices(self) -> list[NDArray[Any]]:
-        """Every series as a matrix, made once until the next row (never written to)."""
-        if self._made is None:
-            every = zip(self._series(), self._widths, self._types, strict=True)
-            self._made = [self._matrix(s, w, d) for s, w, d in every]
-        return self._made
+        return [self._matrix(s, w) for s, w in zip(self._series(), self._widths, strict=True)]
 
     # ------------------------------------------------------------------ bounded rows
 
@@ -161,9 +177,9 @@ class TimelineRecorder:
         if not self.shared or end <= self._integrated:
             return
         a, n = self._integrated, len(self.frameworks)
-        t = _vector(self.t[a:end], np.float64)
-        dominant = _vector(self._dominant_share[a * n:end * n], np.float64).reshape(-1, n)
-        fair = _vector(self._fair_share[a * n:end * n], np.float64).reshape(-1, n)
+        t = np.frombuffer(self.t, dtype=np.float64)[a:end]
+        dominant = np.frombuffer(self._dominant_share, dtype=np.float64)[a * n:end * n].reshape(-1, n)
+        fair = np.frombuffer(self._fair_share, dtype=np.float64)[a * n:end * n].reshape(-1, n)
         self._areas = self._areas.plus(fairness_areas(t, dominant, fair, t_next=t_next))
         self._integrated = end
 
@@ -171,8 +187,9 @@ class TimelineRecorder:
         """Keep the envelope of every row but the last (which a second row at its instant may
         still replace): over buckets of the narrowest power-of-two width, never narrower than
         the last one's, that makes at most ``rows_max`` rows of envelope."""
+        self._flush()
         n = len(self.t) - 1
-        t = _vector(self.t[:n], np.float64)
+        t = np.frombuffer(self.t, dtype=np.float64)[:n].copy()
         self._integrate(n, float(self.t[n]))
         matrices = [m[:n] for m in self._matrices()]
         columns = [m[:, k].astype(float) for m in matrices for k in range(m.shape[1])]
@@ -186,14 +203,11 @@ class TimelineRecorder:
         starts = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1]])
         kept = envelope_rows(columns, np.append(starts, n), step=True)
         kept = np.append(kept[kept < n], n)  # and the last row, as it is
-        every = list(
-            zip((self.t, *self._series()), (1, *self._widths), (np.float64, *self._types), strict=True)
-        )
-        kept_rows = [self._matrix(series, width_of_row, dtype)[kept].ravel().tolist()
-                     for series, width_of_row, dtype in every]
-        for (series, _, _), rows in zip(every, kept_rows, strict=True):
-            series[:] = rows
-        self._made = None
+        every = list(zip((self.t, *self._series()), (1, *self._widths), strict=True))
+        kept_rows = [self._matrix(series, width_of_row)[kept].tobytes() for series, width_of_row in every]
+        for (series, _), rows in zip(every, kept_rows, strict=True):
+            del series[:]
+            series.frombytes(rows)
         self._integrated = len(kept) - 1  # the rows before the last are in the areas
         self.reductions += 1
 
@@ -207,6 +221,7 @@ class TimelineRecorder:
         straight between points); it comes from a polling pass (``scheduling_interval_s``) that
         started nothing. The first and the last rows are always kept.
         """
+        self._flush()
         if self._keep is None:
             self._rounded = self._rounded_cost_rate()
             self._keep = self._informative_rows()
@@ -221,15 +236,14 @@ class TimelineRecorder:
         utilisation, utilisation_of_on, active, _, _, _, _, dominant, fair = self._matrices()
         for matrix in (utilisation, utilisation_of_on, active, dominant, fair):
             same &= (matrix[1:] == matrix[:-1]).all(axis=1)
-        steps = ((self._rounded, np.float64), (self._queued, np.int64), (self._running, np.int64))
-        for series, dtype in steps:
-            values = _vector(series, dtype)
+        for series in (self._rounded, self._queued, self._running):
+            values = np.asarray(series)
             same &= values[1:] == values[:-1]
         # Row j is on the cost line of row j - 1 when no surcharge landed at t[j]. A dropped row
         # must be on the line of the row before, and the row after on its own line: a surcharge
         # landing right after it is a jump that only the row before the jump pins down.
-        t, cost = _vector(self.t, np.float64), _vector(self._cumulative_cost, np.float64)
-        line = cost[:-1] + _vector(self._cost_rate, np.float64)[:-1] * (t[1:] - t[:-1]) / 3600.0
+        t, cost = np.asarray(self.t), np.asarray(self._cumulative_cost)
+        line = cost[:-1] + np.asarray(self._cost_rate[:-1]) * (t[1:] - t[:-1]) / 3600.0
         on_line = np.abs(cost[1:] - line) <= 1e-12 * np.maximum(1.0, np.abs(cost[1:]))
         same &= on_line
         same[:-1] &= on_line[1:]
@@ -254,8 +268,12 @@ class TimelineRecorder:
 
     def timeline_section(self) -> dict[str, Any]:
         """The ``timeline`` section of the result document (informative rows only)."""
+        self._flush()
         keep = self.informative_rows()
-        utilisation, utilisation_of_on, active = (m[keep] for m in self._matrices()[:3])
+        series: tuple[array[Any], ...] = (self._utilisation, self._utilisation_of_on, self._active_vms)
+        utilisation, utilisation_of_on, active = (
+            self._matrix(s, w)[keep] for s, w in zip(series, self._widths, strict=False)
+        )
         return {
             "t": _kept(self.t, keep),
             "utilisation": {r: utilisation[:, k].tolist() for k, r in enumerate(self.resources)},
@@ -277,8 +295,11 @@ class TimelineRecorder:
         """
         if not self.shared:
             return None
+        self._flush()
         self._integrate(len(self.t), None)
-        dominant_share, fair_share = self._matrices()[7:]
+        n = len(self.frameworks)
+        dominant_share = self._matrix(self._dominant_share, n)
+        fair_share = self._matrix(self._fair_share, n)
         keep = self.informative_rows()
         return {
             "t": _kept(self.t, keep),
@@ -286,10 +307,6 @@ class TimelineRecorder:
             "fair_share": {name: fair_share[keep, k].tolist() for k, name in enumerate(self.frameworks)},
             **fairness_figures(self._areas, self.frameworks, weights),
         }
-
-
-def _vector(values: list[Any], dtype: Any) -> NDArray[Any]:
-    return np.fromiter(values, dtype=dtype, count=len(values))
 
 
 def _kept(values: Sequence[Any], keep: BoolArray) -> list[Any]:
