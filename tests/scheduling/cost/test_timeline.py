@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scheduling import parse_scenario, simulate
-from scheduling.cost.timeline import RATE_DECIMALS, TimelineRecorder
+from scheduling.cost.timeline import PENDING_ROWS, RATE_DECIMALS, TimelineRecorder
 
 
 def row(
@@ -237,3 +237,23 @@ def test_a_run_whose_rows_are_bounded_changes_nothing_but_its_timelines() -> Non
         assert a["frameworks"][name]["unfairness_area"] == pytest.approx(
             b["frameworks"][name]["unfairness_area"], rel=1e-12, abs=1e-12
         )
+
+
+@pytest.mark.parametrize("rows", [PENDING_ROWS - 1, PENDING_ROWS, PENDING_ROWS + 1, 3 * PENDING_ROWS + 5])
+def test_a_second_row_at_an_instant_replaces_the_first_wherever_the_first_is_kept(rows: int) -> None:
+    # The newest rows wait in lists and are copied into the typed arrays a block at a time: a
+    # row recorded again at its instant replaces the first whether that one is still in the
+    # lists or was just copied (the PENDING_ROWS-th row is copied as it is recorded).
+    recorder = TimelineRecorder(["cpu"], ["vm"], [], shared=False, rows_max=10 * rows)
+    for k in range(rows):
+        row(recorder, float(k), used=0.0, active=0, rate=0.0, cost=0.0, queued=k)  # replaced
+        row(recorder, float(k), used=(k % 7) / 7, active=k % 5, rate=3.6 * (k % 5), cost=float(k), queued=0)
+    timeline = recorder.timeline_section()
+    kept = timeline["t"]
+    assert kept[0] == 0.0 and kept[-1] == rows - 1 and len(kept) > rows // 2
+    for k, tk in enumerate(kept):
+        j = int(tk)
+        assert timeline["utilisation"]["cpu"][k] == (j % 7) / 7
+        assert timeline["active_vms"]["vm"][k] == j % 5
+        assert timeline["cumulative_cost"][k] == float(j) and timeline["queued_jobs"][k] == 0
+    assert len(recorder.t) == rows  # every row in the arrays once the document is built
