@@ -30,7 +30,7 @@ from .cluster import Cluster, FloatArray
 from .document import FORMAT, horizon_cost, vm_interval_cost
 from .job_table import JobTable
 from .schedulers import SchedulerSpec
-from .timeline import TimelineRecorder
+from .timeline import PENDING_ROWS, TimelineRecorder
 
 __all__ = [
     "DELAY_DECIMALS",
@@ -70,31 +70,49 @@ class Holdings:
 
     Flat typed columns, 28 bytes a row: a run keeps every row until its document is built (a
     tuple in a list per job took about 200 bytes). Jobs, machines and a job's executors are
-    counted in 32-bit integers (``LIMITS`` keeps each below a million).
+    counted in 32-bit integers (``LIMITS`` keeps each below a million). The newest rows, up to
+    :data:`~scheduling.cost.timeline.PENDING_ROWS`, wait in lists and are copied into the
+    columns a block at a time (appending to a typed array parses each value through CPython's
+    general argument parser), as the timeline's rows are; :meth:`columns` copies the rest.
 
     >>> h = Holdings()
     >>> h.add(1, {0: 2, 4: 1}, from_s=0.0, to_s=10.0)
     >>> h.add(0, {3: 1}, from_s=5.0, to_s=7.5)
-    >>> h.job.tolist(), h.machine.tolist(), h.executors.tolist(), h.to_s.tolist()
+    >>> job, machine, executors, from_s, to_s = h.columns()
+    >>> job.tolist(), machine.tolist(), executors.tolist(), to_s.tolist()
     ([1, 1, 0], [0, 4, 3], [2, 1, 1], [10.0, 10.0, 7.5])
     """
 
     def __init__(self) -> None:
-        self.job = array("i")
-        self.machine = array("i")
-        self.executors = array("i")
-        self.from_s = array("d")
-        self.to_s = array("d")
+        self._columns: tuple[array[Any], ...] = (array("i"), array("i"), array("i"), array("d"), array("d"))
+        self._pending: tuple[list[Any], ...] = ([], [], [], [], [])
 
     def add(self, job: int, executors: dict[int, int], from_s: float, to_s: float) -> None:
         """Job ``job`` held ``executors`` (per machine, a row each in the dict's order) from
         ``from_s`` to ``to_s``."""
+        jobs, machines, counts, froms, tos = self._pending
         for machine, count in executors.items():
-            self.job.append(job)
-            self.machine.append(machine)
-            self.executors.append(count)
-            self.from_s.append(from_s)
-            self.to_s.append(to_s)
+            jobs.append(job)
+            machines.append(machine)
+            counts.append(count)
+            froms.append(from_s)
+            tos.append(to_s)
+        if len(jobs) >= PENDING_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending[0]:
+            return
+        for column, values in zip(self._columns, self._pending, strict=True):
+            dtype = np.int32 if column.typecode == "i" else np.float64
+            column.frombytes(np.fromiter(values, dtype=dtype, count=len(values)).tobytes())
+            values.clear()
+
+    def columns(self) -> tuple[array[int], array[int], array[int], array[float], array[float]]:
+        """Every row so far: the job, machine, executors, from_s and to_s columns."""
+        self._flush()
+        job, machine, executors, from_s, to_s = self._columns
+        return job, machine, executors, from_s, to_s
 
 
 class Placements:
@@ -297,10 +315,9 @@ def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: H
     shares: dict[tuple[int, int, int], float] = {}
     costs = [0.0] * len(shape_of)
     weights = rut.tolist()
-    h = holdings
     # Rows in the order they were recorded: each job's costs are added in the order its own
     # holdings ended, so its sum is the same float whatever other jobs' rows come between.
-    for i, v, k, held_from, held_to in zip(h.job, h.machine, h.executors, h.from_s, h.to_s, strict=True):
+    for i, v, k, held_from, held_to in zip(*holdings.columns(), strict=True):
         held = held_to - held_from
         key = (shape_of[i], k, type_of[v])
         share = shares.get(key)

@@ -120,7 +120,7 @@ def test_job_costs_add_each_jobs_holdings_in_the_order_they_ended() -> None:
         0.0,  # a job that held nothing
     ])
     # Bit for bit what a sum per job over its own rows, in their order, gives (floats add in order).
-    columns = (holdings.job, holdings.machine, holdings.executors, holdings.from_s, holdings.to_s)
+    columns = holdings.columns()
     rows = list(zip(*columns, strict=True))
     for i, cost in enumerate(costs):
         expected = 0.0
