@@ -37,15 +37,14 @@ reserved or spot prices is solved as ``f(W)`` above, exactly as before version 4
 
 from __future__ import annotations
 
-from itertools import chain
-
 import highspy
 import numpy as np
 
-from ..scenario import Scenario
+from ..scenario import Scenario, executor_matrix
 
 # A row of a linear programme: its columns, their coefficients, its lower and upper bounds.
 _Row = tuple[list[int], list[float], float, float]
+_INF = highspy.kHighsInf
 
 
 def work_resource_hours(scenario: Scenario) -> np.ndarray:
@@ -55,9 +54,7 @@ def work_resource_hours(scenario: Scenario) -> np.ndarray:
     n = len(scenario.resources)
     if not jobs:
         return np.zeros(n)
-    # fromiter over flat values: numpy's discovery of a nested list's shape is 10x slower.
-    demand = np.fromiter(chain.from_iterable(j.executor for j in jobs), dtype=float, count=len(jobs) * n)
-    demand = demand.reshape(len(jobs), n)
+    demand = executor_matrix(jobs, n)
     executors = np.fromiter((j.executors for j in jobs), dtype=float, count=len(jobs))
     hours = executors * np.fromiter((j.duration_s for j in jobs), dtype=float, count=len(jobs)) / 3600.0
     # Added job by job in listed order (a running sum, not numpy's pairwise one), from +0.0:
@@ -138,8 +135,6 @@ def _market_cover_cost(scenario: Scenario, capacity: np.ndarray, work: np.ndarra
             rows.append((columns, values, float(work[r]), _INF))
     return _minimise(price, lower, rows)
 
-
-_INF = highspy.kHighsInf
 
 
 def _minimise(price: list[float], lower: list[float], rows: list[_Row]) -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..numbers import weighted_rows
-from ..scenario import Scenario
+from ..scenario import Scenario, executor_matrix
 from .cluster import BoolArray, FloatArray, IntArray
 
 __all__ = ["JobTable", "network_stretch", "rd_job"]
@@ -94,8 +94,8 @@ class JobTable:
         :attr:`Cluster.total <scheduling.cost.cluster.Cluster.total>`) normalises them in RD_job (eq. 9).
         """
         jobs = scenario.jobs
-        n, n_resources = len(jobs), len(scenario.resources)
-        demand = np.array([j.executor for j in jobs], dtype=float).reshape(n, n_resources)
+        n_resources = len(scenario.resources)
+        demand = executor_matrix(jobs, n_resources)
         executors = np.array([j.executors for j in jobs], dtype=np.int64)
         frameworks = scenario.framework_map()
         names = list(frameworks)

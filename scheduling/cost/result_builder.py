@@ -30,7 +30,7 @@ from .cluster import Cluster, FloatArray
 from .document import FORMAT, horizon_cost, vm_interval_cost
 from .job_table import JobTable
 from .schedulers import SchedulerSpec
-from .timeline import PENDING_ROWS, TimelineRecorder
+from .timeline import PENDING_ROWS, TimelineRecorder, copy_pending
 
 __all__ = [
     "DELAY_DECIMALS",
@@ -101,12 +101,8 @@ class Holdings:
             self._flush()
 
     def _flush(self) -> None:
-        if not self._pending[0]:
-            return
-        for column, values in zip(self._columns, self._pending, strict=True):
-            dtype = np.int32 if column.typecode == "i" else np.float64
-            column.frombytes(np.fromiter(values, dtype=dtype, count=len(values)).tobytes())
-            values.clear()
+        if self._pending[0]:
+            copy_pending(self._columns, self._pending)
 
     def columns(self) -> tuple[array[int], array[int], array[int], array[float], array[float]]:
         """Every row so far: the job, machine, executors, from_s and to_s columns."""

@@ -43,7 +43,7 @@ from ..charts.downsample import envelope_rows
 from ..metrics import FairnessAreas, fairness_areas, fairness_figures
 from .cluster import BoolArray, FloatArray
 
-__all__ = ["RATE_DECIMALS", "TIMELINE_ROWS_MAX", "TimelineRecorder"]
+__all__ = ["PENDING_ROWS", "RATE_DECIMALS", "TIMELINE_ROWS_MAX", "TimelineRecorder", "copy_pending"]
 
 #: Decimals kept of the cost rate (currency units per hour).
 RATE_DECIMALS = 9
@@ -55,6 +55,21 @@ TIMELINE_ROWS_MAX = 50_000
 
 #: Rows kept in lists before they are copied into the typed arrays, all at once.
 PENDING_ROWS = 2048
+
+
+def copy_pending(columns: Sequence[array[Any]], pending: Sequence[list[Any]]) -> None:
+    """Append each list of ``pending`` to its typed array in ``columns`` in one copy, and empty
+    the lists: the values an ``append`` each would store (numpy's type codes are the arrays'),
+    without parsing each value through CPython's general argument parser.
+
+    >>> columns, pending = (array("i", [1]), array("d")), ([2, 3], [0.5, 1.5])
+    >>> copy_pending(columns, pending)
+    >>> columns, pending
+    ((array('i', [1, 2, 3]), array('d', [0.5, 1.5])), ([], []))
+    """
+    for column, values in zip(columns, pending, strict=True):
+        column.frombytes(np.fromiter(values, dtype=np.dtype(column.typecode), count=len(values)).tobytes())
+        values.clear()
 
 
 class TimelineRecorder:
@@ -148,12 +163,8 @@ class TimelineRecorder:
     def _flush(self) -> None:
         """Copy the pending rows into the typed arrays (the same values: a float64 or int64 each,
         as appending them one by one stores), and empty the lists."""
-        if not self._pending[0]:
-            return
-        for array_series, values in zip((self.t, *self._series()), self._pending, strict=True):
-            dtype = np.int64 if array_series.typecode == "q" else np.float64
-            array_series.frombytes(np.fromiter(values, dtype=dtype, count=len(values)).tobytes())
-            values.clear()
+        if self._pending[0]:
+            copy_pending((self.t, *self._series()), self._pending)
 
     def _series(self) -> tuple[array[Any], ...]:
         return (

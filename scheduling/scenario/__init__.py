@@ -34,7 +34,7 @@ from .document import (
     VMType,
     Workload,
 )
-from .fit import JobShapes, check_jobs_fit
+from .fit import JobShapes, check_jobs_fit, executor_matrix
 from .limits import DEFAULT_RESOURCES, LIMITS, OFFER_POLICIES, SCENARIO_VERSION
 from .options import (
     OPTION_DECLARATIONS,
@@ -70,6 +70,7 @@ __all__ = [
     "VMType",
     "Workload",
     "check_jobs_fit",
+    "executor_matrix",
     "executors_that_fit",
     "load_scenario_json",
     "name_problem",

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .document import Framework, Scenario, VMType
+from .fit import executor_matrix
 from .options import SimulationOptions
 
 __all__ = ["JOB_NUMBERS", "JobColumns", "ScenarioDifference", "scenario_differences"]
@@ -141,7 +142,7 @@ class JobColumns:
         def column(values: Any) -> NDArray[np.float64]:
             return np.fromiter(values, dtype=float, count=n)
 
-        matrix = np.array([j.executor for j in jobs], dtype=float).reshape(n, len(scenario.resources))
+        matrix = executor_matrix(jobs, len(scenario.resources))
         return cls(
             ids=np.array([j.id for j in jobs], dtype=str),
             frameworks=np.array([j.framework for j in jobs], dtype=str),
