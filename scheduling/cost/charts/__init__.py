@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Mapping
 from functools import partial
 
 from ...charts import Figure, Result, text, utilisation_figure
+from ...packed import pack, unpack_tree
 from .costs import cost_breakdown_figure, cost_by_framework_figure, cost_by_hour_figure
 from .names import framework_colours
 from .outcomes import JOBS_PER_PAGE, GanttPage, completion_figure, deadline_figure, gantt_figure, gantt_pages
@@ -130,8 +131,16 @@ def figure_digest(result: Result) -> dict[str, object]:
     comparison's figures can be joined from small digests (:func:`join_figures`) without the
     full documents. The figures drawn from digests equal those drawn from the documents.
 
-    >>> sorted(figure_digest({"total_cost": 1.0, "vm_intervals": {}, "timeline": {"t": [0.0],
-    ...     "queued_jobs": [0]}, "jobs": {"id": ["a"], "arrival_s": [0.0], "finish_s": [5.0]}}).items())
+    The columns it keeps are packed (:mod:`scheduling.packed`): a planner run stores each
+    digest in the database and the part that closes the run reads them all back, and a column
+    of numbers as text is what costs most to write there and to read again.
+    :func:`join_figures` unpacks them.
+
+    >>> digest = figure_digest({"total_cost": 1.0, "vm_intervals": {}, "timeline": {"t": [0.0],
+    ...     "queued_jobs": [0]}, "jobs": {"id": ["a"], "arrival_s": [0.0], "finish_s": [5.0]}})
+    >>> digest["timeline"]["t"]["$packed"]
+    'float64'
+    >>> sorted(unpack_tree(digest).items())
     [('jobs', {'arrival_s': [0.0], 'finish_s': [5.0]}), ('timeline', {'t': [0.0]}), ('total_cost', 1.0)]
     """
     out: dict[str, object] = {}
@@ -139,11 +148,20 @@ def figure_digest(result: Result) -> dict[str, object]:
         if key in DIGEST_DROPPED:
             continue
         if key == "timeline" and isinstance(value, Mapping):
-            value = {k: v for k, v in value.items() if k in DIGEST_TIMELINE}
+            value = {k: _packed(v) for k, v in value.items() if k in DIGEST_TIMELINE}
         elif key == "jobs" and isinstance(value, Mapping):
-            value = {k: v for k, v in value.items() if k in DIGEST_JOBS}
+            value = {k: _packed(v) for k, v in value.items() if k in DIGEST_JOBS}
         out[key] = value
     return out
+
+
+def _packed(value: object) -> object:
+    """A column packed, or each column of an object of columns (per resource, per VM type)."""
+    if isinstance(value, list):
+        return pack(value)
+    if isinstance(value, Mapping):
+        return {k: _packed(v) for k, v in value.items()}
+    return value
 
 
 def _sizes(schedulers: int, max_points: int | None, max_jobs: int | None) -> tuple[int, int]:
@@ -211,7 +229,7 @@ def join_figures(
     """
     results: Mapping[str, Result] = (
         digests if digests is not None
-        else {name: dict(piece["digest"]) for name, piece in pieces.items()}  # type: ignore[call-overload]
+        else {name: unpack_tree(piece["digest"]) for name, piece in pieces.items()}
     )
     points, _ = _sizes(len(results), max_points, None)
     several = len(results) > 1
