@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MARKER", "is_packed", "pack", "unpack", "unpack_tree"]
+__all__ = ["MARKER", "Column", "is_packed", "pack", "unpack", "unpack_tree"]
 
 #: The key that marks a packed column (no document's own key starts with ``$``).
 MARKER = "$packed"
@@ -72,18 +72,43 @@ def is_packed(value: Any) -> bool:
     )
 
 
+class Column(list[Any]):
+    """An unpacked column: the list of its values, which also hands numpy the array it was
+    read from, so ``np.asarray(column, dtype=float)`` copies 8 bytes a value instead of
+    converting each one again (numpy asks a list subclass for ``__array__`` first).
+
+    The array is the list's values as they were unpacked: a column is read, not changed (a
+    changed list would hand numpy its old values).
+
+    >>> column = unpack(pack([1.0, None, 3.0]))
+    >>> column, np.asarray(column, dtype=float).tolist()
+    ([1.0, None, 3.0], [1.0, nan, 3.0])
+    """
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: np.ndarray[Any, Any]) -> None:
+        items: list[Any] = array.tolist()
+        if array.dtype.kind == "f":
+            for k in np.flatnonzero(np.isnan(array)).tolist():
+                items[k] = None
+        super().__init__(items)
+        self._array = array
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
+        if dtype is not None and np.dtype(dtype).kind == "O":
+            return np.array(list(self), dtype=object)  # None stays None, as from the list
+        # Always a new array: whoever asked may write to it.
+        return self._array.astype(self._array.dtype if dtype is None else dtype)
+
+
 def unpack(value: Any) -> Any:
-    """The list a packed column holds (``None`` where it holds NaN); any other value as it is."""
+    """The values a packed column holds, as a :class:`Column` (``None`` where it holds NaN);
+    any other value as it is."""
     if not is_packed(value):
         return value
     data = zlib.decompress(base64.b64decode(value["zlib"]))
-    array = np.frombuffer(data, dtype=_DTYPES[value[MARKER]])
-    items: list[Any] = array.tolist()
-    if value[MARKER] == "float64":
-        gaps = np.flatnonzero(np.isnan(array)).tolist()
-        for k in gaps:
-            items[k] = None
-    return items
+    return Column(np.frombuffer(data, dtype=_DTYPES[value[MARKER]]))
 
 
 def unpack_tree(value: Any) -> Any:

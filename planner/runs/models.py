@@ -144,6 +144,8 @@ class RunPart(models.Model):
         indexes = [
             models.Index(fields=["status", "lease_until"], name="runpart_status_lease_idx"),
             models.Index(fields=["status", "sent_at"], name="runpart_status_sent_idx"),
+            # A label's recent running times (``selectors.part_seconds_per_job``).
+            models.Index(fields=["label", "-finished_at"], name="runpart_label_finished_idx"),
         ]
 
     def __str__(self) -> str:

@@ -282,12 +282,34 @@ def _stored_run_plan(
 
 
 def _parts_create(run: Run, plan: RunPlan) -> None:
-    """The run's parts as ``plan`` lists them, QUEUED; their messages go once the transaction commits."""
+    """The run's parts as ``plan`` lists them, QUEUED; their messages go once the transaction
+    commits, in :func:`parts_send_order`."""
     parts = RunPart.objects.bulk_create(
         RunPart(run=run, position=i, label=spec.label[:255], payload=spec.payload, task_id=str(uuid.uuid4()))
         for i, spec in enumerate(plan.parts)
     )
-    transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in parts], first=True))
+    ordered = parts_send_order(run.kind, parts)
+    transaction.on_commit(partial(parts_send, [(p.pk, p.task_id) for p in ordered], first=True))
+
+
+def parts_send_order(kind: str, parts: list[RunPart]) -> list[RunPart]:
+    """A new run's parts in the order their messages go: the longest expected first.
+
+    Workers take messages in the order they were sent, so a run's parts end soonest when the
+    longest start first (longest processing time first: with five parts on two worker
+    processes, the last one to start is then a short one, not the slowest scheduler). A part's
+    expected time is its label's recent seconds per job (:func:`~.selectors.part_seconds_per_job`;
+    the parts of one run share its jobs); a label never run counts as the longest, so it does not
+    start last.
+    Ties (and a run with no history at all) keep the plan's order. Only the order of starting
+    changes: every part runs, and its results are the same.
+    """
+    from .selectors import part_seconds_per_job
+
+    per_job = part_seconds_per_job(kind=kind, labels=[p.label for p in parts])
+    if not per_job:
+        return list(parts)
+    return sorted(parts, key=lambda p: (-per_job.get(p.label, float("inf")), p.position))
 
 
 def _check_team_queue(team_id: int, adding: int) -> None:
