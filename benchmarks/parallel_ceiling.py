@@ -93,7 +93,6 @@ def one_round(processes: int, jobs: int) -> tuple[float, dict[str, float]]:
             if proc.wait() != 0:
                 raise SystemExit(f"a worker failed ({proc.returncode})")
         got = [json.loads(out.read_text()) for out in outs]
-        print(processes, got, file=sys.stderr)
         wall = max(g["ended"] for g in got) - min(g["started"] for g in got)
         return wall, {scheduler: c for g in got for scheduler, c in g["cpu"].items()}
 
