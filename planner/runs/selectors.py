@@ -253,7 +253,11 @@ def part_seconds_per_job(*, kind: str, labels: Iterable[str]) -> dict[str, float
             .order_by("-finished_at")
             .values_list("started_at", "finished_at", "run__job_count")[:PART_HISTORY]
         )
-        rates = sorted((end - start).total_seconds() / max(jobs, 1) for start, end, jobs in rows)
+        rates = sorted(
+            (end - start).total_seconds() / max(jobs, 1)
+            for start, end, jobs in rows
+            if start is not None and end is not None  # filtered above; the types cannot say so
+        )
         if rates:
             middle = len(rates) // 2
             out[label] = rates[middle] if len(rates) % 2 else (rates[middle - 1] + rates[middle]) / 2

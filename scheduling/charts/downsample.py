@@ -153,24 +153,40 @@ def envelope_rows(series: Sequence[np.ndarray], bounds: np.ndarray, *, step: boo
     [0, 1, 5]
     """
     n = len(series[0]) if series else int(bounds[-1]) if len(bounds) else 0
-    lows = [np.where(np.isnan(s), np.inf, s) for s in series]
-    highs = [np.where(np.isnan(s), -np.inf, s) for s in series]
-    keep: set[int] = set()
-    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        if b <= a:
-            continue
-        keep.add(a)
-        keep.add(b - 1)
-        for low, high in zip(lows, highs, strict=True):
-            for i in (a + int(np.argmin(low[a:b])), a + int(np.argmax(high[a:b]))):
-                keep.add(i)
-                if step and i + 1 < n:
-                    keep.add(i + 1)
-    return np.fromiter(sorted(keep), dtype=np.int64, count=len(keep))
+    bounds = np.asarray(bounds, dtype=np.int64)
+    if np.any(np.diff(bounds) < 0):
+        raise ValueError("bucket bounds must not decrease")
+    starts, ends = bounds[:-1], bounds[1:]
+    full = ends > starts  # buckets with rows
+    starts, ends = starts[full], ends[full]
+    if not starts.size:
+        return np.zeros(0, dtype=np.int64)
+    kept = [starts, ends - 1]
+    # The buckets follow each other: each one's rows are a segment of ``reduceat`` over the
+    # rows from the first bucket's start to the last one's end.
+    first_row, beyond = int(starts[0]), int(ends[-1])
+    rows = np.arange(first_row, beyond, dtype=np.int64)
+    segments = starts - first_row
+    for s in series:
+        s = np.asarray(s, dtype=float)[first_row:beyond]
+        for values, reduce in ((np.where(np.isnan(s), np.inf, s), np.minimum),
+                               (np.where(np.isnan(s), -np.inf, s), np.maximum)):
+            extreme = reduce.reduceat(values, segments)
+            # The first row of each bucket holding its extreme, as argmin and argmax give it.
+            at = values == np.repeat(extreme, ends - starts)
+            first = np.minimum.reduceat(np.where(at, rows, beyond), segments)
+            kept.append(first)
+            if step:
+                after = first + 1
+                kept.append(after[after < n])
+    return np.unique(np.concatenate(kept))
 
 
 def _plain(arr: np.ndarray) -> list[float | None]:
-    return [float(x) if np.isfinite(x) else None for x in arr.tolist()]
+    values: list[float | None] = arr.astype(float).tolist()
+    for k in np.flatnonzero(~np.isfinite(arr)).tolist():
+        values[k] = None
+    return values
 
 
 #: Window durations offered for smoothed timelines (seconds), smallest first.

@@ -50,12 +50,18 @@ __all__ = ["active_vms_figure", "cumulative_cost_figure", "fairness_figure"]
 def _active_totals(r: Result) -> tuple[list[float], dict[str, list[float]]]:
     """Time points and, per VM type, the active VMs (aligned series only), plus their total."""
     tl = r.get("timeline") or {}
-    t = list(tl.get("t") or [])
-    active = {str(k): list(v) for k, v in (tl.get("active_vms") or {}).items() if aligned(t, v)}
+    t = _as_list(tl.get("t") or [])
+    active = {str(k): _as_list(v) for k, v in (tl.get("active_vms") or {}).items() if aligned(t, v)}
     total = np.zeros(len(t))
     for v in active.values():
         total += np.nan_to_num(np.asarray(v, dtype=float))
     return t, {**active, "\0total": total.tolist()}
+
+
+def _as_list(values: Any) -> list[Any]:
+    """``values`` as a list: a list as it is (an unpacked column, :class:`scheduling.packed.Column`,
+    keeps the array numpy takes from it), anything else copied into one."""
+    return values if isinstance(values, list) else list(values)
 
 
 def active_vms_figure(

@@ -3,6 +3,7 @@ in which workers start them, from the recent running times of parts of the same 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -17,18 +18,25 @@ from planner.teams.models import Team
 pytestmark = pytest.mark.django_db
 
 THREE = ["fifo-spread", "edf-bfd", "morpheus"]
+Start = Callable[[list[str]], tuple[Run, list[str]]]
 
 
-def _sent_labels(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], schedulers: list[str], monkeypatch: pytest.MonkeyPatch,
-    capture: Any,
-) -> tuple[Run, list[str]]:
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(run_part_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
-    with capture(execute=True):
-        run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=schedulers)
-    label = dict(RunPart.objects.filter(run=run).values_list("id", "label"))
-    return run, [label[message["args"][0]] for message in sent]
+@pytest.fixture()
+def start(
+    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> Start:
+    """Start a comparison of ``schedulers``; the run and its parts' labels in the order sent."""
+
+    def started(schedulers: list[str]) -> tuple[Run, list[str]]:
+        sent: list[dict[str, Any]] = []
+        monkeypatch.setattr(run_part_execute, "apply_async", lambda **kwargs: sent.append(kwargs))
+        with django_capture_on_commit_callbacks(execute=True):
+            run = services.run_start(user=owner, team=team, scenario=scenario_doc, schedulers=schedulers)
+        label = dict(RunPart.objects.filter(run=run).values_list("id", "label"))
+        return run, [label[message["args"][0]] for message in sent]
+
+    return started
 
 
 def _ran(run: Run, seconds: dict[str, float], *, status: str = "succeeded", ago_s: float = 60.0) -> None:
@@ -41,34 +49,24 @@ def _ran(run: Run, seconds: dict[str, float], *, status: str = "succeeded", ago_
             )
 
 
-def test_without_history_the_parts_go_in_the_plans_order(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
-) -> None:
-    _, order = _sent_labels(team, owner, scenario_doc, THREE, monkeypatch, django_capture_on_commit_callbacks)
+def test_without_history_the_parts_go_in_the_plans_order(start: Start) -> None:
+    _, order = start(THREE)
     assert order == THREE
 
 
-def test_the_longest_expected_part_goes_first_and_a_label_never_run_before_it(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
-) -> None:
-    earlier, _ = _sent_labels(team, owner, scenario_doc, THREE, monkeypatch, django_capture_on_commit_callbacks)
+def test_the_longest_expected_part_goes_first_and_a_label_never_run_before_it(start: Start) -> None:
+    earlier, _ = start(THREE)
     _ran(earlier, {"fifo-spread": 2.0, "edf-bfd": 0.5, "morpheus": 3.0})
-    _, order = _sent_labels(team, owner, scenario_doc, THREE, monkeypatch, django_capture_on_commit_callbacks)
+    _, order = start(THREE)
     assert order == ["morpheus", "fifo-spread", "edf-bfd"]
     # edf-ilp never ran: it might be the longest, so it does not wait for the others.
-    _, order = _sent_labels(team, owner, scenario_doc, [*THREE, "edf-ilp"], monkeypatch,
-                            django_capture_on_commit_callbacks)
+    _, order = start([*THREE, "edf-ilp"])
     assert order == ["edf-ilp", "morpheus", "fifo-spread", "edf-bfd"]
 
 
-def test_the_estimate_is_the_median_time_per_job_of_recent_successes(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
-) -> None:
+def test_the_estimate_is_the_median_time_per_job_of_recent_successes(start: Start) -> None:
     runs = [
-        _sent_labels(team, owner, scenario_doc, ["edf-bfd"], monkeypatch, django_capture_on_commit_callbacks)[0]
+        start(["edf-bfd"])[0]
         for _ in range(4)
     ]
     jobs = runs[0].job_count
@@ -82,17 +80,15 @@ def test_the_estimate_is_the_median_time_per_job_of_recent_successes(
     assert selectors.part_seconds_per_job(kind="mrsu", labels=["edf-bfd"]) == {}  # another kind's parts
 
 
-def test_only_the_most_recent_parts_count(
-    team: Team, owner: Any, scenario_doc: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
-    django_capture_on_commit_callbacks: Any,
-) -> None:
+def test_only_the_most_recent_parts_count(start: Start) -> None:
     history = selectors.PART_HISTORY
     runs = [
-        _sent_labels(team, owner, scenario_doc, ["edf-bfd"], monkeypatch, django_capture_on_commit_callbacks)[0]
+        start(["edf-bfd"])[0]
         for _ in range(history + 1)
     ]
     jobs = runs[0].job_count
     _ran(runs[0], {"edf-bfd": 1000.0 * jobs}, ago_s=3600.0)  # the oldest: past the window
     for run in runs[1:]:
         _ran(run, {"edf-bfd": 1.0 * jobs})
-    assert selectors.part_seconds_per_job(kind="compare", labels=["edf-bfd"]) == {"edf-bfd": pytest.approx(1.0)}
+    got = selectors.part_seconds_per_job(kind="compare", labels=["edf-bfd"])
+    assert got == {"edf-bfd": pytest.approx(1.0)}
