@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -143,3 +144,44 @@ def test_no_two_names_of_a_chart_share_a_colour() -> None:
     assert len(set(colours("framework", names).values())) == len(names)
     specs = ["fifo-spread", "edf-bfd", *(f"edf-bfd:rut.cpu=0.{k}" for k in range(1, 4))]
     assert len(set(colours("scheduler", specs).values())) == 5
+
+
+def _envelope_by_bucket(series: list[np.ndarray], bounds: list[int], *, step: bool) -> list[int]:
+    """The envelope's rule bucket by bucket, as written down: first and last row, each series'
+    first minimum and first maximum (NaN never is one), and for steps the row after each."""
+    n = len(series[0]) if series else bounds[-1]
+    keep: set[int] = set()
+    for a, b in pairwise(bounds):
+        if b <= a:
+            continue
+        keep |= {a, b - 1}
+        for s in series:
+            rows = range(a, b)
+            low = min(rows, key=lambda i: (math.inf if math.isnan(s[i]) else s[i], i))
+            high = min(rows, key=lambda i: (-(-math.inf if math.isnan(s[i]) else s[i]), i))
+            for i in (low, high):
+                keep.add(i)
+                if step and i + 1 < n:
+                    keep.add(i + 1)
+    return sorted(keep)
+
+
+@given(
+    st.lists(st.lists(st.one_of(st.integers(0, 3).map(float), st.just(math.nan)), min_size=1, max_size=40),
+             min_size=0, max_size=3),
+    st.lists(st.integers(0, 40), max_size=6),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_envelope_keeps_each_buckets_ends_and_first_extremes(
+    columns: list[list[float]], cuts: list[int], step: bool
+) -> None:
+    from scheduling.charts.downsample import envelope_rows
+
+    n = min((len(c) for c in columns), default=40)
+    series = [np.array(c[:n]) for c in columns]  # ties and gaps (NaN) on purpose
+    bounds = sorted({0, n, *(min(c, n) for c in cuts)})
+    kept = envelope_rows(series, np.array(bounds), step=step).tolist()
+    assert kept == _envelope_by_bucket(series, bounds, step=step)
+    with pytest.raises(ValueError, match="must not decrease"):
+        envelope_rows(series, np.array([n, 0]), step=step)
