@@ -6,13 +6,14 @@
 one or two worker processes). This runs only its simulations, the same five on the same
 workload, in fresh processes: all five one after the other in one process, then the same five
 shared out between two processes running at once (each takes the next scheduler when it is
-free, as two worker processes do), and prints both wall times and their ratio, with the CPU
-seconds each simulation took alone and beside another. The ratio is the most ``parts.py`` could
-show on this machine: a planner run adds work that cannot run in parallel (the request, the
-close) to both. On a machine whose two cores slow each other down (shared caches, memory
-bandwidth, a busy host), the simulations run slower side by side than alone, and the ratio
-falls short of 2 by as much. Rounds are interleaved (one process, two processes, ...); medians
-are printed. Prints markdown.
+free, as two worker processes do, longest first as the planner sends them), and prints both
+wall times and their ratio, with the CPU seconds each simulation took alone and beside
+another. The ratio is the most ``parts.py`` could show on this machine: a planner run adds
+work that cannot run in parallel (the request, the close) to both. Five simulations of
+unequal length seldom split into two equal halves, and on a machine whose two cores slow each
+other down (shared caches, memory bandwidth, a busy host) they run slower side by side than
+alone: the ratio falls short of 2 by both. Rounds are interleaved (one process, two
+processes, ...); medians are printed. Prints markdown.
 """
 
 from __future__ import annotations
@@ -73,13 +74,13 @@ def worker(queue_dir: Path, jobs: int, processes: int, out: Path) -> None:
     out.write_text(json.dumps({"started": started, "ended": time.time(), "cpu": done}))
 
 
-def one_round(processes: int, jobs: int) -> tuple[float, dict[str, float]]:
-    """Wall seconds from the first process's start to the last one's end, and each
-    scheduler's CPU seconds."""
+def one_round(processes: int, jobs: int, order: list[str]) -> tuple[float, dict[str, float]]:
+    """Wall seconds from the first simulation's start to the last one's end, and each
+    scheduler's CPU seconds; the schedulers are taken in ``order``."""
     with tempfile.TemporaryDirectory() as tmp:
         queue = Path(tmp) / "queue"
         queue.mkdir()
-        for k, scheduler in enumerate(FIVE):  # in the comparison's order, as parts are sent
+        for k, scheduler in enumerate(order):
             (queue / f"{k}.todo").write_text(scheduler)
         outs = [Path(tmp) / f"out{k}.json" for k in range(processes)]
         # Each process reads and parses the workload first (as a worker process does once);
@@ -108,15 +109,19 @@ def main() -> None:
     if args.worker is not None:
         worker(args.worker, args.jobs, args.processes, args.out)
         return
-    one_round(1, args.jobs)  # warm-up: bytecode caches, the compiled core loaded once
+    # A warm-up (bytecode caches, the compiled core loaded once) whose times give the order:
+    # longest first, as the planner sends a run's parts once it has their history.
+    _, warm = one_round(1, args.jobs, FIVE)
+    order = sorted(FIVE, key=lambda s: -warm[s])
     rounds: dict[int, list[tuple[float, dict[str, float]]]] = {1: [], 2: []}
     for _ in range(args.repeats):
         for processes in (1, 2):
-            rounds[processes].append(one_round(processes, args.jobs))
+            rounds[processes].append(one_round(processes, args.jobs, order))
     load = os.getloadavg()
     print(f"## Two processes without the planner: the five simulations of parts.py, {args.jobs:,} jobs\n")
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; load average after: "
-          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {args.repeats} interleaved rounds, medians\n")
+          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {args.repeats} interleaved rounds, medians; "
+          f"order {', '.join(order)}\n")
     print("| processes | wall s (each round) | " + " | ".join(f"{s} CPU s" for s in FIVE) + " |")
     print("|---|---|" + "---|" * len(FIVE))
     medians = {}
