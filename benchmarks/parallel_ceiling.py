@@ -56,7 +56,7 @@ def worker(queue_dir: Path, jobs: int, processes: int, out: Path) -> None:
     while True:
         claimed = None
         for entry in sorted(queue_dir.iterdir()):
-            if entry.suffix != ".todo":
+            if entry.suffix != ".queued":
                 continue
             mine = entry.with_suffix(f".{os.getpid()}")
             try:
@@ -81,7 +81,7 @@ def one_round(processes: int, jobs: int, order: list[str]) -> tuple[float, dict[
         queue = Path(tmp) / "queue"
         queue.mkdir()
         for k, scheduler in enumerate(order):
-            (queue / f"{k}.todo").write_text(scheduler)
+            (queue / f"{k}.queued").write_text(scheduler)
         outs = [Path(tmp) / f"out{k}.json" for k in range(processes)]
         # Each process reads and parses the workload first (as a worker process does once);
         # the clock starts when they all have, so only the simulations are timed.

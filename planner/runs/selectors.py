@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -253,14 +254,13 @@ def part_seconds_per_job(*, kind: str, labels: Iterable[str]) -> dict[str, float
             .order_by("-finished_at")
             .values_list("started_at", "finished_at", "run__job_count")[:PART_HISTORY]
         )
-        rates = sorted(
+        rates = [
             (end - start).total_seconds() / max(jobs, 1)
             for start, end, jobs in rows
             if start is not None and end is not None  # filtered above; the types cannot say so
-        )
+        ]
         if rates:
-            middle = len(rates) // 2
-            out[label] = rates[middle] if len(rates) % 2 else (rates[middle - 1] + rates[middle]) / 2
+            out[label] = statistics.median(rates)
     return out
 
 
