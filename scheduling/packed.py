@@ -24,14 +24,18 @@ packed; any other value is left as it is, so :func:`unpack` gives back exactly w
 from __future__ import annotations
 
 import base64
+import json
 import math
+import re
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["MARKER", "Column", "is_packed", "pack", "unpack", "unpack_tree"]
+__all__ = [
+    "MARKER", "PACK_MIN", "Column", "is_packed", "pack", "pack_tree", "unpack", "unpack_text", "unpack_tree",
+]
 
 #: The key that marks a packed column (no document's own key starts with ``$``).
 MARKER = "$packed"
@@ -52,9 +56,14 @@ def pack(values: Sequence[Any]) -> dict[str, str] | list[Any]:
         array = np.array(items, dtype=_DTYPES["int64"])
         name = "int64"
     elif kinds <= {float, type(None)}:
-        if any(x is not None and math.isnan(x) for x in items):
-            return items  # NaN stands for None once packed
-        array = np.array([math.nan if x is None else x for x in items], dtype=_DTYPES["float64"])
+        gaps = items.count(None) if type(None) in kinds else 0
+        array = np.array(
+            [math.nan if x is None else x for x in items] if gaps else items, dtype=_DTYPES["float64"]
+        )
+        # Only finite values and gaps: NaN stands for a gap once packed, and an infinity is no
+        # JSON number (a document that holds one is refused where it was before).
+        if int(np.count_nonzero(np.isfinite(array))) != len(items) - gaps:
+            return items
         name = "float64"
     else:
         return items
@@ -77,12 +86,15 @@ class Column(list[Any]):
     read from, so ``np.asarray(column, dtype=float)`` copies 8 bytes a value instead of
     converting each one again (numpy asks a list subclass for ``__array__`` first).
 
-    The array is the list's values as they were unpacked: a column is read, not changed (a
-    changed list would hand numpy its old values).
+    A column that is changed in place (appended to, sorted, an item set) forgets its array:
+    numpy then reads its items, as it reads a list's.
 
     >>> column = unpack(pack([1.0, None, 3.0]))
     >>> column, np.asarray(column, dtype=float).tolist()
     ([1.0, None, 3.0], [1.0, nan, 3.0])
+    >>> column[0] = 5.0
+    >>> np.asarray(column, dtype=float).tolist()
+    [5.0, nan, 3.0]
     """
 
     __slots__ = ("_array",)
@@ -93,13 +105,63 @@ class Column(list[Any]):
             for k in np.flatnonzero(np.isnan(array)).tolist():
                 items[k] = None
         super().__init__(items)
-        self._array = array
+        self._array: np.ndarray[Any, Any] | None = array
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
-        if dtype is not None and np.dtype(dtype).kind == "O":
-            return np.array(list(self), dtype=object)  # None stays None, as from the list
+        array = self._array
+        if array is None or (dtype is not None and np.dtype(dtype).kind == "O"):
+            return np.array(list(self), dtype=dtype)  # as numpy reads a list
         # Always a new array: whoever asked may write to it.
-        return self._array.astype(self._array.dtype if dtype is None else dtype)
+        return array.astype(array.dtype if dtype is None else dtype)
+
+    # Every way of changing a list in place forgets the array.
+    def __setitem__(self, *args: Any) -> None:
+        self._array = None
+        super().__setitem__(*args)
+
+    def __delitem__(self, *args: Any) -> None:
+        self._array = None
+        super().__delitem__(*args)
+
+    def __iadd__(self, other: Any) -> Column:  # type: ignore[override,misc]
+        self._array = None
+        return super().__iadd__(other)  # type: ignore[return-value]
+
+    def __imul__(self, n: Any) -> Column:  # type: ignore[override,misc]
+        self._array = None
+        return super().__imul__(n)  # type: ignore[return-value]
+
+    def append(self, item: Any) -> None:
+        self._array = None
+        super().append(item)
+
+    def extend(self, items: Any) -> None:
+        self._array = None
+        super().extend(items)
+
+    def insert(self, index: Any, item: Any) -> None:
+        self._array = None
+        super().insert(index, item)
+
+    def pop(self, *args: Any) -> Any:
+        self._array = None
+        return super().pop(*args)
+
+    def remove(self, item: Any) -> None:
+        self._array = None
+        super().remove(item)
+
+    def clear(self) -> None:
+        self._array = None
+        super().clear()
+
+    def reverse(self) -> None:
+        self._array = None
+        super().reverse()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self._array = None
+        super().sort(*args, **kwargs)
 
 
 def unpack(value: Any) -> Any:
@@ -118,3 +180,46 @@ def unpack_tree(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: unpack_tree(v) for k, v in value.items()}
     return value
+
+
+#: The shortest list :func:`pack_tree` packs: a shorter one stays readable (packing it saves little).
+PACK_MIN = 64
+
+
+def pack_tree(value: Any, min_length: int = PACK_MIN) -> Any:
+    """``value`` with every list of at least ``min_length`` items in its objects, at any depth,
+    packed where it can be (:func:`pack`); the inverse of :func:`unpack_tree`.
+
+    >>> tree = pack_tree({"t": [0.5] * 64, "name": "x", "few": [1, 2]})
+    >>> tree["t"]["$packed"], tree["name"], tree["few"], unpack_tree(tree)["t"] == [0.5] * 64
+    ('float64', 'x', [1, 2], True)
+    """
+    if isinstance(value, Mapping):
+        return {k: pack_tree(v, min_length) for k, v in value.items()}
+    if isinstance(value, list) and len(value) >= min_length:
+        return pack(value)
+    return value
+
+
+# A packed column in JSON text, as Python's ``json`` writes it ("$packed" first) or as
+# PostgreSQL writes a ``jsonb`` value (shorter keys first: "zlib" first). Neither can start
+# inside a JSON string, where every quote is escaped.
+_PACKED_TEXT = re.compile(
+    r'\{"zlib": ?"([A-Za-z0-9+/=]*)", ?"\$packed": ?"(float64|int64)"\}'
+    r'|\{"\$packed": ?"(float64|int64)", ?"zlib": ?"([A-Za-z0-9+/=]*)"\}'
+)
+
+
+def _expanded(match: re.Match[str]) -> str:
+    data, dtype = (match[1], match[2]) if match[2] is not None else (match[4], match[3])
+    return json.dumps(unpack({MARKER: dtype, "zlib": data}))
+
+
+def unpack_text(text: str) -> str:
+    """The JSON text ``text`` with every packed column in it written out as its list: the
+    same JSON value as :func:`unpack_tree` of ``text`` parsed, without parsing the rest.
+
+    >>> unpack_text('{"a": {"$packed": "int64", "zlib": "eAFjZIAAJigNAAAwAAQ="}, "b": "x"}')
+    '{"a": [1, 2], "b": "x"}'
+    """
+    return _PACKED_TEXT.sub(_expanded, text)

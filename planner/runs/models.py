@@ -20,6 +20,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from planner.core.dbfields import PackedJSONField
 from planner.scenarios.models import Cluster, StoredJobChunk, Workload
 from planner.teams.models import Team
 
@@ -168,8 +169,9 @@ class RunResult(models.Model):
     position = models.PositiveIntegerField()  # order in the run's list of variants
     # Headline figures (the kind's summary of the document): small, listed often.
     summary = models.JSONField(default=dict)
-    # The whole result document (for a comparison, docs/results.md): large, loaded one at a time.
-    result = models.JSONField()
+    # The whole result document (for a comparison, docs/results.md): large, loaded one at a time;
+    # stored with its numeric columns packed, read back as it was written.
+    result = PackedJSONField()
     # This variant's share of the run's figures (the kind's ``variant_figures``), built by its
     # part; the run's figures are joined from these. Null for kinds that build them at the end.
     figures = models.JSONField(null=True, blank=True)

@@ -12,7 +12,6 @@ from django.db.models import (
     Case,
     F,
     Func,
-    JSONField,
     Prefetch,
     QuerySet,
     TextField,
@@ -24,9 +23,11 @@ from django.db.models.functions import Cast
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from planner.core.dbfields import PackedJSONField
 from planner.scenarios.jobstore import job_chunks, job_columns, same_stored_jobs
 from planner.teams.selectors import team_ids_of
 from scheduling import Scenario, parse_scenario
+from scheduling.packed import unpack_text
 from scheduling.scenario.differences import JobColumns
 
 from .models import Run, RunPart, RunResult
@@ -124,9 +125,10 @@ def run_result_get(*, user: Any, run_pk: Any, variant: str) -> RunResult:
 
 
 def run_result_text(*, user: Any, run_pk: Any, variant: str) -> str:
-    """One variant's full result document as JSON text, as the database writes it out: never
-    parsed here (a million-job document is hundreds of MB as text, and gigabytes as objects).
-    The same JSON value as :func:`run_result_get`'s ``result``; 404 as it."""
+    """One variant's full result document as JSON text, as the database writes it out with its
+    packed columns written out as lists (:func:`scheduling.packed.unpack_text`): never parsed
+    here (a million-job document is hundreds of MB as text, and gigabytes as objects). The
+    same JSON value as :func:`run_result_get`'s ``result``; 404 as it."""
     text = (
         RunResult.objects.filter(run__team_id__in=team_ids_of(user), run_id=run_pk, variant=variant)
         .annotate(text=Cast("result", TextField()))
@@ -135,7 +137,7 @@ def run_result_text(*, user: Any, run_pk: Any, variant: str) -> str:
     )
     if text is None:
         raise Http404("No such result.")
-    return str(text)
+    return unpack_text(str(text))
 
 
 def run_results(*, run: Run) -> dict[str, dict[str, Any]]:
@@ -148,7 +150,7 @@ class _Without(Func):
     """A JSON document without some of its top-level keys, taken out by the database (the rest
     is all that is sent and parsed)."""
 
-    output_field = JSONField()
+    output_field = PackedJSONField()
 
     def __init__(self, expression: Any, keys: tuple[str, ...]) -> None:
         super().__init__(expression)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 
-from scheduling.packed import MARKER, is_packed, pack, unpack, unpack_tree
+from scheduling.packed import MARKER, is_packed, pack, pack_tree, unpack, unpack_text, unpack_tree
 
 
 @pytest.mark.parametrize(
@@ -72,3 +73,67 @@ def test_only_the_packed_shape_is_unpacked() -> None:
 def test_a_long_column_packs_smaller_than_its_text() -> None:
     values = [float(17 + 11 * k) for k in range(20_000)]
     assert len(json.dumps(pack(values))) < len(json.dumps(values)) / 3
+
+
+def test_a_tree_packs_its_long_lists_and_unpacks_to_the_same_value() -> None:
+    tree = {
+        "t": [0.5 * k for k in range(100)],
+        "few": [1.0, 2.0],
+        "ids": [f"j{k}" for k in range(100)],
+        "nested": {"n": list(range(100)), "gaps": [None, 1.5] * 50},
+        "rows": [{"x": list(range(100))}],  # lists are values: not walked
+        "mixed": [1, 2.5] * 50,
+    }
+    packed = pack_tree(tree)
+    assert is_packed(packed["t"]) and is_packed(packed["nested"]["n"]) and is_packed(packed["nested"]["gaps"])
+    assert packed["few"] == [1.0, 2.0] and packed["ids"] == tree["ids"] and packed["mixed"] == tree["mixed"]
+    assert packed["rows"] == tree["rows"]
+    assert unpack_tree(json.loads(json.dumps(packed))) == tree
+    assert pack_tree(tree, min_length=1000) == tree
+
+
+def test_infinities_are_not_packed() -> None:
+    """An infinity is no JSON number: the list is left as it is (and refused where it was)."""
+    for values in ([1.0, math.inf], [-math.inf, None]):
+        assert pack(values) == values and not is_packed(pack(values))
+
+
+@pytest.mark.parametrize("first", ["$packed", "zlib"])
+def test_the_text_of_a_document_unpacks_as_the_document(first: str) -> None:
+    """Written out as Python writes a packed column ("$packed" first) or as PostgreSQL writes
+    jsonb (shorter keys first), with or without spaces."""
+    tree = {"a": [0.1 * k for k in range(70)], "b": {"c": list(range(-35, 35))}, "s": '{"$packed": "x"}',
+            "gaps": [None] * 70}
+    packed = pack_tree(tree)
+
+    def reorder(value: object) -> object:
+        if is_packed(value):
+            return dict(sorted(value.items(), key=lambda kv: kv[0] != first))  # type: ignore[union-attr]
+        if isinstance(value, dict):
+            return {k: reorder(v) for k, v in value.items()}
+        return value
+
+    for separators in ((", ", ": "), (",", ":")):
+        text = json.dumps(reorder(packed), separators=separators)
+        assert '"$packed"' in text
+        out = unpack_text(text)
+        assert "$packed" not in out.replace('"{\\"$packed\\": \\"x\\"}"', "")
+        assert json.loads(out) == tree
+
+
+def test_a_column_changed_in_place_hands_numpy_its_new_values() -> None:
+    changes = [
+        lambda c: c.append(9.0), lambda c: c.extend([9.0]), lambda c: c.insert(0, 9.0),
+        lambda c: c.pop(), lambda c: c.remove(1.0), lambda c: c.clear(), lambda c: c.reverse(),
+        lambda c: c.sort(reverse=True), lambda c: c.__setitem__(0, 9.0), lambda c: c.__delitem__(0),
+        lambda c: c.__iadd__([9.0]), lambda c: c.__imul__(2),
+    ]
+    for change in changes:
+        column = unpack(pack([1.0, 2.0, 3.0]))
+        change(column)
+        np.testing.assert_array_equal(np.asarray(column, dtype=float), np.asarray(list(column), dtype=float))
+    column = unpack(pack([1.0, None, 3.0]))
+    column.append(None)
+    np.testing.assert_array_equal(np.asarray(column, dtype=float), [1.0, np.nan, 3.0, np.nan])
+    column = unpack(pack([1, 2, 3]))
+    assert np.asarray(column).dtype == np.int64 and np.asarray(column, dtype=object).tolist() == [1, 2, 3]

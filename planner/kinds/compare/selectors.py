@@ -11,11 +11,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import JSONField
 from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404
 
+from planner.core.dbfields import PackedJSONField
 from planner.runs.models import RunResult
 from planner.teams.selectors import team_ids_of
 from scheduling.charts import timeline_end
@@ -43,7 +43,9 @@ def _replay_document(result_pk: int) -> dict[str, Any]:
         # "|| '{}'" makes a decompressed copy, which OFFSET 0 keeps from being inlined.
         copy = f"SELECT {column} || '{{}}'::jsonb AS doc OFFSET 0"
         subset = f"(SELECT jsonb_build_object({pairs}) FROM ({copy}) one)"
-        doc = RunResult.objects.filter(pk=result_pk).values_list(RawSQL(subset, (), output_field=JSONField()))
+        doc = RunResult.objects.filter(pk=result_pk).values_list(
+            RawSQL(subset, (), output_field=PackedJSONField())
+        )
         found: dict[str, Any] = doc.get()[0]
     else:
         fields = {f"part_{key}": KeyTransform(key, "result") for key in REPLAY_KEYS}
