@@ -10,6 +10,11 @@ each document as JSON text, its largest sections, and (unless ``--no-database``)
 take as ``jsonb`` in PostgreSQL: the summed ``pg_column_size`` of the stored values (after
 PostgreSQL's own TOAST compression) and the size of the table with its TOAST table. It writes a
 scratch table ``result_size_probe`` in the database given by ``--dsn`` and drops it afterwards.
+
+Each is measured twice: as plain JSON, and as the planner stores a result document, with its
+numeric columns packed (``scheduling.packed.pack_tree``, ``planner.core.dbfields``); with the
+seconds it takes to write the text (packing and ``json.dumps``) and to insert it (the database
+turning it into ``jsonb``), summed over the five documents, best of three.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from scheduling import compare, parse_scenario  # noqa: E402
 from scheduling.importers import import_rm_csv  # noqa: E402
+from scheduling.packed import pack_tree  # noqa: E402
 from scheduling.presets import preset_vm_types  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "rm-simulator"
@@ -42,24 +48,39 @@ def documents() -> dict[str, dict[str, Any]]:
     return {name: result.to_dict() for name, result in results.items()}
 
 
-def jsonb_sizes(texts: dict[str, str], dsn: str) -> tuple[int, int]:
-    """(summed pg_column_size of the stored documents, table size with TOAST), in bytes."""
+def jsonb_sizes(texts: dict[str, str], dsn: str) -> tuple[int, int, float]:
+    """(summed pg_column_size of the stored documents, table size with TOAST, in bytes; the
+    seconds the inserts took, best of three)."""
     import psycopg  # the planner's database driver; only this measure needs it
 
+    best = float("inf")
     with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute("DROP TABLE IF EXISTS result_size_probe")
-        connection.execute("CREATE TABLE result_size_probe (scheduler text, document jsonb)")
-        try:
-            for name, text in texts.items():
-                connection.execute("INSERT INTO result_size_probe VALUES (%s, %s::jsonb)", (name, text))
-            column = connection.execute(
-                "SELECT sum(pg_column_size(document)) FROM result_size_probe"
-            ).fetchone()
-            table = connection.execute("SELECT pg_total_relation_size('result_size_probe')").fetchone()
-        finally:
-            connection.execute("DROP TABLE result_size_probe")
+        for _ in range(3):
+            connection.execute("DROP TABLE IF EXISTS result_size_probe")
+            connection.execute("CREATE TABLE result_size_probe (scheduler text, document jsonb)")
+            try:
+                start = time.perf_counter()
+                for name, text in texts.items():
+                    connection.execute("INSERT INTO result_size_probe VALUES (%s, %s::jsonb)", (name, text))
+                best = min(best, time.perf_counter() - start)
+                column = connection.execute(
+                    "SELECT sum(pg_column_size(document)) FROM result_size_probe"
+                ).fetchone()
+                table = connection.execute("SELECT pg_total_relation_size('result_size_probe')").fetchone()
+            finally:
+                connection.execute("DROP TABLE result_size_probe")
     assert column is not None and table is not None
-    return int(column[0]), int(table[0])
+    return int(column[0]), int(table[0]), best
+
+
+def written(docs: dict[str, dict[str, Any]], packed: bool) -> tuple[dict[str, str], float]:
+    """The documents' texts, plain or packed, and the seconds writing them took (best of three)."""
+    best, texts = float("inf"), {}
+    for _ in range(3):
+        start = time.perf_counter()
+        texts = {name: json.dumps(pack_tree(doc) if packed else doc) for name, doc in docs.items()}
+        best = min(best, time.perf_counter() - start)
+    return texts, best
 
 
 def main() -> None:
@@ -71,7 +92,7 @@ def main() -> None:
     start = time.perf_counter()
     docs = documents()
     print(f"simulated in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    texts = {name: json.dumps(doc) for name, doc in docs.items()}
+    texts, _ = written(docs, packed=False)
     print("| scheduler | JSON MiB | largest sections (MiB) |")
     print("|---|---:|---|")
     for name, doc in docs.items():
@@ -79,12 +100,20 @@ def main() -> None:
         sections = sorted(sizes, key=lambda kv: -kv[1])
         largest = ", ".join(f"{key} {size / MIB:.2f}" for key, size in sections[:4])
         print(f"| {name} | {len(texts[name]) / MIB:.2f} | {largest} |")
-    total = sum(len(t) for t in texts.values())
-    line = f"\nJSON text: {total / MIB:.1f} MiB for {len(texts)} documents"
-    if not args.no_database:
-        column, table = jsonb_sizes(texts, args.dsn)
-        line += f"; jsonb stored: {column / MIB:.1f} MiB; table with TOAST: {table / MIB:.1f} MiB"
-    print(line)
+    print(f"\n{len(texts)} documents, in all:\n")
+    print("| stored as | JSON text MiB | writing the text s | jsonb MiB | table with TOAST MiB "
+          "| inserting s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, packed in (("plain JSON", False), ("packed columns (the planner)", True)):
+        texts, seconds = written(docs, packed)
+        total = sum(len(t) for t in texts.values())
+        line = f"| {label} | {total / MIB:.1f} | {seconds:.2f} |"
+        if args.no_database:
+            line += " - | - | - |"
+        else:
+            column, table, inserting = jsonb_sizes(texts, args.dsn)
+            line += f" {column / MIB:.1f} | {table / MIB:.1f} | {inserting:.2f} |"
+        print(line)
 
 
 if __name__ == "__main__":

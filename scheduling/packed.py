@@ -123,13 +123,13 @@ class Column(list[Any]):
         self._array = None
         super().__delitem__(*args)
 
-    def __iadd__(self, other: Any) -> Column:  # type: ignore[override,misc]
+    def __iadd__(self, other: Any) -> Column:  # type: ignore[misc]
         self._array = None
-        return super().__iadd__(other)  # type: ignore[return-value]
+        return super().__iadd__(other)
 
-    def __imul__(self, n: Any) -> Column:  # type: ignore[override,misc]
+    def __imul__(self, n: Any) -> Column:  # type: ignore[misc]
         self._array = None
-        return super().__imul__(n)  # type: ignore[return-value]
+        return super().__imul__(n)
 
     def append(self, item: Any) -> None:
         self._array = None
