@@ -97,22 +97,30 @@ class Column(list[Any]):
     [5.0, nan, 3.0]
     """
 
-    __slots__ = ("_array",)
+    __slots__ = ("_array", "_gaps")
 
     def __init__(self, array: np.ndarray[Any, Any]) -> None:
         items: list[Any] = array.tolist()
-        if array.dtype.kind == "f":
-            for k in np.flatnonzero(np.isnan(array)).tolist():
-                items[k] = None
+        gaps = np.flatnonzero(np.isnan(array)).tolist() if array.dtype.kind == "f" else []
+        for k in gaps:
+            items[k] = None
         super().__init__(items)
         self._array: np.ndarray[Any, Any] | None = array
+        self._gaps = bool(gaps)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray[Any, Any]:
         array = self._array
-        if array is None or (dtype is not None and np.dtype(dtype).kind == "O"):
+        if array is None or not self._same_as_the_list(dtype):
             return np.array(list(self), dtype=dtype)  # as numpy reads a list
         # Always a new array: whoever asked may write to it.
         return array.astype(array.dtype if dtype is None else dtype)
+
+    def _same_as_the_list(self, dtype: Any) -> bool:
+        """Whether the array, as ``dtype``, is what numpy makes of the list's items."""
+        if dtype is None:
+            return not self._gaps  # a list with None is an object array
+        kind = np.dtype(dtype).kind
+        return kind != "O" and (not self._gaps or kind in "fc")  # None has no integer form
 
     # Every way of changing a list in place forgets the array.
     def __setitem__(self, *args: Any) -> None:

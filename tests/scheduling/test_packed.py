@@ -137,3 +137,18 @@ def test_a_column_changed_in_place_hands_numpy_its_new_values() -> None:
     np.testing.assert_array_equal(np.asarray(column, dtype=float), [1.0, np.nan, 3.0, np.nan])
     column = unpack(pack([1, 2, 3]))
     assert np.asarray(column).dtype == np.int64 and np.asarray(column, dtype=object).tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("values", [[1.0, None, 3.0], [1.0, 2.5], [1, 2, 3], [None, None]])
+@pytest.mark.parametrize("dtype", [None, float, "float32", int, object, bool])
+def test_numpy_makes_of_a_column_what_it_makes_of_its_list(values: list[object], dtype: object) -> None:
+    column = unpack(pack(values))
+    try:
+        expected = np.array(values, dtype=dtype)
+    except TypeError:  # None as an integer
+        with pytest.raises(TypeError):
+            np.asarray(column, dtype=dtype)
+        return
+    got = np.asarray(column, dtype=dtype)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)

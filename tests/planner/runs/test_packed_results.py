@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.db.models import JSONField, TextField, Value
+from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 
 from planner.kinds.compare.selectors import REPLAY_KEYS, _replay_document
@@ -99,6 +100,9 @@ def test_every_reading_path_gives_back_the_document(run: Run, owner: Any) -> Non
     assert same(parts, {k: doc[k] for k in ("timeline", "jobs", "short")})
     lazy = selectors.run_results_lazy(run=run, large=("jobs", "timeline"))["probe"]
     assert same(dict(lazy), doc)
+    nested = KeyTransform("t", KeyTransform("timeline", "result"))  # as the replay's time axis reads it
+    times = RunResult.objects.filter(pk=row.pk).values_list(nested, flat=True).get()
+    assert same(times, doc["timeline"]["t"])
     replay = _replay_document(row.pk)
     assert same(replay, {k: doc[k] for k in REPLAY_KEYS if k in doc})
 
