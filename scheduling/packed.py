@@ -28,13 +28,14 @@ import json
 import math
 import re
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 __all__ = [
-    "MARKER", "PACK_MIN", "Column", "is_packed", "pack", "pack_tree", "unpack", "unpack_text", "unpack_tree",
+    "MARKER", "PACK_MIN", "Column", "is_packed", "pack", "pack_tree", "unpack", "unpack_text",
+    "unpack_text_chunks", "unpack_tree",
 ]
 
 #: The key that marks a packed column (no document's own key starts with ``$``).
@@ -223,6 +224,24 @@ def _expanded(match: re.Match[str]) -> str:
     return json.dumps(unpack({MARKER: dtype, "zlib": data}))
 
 
+def unpack_text_chunks(text: str) -> Iterator[str]:
+    """:func:`unpack_text` a piece at a time: the text between packed columns as it is, and each
+    packed column written out as its list, in order (a big document is never held written out
+    whole).
+
+    >>> list(unpack_text_chunks('[{"$packed": "int64", "zlib": "eAFjZIAAJigNAAAwAAQ="}, 3]'))
+    ['[', '[1, 2]', ', 3]']
+    """
+    start = 0
+    for match in _PACKED_TEXT.finditer(text):
+        if match.start() > start:
+            yield text[start : match.start()]
+        yield _expanded(match)
+        start = match.end()
+    if start < len(text):
+        yield text[start:]
+
+
 def unpack_text(text: str) -> str:
     """The JSON text ``text`` with every packed column in it written out as its list: the
     same JSON value as :func:`unpack_tree` of ``text`` parsed, without parsing the rest.
@@ -230,4 +249,4 @@ def unpack_text(text: str) -> str:
     >>> unpack_text('{"a": {"$packed": "int64", "zlib": "eAFjZIAAJigNAAAwAAQ="}, "b": "x"}')
     '{"a": [1, 2], "b": "x"}'
     """
-    return _PACKED_TEXT.sub(_expanded, text)
+    return "".join(unpack_text_chunks(text))

@@ -125,10 +125,11 @@ class RunResultApi(APIView):
         summary="One variant's full result document (a comparison's: docs/results.md)",
     )
     def get(self, request: Request, pk: int, variant: str) -> HttpResponseBase:
-        # The stored text as it is: parsing a big run's document to write it out again took
-        # seconds and gigabytes of a web worker.
-        text = selectors.run_result_text(user=request.user, run_pk=pk, variant=variant)
-        return HttpResponse(text, content_type="application/json")
+        # The stored text, its packed columns written out one at a time as they are sent:
+        # parsing a big run's document to write it out again took seconds and gigabytes of a
+        # web worker.
+        chunks = selectors.run_result_chunks(user=request.user, run_pk=pk, variant=variant)
+        return StreamingHttpResponse((chunk.encode() for chunk in chunks), content_type="application/json")
 
 
 class RunFiguresApi(APIView):

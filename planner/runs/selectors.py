@@ -27,7 +27,7 @@ from planner.core.dbfields import PackedJSONField
 from planner.scenarios.jobstore import job_chunks, job_columns, same_stored_jobs
 from planner.teams.selectors import team_ids_of
 from scheduling import Scenario, parse_scenario
-from scheduling.packed import unpack_text
+from scheduling.packed import unpack_text_chunks
 from scheduling.scenario.differences import JobColumns
 
 from .models import Run, RunPart, RunResult
@@ -124,11 +124,12 @@ def run_result_get(*, user: Any, run_pk: Any, variant: str) -> RunResult:
     )
 
 
-def run_result_text(*, user: Any, run_pk: Any, variant: str) -> str:
-    """One variant's full result document as JSON text, as the database writes it out with its
-    packed columns written out as lists (:func:`scheduling.packed.unpack_text`): never parsed
-    here (a million-job document is hundreds of MB as text, and gigabytes as objects). The
-    same JSON value as :func:`run_result_get`'s ``result``; 404 as it."""
+def run_result_chunks(*, user: Any, run_pk: Any, variant: str) -> Iterator[str]:
+    """One variant's full result document as JSON text, a piece at a time: the text the
+    database writes out, with its packed columns written out as lists one by one
+    (:func:`scheduling.packed.unpack_text_chunks`). Never parsed here, nor held written out
+    whole (a million-job document is hundreds of MB as text, and gigabytes as objects). The
+    same JSON value as :func:`run_result_get`'s ``result``; 404 as it, before the first piece."""
     text = (
         RunResult.objects.filter(run__team_id__in=team_ids_of(user), run_id=run_pk, variant=variant)
         .annotate(text=Cast("result", TextField()))
@@ -137,7 +138,12 @@ def run_result_text(*, user: Any, run_pk: Any, variant: str) -> str:
     )
     if text is None:
         raise Http404("No such result.")
-    return unpack_text(str(text))
+    return unpack_text_chunks(str(text))
+
+
+def run_result_text(*, user: Any, run_pk: Any, variant: str) -> str:
+    """:func:`run_result_chunks` joined."""
+    return "".join(run_result_chunks(user=user, run_pk=run_pk, variant=variant))
 
 
 def run_results(*, run: Run) -> dict[str, dict[str, Any]]:

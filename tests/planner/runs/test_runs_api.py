@@ -59,7 +59,7 @@ def test_an_inline_scenario_runs_exactly_as_the_cli_would(
     assert [r["variant"] for r in results] == schedulers
     for r in results:
         assert r["summary"]["total_cost"] == cli_results[r["variant"]]["total_cost"]
-        full = api(member).get(r["url"]).json()
+        full = json.loads(api(member).get(r["url"]).getvalue())  # streamed
         assert full["total_cost"] == cli_results[r["variant"]]["total_cost"]
         assert full["jobs"] == cli_results[r["variant"]]["jobs"]
     direct = compare(load_scenario_json(json.dumps(scenario_doc)), schedulers=schedulers, seed=11)
@@ -174,7 +174,7 @@ def test_result_url_with_options_in_the_spec(
     execute_run(run.pk)
     url = api(owner).get(f"/api/runs/{run.pk}/").json()["results"][0]["url"]
     response = api(owner).get(url)
-    assert response.status_code == 200 and response.json()["scheduler"] == spec
+    assert response.status_code == 200 and json.loads(response.getvalue())["scheduler"] == spec
 
 
 def test_figures(api: Any, owner: Any, finished_run: Run) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -51,7 +52,7 @@ def test_a_reproduction_runs_one_part_per_paper_with_no_scenario(
     assert run.scenario["name"] == "The papers' set-ups" and run.scenario["jobs"] == []
     assert execute_run(run.pk) == "succeeded"
 
-    detail = api(owner).get(f"/api/runs/{run.pk}/results/paper 001/").json()
+    detail = json.loads(api(owner).get(f"/api/runs/{run.pk}/results/paper 001/").getvalue())
     fig1 = detail["claims"][0]
     assert fig1["values"] == [36.0, 37.0, 38.0] and fig1["verdict"] == "reproduced"
     assert detail["counts"]["differs"] == 1 and detail["claims"][1]["reason"] == "Refusals stay too long."
