@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from foreign_load import ForeignLoad  # benchmarks/, next to this file
+
 ROOT = Path(__file__).resolve().parents[1]
 CSV = ROOT.parent / "shared" / "data" / "rm-simulator" / "large-scale-workload_jobs_high_load.csv"
 FIVE = ["fifo-spread", "fifo-consolidate", "morpheus", "edf-bfd", "edf-ilp"]
@@ -114,14 +116,16 @@ def main() -> None:
     _, warm = one_round(1, args.jobs, FIVE)
     order = sorted(FIVE, key=lambda s: -warm[s])
     rounds: dict[int, list[tuple[float, dict[str, float]]]] = {1: [], 2: []}
-    for _ in range(args.repeats):
-        for processes in (1, 2):
-            rounds[processes].append(one_round(processes, args.jobs, order))
+    with ForeignLoad() as foreign:
+        for _ in range(args.repeats):
+            for processes in (1, 2):
+                rounds[processes].append(one_round(processes, args.jobs, order))
     load = os.getloadavg()
     print(f"## Two processes without the planner: the five simulations of parts.py, {args.jobs:,} jobs\n")
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; load average after: "
           f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {args.repeats} interleaved rounds, medians; "
           f"order {', '.join(order)}\n")
+    print(f"{foreign.line()}\n")
     print("| processes | wall s (each round) | " + " | ".join(f"{s} CPU s" for s in FIVE) + " |")
     print("|---|---|" + "---|" * len(FIVE))
     medians = {}

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
+from foreign_load import ForeignLoad  # noqa: E402
 from planner_stack import Stack, missing_services  # noqa: E402
 
 from scheduling.importers import import_rm_csv  # noqa: E402
@@ -86,22 +87,24 @@ def main() -> None:
     )
     scenario["jobs"] = scenario["jobs"][: args.jobs]
     rows = []
-    for concurrency in (1, 2):
-        with tempfile.TemporaryDirectory() as tmp:
-            stack = Stack(Path(tmp), web_workers=1, worker_concurrency=concurrency)
-            try:
-                stack.up()
-                token = stack.token()
-                one_run(stack, token, scenario)  # warm-up: imports, first connections
-                times = [one_run(stack, token, scenario) for _ in range(args.repeats)]
-            finally:
-                stack.down()
-        rows.append((concurrency, times))
-        print(f"concurrency {concurrency}: {[round(t, 2) for t, _, _ in times]}", file=sys.stderr)
+    with ForeignLoad() as foreign:
+        for concurrency in (1, 2):
+            with tempfile.TemporaryDirectory() as tmp:
+                stack = Stack(Path(tmp), web_workers=1, worker_concurrency=concurrency)
+                try:
+                    stack.up()
+                    token = stack.token()
+                    one_run(stack, token, scenario)  # warm-up: imports, first connections
+                    times = [one_run(stack, token, scenario) for _ in range(args.repeats)]
+                finally:
+                    stack.down()
+            rows.append((concurrency, times))
+            print(f"concurrency {concurrency}: {[round(t, 2) for t, _, _ in times]}", file=sys.stderr)
     load = os.getloadavg()
     print(f"## Parts in parallel: a five-scheduler comparison, {len(scenario['jobs']):,} jobs\n")
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; load average after: "
           f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
+    print(f"{foreign.line()}\n")
     print("| worker processes | POST to end, median (s) | each run (s) "
           "| POST to a poll seeing it, median (s) | parts' running time, median (s) |")
     print("|---|---|---|---|---|")
