@@ -19,7 +19,6 @@ import os
 import platform
 import statistics
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 from foreign_load import ForeignLoad  # noqa: E402
-from planner_stack import Stack, missing_services  # noqa: E402
+from planner_stack import Stack, missing_services, runs_by_concurrency  # noqa: E402
 
 from scheduling.importers import import_rm_csv  # noqa: E402
 from scheduling.presets import preset_vm_types  # noqa: E402
@@ -86,20 +85,8 @@ def main() -> None:
         vm_types=preset_vm_types("paper-003", scale=100),
     )
     scenario["jobs"] = scenario["jobs"][: args.jobs]
-    rows = []
     with ForeignLoad() as foreign:
-        for concurrency in (1, 2):
-            with tempfile.TemporaryDirectory() as tmp:
-                stack = Stack(Path(tmp), web_workers=1, worker_concurrency=concurrency)
-                try:
-                    stack.up()
-                    token = stack.token()
-                    one_run(stack, token, scenario)  # warm-up: imports, first connections
-                    times = [one_run(stack, token, scenario) for _ in range(args.repeats)]
-                finally:
-                    stack.down()
-            rows.append((concurrency, times))
-            print(f"concurrency {concurrency}: {[round(t, 2) for t, _, _ in times]}", file=sys.stderr)
+        rows = runs_by_concurrency(lambda stack, token: one_run(stack, token, scenario), args.repeats)
     load = os.getloadavg()
     print(f"## Parts in parallel: a five-scheduler comparison, {len(scenario['jobs']):,} jobs\n")
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; load average after: "

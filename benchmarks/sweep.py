@@ -27,7 +27,6 @@ import os
 import platform
 import statistics
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -94,18 +93,9 @@ def main() -> None:
             sys.exit(f"needs PostgreSQL and Redis on 127.0.0.1: missing {planner_stack.missing_services()}")
         planner_stack.REDIS_DB = args.redis_db  # apart from the end-to-end tests' database
         request = {"kind": "sweep", "scenario": preset.scenario, **preset.params}
-        for concurrency in (1, 2):
-            with tempfile.TemporaryDirectory() as tmp:
-                stack = planner_stack.Stack(Path(tmp), web_workers=1, worker_concurrency=concurrency)
-                try:
-                    stack.up()
-                    token = stack.token()
-                    one_run(stack, token, request)  # warm-up: imports, first connections
-                    times = [one_run(stack, token, request) for _ in range(args.repeats)]
-                finally:
-                    stack.down()
-            rows.append((concurrency, times))
-            print(f"concurrency {concurrency}: {[round(t, 1) for t, _, _ in times]}", file=sys.stderr)
+        rows = planner_stack.runs_by_concurrency(
+            lambda stack, token: one_run(stack, token, request), args.repeats
+        )
     load_after = os.getloadavg()
 
     print(f"## Sweeps: {points} points ({PRESET}), {jobs:,} jobs, 14-VM cluster\n")

@@ -19,7 +19,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -247,3 +247,30 @@ class Stack:
                 return p, seen
             time.sleep(0.3)
         raise AssertionError(f"run {run_id} did not finish; worker log:\n{self.log('worker')}")
+
+
+T = TypeVar("T", bound=tuple[Any, ...])
+
+
+def runs_by_concurrency(
+    run_once: Callable[[Stack, str], T], repeats: int, concurrencies: tuple[int, ...] = (1, 2)
+) -> list[tuple[int, list[T]]]:
+    """A benchmark's runs on a fresh stack per worker concurrency: for each, one warm-up run
+    (imports, first connections; not kept), then ``repeats`` runs of ``run_once(stack, token)``,
+    whose first item is the run's seconds (printed to stderr as each concurrency ends)."""
+    import tempfile
+
+    rows: list[tuple[int, list[T]]] = []
+    for concurrency in concurrencies:
+        with tempfile.TemporaryDirectory() as tmp:
+            stack = Stack(Path(tmp), web_workers=1, worker_concurrency=concurrency)
+            try:
+                stack.up()
+                token = stack.token()
+                run_once(stack, token)
+                results = [run_once(stack, token) for _ in range(repeats)]
+            finally:
+                stack.down()
+        rows.append((concurrency, results))
+        print(f"concurrency {concurrency}: {[round(float(r[0]), 2) for r in results]}", file=sys.stderr)
+    return rows
