@@ -5,9 +5,8 @@
     print(load.line())           # "Other processes' CPU during the measurement: beam.smp 7.7 s"
 
 A two-core machine shares its cores with whatever else runs on it. On one machine of this
-workplace an idle RabbitMQ (started for other projects; the planner does not use it) took a
-tenth of a core and made two worker processes take 1.28x as long (`RESULTS.md` §24). This
-reads every process's CPU seconds (``/proc/<pid>/stat``, user + system) before and after, and
+workplace RabbitMQ (started for other projects; the planner does not use it) took a tenth of a
+core for a while after boot (`RESULTS.md` §24). This reads every process's CPU seconds (``/proc/<pid>/stat``, user + system) before and after, and
 reports the processes outside the benchmark's own tree (its children, such as the planner's
 web and worker processes, are its own) that used at least ``min_s`` seconds, busiest first.
 PostgreSQL and Redis serve the planner's stack and are named apart. A process that ended during
@@ -50,11 +49,12 @@ def _tree(root: int, processes: dict[int, tuple[str, int, float]]) -> set[int]:
     children: dict[int, list[int]] = {}
     for pid, (_, parent, _) in processes.items():
         children.setdefault(parent, []).append(pid)
-    tree, todo = set(), [root]
-    while todo:
-        pid = todo.pop()
+    tree: set[int] = set()
+    pending = [root]
+    while pending:
+        pid = pending.pop()
         tree.add(pid)
-        todo.extend(children.get(pid, []))
+        pending.extend(children.get(pid, []))
     return tree
 
 

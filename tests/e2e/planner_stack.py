@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -258,8 +259,6 @@ def runs_by_concurrency(
     """A benchmark's runs on a fresh stack per worker concurrency: for each, one warm-up run
     (imports, first connections; not kept), then ``repeats`` runs of ``run_once(stack, token)``,
     whose first item is the run's seconds (printed to stderr as each concurrency ends)."""
-    import tempfile
-
     rows: list[tuple[int, list[T]]] = []
     for concurrency in concurrencies:
         with tempfile.TemporaryDirectory() as tmp:
