@@ -6,11 +6,12 @@
 
 A two-core machine shares its cores with whatever else runs on it. On one machine of this
 workplace RabbitMQ (started for other projects; the planner does not use it) took a tenth of a
-core for a while after boot (`RESULTS.md` §24). This reads every process's CPU seconds (``/proc/<pid>/stat``, user + system) before and after, and
-reports the processes outside the benchmark's own tree (its children, such as the planner's
-web and worker processes, are its own) that used at least ``min_s`` seconds, busiest first.
-PostgreSQL and Redis serve the planner's stack and are named apart. A process that ended during
-the measurement is not seen (its time is lost), and one that started is counted from zero.
+core for a while after boot (`RESULTS.md` §24). This reads every process's CPU seconds
+(``/proc/<pid>/stat``, user + system) before and after, and reports the processes outside the
+benchmark's own tree (its children, such as the planner's web and worker processes, are its
+own) that used at least ``min_s`` seconds, busiest first. PostgreSQL and Redis serve the
+planner's stack and are named apart. A process that ended during the measurement is not seen
+(its time is lost), and one that started is counted from zero.
 Linux only; elsewhere the line says so.
 """
 
