@@ -56,6 +56,7 @@ MODULES = (
     "scheduling.scenario.workload_fields",
     "scheduling.importers.registry",
     "scheduling.importers.rm_simulator",
+    "scheduling.cost.billing",
     "scheduling.cost.job_table",
     "scheduling.cost.machine_index",
     "scheduling.cost.cluster",

@@ -34,6 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from .billing import horizon_cost, vm_interval_cost
+
 __all__ = [
     "DERIVED_JOB_FIELDS",
     "DERIVED_VM_INTERVAL_FIELDS",
@@ -106,28 +108,6 @@ def machine_names(doc: Result) -> list[str]:
     if isinstance(machines, Mapping):
         return list(machines.get("name") or [])
     return [f"{vt['name']}#{k}" for vt in doc.get("vm_types") or [] for k in range(1, _count(vt) + 1)]
-
-
-def vm_interval_cost(billed_s: float, price_per_hour: float) -> float:
-    """What an on-interval costs: its billed seconds at the VM's hourly price.
-
-    The one rule for it: the simulator bills with it and readers derive ``cost`` with it, so
-    both get the same float.
-
-    >>> vm_interval_cost(1800.0, 0.24)
-    0.12
-    """
-    return billed_s * price_per_hour / 3600.0
-
-
-def horizon_cost(horizon_s: float, price_per_hour: float) -> float:
-    """What a reserved VM costs over a run's horizon (scenario version 4): the whole horizon, from
-    0 until the last job finishes, at its reserved hourly price, whether it was on or not.
-
-    >>> horizon_cost(7200.0, 0.15)  # two hours
-    0.3
-    """
-    return vm_interval_cost(horizon_s, price_per_hour)
 
 
 def machine_markets(doc: Result) -> list[str]:

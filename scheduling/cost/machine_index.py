@@ -107,16 +107,20 @@ class _Group:
 class _Order:
     """The groups that have machines, in ascending (RA, id) for one RUT, and each group's RA.
 
-    An entry is ``(RA, group id, group)``: (RA, id) is unique, so entries never compare groups,
-    and an entry is found again by a binary search for ``(RA, id)``.
+    Two parallel lists, the RAs (floats, searched by bisection) and the groups: (RA, id) is
+    unique, so a group is found again by a binary search for its RA and a step over the groups
+    of equal RA (as many as VM types with one free capacity, at most) to its id. Compiled, the
+    search compares unboxed floats, where a list of ``(RA, id, group)`` tuples had every step
+    compare two tuples.
     """
 
-    __slots__ = ("floors", "groups", "monotone", "ra", "rut")
+    __slots__ = ("floors", "keys", "members", "monotone", "ra", "rut")
 
     def __init__(self, rut: Shape) -> None:
         self.rut = rut
         self.ra: dict[int, float] = {}  # per group id, while the group is kept
-        self.groups: list[tuple[float, int, _Group]] = []
+        self.keys: list[float] = []  # the RA of each group below, ascending
+        self.members: list[_Group] = []  # the groups that have machines, in (RA, id) order
         self.floors: dict[Shape, float] = {}  # per demand: no group of lower RA holds one
         # RA grows with every free amount only when no weight is negative.
         self.monotone = all(w >= 0 for w in rut)
@@ -135,15 +139,34 @@ class _Order:
             found = self.floors[demand] = ra - abs(ra) * 1e-6 - 1e-12 if self.monotone else -math.inf
         return found
 
+    def _position(self, ra: float, gid: int) -> int:
+        """Where the group of RA ``ra`` and id ``gid`` is, or would go: the first entry not
+        below ``(ra, gid)``."""
+        keys, members = self.keys, self.members
+        lo, hi = 0, len(keys)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if keys[mid] < ra:
+                lo = mid + 1
+            else:
+                hi = mid
+        n = len(keys)
+        while lo < n and keys[lo] == ra and members[lo].id < gid:
+            lo += 1
+        return lo
+
     def insert(self, group: _Group, total: Shape) -> None:
         ra = self.ra.get(group.id)
         if ra is None:
             ra = self.ra[group.id] = resource_availability(group.free, total, self.rut)
-        insort(self.groups, (ra, group.id, group))
+        i = self._position(ra, group.id)
+        self.keys.insert(i, ra)
+        self.members.insert(i, group)
 
     def delete(self, group: _Group) -> None:
-        groups = self.groups
-        del groups[bisect_left(groups, (self.ra[group.id], group.id))]
+        i = self._position(self.ra[group.id], group.id)
+        del self.keys[i]
+        del self.members[i]
 
 
 class OnIndex:
@@ -209,7 +232,7 @@ class OnIndex:
         at most, beyond the first thousand."""
         self._groups = {key: group for key, group in self._groups.items() if group.machines}
         for order in self._orders.values():
-            order.ra = {group.id: order.ra[group.id] for _, _, group in order.groups}
+            order.ra = {group.id: order.ra[group.id] for group in order.members}
         self._empty = 0
 
     def move(self, machine: int, vm_type: int, before: Shape, after: Shape) -> None:
@@ -240,21 +263,21 @@ class OnIndex:
         at least ``limit``, which is all a caller needs: each chosen machine holds one or more).
         """
         ranked = self._order(rut)
-        order = ranked.groups
+        keys, ranked_groups = ranked.keys, ranked.members
         machines: list[int] = []
         counts: list[int] = []
         room = 0
         # Groups of too little free capacity come first in RA order: start past them (they
         # would all be skipped below, one look-up each).
-        i, n = bisect_left(order, (ranked.floor_of(demand, self.total),)), len(order)
+        i, n = bisect_left(keys, ranked.floor_of(demand, self.total)), len(keys)
         while i < n and len(machines) < limit:  # else the best ``limit`` are known
-            ra = order[i][0]
+            ra = keys[i]
             j = i + 1
-            while j < n and order[j][0] == ra:
+            while j < n and keys[j] == ra:
                 j += 1
             run: list[tuple[int, int]] = []  # (machine, executors) of the groups of this RA
             for e in range(i, j):
-                group = order[e][2]
+                group = ranked_groups[e]
                 if not allowed[group.vm_type]:
                     continue
                 k = group.fits(demand)

@@ -37,12 +37,12 @@ simulator's queues follow it, and so does the replay of a result document
 
 from __future__ import annotations
 
-import heapq
 from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from heapq import heapify, heappop, heappush
 from typing import ClassVar
 
 import numpy as np
@@ -179,12 +179,12 @@ class FifoOrdering(Ordering):
         return order
 
     def enqueue(self, job: int) -> None:
-        heapq.heappush(self._queue, (self._rank[job], job))
+        heappush(self._queue, (self._rank[job], job))
 
     def schedule_pass(self, try_start: TryStart) -> list[int]:
         started: list[int] = []
         while self._queue and try_start(self._queue[0][1]):
-            started.append(heapq.heappop(self._queue)[1])
+            started.append(heappop(self._queue)[1])
         return started
 
 
@@ -206,6 +206,7 @@ class EdfOrdering(Ordering):
         self._deadline_queue: list[tuple[int, int]] = []  # (rank, job) heap
         self._job_queue: list[int] = []  # kept in rank order when clean
         self._job_queue_sorted = True
+        self._backfill: bool = options.edf_backfill  # read at every pass
 
     @classmethod
     def queue_order(cls, keys: QueueKeys, waiting: IntArray, load: FloatArray) -> IntArray:
@@ -218,26 +219,26 @@ class EdfOrdering(Ordering):
 
     def enqueue(self, job: int) -> None:
         if self.jobs.deadline_s[job] is not None:
-            heapq.heappush(self._deadline_queue, (self._rank[job], job))
+            heappush(self._deadline_queue, (self._rank[job], job))
         else:
             self._job_queue.append(job)
             self._job_queue_sorted = False
 
     def schedule_pass(self, try_start: TryStart) -> list[int]:
         started: list[int] = []
-        if self.options.edf_backfill:
+        if self._backfill:
             # A deadline job that does not fit no longer blocks later deadline jobs.
             waiting = []
             while self._deadline_queue:
-                item = heapq.heappop(self._deadline_queue)
+                item = heappop(self._deadline_queue)
                 if try_start(item[1]):
                     started.append(item[1])
                 else:
                     waiting.append(item)
             self._deadline_queue = waiting
-            heapq.heapify(self._deadline_queue)
+            heapify(self._deadline_queue)
         while self._deadline_queue and try_start(self._deadline_queue[0][1]):
-            started.append(heapq.heappop(self._deadline_queue)[1])
+            started.append(heappop(self._deadline_queue)[1])
         if self._deadline_queue or not self._job_queue:
             return started  # a deadline job waits unplaced: no regular job starts
         if not self._job_queue_sorted:

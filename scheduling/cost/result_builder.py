@@ -26,8 +26,9 @@ import numpy as np
 from ..metrics import cost_by_hour, percentile
 from ..numbers import weighted_sum
 from ..scenario import Scenario
+from .billing import horizon_cost, vm_interval_cost
 from .cluster import Cluster, FloatArray
-from .document import FORMAT, horizon_cost, vm_interval_cost
+from .document import FORMAT
 from .job_table import JobTable
 from .schedulers import SchedulerSpec
 from .timeline import PENDING_ROWS, TimelineRecorder, copy_pending
@@ -302,26 +303,29 @@ def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: H
     Shares of co-located jobs add up to at most 1, so the attributed costs never exceed the bill.
     """
     capacity = np.where(cluster.type_capacity > 0, cluster.type_capacity, np.inf)
-    type_of, rate = cluster.type_of.tolist(), cluster.rate.tolist()
-    # Each job's demand as a number (jobs' demands repeat: few distinct ones).
-    numbered: dict[tuple[float, ...], int] = {}
-    shape_of = [numbered.setdefault(tuple(row), len(numbered)) for row in demand.tolist()]
+    job, machine, executors, held_from, held_to = (np.asarray(c) for c in holdings.columns())
+    costs = np.zeros(len(demand))
+    if not len(job):
+        return costs.tolist()
     # A share depends on the executor's demand, their number and the VM type only: computed
-    # once per such triple, with the same arithmetic.
-    shares: dict[tuple[int, int, int], float] = {}
-    costs = [0.0] * len(shape_of)
+    # once per such triple (jobs' demands repeat: few distinct ones), with the same arithmetic.
+    rows = np.ascontiguousarray(demand, dtype=float)
+    shape_of = np.unique(rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel(),
+                         return_inverse=True)[1].ravel()
+    row_type = cluster.type_of[machine]
+    n_types = len(cluster.type_capacity)
+    key = (shape_of[job].astype(np.int64) * (int(executors.max()) + 1) + executors) * n_types + row_type
+    triples, first, triple_of = np.unique(key, return_index=True, return_inverse=True)
     weights = rut.tolist()
-    # Rows in the order they were recorded: each job's costs are added in the order its own
-    # holdings ended, so its sum is the same float whatever other jobs' rows come between.
-    for i, v, k, held_from, held_to in zip(*holdings.columns(), strict=True):
-        held = held_to - held_from
-        key = (shape_of[i], k, type_of[v])
-        share = shares.get(key)
-        if share is None:
-            amounts = (demand[i] * k / capacity[type_of[v]]).tolist()
-            share = shares[key] = min(weighted_sum(amounts, weights), 1.0)
-        costs[i] += rate[v] * held / 3600.0 * share
-    return costs
+    shares = np.empty(len(triples))
+    for u, r in enumerate(first.tolist()):
+        amounts = (demand[int(job[r])] * int(executors[r]) / capacity[int(row_type[r])]).tolist()
+        shares[u] = min(weighted_sum(amounts, weights), 1.0)
+    # ``cost += rate * held / 3600 * share`` per row, in the order the rows were recorded (each
+    # job's holdings in the order they ended): ``np.add.at`` adds repeated indices one after
+    # another, so each job's sum is the same float as a loop's.
+    np.add.at(costs, job, cluster.rate[machine] * (held_to - held_from) / 3600.0 * shares[triple_of.ravel()])
+    return costs.tolist()
 
 
 def job_columns(record: RunRecord) -> dict[str, Any]:
@@ -467,11 +471,13 @@ def ilp_section(record: RunRecord) -> dict[str, Any] | None:
 
 def scheduling_delay_section(delays_ms: Sequence[float]) -> dict[str, Any]:
     """Wall-clock time of each placement call: summary figures, and samples to the microsecond."""
+    delays = np.asarray(delays_ms, dtype=float)
     return {
-        "decisions": len(delays_ms),
-        "mean_ms": float(np.mean(delays_ms)) if delays_ms else 0.0,
-        "median_ms": percentile(delays_ms, 50),
-        "p99_ms": percentile(delays_ms, 99),
-        "max_ms": float(max(delays_ms)) if delays_ms else 0.0,
-        "samples_ms": [round(d, DELAY_DECIMALS) for d in delays_ms],
+        "decisions": len(delays),
+        "mean_ms": float(np.mean(delays)) if len(delays) else 0.0,
+        "median_ms": percentile(delays, 50),
+        "p99_ms": percentile(delays, 99),
+        "max_ms": float(delays.max()) if len(delays) else 0.0,
+        # numpy's rounding (scaled, rounded half to even): wall-clock samples, not results.
+        "samples_ms": np.round(delays, DELAY_DECIMALS).tolist(),
     }

@@ -37,12 +37,12 @@ placement (:mod:`scheduling.cost.placement`) where its executors go; the result 
 
 from __future__ import annotations
 
-import heapq
 import math
-import time
 from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -50,9 +50,10 @@ import numpy as np
 from ..collector import collector_paused
 from ..errors import ScenarioError
 from ..scenario import LIMITS, Scenario, SimulationOptions
+from .billing import vm_interval_cost
 from .bounds import lower_bound_cost
 from .cluster import Cluster, PlacementContext
-from .document import iter_jobs, vm_interval_cost
+from .document import iter_jobs
 from .job_table import JobTable, network_stretch
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
@@ -281,6 +282,7 @@ class _Simulation:
         self._shape_multiples = [self.cluster.multiples_of(a) for a in self._shape_arrays]
         self._price: list[float] = self.cluster.price.tolist()
         self._interruptions: list[float] = self.cluster.interruptions_per_hour.tolist()
+        self._boot_time_s: float = self.options.boot_time_s  # read at every VM turned on
         # Run state
         self.now = 0.0
         self.start = array("d", [math.nan]) * n
@@ -352,7 +354,7 @@ class _Simulation:
         report_every = max(1, self.jobs.count // 100)
         while events or a < n_arrivals:
             while events and self._stale(events[0]):
-                heapq.heappop(events)
+                heappop(events)
             if events:
                 t = events[0][0]
                 if a < n_arrivals and arrival_s[a] < t:
@@ -368,7 +370,7 @@ class _Simulation:
             # Completions and interruptions at ``t`` (the heap's kinds below arrivals), then
             # the arrivals at ``t``, then a tick.
             while events and events[0][0] == t and events[0][1] < _ARRIVAL:
-                event = heapq.heappop(events)
+                event = heappop(events)
                 _, kind, _, i = event
                 if kind == _COMPLETION:
                     if i not in self.alive:
@@ -383,7 +385,7 @@ class _Simulation:
                 self._arrive(arrivals[a])
                 a += 1
             if events and events[0][0] == t:  # a tick (no other kind is left at ``t``)
-                heapq.heappop(events)
+                heappop(events)
                 ticked, tick_pending = True, False
             # A VM left without executors is off before the pass: BFD's "list of used VMs"
             # (Algorithm 3 of paper 003) and the ILP's fixed y = 1 (Algorithm 2) cover only VMs
@@ -395,18 +397,18 @@ class _Simulation:
             if interval <= 0 or ticked:
                 self.now = t
                 for p in self._place_lost() if self.lost else ():
-                    heapq.heappush(events, (self.alive[p].finish_s, _COMPLETION, seq, p))
+                    heappush(events, (self.alive[p].finish_s, _COMPLETION, seq, p))
                     seq += 1
                 for i in self.ordering.schedule_pass(self._try_start):
-                    heapq.heappush(events, (float(self.finish[i]), _COMPLETION, seq, i))
+                    heappush(events, (float(self.finish[i]), _COMPLETION, seq, i))
                     seq += 1
             for v, due in self._reclaims_to_schedule:
-                heapq.heappush(events, (due, _INTERRUPTION, seq, v))
+                heappush(events, (due, _INTERRUPTION, seq, v))
                 seq += 1
             self._reclaims_to_schedule.clear()
             if interval > 0 and (self.queued or self.lost) and not tick_pending:
                 nxt = t + interval if ticked else math.ceil(t / interval - 1e-12) * interval
-                heapq.heappush(events, (nxt, _TICK, seq, -1))
+                heappush(events, (nxt, _TICK, seq, -1))
                 seq += 1
                 tick_pending = True
             self._record(t)
@@ -444,9 +446,9 @@ class _Simulation:
         shape, executors, framework = self._shape_of[i], self._executors[i], self._framework[i]
         demand = self._shape_arrays[shape]
         self.ctx.job_id = self.jobs.ids[i]
-        t0 = time.perf_counter()
+        t0 = perf_counter()
         assignment = self.place(self.cluster, demand, executors, self._allowed[framework], self.ctx)
-        self.delays_ms.append((time.perf_counter() - t0) * 1000.0)
+        self.delays_ms.append((perf_counter() - t0) * 1000.0)
         if assignment is None:
             self.failed_version[i] = self.capacity_version
             return False
@@ -476,7 +478,7 @@ class _Simulation:
         cluster, ready_at = self.cluster, self.ready_at
         for v in cluster.apply(assignment, demand):
             self.on_since[v] = t
-            ready_at[v] = t + self.options.boot_time_s
+            ready_at[v] = t + self._boot_time_s
             capacity = cluster.capacity_rows[v]
             on_capacity = self.on_capacity
             self.on_capacity = [on_capacity[r] + capacity[r] for r in range(len(on_capacity))]
@@ -562,9 +564,9 @@ class _Simulation:
         for i, k in self.lost:
             demand = self._shape_arrays[self._shape_of[i]]
             self.ctx.job_id = jobs.ids[i]
-            t0 = time.perf_counter()
+            t0 = perf_counter()
             assignment = self.place(self.cluster, demand, k, self._allowed[self._framework[i]], self.ctx)
-            self.delays_ms.append((time.perf_counter() - t0) * 1000.0)
+            self.delays_ms.append((perf_counter() - t0) * 1000.0)
             if assignment is None:
                 waiting.append((i, k))
                 continue

@@ -64,6 +64,7 @@ def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
         col = {c: header.index(c) for c in COLUMNS}
         id_column = col["job-id"]
         numbered = [(c, col[c]) for c in COLUMNS[1:]]
+        indices = [i for _, i in numbered]
         width = len(header)
         most_jobs = LIMITS["jobs"]
         jobs: list[dict[str, Any]] = []
@@ -79,23 +80,27 @@ def read_rm_csv(lines: Iterable[str], options: Mapping[str, Any]) -> Imported:
                 errors.append(FieldError(line, f"has {len(row)} columns, expected {width}"))
                 continue
             job_id = row[id_column].strip()
-            values: dict[str, Any] = {}
-            for c, i in numbered:
-                try:
-                    values[c] = number_from_text(row[i])
-                except ValueError:
-                    errors.append(FieldError(row_path(line, job_id, c), f"must be a number, got {row[i]!r}"))
-            if len(values) < len(numbered):
+            try:  # the numbered columns in COLUMNS' order
+                cores, gb, executors, arrival, estimate, deadline = [
+                    number_from_text(row[i]) for i in indices
+                ]
+            except ValueError:
+                for c, i in numbered:
+                    try:
+                        number_from_text(row[i])
+                    except ValueError:
+                        path = row_path(line, job_id, c)
+                        errors.append(FieldError(path, f"must be a number, got {row[i]!r}"))
                 continue
             job: dict[str, Any] = {
                 "id": job_id,
-                "arrival_s": values["T_A"],
-                "executors": values["E"],
-                "executor": {"cpu": values["C"], "mem": values["M"]},
-                "duration_s": values["T_est"],
+                "arrival_s": arrival,
+                "executors": executors,
+                "executor": {"cpu": cores, "mem": gb},
+                "duration_s": estimate,
             }
             if with_deadlines:
-                relative = values["T_D"] - values["T_A"]
+                relative = deadline - arrival
                 if relative <= 0:
                     errors.append(
                         FieldError(row_path(line, job_id, "T_D"), "the absolute deadline must come after T_A")

@@ -251,6 +251,16 @@ def number(
     """
     kind = type(value)
     if kind is float or kind is int:  # the common case, as finite() and integral() read it
+        x = float(value)
+        # A finite number (x - x is 0 for no other), whole if it must be, within the bounds:
+        # the value, without the general path's boxed comparisons (a workload's every field).
+        if (
+            x - x == 0.0
+            and (not integer or float(int(x)) == x)
+            and (minimum is None or (x > minimum if exclusive else x >= minimum))
+            and (maximum is None or x <= maximum)
+        ):
+            return int(x) if integer else x
         as_float = float(value)
         if not math.isfinite(as_float):
             read: float | None = None
