@@ -355,26 +355,29 @@ class Cluster:
         rows, on, executors = self.free_rows, self.machine_on, self.machine_executors
         changed = self._free_changed
         times = self.multiples_of(demand)
+        starting = times.code << 33  # with k: the machine index's key of "k executors start"
         for v, k in assignment.items():
-            before = rows[v]
-            # The same operations as ``free[v] -= demand * k`` (IEEE doubles either way).
-            m = times[k]
-            after = tuple([before[r] - m[r] for r in range(len(before))])
-            least = self._least_rows[v]
-            if min(after) < 0.0 and any(f < x for f, x in zip(after, least, strict=True)):
-                raise AssertionError(f"capacity exceeded on {self.names[v]}")
+            after = index.moved(v, starting | k) if on[v] else None
+            if after is None:
+                before = rows[v]
+                # The same operations as ``free[v] -= demand * k`` (IEEE doubles either way).
+                m = times[k]
+                after = tuple([before[r] - m[r] for r in range(len(before))])
+                least = self._least_rows[v]
+                if min(after) < 0.0 and any(f < x for f, x in zip(after, least, strict=True)):
+                    raise AssertionError(f"capacity exceeded on {self.names[v]}")
+                t = self._type_list[v]
+                if on[v]:
+                    index.move(v, t, before, after, starting | k)
+                else:
+                    on[v] = True
+                    self._idle[self._pool_list[v]].take(v)
+                    index.add(v, t, after)
+                    self.active_by_type[t] += 1
+                    turned_on.append(v)
             rows[v] = after
             changed.add(v)
             executors[v] += k
-            t = self._type_list[v]
-            if on[v]:
-                index.move(v, t, before, after)
-            else:
-                on[v] = True
-                self._idle[self._pool_list[v]].take(v)
-                index.add(v, t, after)
-                self.active_by_type[t] += 1
-                turned_on.append(v)
         used, m = self.used, times[sum(assignment.values())]
         self.used = [used[r] + m[r] for r in range(len(used))]  # ``used_total += demand * n``
         return turned_on
@@ -386,19 +389,25 @@ class Cluster:
         rows, executors = self.free_rows, self.machine_executors
         changed = self._free_changed
         times = self.multiples_of(demand)
+        ending = (times.code << 33) | (1 << 32)  # with k: the key of "k executors end"
         for v, k in assignment.items():
-            before = rows[v]
             left = executors[v] - k
             executors[v] = left
             if left == 0:
                 after = self.capacity_rows[v]  # drop floating-point residue
                 idle.append(v)
+                index.move(v, self._type_list[v], rows[v], after)
             else:
-                m = times[k]
-                after = tuple([before[r] + m[r] for r in range(len(before))])
+                found = index.moved(v, ending | k)
+                if found is None:
+                    before = rows[v]
+                    m = times[k]
+                    after = tuple([before[r] + m[r] for r in range(len(before))])
+                    index.move(v, self._type_list[v], before, after, ending | k)
+                else:
+                    after = found
             rows[v] = after
             changed.add(v)
-            index.move(v, self._type_list[v], before, after)
         used, m = self.used, times[sum(assignment.values())]
         self.used = [used[r] - m[r] for r in range(len(used))]  # ``used_total -= demand * n``
         return idle
@@ -408,7 +417,7 @@ class Cluster:
         key = demand.tobytes()
         found = self._multiples.get(key)
         if found is None:
-            found = self._multiples[key] = _Multiples(demand.tolist())
+            found = self._multiples[key] = _Multiples(demand.tolist(), len(self._multiples))
         return found
 
     def turn_off(self, v: int) -> None:
@@ -427,9 +436,10 @@ class _Multiples(dict[int, tuple[float, ...]]):
     comprehension over the resources' indices: compiled (:mod:`scheduling.compiled`), that is a
     C loop on unboxed floats, 2.6x faster than ``map(operator.sub, ...)``."""
 
-    def __init__(self, demand: list[float]) -> None:
+    def __init__(self, demand: list[float], code: int) -> None:
         super().__init__()
         self.demand = demand
+        self.code = code  # this demand's number in its cluster (the machine index's move keys)
 
     def __missing__(self, k: int) -> tuple[float, ...]:
         found = self[k] = tuple([x * k for x in self.demand])

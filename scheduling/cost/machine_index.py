@@ -38,6 +38,8 @@ from ..numbers import weighted_sum
 __all__ = ["EPS", "IdlePool", "OnIndex", "executors_fitting", "resource_availability"]
 
 EPS = 1e-9
+#: Moves remembered per group (:meth:`OnIndex.move`): past that many, its memory starts again.
+MOVES_KEPT = 64
 
 Shape = tuple[float, ...]
 Group = tuple[int, Shape]  # (VM type, free capacity)
@@ -86,7 +88,7 @@ class _Group:
     orders groups of equal RA.
     """
 
-    __slots__ = ("demand", "fit", "free", "id", "machines", "vm_type")
+    __slots__ = ("demand", "fit", "free", "id", "machines", "moves", "vm_type")
 
     def __init__(self, gid: int, vm_type: int, free: Shape) -> None:
         self.id = gid
@@ -95,6 +97,7 @@ class _Group:
         self.machines: list[int] = []
         self.demand: Shape = ()  # the demand ``fit`` was counted for
         self.fit = 0
+        self.moves: dict[int, _Group] = {}  # per move key: the group a machine of this one went to
 
     def fits(self, demand: Shape) -> int:
         """:func:`executors_fitting` of this group's free capacity, remembered for the last demand."""
@@ -231,16 +234,63 @@ class OnIndex:
         """Drop the groups kept without machines (and their RA): as many kept as have machines,
         at most, beyond the first thousand."""
         self._groups = {key: group for key, group in self._groups.items() if group.machines}
+        for group in self._groups.values():  # no remembered move leads to a group forgotten
+            group.moves.clear()
         for order in self._orders.values():
             order.ra = {group.id: order.ra[group.id] for group in order.members}
         self._empty = 0
 
-    def move(self, machine: int, vm_type: int, before: Shape, after: Shape) -> None:
+    def move(self, machine: int, vm_type: int, before: Shape, after: Shape, key: int = -1) -> None:
         """A machine whose free capacity changed from ``before`` to ``after``: :meth:`remove`
-        then :meth:`add` (the engine's most frequent change)."""
+        then :meth:`add` (the engine's most frequent change).
+
+        ``key`` (``>= 0``) names the change when the caller can: one key from one free
+        capacity always leads to the same other (``Cluster`` keys an executor shape, a count and
+        whether they start or end). The move is then remembered in the group left, so that the
+        next machine of that group changed so is moved by :meth:`moved`, without working out
+        its free capacity and looking its group up again.
+        """
         if before != after:
+            source = self._group_of[machine]
             self.remove(machine, vm_type, before)
             self.add(machine, vm_type, after)
+            dest = self._group_of[machine]
+            if key >= 0 and source is not None and dest is not None:
+                moves = source.moves
+                if len(moves) >= MOVES_KEPT:
+                    moves.clear()
+                moves[key] = dest
+
+    def moved(self, machine: int, key: int) -> Shape | None:
+        """Move ``machine`` (on) as the change ``key`` moved a machine of its group before, and
+        return its free capacity after; ``None``, changing nothing, if no such move is
+        remembered (then the caller works it out and calls :meth:`move` with the key)."""
+        group = self._group_of[machine]
+        if group is None:
+            raise KeyError(f"machine {machine} is not in the index")
+        dest = group.moves.get(key)
+        if dest is None:
+            return None
+        # Join first, then leave: leaving may forget the groups kept empty, ``dest`` among them.
+        if dest.machines:
+            insort(dest.machines, machine)
+        else:
+            dest.machines.append(machine)
+            self._empty -= 1
+            for order in self._orders.values():
+                order.insert(dest, self.total)
+        self._group_of[machine] = dest
+        members = group.machines
+        if len(members) > 1:
+            del members[bisect_left(members, machine)]
+        else:
+            members.clear()
+            for order in self._orders.values():
+                order.delete(group)
+            self._empty += 1
+            if self._empty > 1024 and 2 * self._empty > len(self._groups):
+                self._forget_empty()
+        return dest.free
 
     # ------------------------------------------------------------------ queries
 
