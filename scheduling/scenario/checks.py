@@ -204,11 +204,12 @@ def entries(
 
 
 def first_of_its_name(
-    value: str | None, seen: set[str], path: str, what: str, problems: Problems
+    value: str | None, seen: set[str], path: str, what: str, problems: Problems, *, field: str = ""
 ) -> str | None:
     """``value`` when no earlier entry of its list had it (it is then remembered in ``seen``).
 
-    A repeated name is a problem, ``duplicate <what> <value>``, and gives ``None``.
+    A repeated name is a problem, ``duplicate <what> <value>``, at ``path`` (or
+    ``<path>.<field>``, as :func:`number`), and gives ``None``.
 
     >>> problems, seen = Problems(), set()
     >>> first_of_its_name("a", seen, "jobs[0].id", "job id", problems)
@@ -221,7 +222,7 @@ def first_of_its_name(
     if value is None:
         return None
     if value in seen:
-        problems.add(path, f"duplicate {what} {value!r}")
+        problems.add(f"{path}.{field}" if field else path, f"duplicate {what} {value!r}")
         return None
     seen.add(value)
     return value
@@ -235,6 +236,27 @@ def unknown_keys(data: Mapping[Any, Any], known: Iterable[str], path: str, probl
             problems.add(where, f"unknown field (expected one of: {', '.join(sorted(expected))})")
 
 
+def _plain_number(
+    value: Any, minimum: float | None, exclusive: bool, maximum: float | None, integer: bool
+) -> float | None:
+    """:func:`number` of a plain ``int`` or ``float`` that it accepts, else ``None`` (then
+    :func:`number` reads it the general way, which reports what is wrong): without the general
+    path's boxed comparisons, for a workload's every field."""
+    kind = type(value)
+    if kind is not float and kind is not int:
+        return None
+    x = float(value)
+    # A finite number (x - x is 0 for no other), whole if it must be, within the bounds.
+    if (
+        x - x == 0.0
+        and (not integer or float(int(x)) == x)
+        and (minimum is None or (x > minimum if exclusive else x >= minimum))
+        and (maximum is None or x <= maximum)
+    ):
+        return int(x) if integer else x
+    return None
+
+
 def number(
     value: Any,
     path: str,
@@ -244,23 +266,19 @@ def number(
     exclusive: bool = False,
     maximum: float | None = None,
     integer: bool = False,
+    field: str = "",
 ) -> float | None:
     """A finite number within the bounds (an ``int`` when ``integer``), else ``None``.
 
-    What counts as a number is :mod:`scheduling.numbers`' rule (no booleans, no NaN).
+    What counts as a number is :mod:`scheduling.numbers`' rule (no booleans, no NaN). A problem
+    is reported at ``path``, or at ``<path>.<field>`` when ``field`` is given (a workload's
+    fields are read by the hundred thousand: their paths are written only for a problem).
     """
+    fast = _plain_number(value, minimum, exclusive, maximum, integer)
+    if fast is not None:
+        return fast
     kind = type(value)
     if kind is float or kind is int:  # the common case, as finite() and integral() read it
-        x = float(value)
-        # A finite number (x - x is 0 for no other), whole if it must be, within the bounds:
-        # the value, without the general path's boxed comparisons (a workload's every field).
-        if (
-            x - x == 0.0
-            and (not integer or float(int(x)) == x)
-            and (minimum is None or (x > minimum if exclusive else x >= minimum))
-            and (maximum is None or x <= maximum)
-        ):
-            return int(x) if integer else x
         as_float = float(value)
         if not math.isfinite(as_float):
             read: float | None = None
@@ -270,6 +288,8 @@ def number(
             read = as_float
     else:
         read = integral(value) if integer else finite(value)
+    if field:
+        path = f"{path}.{field}"
     if read is None:
         non_finite = isinstance(value, float) and not math.isfinite(value)
         problems.add(
@@ -295,13 +315,16 @@ def number(
     return read
 
 
-def name(value: Any, path: str, problems: Problems, *, allow_int: bool = False) -> str | None:
-    """A name by :func:`name_problem`; job ids may also be integers (``17`` reads as ``"17"``)."""
+def name(
+    value: Any, path: str, problems: Problems, *, allow_int: bool = False, field: str = ""
+) -> str | None:
+    """A name by :func:`name_problem`; job ids may also be integers (``17`` reads as ``"17"``).
+    A problem is reported at ``path``, or ``<path>.<field>`` (as :func:`number`)."""
     if allow_int and isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     problem = name_problem(value)
     if problem is not None:
-        problems.add(path, problem)
+        problems.add(f"{path}.{field}" if field else path, problem)
         return None
     assert isinstance(value, str)
     return value
@@ -313,9 +336,19 @@ def _resource_set(resources: tuple[str, ...]) -> frozenset[str]:
 
 
 def vector(
-    value: Any, resources: tuple[str, ...], path: str, problems: Problems, *, positive: bool
+    value: Any, resources: tuple[str, ...], path: str, problems: Problems, *, positive: bool, field: str = ""
 ) -> tuple[float, ...] | None:
-    """A per-resource amount such as ``{"cpu": 2, "mem": 4}``; every resource is required."""
+    """A per-resource amount such as ``{"cpu": 2, "mem": 4}``; every resource is required.
+    Problems are reported under ``path``, or ``<path>.<field>`` (as :func:`number`)."""
+    if type(value) is dict and len(value) == len(resources):
+        # The common case, one finite amount per resource within the bounds, read without
+        # writing a path; anything else is read again below, which reports it.
+        capacity = LIMITS["capacity"]
+        amounts = [_plain_number(value.get(r), 0.0, positive, capacity, False) for r in resources]
+        if None not in amounts:
+            return tuple([a for a in amounts if a is not None])
+    if field:
+        path = f"{path}.{field}"
     if type(value) is not dict and not isinstance(value, Mapping):
         problems.add(path, f"must be an object with {', '.join(resources)}")
         return None
@@ -334,7 +367,7 @@ def vector(
             ok = False
             continue
         v = number(
-            value[r], f"{path}.{r}", problems, minimum=0, exclusive=positive, maximum=LIMITS["capacity"]
+            value[r], path, problems, minimum=0, exclusive=positive, maximum=LIMITS["capacity"], field=r
         )
         if v is None:
             ok = False

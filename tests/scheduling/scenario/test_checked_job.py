@@ -9,7 +9,8 @@ import pickle
 import pytest
 
 from scheduling.scenario import parse_workload
-from scheduling.scenario.document import CHECKED_JOB_FIELDS, Job, checked_job
+from scheduling.scenario.document import Job
+from scheduling.scenario.workload_fields import CHECKED_JOB_FIELDS, checked_job
 
 
 def test_it_sets_every_field_of_job_and_only_those_in_its_parameters_order() -> None:
