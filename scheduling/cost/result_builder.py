@@ -129,19 +129,41 @@ class Placements:
 
     def __init__(self, n: int) -> None:
         self.pairs = array("i")
-        self.first = array("q", [-1]) * n  # where each job's pairs begin; -1 until it starts
-        self.end = array("q", [-1]) * n
+        self.first = np.full(n, -1, dtype=np.int64)  # where each job's pairs begin; -1 until it starts
+        self.end = np.full(n, -1, dtype=np.int64)
+        # The newest jobs' pairs and bounds wait in lists and are copied a block at a time, as
+        # the holdings' rows are (a typed array parses each value it is given one by one).
+        self._pending: list[int] = []
+        self._jobs: list[int] = []
+        self._bounds: list[int] = []  # each pending job's first and end
+        self._size = 0  # pairs so far, copied or pending
 
     def add(self, job: int, assignment: dict[int, int]) -> None:
         """Job ``job`` started with ``assignment`` (executors per machine)."""
-        self.first[job] = len(self.pairs)
+        pending, bounds = self._pending, self._bounds
+        self._jobs.append(job)
+        bounds.append(self._size)
         for v in sorted(assignment):
-            self.pairs.append(v)
-            self.pairs.append(assignment[v])
-        self.end[job] = len(self.pairs)
+            pending.append(v)
+            pending.append(assignment[v])
+        self._size += 2 * len(assignment)
+        bounds.append(self._size)
+        if len(pending) >= PENDING_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._jobs:
+            jobs, bounds = np.array(self._jobs, dtype=np.int64), np.array(self._bounds, dtype=np.int64)
+            self.first[jobs] = bounds[0::2]  # a job starts once: no index repeats
+            self.end[jobs] = bounds[1::2]
+            self._jobs.clear()
+            self._bounds.clear()
+        if self._pending:
+            copy_pending((self.pairs,), (self._pending,))
 
     def column(self) -> list[list[int]]:
         """The ``placement`` column: each job's pairs, in job order."""
+        self._flush()
         pairs = self.pairs.tolist()
         # One int object per machine, shared by every job's pairs: ``tolist`` makes one per pair
         # (28 bytes each past 256, most of a large document's placement column).
@@ -424,16 +446,19 @@ def cost_breakdowns(
     on-intervals none).
     """
     cluster = record.cluster
-    vm_hours = dict.fromkeys(cluster.type_names, 0.0)
-    cost_by_type = dict.fromkeys(cluster.type_names, 0.0)
     machines, billed_s = intervals["machine"], intervals["billed_s"]
-    type_of, is_reserved = cluster.type_of.tolist(), cluster.reserved.tolist()
-    for machine, billed, cost in zip(machines, billed_s, interval_costs, strict=True):
-        if reserved and is_reserved[machine]:
-            continue
-        name = cluster.type_names[type_of[machine]]
-        vm_hours[name] += billed / 3600.0
-        cost_by_type[name] += cost
+    # Sums per type in the intervals' order (``np.add.at`` adds repeated indices one after
+    # another: the floats of a loop's ``+=``), reserved VMs' on-intervals left out.
+    n_types = len(cluster.type_names)
+    machine = np.asarray(machines, dtype=np.int64)
+    counted = ~cluster.reserved[machine] if reserved else np.ones(len(machine), dtype=bool)
+    interval_type = cluster.type_of[machine[counted]]
+    hours = np.zeros(n_types)
+    np.add.at(hours, interval_type, np.asarray(billed_s, dtype=float)[counted] / 3600.0)
+    type_cost = np.zeros(n_types)
+    np.add.at(type_cost, interval_type, np.asarray(interval_costs, dtype=float)[counted])
+    vm_hours = dict(zip(cluster.type_names, hours.tolist(), strict=True))
+    cost_by_type = dict(zip(cluster.type_names, type_cost.tolist(), strict=True))
     on_s, off_s, hour_billed, hour_cost = intervals["on_s"], intervals["off_s"], billed_s, interval_costs
     if reserved:
         horizon = record.horizon_s
@@ -445,9 +470,9 @@ def cost_breakdowns(
         off_s = [*off_s, *(horizon for _ in reserved)]
         hour_billed = [*hour_billed, *(horizon for _ in reserved)]
         hour_cost = [*hour_cost, *(cost for _, cost in reserved)]
-    cost_by_framework = dict.fromkeys(record.jobs.framework_names, 0.0)
-    for k, cost in zip(record.jobs.framework.tolist(), job_cost, strict=True):
-        cost_by_framework[record.jobs.framework_names[k]] += cost
+    framework_cost = np.zeros(len(record.jobs.framework_names))
+    np.add.at(framework_cost, record.jobs.framework, np.asarray(job_cost, dtype=float))
+    cost_by_framework = dict(zip(record.jobs.framework_names, framework_cost.tolist(), strict=True))
     cost_by_framework[UNUSED_CAPACITY] = max(0.0, total_cost - sum(cost_by_framework.values()))
     return {
         "vm_hours_by_type": vm_hours,
