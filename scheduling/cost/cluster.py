@@ -162,8 +162,9 @@ class Cluster:
         self._allowed_machines: dict[bytes, IntArray] = {}
         self._pool_allowed: dict[bytes, BoolArray] = {}
         self._pool_orders: dict[bytes, list[int]] = {}
-        self._multiples: dict[bytes, _Multiples] = {}  # per demand (its bytes)
+        self._multiples: dict[bytes, Multiples] = {}  # per demand (its bytes)
         self._bfd_keys: dict[tuple[bytes, bytes, bytes], BfdKeys] = {}
+        self._ruts: dict[bytes, tuple[float, ...]] = {}
         self._bfd_keys_of: dict[tuple[int, int, int], tuple[FloatArray, BoolArray, FloatArray, BfdKeys]] = {}
         #: Per resource: what the executors running use in all.
         self.used: list[float] = [0.0] * len(self.resources)
@@ -310,7 +311,8 @@ class Cluster:
             found = self._bfd_keys[key] = BfdKeys(
                 demand=tuple(demand.tolist()),
                 allowed_types=allowed_types.tolist(),
-                rut=tuple(values.tolist()),
+                # One tuple per RUT, shared by every demand's keys: the machine index knows it by identity.
+                rut=self._ruts.setdefault(key[2], tuple(values.tolist())),
                 pool_fits=self.pool_fit_counts(demand).tolist(),
                 allowed_pools=self.pool_allowed(allowed_types).tolist(),
                 pool_order=self.new_vm_pool_order(values),
@@ -348,13 +350,17 @@ class Cluster:
 
     # ------------------------------------------------------------------ changes
 
-    def apply(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
-        """Start executors; returns the machines this turned on."""
+    def apply(
+        self, assignment: dict[int, int], demand: FloatArray, times: Multiples | None = None
+    ) -> list[int]:
+        """Start executors; returns the machines this turned on. ``times``: the demand's
+        :meth:`multiples_of`, when the caller has it at hand."""
         turned_on = []
         index = self.on_index
         rows, on, executors = self.free_rows, self.machine_on, self.machine_executors
         changed = self._free_changed
-        times = self.multiples_of(demand)
+        if times is None:
+            times = self.multiples_of(demand)
         starting = times.code << 33  # with k: the machine index's key of "k executors start"
         for v, k in assignment.items():
             after = index.moved(v, starting | k) if on[v] else None
@@ -382,13 +388,17 @@ class Cluster:
         self.used = [used[r] + m[r] for r in range(len(used))]  # ``used_total += demand * n``
         return turned_on
 
-    def release(self, assignment: dict[int, int], demand: FloatArray) -> list[int]:
-        """End executors; returns the machines left idle (the simulator turns them off)."""
+    def release(
+        self, assignment: dict[int, int], demand: FloatArray, times: Multiples | None = None
+    ) -> list[int]:
+        """End executors; returns the machines left idle (the simulator turns them off).
+        ``times`` as in :meth:`apply`."""
         idle = []
         index = self.on_index
         rows, executors = self.free_rows, self.machine_executors
         changed = self._free_changed
-        times = self.multiples_of(demand)
+        if times is None:
+            times = self.multiples_of(demand)
         ending = (times.code << 33) | (1 << 32)  # with k: the key of "k executors end"
         for v, k in assignment.items():
             left = executors[v] - k
@@ -412,12 +422,12 @@ class Cluster:
         self.used = [used[r] - m[r] for r in range(len(used))]  # ``used_total -= demand * n``
         return idle
 
-    def multiples_of(self, demand: FloatArray) -> _Multiples:
+    def multiples_of(self, demand: FloatArray) -> Multiples:
         """``demand * k`` per count ``k`` of executors, as tuples of floats (remembered per demand)."""
         key = demand.tobytes()
         found = self._multiples.get(key)
         if found is None:
-            found = self._multiples[key] = _Multiples(demand.tolist(), len(self._multiples))
+            found = self._multiples[key] = Multiples(demand.tolist(), len(self._multiples))
         return found
 
     def turn_off(self, v: int) -> None:
@@ -429,7 +439,7 @@ class Cluster:
             self.active_by_type[t] -= 1
 
 
-class _Multiples(dict[int, tuple[float, ...]]):
+class Multiples(dict[int, tuple[float, ...]]):
     """``multiples[k]``: each amount of one executor's demand times ``k``, computed once per ``k``
     (``x * k``: the same IEEE operation as ``demand * k`` in numpy). The per-event arithmetic
     on free capacities is then one addition or subtraction per resource, written as a

@@ -180,6 +180,7 @@ class OnIndex:
         self._groups: dict[Group, _Group] = {}  # the groups kept, with machines or not
         self._group_of: list[_Group | None] = []  # per machine: its group while it is on
         self._orders: dict[Shape, _Order] = {}  # per RUT (one per simulation in practice)
+        self._last_order: _Order | None = None
         self._next_id = 0
         self._on = 0  # machines that are on
         self._empty = 0  # groups kept without machines
@@ -295,12 +296,16 @@ class OnIndex:
     # ------------------------------------------------------------------ queries
 
     def _order(self, rut: Shape) -> _Order:
+        last = self._last_order
+        if last is not None and last.rut is rut:  # the RUT asked last (one per simulation)
+            return last
         order = self._orders.get(rut)
         if order is None:
             order = self._orders[rut] = _Order(rut)
             for group in self._groups.values():
                 if group.machines:
                     order.insert(group, self.total)
+        self._last_order = order
         return order
 
     def best_fits(

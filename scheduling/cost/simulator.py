@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from time import perf_counter
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -52,7 +52,7 @@ from ..errors import ScenarioError
 from ..scenario import LIMITS, Scenario, SimulationOptions
 from .billing import vm_interval_cost
 from .bounds import lower_bound_cost
-from .cluster import Cluster, PlacementContext
+from .cluster import Cluster, Multiples, PlacementContext
 from .document import iter_jobs
 from .job_table import JobTable, network_stretch
 from .orderings import ORDERING_CLASSES
@@ -66,7 +66,11 @@ __all__ = ["Progress", "SimulationResult", "billed_seconds", "compare", "simulat
 Progress = Callable[[float], None]
 
 # At one instant: free capacity (completions, then reclaimed spot VMs) before taking arrivals.
-_COMPLETION, _INTERRUPTION, _ARRIVAL, _TICK = 0, 1, 2, 3
+# (Final: compiled, each is a constant in the code, not a look-up in the module at every event.)
+_COMPLETION: Final = 0
+_INTERRUPTION: Final = 1
+_ARRIVAL: Final = 2
+_TICK: Final = 3
 
 
 @dataclass
@@ -454,7 +458,7 @@ class _Simulation:
             return False
         if sum(assignment.values()) != executors:
             raise AssertionError(f"placement of {self.jobs.ids[i]} is not whole")
-        start = self._turn_on(assignment, demand, t)
+        start = self._turn_on(assignment, demand, t, self._shape_multiples[shape])
         self.placements.add(i, assignment)
         self.placed_at[i] = t
         self.start[i] = start
@@ -473,10 +477,12 @@ class _Simulation:
         usage[framework] = [u[r] + m[r] for r in range(len(u))]
         return True
 
-    def _turn_on(self, assignment: dict[int, int], demand: np.ndarray, t: float) -> float:
+    def _turn_on(
+        self, assignment: dict[int, int], demand: np.ndarray, t: float, times: Multiples | None = None
+    ) -> float:
         """Start executors at ``t`` (turning machines on); when they can start running."""
         cluster, ready_at = self.cluster, self.ready_at
-        for v in cluster.apply(assignment, demand):
+        for v in cluster.apply(assignment, demand, times):
             self.on_since[v] = t
             ready_at[v] = t + self._boot_time_s
             capacity = cluster.capacity_rows[v]
@@ -494,7 +500,8 @@ class _Simulation:
         i, assignment = piece.job, piece.assignment
         self.holdings.add(i, assignment, piece.placed_s, piece.finish_s)
         shape = self._shape_of[i]
-        self.released.update(self.cluster.release(assignment, self._shape_arrays[shape]))
+        released = self.cluster.release(assignment, self._shape_arrays[shape], self._shape_multiples[shape])
+        self.released.update(released)
         self.capacity_version += 1
         k = self._framework[i]
         self.live_pieces[i] -= 1
