@@ -125,7 +125,9 @@ def number_from_text(text: str) -> int | float:
     >>> number_from_text("9007199254740993")  # 2**53 + 1: as the float it reads as
     9007199254740992.0
     """
-    if len(text) < 16 and text.isdigit() and text.isascii():  # most cells: below 10**15 < 2**53
+    # Most cells: digits only, below 10**15 < 2**53 (other Unicode digits read as float() reads
+    # them, and a digit int() refuses, such as "²", float() refuses too).
+    if len(text) < 16 and text.isdigit():
         return int(text)
     value = float(text)
     if not math.isfinite(value):
