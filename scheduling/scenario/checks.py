@@ -40,6 +40,8 @@ _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 def _invisible_character(value: str) -> str | None:
     """The message for the first control or format character of ``value``, or ``None``."""
     if value.isascii():
+        if value.isprintable():  # of ASCII: everything but the controls _CONTROL finds
+            return None
         found = _CONTROL.search(value)
         if found is None:
             return None

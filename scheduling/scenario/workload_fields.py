@@ -310,7 +310,9 @@ def _parse_jobs(
     out: list[Job] = []
     seen: set[str] = set()
     time_max = LIMITS["time_s"]
-    for p, j in entries(items, "jobs", _JOB_KEYS, problems):
+    for p, item in entries(items, "jobs", _JOB_KEYS, problems):
+        # A dict (as JSON gives) is read with the dict's own operations once compiled.
+        j: dict[Any, Any] = item if type(item) is dict else dict(item)
         if not all(k in j for k in _REQUIRED_JOB_KEYS):
             for k in ("id", "arrival_s", "executors", "executor", "duration_s"):
                 if k not in j:
