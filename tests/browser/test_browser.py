@@ -369,7 +369,12 @@ def watch_run_finish(page: Any, answers: list[dict[str, Any]]) -> None:
     assert statuses == sorted(statuses), answers  # queued, then running, then done: never back
     running = [a["progress"] for a in answers if a["status"] == "running"]
     assert running == sorted(running), answers  # the bar only moves forward
-    assert page.locator("#status-badge .badge").inner_text() == "succeeded"
+    # The badge's words as written (the stylesheet shows them in lower case): ``inner_text``
+    # would give the styled text, or the unstyled one while a loaded machine is still applying
+    # the stylesheet to the reloaded page.
+    badge = page.locator("#status-badge .badge")
+    assert badge.get_attribute("class").split() == ["badge", "badge-succeeded"]
+    assert badge.text_content().strip() == "Succeeded"
     assert page.locator("#progress").count() == 0
 
 
