@@ -158,3 +158,46 @@ def test_groups_left_empty_are_kept_then_forgotten_without_changing_an_answer() 
     kept = index._groups  # the bound is the point of the test
     assert len(kept) <= 2 * (len(free) + 1025)
     assert index._next_id > len(kept) + 1024  # groups were forgotten
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_remembered_moves_give_what_working_each_move_out_gives(seed: int) -> None:
+    """Machines started and ended by keyed changes (``move`` with a key, then ``moved`` when the
+    same change comes again), on one index, and by plain moves on another: every answer is the
+    same, and so is every machine's free capacity, through thousands of changes in which groups
+    are left empty, forgotten in bulk, and their remembered moves with them."""
+    rng = random.Random(seed)
+    total, rut = (64.0, 256.0), (0.5, 0.5)
+    keyed, plain = OnIndex(total), OnIndex(total)
+    capacity = (8.0, 32.0)
+    steps = [(1.0, 4.0), (0.5, 3.0), (2.0, 1.5)] + [(rng.random(), rng.random() * 4.0) for _ in range(400)]
+    free: dict[int, tuple[float, ...]] = {}
+    for v in range(30):
+        keyed.add(v, v % 2, capacity)
+        plain.add(v, v % 2, capacity)
+        free[v] = capacity
+    for _ in range(5000):
+        v = rng.randrange(30)
+        s = rng.randrange(3) if rng.random() < 0.7 else rng.randrange(len(steps))
+        k = rng.randint(1, 2)
+        sign = 1 if rng.random() < 0.5 else -1
+        after = tuple(f + sign * d * k for f, d in zip(free[v], steps[s], strict=True))
+        if min(after) < 0 or any(a > c for a, c in zip(after, capacity, strict=True)):
+            continue
+        key = ((s << 1 | (sign > 0)) << 32) | k
+        found = keyed.moved(v, key)
+        if found is None:
+            keyed.move(v, v % 2, free[v], after, key)
+        else:
+            assert found == after
+        plain.move(v, v % 2, free[v], after)
+        free[v] = after
+        demand = steps[rng.randrange(3)]
+        assert keyed.best_fits(demand, [True, True], rut=rut, limit=8) == plain.best_fits(
+            demand, [True, True], rut=rut, limit=8
+        )
+        # Every machine is in the group the index keeps for its free capacity (a remembered
+        # move never leads to a group forgotten).
+        group = keyed._group_of[v]
+        assert group is not None and keyed._groups.get((v % 2, group.free)) is group
+    assert keyed._next_id > len(keyed._groups) + 1024  # groups (and their moves) were forgotten
