@@ -389,10 +389,20 @@ class Cluster:
         return turned_on
 
     def release(
-        self, assignment: dict[int, int], demand: FloatArray, times: Multiples | None = None
+        self,
+        assignment: dict[int, int],
+        demand: FloatArray,
+        times: Multiples | None = None,
+        *,
+        turn_off_idle: bool = False,
     ) -> list[int]:
-        """End executors; returns the machines left idle (the simulator turns them off).
-        ``times`` as in :meth:`apply`."""
+        """End executors; returns the machines left idle. ``times`` as in :meth:`apply`.
+
+        With ``turn_off_idle``, the machines left idle are also turned off (:meth:`turn_off`),
+        as the simulator does with every one before its next placement: each leaves the
+        machine index once, from where it was, instead of moving to the group of its whole
+        capacity first (a third of the index's work, measured).
+        """
         idle = []
         index = self.on_index
         rows, executors = self.free_rows, self.machine_executors
@@ -406,7 +416,10 @@ class Cluster:
             if left == 0:
                 after = self.capacity_rows[v]  # drop floating-point residue
                 idle.append(v)
-                index.move(v, self._type_list[v], rows[v], after)
+                if turn_off_idle:
+                    self._turn_off(v)
+                else:
+                    index.move(v, self._type_list[v], rows[v], after)
             else:
                 found = index.moved(v, ending | k)
                 if found is None:
@@ -431,12 +444,16 @@ class Cluster:
         return found
 
     def turn_off(self, v: int) -> None:
+        """Turn machine ``v`` off if it is on and runs no executor."""
         if self.machine_on[v] and self.machine_executors[v] == 0:
-            self.machine_on[v] = False
-            t = self._type_list[v]
-            self.on_index.remove(v, t, self.free_rows[v])
-            self._idle[self._pool_list[v]].put(v)
-            self.active_by_type[t] -= 1
+            self._turn_off(v)
+
+    def _turn_off(self, v: int) -> None:
+        self.machine_on[v] = False
+        t = self._type_list[v]
+        self.on_index.remove(v, t, self.free_rows[v])
+        self._idle[self._pool_list[v]].put(v)
+        self.active_by_type[t] -= 1
 
 
 class Multiples(dict[int, tuple[float, ...]]):

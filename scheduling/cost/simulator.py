@@ -321,7 +321,7 @@ class _Simulation:
         self.on_capacity: list[float] = [0.0] * n_resources
         self.intervals: list[VmInterval] = []
         self.interrupted: list[bool] = []  # per interval: ended by a spot interruption
-        self.released: set[int] = set()  # machines left without executors at this instant
+        self.released: set[int] = set()  # left without executors at this instant: off, not yet billed
         self.cumulative_cost = 0.0
         # Reserved VMs are billed from 0 whether on or not: their price accrues all along.
         self.rate_per_hour = 0.0
@@ -500,7 +500,11 @@ class _Simulation:
         i, assignment = piece.job, piece.assignment
         self.holdings.add(i, assignment, piece.placed_s, piece.finish_s)
         shape = self._shape_of[i]
-        released = self.cluster.release(assignment, self._shape_arrays[shape], self._shape_multiples[shape])
+        # Machines left idle are off in the cluster at once (no placement comes before the
+        # pass), and billed as turned off at ``t`` by _turn_off_idle, in index order.
+        released = self.cluster.release(
+            assignment, self._shape_arrays[shape], self._shape_multiples[shape], turn_off_idle=True
+        )
         self.released.update(released)
         self.capacity_version += 1
         k = self._framework[i]
@@ -594,10 +598,10 @@ class _Simulation:
     # ------------------------------------------------------------------ VMs and the bill
 
     def _turn_off_idle(self, t: float) -> None:
+        """Bill the machines left idle at ``t`` (off in the cluster already, _complete) as off."""
         if not self.released:
             return
-        on, executors = self.cluster.machine_on, self.cluster.machine_executors
-        idle = sorted([v for v in self.released if on[v] and executors[v] == 0])
+        idle = sorted(self.released)
         self.released.clear()
         for v in idle:
             self._turn_off(v, t, interrupted=False)
