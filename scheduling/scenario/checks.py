@@ -356,9 +356,14 @@ def vector(
         # The common case, one finite amount per resource within the bounds, read without
         # writing a path; anything else is read again below, which reports it.
         capacity = LIMITS["capacity"]
-        amounts = [_plain_number(value.get(r), 0.0, positive, capacity, False) for r in resources]
-        if None not in amounts:
-            return tuple([a for a in amounts if a is not None])
+        amounts: list[float] = []
+        for r in resources:
+            amount = _plain_number(value.get(r), 0.0, positive, capacity, False)
+            if amount is None:
+                break
+            amounts.append(amount)
+        else:
+            return tuple(amounts)
     path = field_path(path, field)
     if type(value) is not dict and not isinstance(value, Mapping):
         problems.add(path, f"must be an object with {', '.join(resources)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from .checks import Problems, entries, first_of_its_name, listed, name, number, vector
 from .complex_jobs import read_complex_jobs
@@ -31,6 +31,7 @@ _JOB_KEYS = (
     "network_sensitivity",
 )
 _REQUIRED_JOB_KEYS = frozenset(("id", "arrival_s", "executors", "executor", "duration_s"))
+_ABSENT: Final = object()  # what ``dict.get`` gives for a field a job does not have
 _FRAMEWORK_KEYS_V1 = ("name", "weight", "task_demand", "allowed_vm_types")
 #: The frameworks' fields that version 2 adds (the online sharing simulator).
 _FRAMEWORK_KEYS_V2 = ("queues", "offer_policy", "refuse_s", "hold_s")
@@ -309,7 +310,7 @@ def _parse_jobs(
     declared = ", ".join(f.name for f in frameworks[:5]) + (", ..." if len(frameworks) > 5 else "")
     out: list[Job] = []
     seen: set[str] = set()
-    time_max = LIMITS["time_s"]
+    time_max, executors_max = LIMITS["time_s"], LIMITS["executors_per_job"]
     for p, item in entries(items, "jobs", _JOB_KEYS, problems):
         # A dict (as JSON gives) is read with the dict's own operations once compiled.
         j: dict[Any, Any] = item if type(item) is dict else dict(item)
@@ -317,11 +318,15 @@ def _parse_jobs(
             for k in ("id", "arrival_s", "executors", "executor", "duration_s"):
                 if k not in j:
                     problems.add(f"{p}.{k}", "is required")
-        job_id = name(j["id"], p, problems, allow_int=True, field="id") if "id" in j else None
+        # Each field looked up once (``_ABSENT`` when the job has no such key: a null given is
+        # read, and reported, as the value it is).
+        raw_id = j.get("id", _ABSENT)
+        job_id = name(raw_id, p, problems, allow_int=True, field="id") if raw_id is not _ABSENT else None
         job_id = first_of_its_name(job_id, seen, p, "job id", problems, field="id")
         framework = DEFAULT_FRAMEWORK
-        if "framework" in j and j["framework"] is not None:
-            fw_name = name(j["framework"], f"{p}.framework", problems)
+        raw_framework = j.get("framework")
+        if raw_framework is not None:
+            fw_name = name(raw_framework, f"{p}.framework", problems)
             if fw_name is not None and fw_name not in fw_names:
                 problems.add(f"{p}.framework", f"unknown framework {fw_name!r}")
                 fw_name = None
@@ -334,43 +339,38 @@ def _parse_jobs(
                 f"names no framework, so the job joins an undeclared framework {DEFAULT_FRAMEWORK!r} "
                 f"(weight 1); the workload declares {declared}",
             )
+        raw = j.get("arrival_s", _ABSENT)
         arrival = (
-            number(j["arrival_s"], p, problems, minimum=0, maximum=time_max, field="arrival_s")
-            if "arrival_s" in j
+            number(raw, p, problems, minimum=0, maximum=time_max, field="arrival_s")
+            if raw is not _ABSENT
             else None
         )
+        raw = j.get("executors", _ABSENT)
         executors = (
-            number(
-                j["executors"],
-                p,
-                problems,
-                minimum=1,
-                maximum=LIMITS["executors_per_job"],
-                integer=True,
-                field="executors",
-            )
-            if "executors" in j
+            number(raw, p, problems, minimum=1, maximum=executors_max, integer=True, field="executors")
+            if raw is not _ABSENT
             else None
         )
+        raw = j.get("executor", _ABSENT)
         executor = (
-            vector(j["executor"], resources, p, problems, positive=False, field="executor")
-            if "executor" in j
+            vector(raw, resources, p, problems, positive=False, field="executor")
+            if raw is not _ABSENT
             else None
         )
         if executor is not None and not any(d > 0 for d in executor):  # finite amounts, one per resource
             problems.add(f"{p}.executor", "must demand some resource > 0")
             executor = None
+        raw = j.get("duration_s", _ABSENT)
         duration = (
-            number(
-                j["duration_s"], p, problems, minimum=0, exclusive=True, maximum=time_max, field="duration_s"
-            )
-            if "duration_s" in j
+            number(raw, p, problems, minimum=0, exclusive=True, maximum=time_max, field="duration_s")
+            if raw is not _ABSENT
             else None
         )
         deadline = None
-        if "deadline_s" in j and j["deadline_s"] is not None:
+        raw = j.get("deadline_s")
+        if raw is not None:
             deadline = number(
-                j["deadline_s"], p, problems, minimum=0, exclusive=True, maximum=time_max, field="deadline_s"
+                raw, p, problems, minimum=0, exclusive=True, maximum=time_max, field="deadline_s"
             )
             if deadline is None:
                 continue
