@@ -370,8 +370,9 @@ class Cluster:
                 m = times[k]
                 after = tuple([before[r] - m[r] for r in range(len(before))])
                 least = self._least_rows[v]
-                if min(after) < 0.0 and any(f < x for f, x in zip(after, least, strict=True)):
-                    raise AssertionError(f"capacity exceeded on {self.names[v]}")
+                for r in range(len(after)):  # a loop on unboxed floats, compiled: no call of min()
+                    if after[r] < least[r]:
+                        raise AssertionError(f"capacity exceeded on {self.names[v]}")
                 t = self._type_list[v]
                 if on[v]:
                     index.move(v, t, before, after, starting | k)

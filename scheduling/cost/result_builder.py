@@ -365,15 +365,18 @@ def job_columns(record: RunRecord) -> dict[str, Any]:
         None if deadline is None else finish_s[i] <= deadline + 1e-9
         for i, deadline in enumerate(jobs.deadline_s)
     ]
+    # The scenario's values, from the engine's arrays of them (the parser makes each a float,
+    # or an int for ``executors``: ``tolist`` gives them back as they were).
+    framework_names = jobs.framework_names
     return {
         "id": list(jobs.ids),
-        "framework": [job.framework for job in scenario.jobs],
-        "arrival_s": [job.arrival_s for job in scenario.jobs],
+        "framework": [framework_names[k] for k in jobs.framework.tolist()],
+        "arrival_s": jobs.arrival_s.tolist(),
         "placed_s": record.placed_s.tolist(),
         "start_s": record.start_s.tolist(),
         "finish_s": finish_s,
-        "executors": [job.executors for job in scenario.jobs],
-        "executor": {r: [job.executor[k] for job in scenario.jobs] for k, r in enumerate(scenario.resources)},
+        "executors": jobs.executors.tolist(),
+        "executor": {r: jobs.demand[:, k].tolist() for k, r in enumerate(scenario.resources)},
         "deadline_s": list(jobs.deadline_s),
         "met_deadline": met_deadline,
         "cost": job_costs(record.cluster, jobs.demand, record.rut, record.holdings),
