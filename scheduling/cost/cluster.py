@@ -385,7 +385,7 @@ class Cluster:
             rows[v] = after
             changed.add(v)
             executors[v] += k
-        used, m = self.used, times[sum(assignment.values())]
+        used, m = self.used, times[executors_in(assignment)]
         self.used = [used[r] + m[r] for r in range(len(used))]  # ``used_total += demand * n``
         return turned_on
 
@@ -432,7 +432,7 @@ class Cluster:
                     after = found
             rows[v] = after
             changed.add(v)
-        used, m = self.used, times[sum(assignment.values())]
+        used, m = self.used, times[executors_in(assignment)]
         self.used = [used[r] - m[r] for r in range(len(used))]  # ``used_total -= demand * n``
         return idle
 
@@ -455,6 +455,19 @@ class Cluster:
         self.on_index.remove(v, t, self.free_rows[v])
         self._idle[self._pool_list[v]].put(v)
         self.active_by_type[t] -= 1
+
+
+def executors_in(assignment: dict[int, int]) -> int:
+    """The executors of an assignment (executors per machine): ``sum(assignment.values())``
+    as a compiled loop, without a call of the builtin at every start and end.
+
+    >>> executors_in({3: 2, 7: 1})
+    3
+    """
+    n = 0
+    for k in assignment.values():
+        n += k
+    return n
 
 
 class Multiples(dict[int, tuple[float, ...]]):

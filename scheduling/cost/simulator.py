@@ -52,7 +52,7 @@ from ..errors import ScenarioError
 from ..scenario import LIMITS, Scenario, SimulationOptions
 from .billing import vm_interval_cost
 from .bounds import lower_bound_cost
-from .cluster import Cluster, Multiples, PlacementContext
+from .cluster import Cluster, Multiples, PlacementContext, executors_in
 from .document import iter_jobs
 from .job_table import JobTable, network_stretch
 from .orderings import ORDERING_CLASSES
@@ -456,7 +456,7 @@ class _Simulation:
         if assignment is None:
             self.failed_version[i] = self.capacity_version
             return False
-        if sum(assignment.values()) != executors:
+        if executors_in(assignment) != executors:
             raise AssertionError(f"placement of {self.jobs.ids[i]} is not whole")
         start = self._turn_on(assignment, demand, t, self._shape_multiples[shape])
         self.placements.add(i, assignment)
@@ -491,8 +491,11 @@ class _Simulation:
             self.rate_per_hour += self._price[v]
             if self._interruptions[v] > 0:
                 self._draw_reclaim(v, t)
-        ready = max([ready_at[v] for v in assignment])
-        return max(t, ready)
+        ready = t  # the latest of ``t`` and its machines' ready times (a compiled loop)
+        for v in assignment:
+            if ready_at[v] > ready:
+                ready = ready_at[v]
+        return ready
 
     def _complete(self, p: int) -> bool:
         """Executors of piece ``p`` end; whether that finishes their job."""
@@ -509,7 +512,7 @@ class _Simulation:
         self.capacity_version += 1
         k = self._framework[i]
         self.live_pieces[i] -= 1
-        executors = self._executors[i] if p == i and not self.lost_by_job[i] else sum(assignment.values())
+        executors = self._executors[i] if p == i and not self.lost_by_job[i] else executors_in(assignment)
         usage, times = self.framework_usage, self._shape_multiples[shape]
         u, m = usage[k], times[executors]
         usage[k] = [max(u[r] - m[r], 0.0) for r in range(len(u))]  # max(u - x * n, 0)

@@ -207,13 +207,29 @@ def entries(
     """
     expected = frozenset(known)
     for i, item in enumerate(items):
-        item_path = f"{path}[{i}]"
-        if type(item) is not dict and not isinstance(item, Mapping):
-            problems.add(item_path, "must be an object")
-            continue
-        if not expected.issuperset(item):
-            unknown_keys(item, expected, item_path, problems)
-        yield item_path, item
+        item_path = entry(item, i, path, expected, problems)
+        if item_path is not None:
+            yield item_path, item
+
+
+def entry(item: Any, i: int, path: str, expected: frozenset[str], problems: Problems) -> str | None:
+    """What :func:`entries` does with entry ``i`` of the list at ``path``: its path when it is
+    an object (its keys not in ``expected`` are problems), else a problem and ``None``. (A
+    loop over a hundred thousand jobs calls it without a generator's resumptions.)
+
+    >>> problems = Problems()
+    >>> entry({"name": "a"}, 0, "vm_types", frozenset(["name"]), problems)
+    'vm_types[0]'
+    >>> entry(3, 1, "vm_types", frozenset(), problems) is None, [str(e) for e in problems.items]
+    (True, ['vm_types[1]: must be an object'])
+    """
+    item_path = f"{path}[{i}]"
+    if type(item) is not dict and not isinstance(item, Mapping):
+        problems.add(item_path, "must be an object")
+        return None
+    if not expected.issuperset(item):
+        unknown_keys(item, expected, item_path, problems)
+    return item_path
 
 
 def first_of_its_name(

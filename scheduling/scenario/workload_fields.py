@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .checks import Problems, entries, first_of_its_name, listed, name, number, vector
+from .checks import Problems, entries, entry, first_of_its_name, listed, name, number, vector
 from .complex_jobs import read_complex_jobs
 from .document import (
     DEFAULT_FRAMEWORK,
@@ -30,7 +30,8 @@ _JOB_KEYS = (
     "id", "framework", "arrival_s", "executors", "executor", "duration_s", "deadline_s",
     "network_sensitivity",
 )
-_REQUIRED_JOB_KEYS = frozenset(("id", "arrival_s", "executors", "executor", "duration_s"))
+_REQUIRED_JOB_KEYS: Final = frozenset(("id", "arrival_s", "executors", "executor", "duration_s"))
+_JOB_KEY_SET: Final = frozenset(_JOB_KEYS)
 _ABSENT: Final = object()  # what ``dict.get`` gives for a field a job does not have
 _FRAMEWORK_KEYS_V1 = ("name", "weight", "task_demand", "allowed_vm_types")
 #: The frameworks' fields that version 2 adds (the online sharing simulator).
@@ -311,7 +312,10 @@ def _parse_jobs(
     out: list[Job] = []
     seen: set[str] = set()
     time_max, executors_max = LIMITS["time_s"], LIMITS["executors_per_job"]
-    for p, item in entries(items, "jobs", _JOB_KEYS, problems):
+    for n, item in enumerate(items):
+        p = entry(item, n, "jobs", _JOB_KEY_SET, problems)  # as entries() does
+        if p is None:
+            continue
         # A dict (as JSON gives) is read with the dict's own operations once compiled.
         j: dict[Any, Any] = item if type(item) is dict else dict(item)
         if not all(k in j for k in _REQUIRED_JOB_KEYS):
