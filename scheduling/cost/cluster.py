@@ -165,7 +165,9 @@ class Cluster:
         self._multiples: dict[bytes, Multiples] = {}  # per demand (its bytes)
         self._bfd_keys: dict[tuple[bytes, bytes, bytes], BfdKeys] = {}
         self._ruts: dict[bytes, tuple[float, ...]] = {}
-        self._bfd_keys_of: dict[tuple[int, int, int], tuple[FloatArray, BoolArray, FloatArray, BfdKeys]] = {}
+        # Per identity of a demand array: (demand, allowed types, RUT, their keys), for each
+        # allowed types and RUT it came with.
+        self._bfd_keys_of: dict[int, list[tuple[FloatArray, BoolArray, FloatArray, BfdKeys]]] = {}
         #: Per resource: what the executors running use in all.
         self.used: list[float] = [0.0] * len(self.resources)
 
@@ -300,10 +302,13 @@ class Cluster:
         # The simulator passes the same arrays at every decision (one per shape of executor, per
         # framework, per run): known by identity, they are not read again. An entry holds its
         # arrays, so an identity is never another array's while it is remembered.
-        ident = (id(demand), id(allowed_types), id(rut))
-        seen = self._bfd_keys_of.get(ident)
-        if seen is not None and seen[0] is demand and seen[1] is allowed_types and seen[2] is rut:
-            return seen[3]
+        # (Looked up by the demand's identity alone, an int, then the others compared by
+        # identity: a tuple of three identities was hashed at every decision.)
+        seen = self._bfd_keys_of.get(id(demand))
+        if seen is not None:
+            for entry in seen:
+                if entry[0] is demand and entry[1] is allowed_types and entry[2] is rut:
+                    return entry[3]
         values = np.asarray(rut, dtype=float)
         key = (demand.tobytes(), allowed_types.tobytes(), values.tobytes())
         found = self._bfd_keys.get(key)
@@ -319,7 +324,10 @@ class Cluster:
             )
         if len(self._bfd_keys_of) >= 4096:  # callers that pass a new array each time
             self._bfd_keys_of.clear()
-        self._bfd_keys_of[ident] = (demand, allowed_types, rut, found)
+        entries = self._bfd_keys_of.setdefault(id(demand), [])
+        if len(entries) >= 64:  # nor a new set of allowed types or RUT each time
+            entries.clear()
+        entries.append((demand, allowed_types, rut, found))
         return found
 
     def idle_counts_list(self) -> list[int]:

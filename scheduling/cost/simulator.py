@@ -65,6 +65,9 @@ __all__ = ["Progress", "SimulationResult", "billed_seconds", "compare", "simulat
 
 Progress = Callable[[float], None]
 
+#: The shares recorded when no two frameworks share the cluster (one list for every row: never changed).
+_NO_SHARES: Final[list[float]] = []
+
 # At one instant: free capacity (completions, then reclaimed spot VMs) before taking arrivals.
 # (Final: compiled, each is a constant in the code, not a look-up in the module at every event.)
 _COMPLETION: Final = 0
@@ -648,7 +651,7 @@ class _Simulation:
                     np.where(pending, weights / weight_sum, 0.0) if weight_sum > 0 else np.zeros(len(weights))
                 ).tolist()
         else:
-            dominant_share, fair_share = [], []
+            dominant_share = fair_share = _NO_SHARES
         self.timeline.record(
             t,
             utilisation=[used[r] / total[r] for r in range(len(used))],

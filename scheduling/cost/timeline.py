@@ -158,8 +158,9 @@ class TimelineRecorder:
         pending[5].append(cumulative_cost)
         pending[6].append(queued_jobs)
         pending[7].append(running_jobs)
-        pending[8].extend(dominant_share)
-        pending[9].extend(fair_share)
+        if dominant_share:  # only when frameworks share the cluster
+            pending[8].extend(dominant_share)
+            pending[9].extend(fair_share)
         if len(times) >= PENDING_ROWS:
             self._flush()
 
