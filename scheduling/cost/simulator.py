@@ -276,14 +276,22 @@ class _Simulation:
         self._sensitivity = array("d", jobs.network_sensitivity.tolist())
         self._allowed: list[np.ndarray] = list(jobs.framework_allowed)  # per framework
         # One executor's demand per job, as an array (what placements take) and as floats: jobs
-        # of one shape (the same bytes) share them.
+        # of one shape (the same bytes) share them. Shapes are numbered in order of first
+        # appearance, a row's bytes the key of its shape (a sort of the rows as raw bytes, as
+        # ``np.unique`` does, compared them byte by byte).
         rows = np.ascontiguousarray(jobs.demand, dtype=float)
-        _, first, shape_of = np.unique(
-            rows.view(np.dtype((np.void, rows.itemsize * n_resources))).ravel(),
-            return_index=True, return_inverse=True,
-        )
-        self._shape_of: list[int] = shape_of.ravel().tolist()
-        self._shape_arrays: list[np.ndarray] = [rows[k].copy() for k in first.tolist()]
+        number: dict[Any, int] = {}
+        shape_of: list[int] = []
+        first: list[int] = []  # each shape's first job
+        raw: list[Any] = rows.view(np.dtype((np.void, rows.itemsize * n_resources))).ravel().tolist()
+        for i, row in enumerate(raw):  # each row's bytes (a void item's ``tolist``)
+            k = number.get(row)
+            if k is None:
+                k = number[row] = len(first)
+                first.append(i)
+            shape_of.append(k)
+        self._shape_of = shape_of
+        self._shape_arrays: list[np.ndarray] = [rows[i].copy() for i in first]
         self._shape_rows: list[list[float]] = [a.tolist() for a in self._shape_arrays]
         # Each shape's multiples (demand x executors), the cluster's own: looked up once per run.
         self._shape_multiples = [self.cluster.multiples_of(a) for a in self._shape_arrays]

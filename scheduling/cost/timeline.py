@@ -273,11 +273,20 @@ class TimelineRecorder:
         # The rate stays the same over many rows (it changes when a VM turns on or off), and
         # ``round`` to a number of decimals is slow: each new value is rounded once. A zero is
         # always rounded (0.0 and -0.0 compare equal but are written differently).
+        # The rates come back (the same VMs on again): each value is rounded once, remembered
+        # (but a zero, which equals the other zero).
         out: list[float] = []
         last, rounded = math.nan, 0.0
+        seen: dict[float, float] = {}
         for rate in self._cost_rate:
             if rate != last or rate == 0.0:
-                last, rounded = rate, round(rate, RATE_DECIMALS)
+                last = rate
+                found = seen.get(rate) if rate != 0.0 else None
+                if found is None:
+                    found = round(rate, RATE_DECIMALS)
+                    if rate != 0.0:
+                        seen[rate] = found
+                rounded = found
             out.append(rounded)
         return out
 
