@@ -29,7 +29,7 @@ from ..scenario import Scenario
 from .billing import horizon_cost, vm_interval_cost
 from .cluster import Cluster, FloatArray
 from .document import FORMAT
-from .job_table import JobTable
+from .job_table import JobTable, shape_numbers
 from .schedulers import SchedulerSpec
 from .timeline import PENDING_ROWS, TimelineRecorder, copy_pending
 
@@ -331,9 +331,7 @@ def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: H
         return costs.tolist()
     # A share depends on the executor's demand, their number and the VM type only: computed
     # once per such triple (jobs' demands repeat: few distinct ones), with the same arithmetic.
-    rows = np.ascontiguousarray(demand, dtype=float)
-    shape_of = np.unique(rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel(),
-                         return_inverse=True)[1].ravel()
+    shape_of = np.array(shape_numbers(demand)[0], dtype=np.int64)
     row_type = cluster.type_of[machine]
     n_types = len(cluster.type_capacity)
     key = (shape_of[job].astype(np.int64) * (int(executors.max()) + 1) + executors) * n_types + row_type

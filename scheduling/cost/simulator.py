@@ -54,7 +54,7 @@ from .billing import vm_interval_cost
 from .bounds import lower_bound_cost
 from .cluster import Cluster, Multiples, PlacementContext, executors_in
 from .document import iter_jobs
-from .job_table import JobTable, network_stretch
+from .job_table import JobTable, network_stretch, shape_numbers
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
 from .result_builder import Holdings, Placements, RunRecord, SpotLosses, VmInterval, build_result_document
@@ -276,21 +276,9 @@ class _Simulation:
         self._sensitivity = array("d", jobs.network_sensitivity.tolist())
         self._allowed: list[np.ndarray] = list(jobs.framework_allowed)  # per framework
         # One executor's demand per job, as an array (what placements take) and as floats: jobs
-        # of one shape (the same bytes) share them. Shapes are numbered in order of first
-        # appearance, a row's bytes the key of its shape (a sort of the rows as raw bytes, as
-        # ``np.unique`` does, compared them byte by byte).
+        # of one shape (the same bytes) share them.
         rows = np.ascontiguousarray(jobs.demand, dtype=float)
-        number: dict[Any, int] = {}
-        shape_of: list[int] = []
-        first: list[int] = []  # each shape's first job
-        raw: list[Any] = rows.view(np.dtype((np.void, rows.itemsize * n_resources))).ravel().tolist()
-        for i, row in enumerate(raw):  # each row's bytes (a void item's ``tolist``)
-            k = number.get(row)
-            if k is None:
-                k = number[row] = len(first)
-                first.append(i)
-            shape_of.append(k)
-        self._shape_of = shape_of
+        self._shape_of, first = shape_numbers(rows)
         self._shape_arrays: list[np.ndarray] = [rows[i].copy() for i in first]
         self._shape_rows: list[list[float]] = [a.tolist() for a in self._shape_arrays]
         # Each shape's multiples (demand x executors), the cluster's own: looked up once per run.
