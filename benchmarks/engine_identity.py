@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -96,6 +97,8 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
         return None
     if a != b and not (a != a and b != b):  # NaN equals NaN here
         return f"{path}: {a!r} != {b!r}"
+    if isinstance(a, float) and a == 0.0 and math.copysign(1.0, a) != math.copysign(1.0, b):
+        return f"{path}: {a!r} != {b!r}"  # JSON writes the two zeros differently
     return None
 
 
