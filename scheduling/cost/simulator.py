@@ -59,7 +59,7 @@ from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
 from .result_builder import Holdings, Placements, RunRecord, SpotLosses, VmInterval, build_result_document
 from .schedulers import SchedulerSpec, parse_scheduler
-from .timeline import TimelineRecorder
+from .timeline import PENDING_ROWS, TimelineRecorder, copy_pending
 
 __all__ = ["Progress", "SimulationResult", "billed_seconds", "compare", "simulate"]
 
@@ -312,6 +312,7 @@ class _Simulation:
         self.failed_version = array("q", [-1]) * n
         self.capacity_version = 0
         self.delays_ms = array("d")
+        self._delays_pending: list[float] = []  # the newest, copied into delays_ms a block at a time
         self.queued = 0
         self.running = 0
         # Accounting
@@ -451,7 +452,7 @@ class _Simulation:
         self.ctx.job_id = self.jobs.ids[i]
         t0 = perf_counter()
         assignment = self.place(self.cluster, demand, executors, self._allowed[framework], self.ctx)
-        self.delays_ms.append((perf_counter() - t0) * 1000.0)
+        self._delay_since(t0)
         if assignment is None:
             self.failed_version[i] = self.capacity_version
             return False
@@ -475,6 +476,14 @@ class _Simulation:
         u, m = usage[framework], self._shape_multiples[shape][executors]
         usage[framework] = [u[r] + m[r] for r in range(len(u))]
         return True
+
+    def _delay_since(self, t0: float) -> None:
+        """Record the scheduling delay of a placement that started at ``perf_counter()`` ``t0``
+        (in a list, copied a block at a time: a typed array's ``append`` parses its argument)."""
+        pending = self._delays_pending
+        pending.append((perf_counter() - t0) * 1000.0)
+        if len(pending) >= PENDING_ROWS:
+            copy_pending((self.delays_ms,), (pending,))
 
     def _turn_on(
         self, assignment: dict[int, int], demand: np.ndarray, t: float, times: Multiples | None = None
@@ -579,7 +588,7 @@ class _Simulation:
             self.ctx.job_id = jobs.ids[i]
             t0 = perf_counter()
             assignment = self.place(self.cluster, demand, k, self._allowed[self._framework[i]], self.ctx)
-            self.delays_ms.append((perf_counter() - t0) * 1000.0)
+            self._delay_since(t0)
             if assignment is None:
                 waiting.append((i, k))
                 continue
@@ -664,6 +673,7 @@ class _Simulation:
         )
 
     def _result(self, lower_bound: float) -> SimulationResult:
+        copy_pending((self.delays_ms,), (self._delays_pending,))
         placed_s = np.array(self.placed_at, dtype=float)
         unplaced = np.flatnonzero(np.isnan(placed_s))
         if len(unplaced):  # validation makes every job placeable on an empty cluster

@@ -76,13 +76,15 @@ def place_bfd(
     machines, fits_of, room = used_vms(cluster, keys, executors)
     # Per pool, as Python ints (a handful of pools: numpy's per-call cost would dominate).
     pool_fits, allowed_pools = keys.pool_fits, keys.allowed_pools
-    idle = cluster.idle_counts_list()
-    new_room = 0
-    for p in range(len(pool_fits)):
-        if allowed_pools[p]:
-            new_room += pool_fits[p] * idle[p]
-    if room + new_room < executors:
-        return None
+    idle: list[int] = []
+    if room < executors:  # new VMs are needed: are there enough idle ones?
+        idle = cluster.idle_counts_list()
+        new_room = 0
+        for p in range(len(pool_fits)):
+            if allowed_pools[p]:
+                new_room += pool_fits[p] * idle[p]
+        if room + new_room < executors:
+            return None
     out: Assignment = {}
     remaining = executors
     for i in range(len(machines)):
