@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "SEED_MAX", "finite", "integral", "listed", "section", "seed_error", "weighted_rows", "weighted_sum",
+    "SEED_MAX", "finite", "integral", "listed", "row_numbers", "section", "seed_error", "weighted_rows",
+    "weighted_sum",
 ]
 
 #: The largest seed of any random choice (numpy's generators take any integer from 0).
@@ -113,3 +114,30 @@ def weighted_rows(rows: np.ndarray, weights: Sequence[float] | np.ndarray) -> np
     for r in range(1, len(ws)):
         out = out + rows[:, r] * ws[r]
     return out
+
+
+def row_numbers(rows: np.ndarray) -> tuple[list[int], list[int]]:
+    """Each row's number (rows of the same bytes, one number: ``-0.0`` stands apart from
+    ``0.0``), in order of first appearance, and each number's first row.
+
+    A row's bytes are its key in a dict: a sort of the rows as raw bytes (``np.unique``)
+    compared them byte by byte, a twentieth of a simulation's set-up.
+
+    >>> row_numbers(np.array([[2.0, 1.0], [1.0, 1.0], [2.0, 1.0]]))
+    ([0, 1, 0], [0, 1])
+    """
+    rows = np.ascontiguousarray(rows)
+    number: dict[Any, int] = {}
+    numbers: list[int] = []
+    first: list[int] = []
+    if not len(rows):
+        return numbers, first
+    width = rows.itemsize * (rows.shape[1] if rows.ndim > 1 else 1)
+    raw: list[Any] = rows.view(np.dtype((np.void, width))).ravel().tolist()
+    for i, row in enumerate(raw):  # each row's bytes (a void item's ``tolist``)
+        k = number.get(row)
+        if k is None:
+            k = number[row] = len(first)
+            first.append(i)
+        numbers.append(k)
+    return numbers, first

@@ -16,7 +16,6 @@ placements, result columns).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -24,7 +23,7 @@ from ..numbers import weighted_rows
 from ..scenario import Scenario, executor_matrix
 from .cluster import BoolArray, FloatArray, IntArray
 
-__all__ = ["JobTable", "network_stretch", "rd_job", "shape_numbers"]
+__all__ = ["JobTable", "network_stretch", "rd_job"]
 
 
 def rd_job(demand: FloatArray, executors: IntArray, total: FloatArray, rut: FloatArray) -> FloatArray:
@@ -39,31 +38,6 @@ def rd_job(demand: FloatArray, executors: IntArray, total: FloatArray, rut: Floa
     """
     rd: FloatArray = weighted_rows(demand / np.where(total > 0, total, 1.0), rut) * executors
     return rd
-
-
-def shape_numbers(demand: FloatArray) -> tuple[list[int], list[int]]:
-    """Each row's shape (rows of the same bytes are one shape), numbered in order of first
-    appearance, and each shape's first row.
-
-    A row's bytes are the key of its shape in a dict (``np.unique`` of the rows as raw bytes
-    sorted them, comparing byte by byte: a twentieth of a simulation's set-up).
-
-    >>> shape_numbers(np.array([[2.0, 1.0], [1.0, 1.0], [2.0, 1.0]]))
-    ([0, 1, 0], [0, 1])
-    """
-    rows = np.ascontiguousarray(demand, dtype=float)
-    number: dict[Any, int] = {}
-    shape_of: list[int] = []
-    first: list[int] = []
-    width = rows.itemsize * rows.shape[1]
-    raw: list[Any] = rows.view(np.dtype((np.void, width))).ravel().tolist() if len(rows) else []
-    for i, row in enumerate(raw):  # each row's bytes (a void item's ``tolist``)
-        k = number.get(row)
-        if k is None:
-            k = number[row] = len(first)
-            first.append(i)
-        shape_of.append(k)
-    return shape_of, first
 
 
 def network_stretch(sensitivity: float, executors: int, vms: int) -> float:

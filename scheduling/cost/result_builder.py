@@ -24,12 +24,12 @@ from typing import Any
 import numpy as np
 
 from ..metrics import cost_by_hour, percentile
-from ..numbers import weighted_sum
+from ..numbers import row_numbers, weighted_sum
 from ..scenario import Scenario
 from .billing import horizon_cost, vm_interval_cost
 from .cluster import Cluster, FloatArray
 from .document import FORMAT
-from .job_table import JobTable, shape_numbers
+from .job_table import JobTable
 from .schedulers import SchedulerSpec
 from .timeline import PENDING_ROWS, TimelineRecorder, copy_pending
 
@@ -331,7 +331,7 @@ def job_costs(cluster: Cluster, demand: FloatArray, rut: FloatArray, holdings: H
         return costs.tolist()
     # A share depends on the executor's demand, their number and the VM type only: computed
     # once per such triple (jobs' demands repeat: few distinct ones), with the same arithmetic.
-    shape_of = np.array(shape_numbers(demand)[0], dtype=np.int64)
+    shape_of = np.array(row_numbers(demand)[0], dtype=np.int64)
     row_type = cluster.type_of[machine]
     n_types = len(cluster.type_capacity)
     key = (shape_of[job].astype(np.int64) * (int(executors.max()) + 1) + executors) * n_types + row_type

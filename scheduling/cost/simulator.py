@@ -49,12 +49,13 @@ import numpy as np
 
 from ..collector import collector_paused
 from ..errors import ScenarioError
+from ..numbers import row_numbers
 from ..scenario import LIMITS, Scenario, SimulationOptions
 from .billing import vm_interval_cost
 from .bounds import lower_bound_cost
 from .cluster import Cluster, Multiples, PlacementContext, executors_in
 from .document import iter_jobs
-from .job_table import JobTable, network_stretch, shape_numbers
+from .job_table import JobTable, network_stretch
 from .orderings import ORDERING_CLASSES
 from .placement import PLACEMENT_FUNCTIONS
 from .result_builder import Holdings, Placements, RunRecord, SpotLosses, VmInterval, build_result_document
@@ -278,7 +279,7 @@ class _Simulation:
         # One executor's demand per job, as an array (what placements take) and as floats: jobs
         # of one shape (the same bytes) share them.
         rows = np.ascontiguousarray(jobs.demand, dtype=float)
-        self._shape_of, first = shape_numbers(rows)
+        self._shape_of, first = row_numbers(rows)
         self._shape_arrays: list[np.ndarray] = [rows[i].copy() for i in first]
         self._shape_rows: list[list[float]] = [a.tolist() for a in self._shape_arrays]
         # Each shape's multiples (demand x executors), the cluster's own: looked up once per run.

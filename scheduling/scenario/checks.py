@@ -232,6 +232,21 @@ def entry(item: Any, i: int, path: str, expected: frozenset[str], problems: Prob
     return item_path
 
 
+def paths_with_key(section: str, key: str, items: Any) -> list[str]:
+    """The paths (``<section>[i].<key>``) of the objects in the list ``items`` that have ``key``
+    (none when ``items`` is not a list): compiled, for a workload's every job.
+
+    >>> paths_with_key("jobs", "deadline_s", [{"deadline_s": 1}, {}, 3, {"deadline_s": None}])
+    ['jobs[0].deadline_s', 'jobs[3].deadline_s']
+    """
+    out: list[str] = []
+    if isinstance(items, list):
+        for i, x in enumerate(items):
+            if (type(x) is dict or isinstance(x, Mapping)) and key in x:
+                out.append(f"{section}[{i}].{key}")
+    return out
+
+
 def first_of_its_name(
     value: str | None, seen: set[str], path: str, what: str, problems: Problems, *, field: str = ""
 ) -> str | None:

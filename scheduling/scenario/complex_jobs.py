@@ -23,10 +23,9 @@ cluster (:func:`check_complex_jobs_fit`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .checks import Problems, entries, first_of_its_name, listed, name, number, vector
+from .checks import Problems, entries, first_of_its_name, listed, name, number, paths_with_key, vector
 from .document import ComplexJob, ComplexTask
 from .limits import LIMITS
 
@@ -164,7 +163,5 @@ def uses_version_3(raw_vm_types: Any, raw_frameworks: Any, raw_jobs: Any = None)
                                 ("frameworks", "complex_jobs", raw_frameworks),
                                 ("frameworks", "network_sensitivity", raw_frameworks),
                                 ("jobs", "network_sensitivity", raw_jobs)):
-        if isinstance(items, list):
-            out += [f"{section}[{i}].{key}" for i, x in enumerate(items)
-                    if (type(x) is dict or isinstance(x, Mapping)) and key in x]
+        out += paths_with_key(section, key, items)
     return out

@@ -27,14 +27,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
 
 import numpy as np
 
+from ..numbers import row_numbers
 from .checks import Problems
 from .document import Job, Scenario
 from .limits import LIMITS
+from .workload_fields import job_fields
 
 __all__ = ["JobShapes", "add_fit_problems", "check_jobs_fit", "executors_that_fit"]
 
@@ -55,15 +56,13 @@ def executors_that_fit(capacity: tuple[float, ...], demand: tuple[float, ...]) -
 def executor_matrix(jobs: Sequence[Job], width: int) -> np.ndarray:
     """The jobs' executor demands, one float row per job (``width`` resources each).
 
-    Read value by value (``np.fromiter``): numpy's discovery of a nested list's shape is about
-    ten times slower, and the values are the same.
+    Read by :func:`~scheduling.scenario.workload_fields.job_fields` as one flat list (numpy's
+    discovery of a nested list's shape is about ten times slower; the values are the same).
 
     >>> executor_matrix([Job(id="a", arrival_s=0.0, executors=1, executor=(2.0, 4.0), duration_s=1.0)], 2)
     array([[2., 4.]])
     """
-    n = len(jobs)
-    flat = np.fromiter(chain.from_iterable(j.executor for j in jobs), dtype=float, count=n * width)
-    return flat.reshape(n, width)
+    return np.array(job_fields(jobs)[1], dtype=float).reshape(len(jobs), width)
 
 
 @dataclass(frozen=True)
@@ -82,10 +81,11 @@ class JobShapes:
     @classmethod
     def of_jobs(cls, jobs: Sequence[Job]) -> JobShapes:
         width = len(jobs[0].executor) if jobs else 0
+        frameworks, demands, executors = job_fields(jobs)  # each job read once, compiled
         return cls(
-            frameworks=np.array([j.framework for j in jobs], dtype=object),
-            executor=executor_matrix(jobs, width),
-            executors=np.fromiter((j.executors for j in jobs), dtype=np.int64, count=len(jobs)),
+            frameworks=np.array(frameworks, dtype=object),
+            executor=np.array(demands, dtype=float).reshape(len(jobs), width),
+            executors=np.array(executors, dtype=np.int64),
         )
 
 
@@ -119,15 +119,13 @@ def _holdable(scenario: Scenario, shapes: JobShapes) -> np.ndarray:
 def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows and, for each row, the index of its own among them.
 
-    Each row is read as one opaque value of its bytes: several times faster than
-    ``np.unique(axis=0)``'s lexicographic sort (a row of ``-0.0`` stands apart from one of
-    ``0.0``; both are measured, alike)."""
+    Each row is read as one opaque value of its bytes (:func:`~scheduling.numbers.row_numbers`:
+    a row of ``-0.0`` stands apart from one of ``0.0``; both are measured, alike)."""
     rows = np.ascontiguousarray(rows)
     if rows.shape[1] == 0:
         return rows[:1], np.zeros(len(rows), dtype=np.int64)
-    packed = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).reshape(-1)
-    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
-    return rows[first], inverse.reshape(-1)
+    numbers, first = row_numbers(rows)
+    return rows[first], np.array(numbers, dtype=np.int64)
 
 
 def _id_text(value: Any) -> Any:

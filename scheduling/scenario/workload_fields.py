@@ -395,6 +395,23 @@ def _parse_jobs(
     return out
 
 
+def job_fields(jobs: Sequence[Job]) -> tuple[list[str], list[float], list[int]]:
+    """Each job's framework, its executor's demands (one job's after another) and its
+    executors: read in one compiled pass for the fit's and the bound's arrays.
+
+    >>> job_fields([Job(id="a", arrival_s=0.0, executors=2, executor=(1.0, 4.0), duration_s=5.0)])
+    (['default'], [1.0, 4.0], [2])
+    """
+    frameworks: list[str] = []
+    demands: list[float] = []
+    executors: list[int] = []
+    for j in jobs:
+        frameworks.append(j.framework)
+        demands.extend(j.executor)
+        executors.append(j.executors)
+    return frameworks, demands, executors
+
+
 def checked_job(
     id: str,
     arrival_s: float,
