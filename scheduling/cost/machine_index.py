@@ -170,8 +170,8 @@ class _Order:
 
     def delete(self, group: _Group) -> None:
         i = self._position(self.ra[group.id], group.id)
-        del self.keys[i]
-        del self.members[i]
+        self.keys.pop(i)  # ``pop``: compiled, a list primitive (``del`` is the generic protocol)
+        self.members.pop(i)
 
 
 class OnIndex:
@@ -231,7 +231,7 @@ class OnIndex:
         orders; past a thousand such groups they are forgotten in bulk."""
         members = group.machines
         if len(members) > 1:
-            del members[bisect_left(members, machine)]
+            members.pop(bisect_left(members, machine))
             return
         members.clear()  # the group's last machine
         for order in self._orders.values():
@@ -374,9 +374,9 @@ class IdlePool:
         """A machine turned on."""
         machines = self._machines
         if machines and machines[0] == machine:
-            del machines[0]
+            machines.pop(0)
         else:
-            del machines[bisect_left(machines, machine)]
+            machines.pop(bisect_left(machines, machine))
 
     def put(self, machine: int) -> None:
         """A machine turned off."""

@@ -508,7 +508,8 @@ class _Simulation:
 
     def _complete(self, p: int) -> bool:
         """Executors of piece ``p`` end; whether that finishes their job."""
-        piece = self.alive.pop(p)
+        piece = self.alive[p]
+        del self.alive[p]  # (no method call: ``dict.pop`` is not a compiled primitive)
         i, assignment = piece.job, piece.assignment
         self.holdings.add(i, assignment, piece.placed_s, piece.finish_s)
         shape = self._shape_of[i]
