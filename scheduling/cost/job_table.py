@@ -21,6 +21,7 @@ import numpy as np
 
 from ..numbers import weighted_rows
 from ..scenario import Scenario
+from ..scenario.workload_fields import job_fields
 from .cluster import BoolArray, FloatArray, IntArray
 
 __all__ = ["JobTable", "network_stretch", "rd_job"]
@@ -98,23 +99,7 @@ class JobTable:
         frameworks = scenario.framework_map()
         names = list(frameworks)
         index = {name: k for k, name in enumerate(names)}
-        # Each job's fields read in one pass (compiled): a hundred thousand jobs, each read once
-        # from memory instead of once per field.
-        ids: list[str] = []
-        counts: list[int] = []
-        arrivals: list[float] = []
-        durations: list[float] = []
-        deadlines: list[float | None] = []
-        framework_of: list[int] = []
-        demands: list[float] = []
-        for j in jobs:
-            ids.append(j.id)
-            counts.append(j.executors)
-            arrivals.append(j.arrival_s)
-            durations.append(j.duration_s)
-            deadlines.append(j.absolute_deadline_s)
-            framework_of.append(index[j.framework])
-            demands.extend(j.executor)
+        framework_names, demands, counts = job_fields(jobs)  # one compiled pass, as the fit's
         demand = np.array(demands, dtype=float).reshape(len(jobs), n_resources)
         executors = np.array(counts, dtype=np.int64)
         type_names = [t.name for t in scenario.vm_types]
@@ -125,13 +110,13 @@ class JobTable:
                 allowed[k] = [t in allowed_types for t in type_names]
         resource_demand = rd_job(demand, executors, total, rut)
         return cls(
-            ids=ids,
+            ids=[j.id for j in jobs],
             demand=demand,
             executors=executors,
-            arrival_s=np.array(arrivals, dtype=float),
-            duration_s=np.array(durations, dtype=float),
-            deadline_s=deadlines,
-            framework=np.array(framework_of, dtype=np.int64),
+            arrival_s=np.array([j.arrival_s for j in jobs], dtype=float),
+            duration_s=np.array([j.duration_s for j in jobs], dtype=float),
+            deadline_s=[j.absolute_deadline_s for j in jobs],
+            framework=np.array([index[f] for f in framework_names], dtype=np.int64),
             framework_names=names,
             framework_weight=np.array([frameworks[f].weight for f in names], dtype=float),
             framework_allowed=allowed,
