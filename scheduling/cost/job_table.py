@@ -99,7 +99,7 @@ class JobTable:
         frameworks = scenario.framework_map()
         names = list(frameworks)
         index = {name: k for k, name in enumerate(names)}
-        framework_names, demands, counts = job_fields(jobs)  # one compiled pass, as the fit's
+        job_frameworks, demands, counts = job_fields(jobs)  # one compiled pass, as the fit's
         demand = np.array(demands, dtype=float).reshape(len(jobs), n_resources)
         executors = np.array(counts, dtype=np.int64)
         type_names = [t.name for t in scenario.vm_types]
@@ -116,7 +116,7 @@ class JobTable:
             arrival_s=np.array([j.arrival_s for j in jobs], dtype=float),
             duration_s=np.array([j.duration_s for j in jobs], dtype=float),
             deadline_s=[j.absolute_deadline_s for j in jobs],
-            framework=np.array([index[f] for f in framework_names], dtype=np.int64),
+            framework=np.array([index[f] for f in job_frameworks], dtype=np.int64),
             framework_names=names,
             framework_weight=np.array([frameworks[f].weight for f in names], dtype=float),
             framework_allowed=allowed,
