@@ -81,7 +81,8 @@ def main() -> None:
     for jobs in args.jobs:
         rows.append(run(jobs))
         print(f"{jobs}: {rows[-1]}", file=sys.stderr)
-    print(f"## Growth of edf-bfd with the number of jobs (4,000 VMs)\n\npython {platform.python_version()}, "
+    python = f"python {platform.python_version()} ({os.path.realpath(sys.executable)})"
+    print(f"## Growth of edf-bfd with the number of jobs (4,000 VMs)\n\n{python}, "
           f"{os.cpu_count()} cores; the engine {compiled.describe()}\n")
     print("| jobs | simulate CPU s | process CPU s | peak MiB | wall s | load average (1 min) after |")
     print("|---|---|---|---|---|---|")

@@ -89,7 +89,8 @@ def main() -> None:
         rows = runs_by_concurrency(lambda stack, token: one_run(stack, token, scenario), args.repeats)
     load = os.getloadavg()
     print(f"## Parts in parallel: a five-scheduler comparison, {len(scenario['jobs']):,} jobs\n")
-    print(f"python {platform.python_version()}, {os.cpu_count()} cores; load average after: "
+    python = f"python {platform.python_version()} ({os.path.realpath(sys.executable)})"
+    print(f"{python}, {os.cpu_count()} cores; load average after: "
           f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n")
     print(f"{foreign.line()}\n")
     print("| worker processes | POST to end, median (s) | each run (s) "

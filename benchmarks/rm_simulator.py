@@ -229,7 +229,8 @@ def main() -> None:
     from scheduling import compiled
 
     print(f"Our engine: {compiled.describe()}\n")
-    print(f"python {platform.python_version()}, {java}, {os.cpu_count()} cores; load average before "
+    python = f"python {platform.python_version()} ({os.path.realpath(sys.executable)})"
+    print(f"{python}, {java}, {os.cpu_count()} cores; load average before "
           f"{load_before[0]:.1f}, after {load_after[0]:.1f} (1 min); {args.repeats} interleaved round(s), "
           "medians\n")
     print(f"{foreign.line()}\n")
