@@ -39,6 +39,12 @@ def test_planner_python_chooses_the_interpreter(tmp_path: Path) -> None:
     assert base_python(PLANNER_PYTHON=str(link)) == str(link)
 
 
+def test_an_interpreter_that_is_not_there_is_named() -> None:
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        base_python(PLANNER_PYTHON="/nonexistent/python3.11")
+    assert "PLANNER_PYTHON=/nonexistent/python3.11: no such interpreter" in failed.value.stderr
+
+
 def test_the_system_interpreter_first_else_python3_on_the_path() -> None:
     expected = str(SYSTEM) if usable_system_python() else shutil.which("python3")
     assert base_python() == expected
