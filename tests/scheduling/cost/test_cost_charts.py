@@ -295,6 +295,35 @@ def test_gantt_pages_show_every_job_and_say_what_is_cut() -> None:
         gantt_figure(res, 300, page=4)
 
 
+def test_gantt_orders_jobs_by_start_then_id_as_text() -> None:
+    # Many jobs start at one instant (the ids, ints and strings, then decide), -0.0 is 0.0, and
+    # jobs that never ran are left out: the pages' order is the plain rule's, ``sorted`` by
+    # ``(start, str(id))``.
+    rng = random.Random(0)
+    n = 2_000
+    ids: list[Any] = [rng.choice([f"j{k}", k, f"Ä{k}", f"a{k % 7}"]) for k in range(n)]
+    ids = [f"{x}-{k}" if isinstance(x, str) else x + n * k for k, x in enumerate(ids)]  # distinct
+    starts = [rng.choice([0.0, -0.0, 60.0, 60.0, 120.5, rng.uniform(0, 500)]) for _ in range(n)]
+    ran = [rng.random() > 0.05 for _ in range(n)]
+    res = {
+        "vm_types": [{"name": "s", "count": 1}],
+        "jobs": [
+            {"id": ids[k], "start_s": starts[k] if ran[k] else None,
+             "finish_s": starts[k] + 10.0 if ran[k] else None, "placement": {"s#1": 1} if ran[k] else {}}
+            for k in range(n)
+        ],
+    }
+    expected = sorted((k for k in range(n) if ran[k]), key=lambda k: (starts[k] or 0.0, str(ids[k])))
+    pages = gantt_pages(res, 100)
+    assert pages[-1]["last_job"] == len(expected)
+    for p in pages[:3] + pages[-2:]:
+        fig = gantt_figure(res, 100, page=p["page"])
+        shown = {b[5] for b in _bars(fig)}
+        chunk = expected[p["first_job"] - 1:p["last_job"]]
+        assert shown == {str(ids[k]) for k in chunk}
+        assert p["start_s"] == min(starts[k] or 0.0 for k in chunk)
+
+
 def test_figures_read_columnar_documents(results: dict[str, Any]) -> None:
     # Format 2 (columnar) and the older list layout give the same figures.
     columnar = {name: to_columnar(r) for name, r in results.items()}
