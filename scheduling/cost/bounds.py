@@ -40,8 +40,7 @@ from __future__ import annotations
 import highspy
 import numpy as np
 
-from ..scenario import Scenario
-from ..scenario.workload_fields import job_fields
+from ..scenario import JobShapes, Scenario
 
 # A row of a linear programme: its columns, their coefficients, its lower and upper bounds.
 _Row = tuple[list[int], list[float], float, float]
@@ -55,9 +54,8 @@ def work_resource_hours(scenario: Scenario) -> np.ndarray:
     n = len(scenario.resources)
     if not jobs:
         return np.zeros(n)
-    _, demands, counts = job_fields(jobs)  # the executors and their demand, one pass
-    demand = np.array(demands, dtype=float).reshape(len(jobs), n)
-    executors = np.array(counts, dtype=float)
+    shapes = JobShapes.of_jobs(jobs)  # the executors and their demand, one pass
+    demand, executors = shapes.executor, shapes.executors.astype(float)
     hours = executors * np.fromiter((j.duration_s for j in jobs), dtype=float, count=len(jobs)) / 3600.0
     # Added job by job in listed order (a running sum, not numpy's pairwise one), from +0.0:
     # the floats of ``w = 0; w += executor * (executors * duration / 3600)`` over the jobs.

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..numbers import weighted_rows
-from ..scenario import Scenario
-from ..scenario.workload_fields import job_fields
+from ..scenario import JobShapes, Scenario
 from .cluster import BoolArray, FloatArray, IntArray
 
 __all__ = ["JobTable", "network_stretch", "rd_job"]
@@ -99,9 +98,9 @@ class JobTable:
         frameworks = scenario.framework_map()
         names = list(frameworks)
         index = {name: k for k, name in enumerate(names)}
-        job_frameworks, demands, counts = job_fields(jobs)  # one compiled pass, as the fit's
-        demand = np.array(demands, dtype=float).reshape(len(jobs), n_resources)
-        executors = np.array(counts, dtype=np.int64)
+        shapes = JobShapes.of_jobs(jobs)  # one compiled pass, as the fit's
+        demand = shapes.executor.reshape(len(jobs), n_resources)  # (0 x n for no jobs)
+        executors = shapes.executors
         type_names = [t.name for t in scenario.vm_types]
         allowed = np.ones((len(names), len(type_names)), dtype=bool)
         for k, name in enumerate(names):
@@ -116,7 +115,7 @@ class JobTable:
             arrival_s=np.array([j.arrival_s for j in jobs], dtype=float),
             duration_s=np.array([j.duration_s for j in jobs], dtype=float),
             deadline_s=[j.absolute_deadline_s for j in jobs],
-            framework=np.array([index[f] for f in job_frameworks], dtype=np.int64),
+            framework=np.array([index[f] for f in shapes.frameworks.tolist()], dtype=np.int64),
             framework_names=names,
             framework_weight=np.array([frameworks[f].weight for f in names], dtype=float),
             framework_allowed=allowed,
